@@ -1,0 +1,40 @@
+"""An open backgammon system: the rules, a computer player, and the formats other programs speak.
+
+>>> from backgammon import Position
+>>> p = Position.initial()
+>>> [str(play) for play in p.legal_plays((3, 1))][:2]
+['24/21 24/23', '24/20']
+"""
+
+from .dice import ALL_ROLLS, Dice, check_dice
+from .errors import (
+    BackgammonError,
+    IllegalPlayError,
+    InvalidDiceError,
+    InvalidIdError,
+    InvalidPositionError,
+)
+from .moves import Play, Step, Turn
+from .position import BAR, OFF, Outcome, Position, Side, WinKind
+from .variants import Variant
+
+__all__ = [
+    "ALL_ROLLS",
+    "BAR",
+    "OFF",
+    "BackgammonError",
+    "Dice",
+    "IllegalPlayError",
+    "InvalidDiceError",
+    "InvalidIdError",
+    "InvalidPositionError",
+    "Outcome",
+    "Play",
+    "Position",
+    "Side",
+    "Step",
+    "Turn",
+    "Variant",
+    "WinKind",
+    "check_dice",
+]

@@ -1,0 +1,211 @@
+"""Play notation as GNU Backgammon writes it, and parsing of what people type.
+
+Writing follows gnubg's ``FormatMove``: steps sorted from the highest point down, a checker's
+steps chained into one path (an intermediate point is kept only where it hit), identical paths
+counted as ``(n)``, the bar written ``bar`` and borne-off checkers ``off``, and a hit marked
+``*`` the first time a point is hit.
+
+>>> from backgammon import Position
+>>> p = Position.from_points({13: 2, 6: 2}, {18: 1, 24: 14})
+>>> sorted(str(play) for play in p.legal_plays((6, 2)))[:4]
+['13/11 13/7*', '13/11 6/off', '13/5', '13/7*/5']
+>>> str(p.parse_play("13/7/5", (6, 2)))
+'13/7*/5'
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from .dice import Dice
+from .errors import IllegalPlayError
+from .position import BAR, OFF, Position
+
+if TYPE_CHECKING:
+    from .moves import Play
+
+_TOKEN = re.compile(r"(?P<path>[^()]+?)\s*(?:\((?P<count>\d+)\))?")
+_SEPARATOR = re.compile(r"[\s,;]+")
+_NO_MOVE_WORDS = {"", "pass", "dance", "no move", "none", "-"}
+
+
+def format_play(play: Play) -> str:
+    """The notation of a play, exactly as gnubg writes it: ``13/7*/5 24/23``."""
+    if not play.steps:
+        return "no move"
+    theirs = play.position._theirs
+
+    def was_hit(point: int) -> bool:
+        return point != OFF and theirs[25 - point] > 0
+
+    rows = sorted(
+        ([step.from_point, step.to_point] for step in play.steps),
+        key=lambda row: (row[0], row[-1]),
+        reverse=True,
+    )
+    # Chain each checker's steps: a step that starts where an earlier path ends joins it.
+    paths: list[list[int]] = []
+    used = [False] * len(rows)
+    for i, row in enumerate(rows):
+        if used[i]:
+            continue
+        path = list(row)
+        for j in range(i + 1, len(rows)):
+            if not used[j] and rows[j][0] == path[-1]:
+                if was_hit(path[-1]):
+                    path.append(rows[j][1])
+                else:
+                    path[-1] = rows[j][1]
+                used[j] = True
+        paths.append(path)
+    # Count identical paths, in the order of their first appearance.
+    counts: dict[tuple[int, ...], int] = {}
+    for path in paths:
+        counts[tuple(path)] = counts.get(tuple(path), 0) + 1
+    marked: set[int] = set()
+    parts = []
+    for path, count in counts.items():
+        text = _point_name(path[0])
+        for point in path[1:-1]:
+            text += f"/{point}*"
+            marked.add(point)
+        last = path[-1]
+        text += f"/{_point_name(last)}"
+        if was_hit(last) and last not in marked:
+            text += "*"
+            marked.add(last)
+        if count > 1:
+            text += f"({count})"
+        parts.append(text)
+    return " ".join(parts)
+
+
+def _point_name(point: int) -> str:
+    return "bar" if point == BAR else "off" if point == OFF else str(point)
+
+
+def parse_play(position: Position, text: str, dice: Dice) -> Play:
+    """The legal play that ``text`` describes (dice already checked).
+
+    Accepts hit marks or none, ``bar`` or ``25``, ``off`` or ``0``, a checker's whole path or
+    only its ends (``13/5`` for ``13/8/5``), repeats as ``(2)``, the moves in any order, and
+    ``-`` as well as ``/`` between points. Anything else raises IllegalPlayError saying why.
+    """
+    from .moves import Play
+
+    plays = position.legal_plays(dice)
+    roll = f"{dice[0]}-{dice[1]}"
+    legal = tuple(str(play) for play in plays)
+    if not isinstance(text, str):
+        raise IllegalPlayError(f"A play is text such as '24/18 13/11'; got {text!r}.", legal)
+    cleaned = text.strip().lower()
+    if not plays:
+        if cleaned in _NO_MOVE_WORDS:
+            return Play(position, (), position.flip())
+        raise IllegalPlayError(f"No checker can move with {roll}: the turn passes.", legal)
+    if cleaned in _NO_MOVE_WORDS:
+        raise IllegalPlayError(
+            f"A play must be given: with {roll} the legal plays are {_listing(legal)}.", legal
+        )
+    mine = list(position._mine)
+    theirs = position._theirs
+    named_hits: set[int] = set()
+    marked_hits: set[int] = set()
+    for token in _SEPARATOR.split(cleaned):
+        if not token:
+            continue
+        points, stars, count = _parse_token(token, legal)
+        for (a, b) in zip(points, points[1:]):
+            if a <= b:
+                raise IllegalPlayError(
+                    f"In {token!r}, {_point_name(a)} to {_point_name(b)} goes backwards: "
+                    "checkers move from higher points to lower ones (bar is 25, off is 0).",
+                    legal,
+                )
+        for point, star in zip(points[1:], stars[1:]):
+            if point != OFF and theirs[25 - point] == 1:
+                named_hits.add(point)
+            if star:
+                if point == OFF or theirs[25 - point] != 1:
+                    raise IllegalPlayError(
+                        f"{token!r} marks a hit on {_point_name(point)}, but no single opposing "
+                        "checker stands there.",
+                        legal,
+                    )
+                marked_hits.add(point)
+        mine[points[0]] -= count
+        mine[points[-1]] += count
+    for index, value in enumerate(mine):
+        if value < 0:
+            raise IllegalPlayError(
+                f"{text.strip()!r} moves more checkers from {_point_name(index)} than stand there.",
+                legal,
+            )
+    wanted = bytes(mine)
+    hits = named_hits | marked_hits
+    candidates = [
+        play
+        for play in plays
+        if play.result._theirs == wanted and hits <= _hit_points(play)
+    ]
+    if len(candidates) > 1:
+        exact = [play for play in candidates if _hit_points(play) == hits]
+        if len(exact) == 1:
+            return exact[0]
+        raise IllegalPlayError(
+            f"{text.strip()!r} is ambiguous with {roll}: it could be "
+            f"{_listing(tuple(str(play) for play in candidates))}; mark the hits to choose.",
+            legal,
+        )
+    if not candidates:
+        raise IllegalPlayError(
+            f"{text.strip()!r} is not a legal play with {roll}; the legal plays are "
+            f"{_listing(legal)}.",
+            legal,
+        )
+    return candidates[0]
+
+
+def _parse_token(token: str, legal: tuple[str, ...]) -> tuple[list[int], list[bool], int]:
+    match = _TOKEN.fullmatch(token)
+    if match is None:
+        raise IllegalPlayError(f"{token!r} is not a move such as '13/7*/5' or '8/5(2)'.", legal)
+    count = int(match["count"]) if match["count"] else 1
+    if not 1 <= count <= 4:
+        raise IllegalPlayError(f"{token!r} repeats a move {count} times; at most 4.", legal)
+    parts = re.split(r"[/-]", match["path"])
+    if len(parts) < 2:
+        raise IllegalPlayError(
+            f"{token!r} is not a move: write the points it goes from and to, as in '24/18'.",
+            legal,
+        )
+    points: list[int] = []
+    stars: list[bool] = []
+    for part in parts:
+        name = part.strip()
+        star = name.endswith("*")
+        name = name.rstrip("*").strip()
+        if name == "bar":
+            point = BAR
+        elif name == "off":
+            point = OFF
+        elif name.isdigit() and 0 <= int(name) <= 25:
+            point = int(name)
+        else:
+            raise IllegalPlayError(
+                f"{part.strip()!r} in {token!r} is not a point: use 1 to 24, 'bar' (25) or "
+                "'off' (0).",
+                legal,
+            )
+        points.append(point)
+        stars.append(star)
+    return points, stars, count
+
+
+def _hit_points(play: Play) -> set[int]:
+    return {step.to_point for step in play.steps if step.hit}
+
+
+def _listing(legal: tuple[str, ...]) -> str:
+    return ", ".join(legal) if legal else "none"
