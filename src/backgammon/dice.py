@@ -10,7 +10,7 @@ backgammon.errors.InvalidDiceError: Dice must be two numbers from 1 to 6; got [3
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from .errors import InvalidDiceError
 
@@ -20,8 +20,13 @@ Dice = tuple[int, int]
 ALL_ROLLS: tuple[Dice, ...] = tuple((a, b) for a in range(1, 7) for b in range(1, a + 1))
 
 
+_ROLLS = frozenset((a, b) for a in range(1, 7) for b in range(1, 7))
+
+
 def check_dice(dice: Iterable[int]) -> Dice:
     """Return ``dice`` as a pair of ints, or raise :class:`InvalidDiceError` saying why."""
+    if type(dice) is tuple and dice in _ROLLS and type(dice[0]) is type(dice[1]) is int:
+        return dice  # the common case, checked at once
     try:
         values = tuple(dice)
     except TypeError:

@@ -39,15 +39,16 @@ def decode_position_id(position_id: str) -> tuple[Counts, Counts]:
 
     >>> decode_position_id("4HPwATDgc/ABMA")[0][5]
     5
-    >>> decode_position_id("not an id")
+    >>> decode_position_id("not an id")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    backgammon.errors.InvalidIdError: 'not an id' is not a Position ID: it must be 14 characters of A-Z, a-z, 0-9, + and /.
+    backgammon.errors.InvalidIdError: 'not an id' is not a Position ID: it must be 14 characters...
     """
     text = position_id.strip() if isinstance(position_id, str) else position_id
     if not isinstance(text, str) or not _ID_PATTERN.fullmatch(text):
         raise InvalidIdError(
-            f"{position_id!r} is not a Position ID: it must be 14 characters of A-Z, a-z, 0-9, + and /."
+            f"{position_id!r} is not a Position ID: it must be 14 characters of A-Z, a-z, 0-9, "
+            "+ and /."
         )
     try:
         raw = base64.b64decode(text + "==", validate=True)

@@ -8,13 +8,14 @@ on ``rev``, the opponent's counts as seen on the mover's numbering (``rev[t]`` i
 opposing checkers on the mover's point ``t``), making and unmaking each step in place.
 
 >>> from backgammon import Position
->>> [str(play) for play in Position.initial().legal_plays((6, 5))][:3]
-['24/18/13', '24/18 13/8', '24/18 8/3']
+>>> sorted(str(play) for play in Position.initial().legal_plays((6, 5)))
+['13/2', '13/7 8/3', '13/8 13/7', '24/13', '24/18 13/8', '24/18 8/3', '8/3 8/2']
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from .dice import Dice
 from .errors import IllegalPlayError
@@ -32,7 +33,7 @@ class Step(NamedTuple):
 class Play:
     """One whole turn: its checker steps and the resulting position (the opponent on roll)."""
 
-    __slots__ = ("position", "result", "_raw")
+    __slots__ = ("_raw", "position", "result")
 
     position: Position
     result: Position
@@ -46,7 +47,15 @@ class Play:
     @property
     def steps(self) -> tuple[Step, ...]:
         """The checker steps, in an order in which they can be played."""
-        return tuple(map(Step._make, self._raw))
+        # The search marks every step that lands on an opposing blot; only the first one hits.
+        steps = []
+        hit_points = set()
+        for source, target, hit in self._raw:
+            hit = hit and target not in hit_points
+            if hit:
+                hit_points.add(target)
+            steps.append(Step(source, target, hit))
+        return tuple(steps)
 
     def __str__(self) -> str:
         return _notation.format_play(self)
@@ -63,13 +72,15 @@ class Play:
         return hash(self.result)
 
 
-# The search names each result by one int: the mover's 26 counts as bytes of a little-endian
-# number, plus a bit above them for each point where a blot was hit. A step changes it by a
-# precomputed delta, so a leaf of the search needs no copy of the board.
+# The search names each result by one int: the mover's 26 counts as the bytes of a
+# little-endian number, and above them a 3-bit field a point counting the steps that landed on
+# an opposing blot there (up to four with doubles). A step changes the int by a precomputed
+# amount, so a leaf of the search needs no copy of the board. The steps of a result, and so
+# these counts, follow from the result itself, so each result has one int.
 _HIT_SHIFT = 8 * 26
 _MASK = (1 << _HIT_SHIFT) - 1
 _DELTA = [[(1 << 8 * to) - (1 << 8 * source) for to in range(26)] for source in range(26)]
-_HIT = [1 << (_HIT_SHIFT + point) for point in range(26)]
+_HIT = [1 << (_HIT_SHIFT + 3 * point) for point in range(26)]
 _RawStep = tuple[int, int, bool]
 _Found = dict[int, tuple[_RawStep, ...]]
 _new = object.__new__
@@ -87,13 +98,20 @@ def legal_plays(position: Position, dice: Dice) -> list[Play]:
         found = _doubles(me, rev, code, a)
     else:
         found = _non_doubles(me, rev, code, max(a, b), min(a, b))
-    plays = []
+    plays: list[Play] = []
     append = plays.append
+    after_hits: dict[int, bytes] = {}
     for key, raw in found.items():
         # Building the objects inline (not through __init__) is a third of the whole cost.
         result = _new(Position)
         result._theirs = (key & _MASK).to_bytes(26, "little")
-        result._mine = theirs if key <= _MASK else _theirs_after(theirs, key >> _HIT_SHIFT)
+        if key <= _MASK:
+            result._mine = theirs
+        else:
+            fields = key >> _HIT_SHIFT
+            result._mine = after_hits.get(fields) or after_hits.setdefault(
+                fields, _theirs_after(theirs, fields)
+            )
         play = _new(Play)
         play.position = position
         play.result = result
@@ -102,13 +120,15 @@ def legal_plays(position: Position, dice: Dice) -> list[Play]:
     return plays
 
 
-def _theirs_after(theirs: bytes, hit_points: int) -> bytes:
-    """The opponent's side once the blots on the mover's points in ``hit_points`` are hit."""
+def _theirs_after(theirs: bytes, hit_fields: int) -> bytes:
+    """The opponent's side once the blots on the mover's points marked in ``hit_fields`` are hit."""
     after = bytearray(theirs)
-    for point in range(1, 25):
-        if hit_points >> point & 1:
-            after[25 - point] = 0
-            after[BAR] += 1
+    while hit_fields:
+        lowest = hit_fields & -hit_fields
+        point = (lowest.bit_length() - 1) // 3
+        after[25 - point] = 0
+        after[BAR] += 1
+        hit_fields &= ~(7 << 3 * point)
     return bytes(after)
 
 
@@ -131,15 +151,58 @@ def _non_doubles(me: bytearray, rev: bytearray, code: int, high: int, low: int) 
     # RULES.md, Moving: "a player must use both numbers if any legal sequence does ... if
     # either can be used but not both, the larger must be used." Full plays found in either
     # order beat any one-die play; among one-die plays, those with the larger die win.
+    outside = sum(me[7:])
+    if me[BAR] or outside <= 1:
+        return _non_doubles_in_order(me, rev, code, high, low, outside)
+    # No checker is on the bar and none can bear off, so steps of two checkers may be played
+    # in either order: each pair of a step with each die is one play.
+    points = [p for p in range(24, 0, -1) if me[p]]
+    with_high = _steps_in_play(points, rev, high)
+    with_low = _steps_in_play(points, rev, low)
+    full: _Found = {}
+    for s1, k1, step1 in with_high:
+        base = code + k1
+        alone = me[s1] == 1
+        for s2, k2, step2 in with_low:
+            if s2 != s1 or not alone:
+                full[base + k2] = (step1, step2)
+    # One checker moving twice, by either die first.
+    for first, second in ((with_high, low), (with_low, high)):
+        for _, k1, step1 in first:
+            t1 = step1[1]
+            t2 = t1 - second
+            if t2 > 0 and rev[t2] < 2:
+                key = code + k1 + _DELTA[t1][t2] + (_HIT[t2] if rev[t2] == 1 else 0)
+                full[key] = (step1, (t1, t2, rev[t2] == 1))
+    if full:
+        return full
+    return {code + k: (step,) for _, k, step in with_high or with_low}
+
+
+def _steps_in_play(
+    points: list[int], rev: bytearray, die: int
+) -> list[tuple[int, int, _RawStep]]:
+    """(source, change of the result int, step) for each checker that can move ``die`` pips
+    to an open point (bearing off aside)."""
+    steps = []
+    for source in points:
+        target = source - die
+        if target > 0 and rev[target] < 2:
+            hit = rev[target] == 1
+            change = _DELTA[source][target] + (_HIT[target] if hit else 0)
+            steps.append((source, change, (source, target, hit)))
+    return steps
+
+
+def _non_doubles_in_order(
+    me: bytearray, rev: bytearray, code: int, high: int, low: int, outside: int
+) -> _Found:
+    """The general search, for when entering or bearing off makes the order of steps matter."""
     full: _Found = {}
     single_high: _Found = {}
     single_low: _Found = {}
-    outside = sum(me[7:])
     on_bar = me[BAR]
     points = [p for p in range(24, 0, -1) if me[p]]
-    # In the second order only the same checker going on can add a result, unless entering
-    # from the bar or bearing off makes the order of two checkers' steps matter.
-    order_matters = on_bar or outside <= 1
     for first, second in ((high, low), (low, high)):
         for s1 in (BAR,) if on_bar else points:
             t1 = _target(me, rev, s1, first, outside)
@@ -152,8 +215,6 @@ def _non_doubles(me: bytearray, rev: bytearray, code: int, high: int, low: int) 
             me[t1] += 1
             if me[BAR]:
                 sources: Sequence[int] = (BAR,)
-            elif first == low and not order_matters:
-                sources = (t1,) if t1 else ()
             else:
                 sources = points if not t1 or t1 in points else [*points, t1]
             out1 = outside - (s1 > 6 and t1 <= 6)
@@ -161,22 +222,12 @@ def _non_doubles(me: bytearray, rev: bytearray, code: int, high: int, low: int) 
             for s2 in sources:
                 if not me[s2]:
                     continue
-                t2 = s2 - second
-                if t2 > 0:
-                    if rev[t2] > 1:
-                        continue
-                    key = code1 + _DELTA[s2][t2]
-                    # A blot hit by the first step is no longer there for the second.
-                    hit2 = rev[t2] == 1 and not (hit1 and t2 == t1)
-                    if hit2:
-                        key += _HIT[t2]
-                elif out1 or (t2 < 0 and any(me[s2 + 1 : 7])):
+                t2 = _target(me, rev, s2, second, out1)
+                if t2 < 0:
                     continue
-                else:
-                    t2 = OFF
-                    key = code1 + _DELTA[s2][OFF]
-                    hit2 = False
                 played_both = True
+                hit2 = t2 > 0 and rev[t2] == 1
+                key = code1 + _DELTA[s2][t2] + (_HIT[t2] if hit2 else 0)
                 if key not in full:
                     full[key] = (step1, (s2, t2, hit2))
             me[t1] -= 1
@@ -196,76 +247,80 @@ def _doubles(me: bytearray, rev: bytearray, code: int, die: int) -> _Found:
         entry = BAR - die
         if rev[entry] > 1:
             return {}
+        hit = rev[entry] == 1
         for _ in range(min(me[BAR], 4)):
-            hit = rev[entry] == 1
-            if hit:
-                rev[entry] = 0
-                code += _HIT[entry]
             me[BAR] -= 1
             me[entry] += 1
             code += _DELTA[BAR][entry]
             entered += ((BAR, entry, hit),)
+        if hit:
+            code += _HIT[entry]
+            rev[entry] = 0
         if me[BAR] or len(entered) == 4:
             return {code: entered}
     # Steps of one die can be reordered so that their sources never rise, so the search takes
-    # sources in that order and meets each combination of checkers once. Only points that a
-    # checker stands on, or can reach, can be sources.
+    # sources in that order and meets each combination of checkers once. The sources are the
+    # points a checker stands on or can reach by open points, that have an open point (or the
+    # tray) one die lower.
     left = 4 - len(entered)
-    sources = sorted(
-        {
-            point
-            for p in range(24, 0, -1)
-            if me[p]
-            for k in range(left)
-            if (point := p - k * die) > 0 and (point <= die or rev[point - die] < 2)
-        },
-        reverse=True,
-    )
+    reachable = set()
+    for start in range(24, 0, -1):
+        point = start
+        if me[point]:
+            for _ in range(left):
+                if point <= die:
+                    reachable.add(point)
+                    break
+                if rev[point - die] > 1:
+                    break
+                reachable.add(point)
+                point -= die
+    sources = sorted(reachable, reverse=True)
+    # For each source: the target (0 = off), the change of the result int, and the step.
+    moves = []
+    for source in sources:
+        target = max(source - die, OFF)
+        hit = target > 0 and rev[target] == 1
+        moves.append((source, target, _DELTA[source][target] + (_HIT[target] if hit else 0),
+                      (source, target, hit)))
     found: list[_Found] = [{} for _ in range(left + 1)]
-    count = len(sources)
+    count = len(moves)
 
-    def extend(start: int, code: int, outside: int, chain: tuple[_RawStep, ...], depth: int) -> None:
+    def extend(
+        start: int, code: int, outside: int, chain: tuple[_RawStep, ...], depth: int
+    ) -> None:
         moved = False
+        last = depth == 1
+        done = found[left]
         for index in range(start, count):
-            source = sources[index]
+            source, target, change, step = moves[index]
             if not me[source]:
                 continue
-            target = source - die
-            if target <= 0:
-                if outside or (target < 0 and any(me[source + 1 : 7])):
-                    continue
-                target = OFF
-                hit = False
-            else:
-                hit = rev[target] == 1
+            # RULES.md, Bearing off: all checkers home, and from a lower point only when no
+            # checker stands higher.
+            if target == OFF and (outside or (source < die and any(me[source + 1 : 7]))):
+                continue
             moved = True
-            key = code + _DELTA[source][target]
-            if hit:
-                key += _HIT[target]
-            if depth == 1:
-                done = found[left]
+            if last:
+                key = code + change
                 if key not in done:
-                    done[key] = (*chain, (source, target, hit))
+                    done[key] = (*chain, step)
                 continue
             me[source] -= 1
             me[target] += 1
-            if hit:
-                rev[target] = 0
             extend(
                 index,
-                key,
+                code + change,
                 outside - (source > 6 and target <= 6),
-                (*chain, (source, target, hit)),
+                (*chain, step),
                 depth - 1,
             )
-            if hit:
-                rev[target] = 1
             me[target] -= 1
             me[source] += 1
         if not moved and chain:
-            done = found[left - depth]
-            if code not in done:
-                done[code] = chain
+            partial = found[left - depth]
+            if code not in partial:
+                partial[code] = chain
 
     extend(0, code, sum(me[7:]), entered, left)
     for results in reversed(found):
@@ -283,13 +338,13 @@ class Turn:
     >>> from backgammon import Position
     >>> turn = Position.initial().turn((6, 5))
     >>> turn.legal_steps()
-    [(24, 19), (24, 18), (13, 8), (13, 7), (8, 3), (8, 2), (6, 1)]
+    [(24, 18), (13, 8), (13, 7), (8, 3), (8, 2)]
     >>> turn = turn.step(24, 18).step(18, 13)
     >>> turn.is_complete, str(turn.play())
     (True, '24/13')
     """
 
-    __slots__ = ("position", "dice", "made", "_plays")
+    __slots__ = ("_plays", "dice", "made", "position")
 
     def __init__(
         self,

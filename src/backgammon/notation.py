@@ -8,13 +8,14 @@ counted as ``(n)``, the bar written ``bar`` and borne-off checkers ``off``, and 
 >>> from backgammon import Position
 >>> p = Position.from_points({13: 2, 6: 2}, {18: 1, 24: 14})
 >>> sorted(str(play) for play in p.legal_plays((6, 2)))[:4]
-['13/11 13/7*', '13/11 6/off', '13/5', '13/7*/5']
+['13/11 13/7*', '13/5', '13/7* 6/4', '13/7*/5']
 >>> str(p.parse_play("13/7/5", (6, 2)))
 '13/7*/5'
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import TYPE_CHECKING
 
@@ -62,15 +63,16 @@ def format_play(play: Play) -> str:
     # Count identical paths, in the order of their first appearance.
     counts: dict[tuple[int, ...], int] = {}
     for path in paths:
-        counts[tuple(path)] = counts.get(tuple(path), 0) + 1
+        key = tuple(path)
+        counts[key] = counts.get(key, 0) + 1
     marked: set[int] = set()
     parts = []
-    for path, count in counts.items():
-        text = _point_name(path[0])
-        for point in path[1:-1]:
+    for chain, count in counts.items():
+        text = _point_name(chain[0])
+        for point in chain[1:-1]:
             text += f"/{point}*"
             marked.add(point)
-        last = path[-1]
+        last = chain[-1]
         text += f"/{_point_name(last)}"
         if was_hit(last) and last not in marked:
             text += "*"
@@ -116,14 +118,14 @@ def parse_play(position: Position, text: str, dice: Dice) -> Play:
         if not token:
             continue
         points, stars, count = _parse_token(token, legal)
-        for (a, b) in zip(points, points[1:]):
+        for a, b in itertools.pairwise(points):
             if a <= b:
                 raise IllegalPlayError(
                     f"In {token!r}, {_point_name(a)} to {_point_name(b)} goes backwards: "
                     "checkers move from higher points to lower ones (bar is 25, off is 0).",
                     legal,
                 )
-        for point, star in zip(points[1:], stars[1:]):
+        for point, star in zip(points[1:], stars[1:], strict=True):
             if point != OFF and theirs[25 - point] == 1:
                 named_hits.add(point)
             if star:

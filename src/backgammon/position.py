@@ -17,9 +17,10 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from enum import Enum, IntEnum
-from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
+from enum import IntEnum, StrEnum
+from typing import TYPE_CHECKING
 
 from .dice import check_dice
 from .errors import InvalidPositionError
@@ -34,7 +35,7 @@ BAR = 25
 MAX_CHECKERS = 15
 
 
-class Side(str, Enum):
+class Side(StrEnum):
     """One of the two players, relative to the position: the one on roll or the other."""
 
     ON_ROLL = "on roll"
@@ -62,7 +63,7 @@ class Outcome:
     kind: WinKind
 
 
-PointMap = Mapping["int | str", int]
+PointMap = Mapping[int, int] | Mapping[str, int] | Mapping[int | str, int]
 
 
 class Position:
@@ -253,7 +254,8 @@ def _side_bytes(counts: Sequence[int], who: str) -> bytes:
         if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= 15:
             where = "off" if index == OFF else "the bar" if index == BAR else f"point {index}"
             raise InvalidPositionError(
-                f"The {who} has {count!r} checkers on {where}; a count is a whole number from 0 to 15."
+                f"The {who} has {count!r} checkers on {where}; "
+                "a count is a whole number from 0 to 15."
             )
     total = sum(values)
     if not 1 <= total <= MAX_CHECKERS:

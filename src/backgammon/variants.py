@@ -12,14 +12,14 @@ for both players (RULES.md: "mirrored for the opponent").
 
 from __future__ import annotations
 
-from enum import Enum
+from collections.abc import Mapping
+from enum import StrEnum
 from types import MappingProxyType
-from typing import Mapping
 
 from .errors import BackgammonError
 
 
-class Variant(str, Enum):
+class Variant(StrEnum):
     """A variant of backgammon, selected by name."""
 
     STANDARD = "standard"
@@ -44,9 +44,6 @@ class Variant(str, Enum):
     def checkers(self) -> int:
         """How many checkers each player has in this variant."""
         return sum(_LAYOUTS[self].values())
-
-    def __str__(self) -> str:
-        return self.value
 
 
 _LAYOUTS: Mapping[Variant, Mapping[int, int]] = MappingProxyType(
