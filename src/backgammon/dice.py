@@ -1,4 +1,8 @@
-"""Dice as the rules see them: two numbers from 1 to 6.
+"""Dice as the rules see them, and the sources they come from.
+
+A roll is two numbers from 1 to 6. Every roll of a game comes from one dice source: a secure
+one by default, a seeded one for tests, reproductions and training, or a manual one for
+players who roll physical dice and type what they show.
 
 >>> check_dice((6, 6))
 (6, 6)
@@ -6,11 +10,20 @@
 Traceback (most recent call last):
 ...
 backgammon.errors.InvalidDiceError: Dice must be two numbers from 1 to 6; got [3, 7].
+>>> parse_dice("3-1"), parse_dice("31"), parse_dice(" 6 6 ")
+((3, 1), (3, 1), (6, 6))
+>>> SeededDice(7).roll() == SeededDice(7).roll()
+True
 """
 
 from __future__ import annotations
 
+import random
+import re
+import secrets
+from collections import deque
 from collections.abc import Iterable
+from typing import Protocol
 
 from .errors import InvalidDiceError
 
@@ -18,7 +31,6 @@ Dice = tuple[int, int]
 
 #: The 21 distinct rolls, doubles included, as (higher, lower).
 ALL_ROLLS: tuple[Dice, ...] = tuple((a, b) for a in range(1, 7) for b in range(1, a + 1))
-
 
 _ROLLS = frozenset((a, b) for a in range(1, 7) for b in range(1, 7))
 
@@ -36,3 +48,69 @@ def check_dice(dice: Iterable[int]) -> Dice:
     ):
         raise InvalidDiceError(f"Dice must be two numbers from 1 to 6; got {dice!r}.")
     return (values[0], values[1])
+
+
+def parse_dice(text: str) -> Dice:
+    """Dice as people type them: ``31``, ``3 1``, ``3-1``, ``3,1``."""
+    pattern = r"\s*([1-6])\s*[-,/ ]?\s*([1-6])\s*"
+    digits = re.fullmatch(pattern, text) if isinstance(text, str) else None
+    if digits is None:
+        raise InvalidDiceError(
+            f"{text!r} is not a roll: type two numbers from 1 to 6, such as 31 or 3-1."
+        )
+    return (int(digits[1]), int(digits[2]))
+
+
+class DiceSource(Protocol):
+    """Where rolls come from."""
+
+    def roll(self) -> Dice:
+        """The next roll."""
+        ...
+
+
+class SecureDice:
+    """Dice from the operating system's secure random numbers: the default."""
+
+    def roll(self) -> Dice:
+        return (secrets.randbelow(6) + 1, secrets.randbelow(6) + 1)
+
+
+class SeededDice:
+    """Reproducible dice from a seed, for tests, reproductions and training."""
+
+    def __init__(self, seed: int | str | None = None) -> None:
+        self._random = random.Random(seed)
+
+    def roll(self) -> Dice:
+        return (self._random.randint(1, 6), self._random.randint(1, 6))
+
+
+class ManualDice:
+    """Physical dice: the numbers a player enters, used in order.
+
+    >>> dice = ManualDice()
+    >>> dice.enter("5 2")
+    >>> dice.roll()
+    (5, 2)
+    >>> dice.roll()  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    backgammon.errors.InvalidDiceError: No dice have been entered: type the two numbers ...
+    """
+
+    def __init__(self, rolls: Iterable[Dice | str] = ()) -> None:
+        self._pending: deque[Dice] = deque()
+        for entry in rolls:
+            self.enter(entry)
+
+    def enter(self, dice: Dice | str) -> None:
+        """Queue a roll, as two numbers or as text; anything else is refused with a message."""
+        self._pending.append(parse_dice(dice) if isinstance(dice, str) else check_dice(dice))
+
+    def roll(self) -> Dice:
+        if not self._pending:
+            raise InvalidDiceError(
+                "No dice have been entered: type the two numbers the dice show."
+            )
+        return self._pending.popleft()

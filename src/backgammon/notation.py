@@ -98,7 +98,7 @@ def parse_play(position: Position, text: str, dice: Dice) -> Play:
 
     plays = position.legal_plays(dice)
     roll = f"{dice[0]}-{dice[1]}"
-    legal = tuple(str(play) for play in plays)
+    legal = tuple(sorted((str(play) for play in plays), key=_reading_order))
     if not isinstance(text, str):
         raise IllegalPlayError(f"A play is text such as '24/18 13/11'; got {text!r}.", legal)
     cleaned = text.strip().lower()
@@ -203,6 +203,12 @@ def _parse_token(token: str, legal: tuple[str, ...]) -> tuple[list[int], list[bo
         points.append(point)
         stars.append(star)
     return points, stars, count
+
+
+def _reading_order(text: str) -> list[int]:
+    """Sorts plays as a list is read: from the highest points down (bar first, off last)."""
+    names = re.findall(r"bar|off|\d+", text)
+    return [-(BAR if name == "bar" else OFF if name == "off" else int(name)) for name in names]
 
 
 def _hit_points(play: Play) -> set[int]:

@@ -30,10 +30,11 @@ from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
+from ..dice import parse_dice
 from ..errors import BackgammonError
 from ..position import MAX_CHECKERS, Position
 from ..variants import Variant
-from .interactive import format_plays, outcome_text, parse_dice
+from .interactive import format_plays, outcome_text, run
 
 #: What a subcommand does with its parsed arguments: the exit status.
 Handler = Callable[[argparse.Namespace], int]
@@ -117,7 +118,7 @@ def _version() -> str:
 
 
 def _checker_count(text: str) -> int:
-    number = int(text)
+    number = int(text) if text.isdigit() else 0
     if not 1 <= number <= MAX_CHECKERS:
         raise argparse.ArgumentTypeError(f"a side has from 1 to {MAX_CHECKERS} checkers")
     return number
@@ -139,8 +140,6 @@ def _checker_count(text: str) -> int:
     ),
 )
 def _play(args: argparse.Namespace) -> int:
-    from .interactive import run
-
     variant = Variant(args.variant)
     position = None
     if args.position is not None:

@@ -19,24 +19,19 @@ True
 from __future__ import annotations
 
 import re
-import secrets
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal, TextIO
 
-from ..dice import Dice, check_dice
-from ..errors import BackgammonError, InvalidDiceError
+from ..dice import Dice, DiceSource, SecureDice, parse_dice
+from ..errors import BackgammonError
 from ..moves import Play
 from ..position import Outcome, Position, Side, WinKind
 from ..variants import Variant
 
-#: Where random dice come from: a function returning one roll.
-DiceSource = Callable[[], Dice]
-
 Colour = Literal["O", "X"]
 
-_DICE = re.compile(r"([1-6])\s*[-\s,]?\s*([1-6])")
 _WIN_NAMES = {
     WinKind.SINGLE: "a single game",
     WinKind.GAMMON: "a gammon",
@@ -56,30 +51,6 @@ Commands:
   id              print the Position ID (the player on roll's view)
   help            this list
   quit, exit      leave (so does the end of the input)"""
-
-
-def secure_roll() -> Dice:
-    """Two dice from the operating system's secure random source."""
-    return secrets.randbelow(6) + 1, secrets.randbelow(6) + 1
-
-
-def parse_dice(text: str) -> Dice:
-    """The roll that a person typed, as ``31``, ``3 1``, ``3-1`` or ``3,1``.
-
-    >>> parse_dice("3-1")
-    (3, 1)
-    >>> parse_dice("7 1")
-    Traceback (most recent call last):
-    ...
-    backgammon.errors.InvalidDiceError: '7 1' is not a roll: type two numbers from 1 to 6, \
-like 31, 3 1 or 3-1.
-    """
-    match = _DICE.fullmatch(text.strip())
-    if match is None:
-        raise InvalidDiceError(
-            f"{text.strip()!r} is not a roll: type two numbers from 1 to 6, like 31, 3 1 or 3-1."
-        )
-    return check_dice((int(match[1]), int(match[2])))
 
 
 def format_plays(plays: Sequence[Play], width: int = 0) -> str:
@@ -158,12 +129,12 @@ class Session:
     def __init__(
         self,
         out: TextIO,
-        dice_source: DiceSource = secure_roll,
+        dice_source: DiceSource | None = None,
         variant: Variant | str = Variant.STANDARD,
         position: Position | None = None,
     ) -> None:
         self._out = out
-        self._roll = dice_source
+        self._dice_source = SecureDice() if dice_source is None else dice_source
         self.variant = Variant(variant)
         self.position = Position.initial(self.variant) if position is None else position
         self.on_roll: Colour = "O"
@@ -264,7 +235,7 @@ class Session:
         elif self.opening:
             self._opening_roll()
         else:
-            dice = self._roll()
+            dice = self._dice_source.roll()
             self._say(f"{self.on_roll} rolls {dice[0]}-{dice[1]}.")
             self._start_play(dice)
 
@@ -307,7 +278,7 @@ class Session:
         """RULES.md, Starting the game: each player rolls one die; the higher roll moves first,
         playing the two numbers just rolled; equal numbers: both roll again."""
         while True:
-            die_o, die_x = self._roll()
+            die_o, die_x = self._dice_source.roll()
             if die_o != die_x:
                 break
             self._say(f"Opening roll: both roll {die_o}; rolling again.")
@@ -414,11 +385,11 @@ def run(
     """Play on the interactive board until quit, exit or the end of the input; the exit status.
 
     ``stdin`` and ``stdout`` default to the process's own (looked up when called, so a test's
-    replacement is seen); ``dice_source`` defaults to :func:`secure_roll`.
+    replacement is seen); ``dice_source`` defaults to secure dice (:class:`SecureDice`).
     """
     source = sys.stdin if stdin is None else stdin
     out = sys.stdout if stdout is None else stdout
-    session = Session(out, dice_source or secure_roll, variant, position)
+    session = Session(out, dice_source, variant, position)
     session.start()
     try:
         while True:

@@ -1,0 +1,174 @@
+"""A match to N points, or a money session: a series of games with a running score.
+
+RULES.md, Matches: "the first to N points wins"; in the one game after a player first reaches
+one point short of the match, no doubling (the Crawford rule); automatic doubles, beavers and
+the Jacoby rule do not apply in matches. A session of money games (``length=0``) goes on until
+the players stop.
+
+The match's record is the records of its games, in order; replaying them rebuilds the match.
+
+>>> from backgammon.dice import ManualDice
+>>> match = Match(length=1, dice=ManualDice(["6 1"]))
+>>> match.game.roll(0)                # seat 0 wins the opening roll
+>>> match.game.resign(0)
+>>> match.game.accept(1)
+>>> match.score, match.is_over, match.winner
+((0, 1), True, 1)
+>>> Match.from_json(match.to_json()).score
+(0, 1)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from .dice import DiceSource, SecureDice
+from .errors import BackgammonError
+from .game import SCHEMA_VERSION, Event, Game, Rules
+
+
+class Match:
+    """A match to ``length`` points (0: a money session) between two seats."""
+
+    def __init__(
+        self,
+        length: int = 0,
+        rules: Rules | None = None,
+        dice: DiceSource | None = None,
+        *,
+        players: tuple[str, str] = ("Player 0", "Player 1"),
+        crawford: bool = True,
+    ) -> None:
+        if not isinstance(length, int) or isinstance(length, bool) or length < 0:
+            raise BackgammonError(
+                f"A match is played to a whole number of points (0 for money); got {length!r}."
+            )
+        self.length = length
+        self.rules = rules or Rules()
+        self.dice_source: DiceSource = dice or SecureDice()
+        self.players = players
+        self.crawford_rule = crawford
+        self.games: list[Game] = []
+        self.score = (0, 0)
+        self.crawford_played = False
+        if length:
+            # Built once here, so an option that matches do not allow is refused at once.
+            Game(self.rules, in_match=True)
+        self._next_game()
+
+    @property
+    def game(self) -> Game:
+        """The game being played (the last one, once the match is over)."""
+        return self.games[-1]
+
+    @property
+    def is_over(self) -> bool:
+        """True once a player has reached the match length (never for money play)."""
+        return bool(self.length) and max(self.score) >= self.length
+
+    @property
+    def winner(self) -> int | None:
+        """The seat that won the match, or None while it goes on."""
+        if not self.is_over:
+            return None
+        return 0 if self.score[0] >= self.length else 1
+
+    def _next_game(self) -> None:
+        crawford = False
+        # The Crawford game: the one game after a player first reaches N-1.
+        if (
+            self.length
+            and self.crawford_rule
+            and not self.crawford_played
+            and self.length - 1 in self.score
+        ):
+            crawford = True
+            self.crawford_played = True
+        self.games.append(
+            Game(
+                self.rules,
+                self.dice_source,
+                crawford=crawford,
+                in_match=bool(self.length),
+                on_over=self._game_over,
+            )
+        )
+
+    def _game_over(self, game: Game) -> None:
+        assert game.result is not None
+        score = list(self.score)
+        score[game.result.winner] += game.result.points
+        self.score = (score[0], score[1])
+        if not self.is_over:
+            self._next_game()
+
+    def scores_before(self, index: int) -> tuple[int, int]:
+        """The score at the start of game ``index`` (0-based)."""
+        score = [0, 0]
+        for game in self.games[:index]:
+            if game.result is not None:
+                score[game.result.winner] += game.result.points
+        return (score[0], score[1])
+
+    # Record and JSON
+
+    def to_dict(self) -> dict[str, Any]:
+        """The match as plain JSON values: its settings and each game's record."""
+        return {
+            "schema": SCHEMA_VERSION,
+            "length": self.length,
+            "crawford": self.crawford_rule,
+            "players": list(self.players),
+            "rules": self.rules.to_dict(),
+            "games": [[event.to_dict() for event in game.events] for game in self.games],
+        }
+
+    def to_json(self) -> str:
+        """The match as JSON text; :meth:`from_json` rebuilds it exactly."""
+        return json.dumps(self.to_dict(), separators=(",", ":"))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], dice: DiceSource | None = None) -> Match:
+        """Rebuild a match by replaying its record; a clear error for what is malformed."""
+        if not isinstance(data, dict):
+            raise BackgammonError("A saved match is a JSON object.")
+        if data.get("schema") != SCHEMA_VERSION:
+            raise BackgammonError(
+                f"This saved match has schema version {data.get('schema')!r}; "
+                f"this program reads version {SCHEMA_VERSION}."
+            )
+        try:
+            players = data["players"]
+            match = cls(
+                data["length"],
+                Rules.from_dict(data["rules"]),
+                dice,
+                players=(str(players[0]), str(players[1])),
+                crawford=bool(data.get("crawford", True)),
+            )
+            records: Sequence[Sequence[dict[str, Any]]] = data["games"]
+        except (KeyError, TypeError, IndexError) as exc:
+            raise BackgammonError(f"A saved match is missing or garbles {exc}.") from exc
+        for number, record in enumerate(records, start=1):
+            if number > len(match.games):
+                raise BackgammonError(
+                    f"The saved match has a game {number} after the match was over."
+                )
+            game = match.games[number - 1]
+            for event in record:
+                try:
+                    game._apply(Event.from_dict(event))
+                except BackgammonError as exc:
+                    raise BackgammonError(f"Game {number} of the saved match: {exc}") from exc
+        return match
+
+    @classmethod
+    def from_json(cls, text: str, dice: DiceSource | None = None) -> Match:
+        """Rebuild a match from :meth:`to_json`."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise BackgammonError(f"A saved match is not valid JSON: {exc}.") from exc
+        return cls.from_dict(data, dice)
