@@ -15,6 +15,7 @@ from backgammon import Position
 from backgammon.cli import main
 from backgammon.cli.interactive import board_text, run
 from backgammon.dice import Dice, ManualDice
+from backgammon.errors import InvalidPositionError
 
 START = "4HPwATDgc/ABMA"
 # O to roll with checkers on the 6 and 1 points; X has 14 on its 13 and a blot on its 20 (O's
@@ -416,3 +417,47 @@ def test_the_real_command_reads_a_pipe(command: list[str]) -> None:
     assert "O plays 8/5 6/5." in result.stdout
     assert "(X on roll)" in result.stdout
     assert result.stdout.endswith("Goodbye.\n")
+
+
+# Bugs found in the library while building the command line (each test fails until it is fixed)
+
+
+def test_a_position_with_both_sides_borne_off_is_refused() -> None:
+    # Such a position cannot exist (RULES.md: the first player to bear off all checkers wins, and
+    # the game ends there), but it is accepted and reported as a single game won by the player
+    # on roll; `backgammon moves AAAAAAAAAAAAAA 31` prints "O wins a single game".
+    with pytest.raises(InvalidPositionError):
+        Position.from_points({}, {})
+    with pytest.raises(InvalidPositionError):
+        Position.from_id("AAAAAAAAAAAAAA")
+
+
+_TYPED_USE = """\
+from backgammon import Position
+Position.from_points({"bar": 1, 6: 2}, {1: 1}, checkers=3)
+"""
+
+
+@pytest.mark.parametrize(
+    "source_path",
+    [
+        # As a user's project sees the installed package: it must carry the py.typed marker.
+        pytest.param(None, id="installed"),
+        # From the source tree: the call in from_points's own docstring must type-check.
+        pytest.param(Path(__file__).parents[1] / "src", id="source"),
+    ],
+)
+def test_the_documented_api_type_checks_for_users(
+    source_path: Path | None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mypy_api = pytest.importorskip("mypy.api")
+    if source_path is None:
+        monkeypatch.delenv("MYPYPATH", raising=False)
+    else:
+        monkeypatch.setenv("MYPYPATH", str(source_path))
+    # An empty configuration, so that the project's own (which names its files) is not read.
+    config = tmp_path / "mypy.ini"
+    config.write_text("[mypy]\n")
+    options = ["--config-file", str(config), "--strict", "--cache-dir", str(tmp_path / "cache")]
+    report, errors, status = mypy_api.run([*options, "--no-error-summary", "-c", _TYPED_USE])
+    assert status == 0, report + errors

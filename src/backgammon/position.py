@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .dice import check_dice
 from .errors import InvalidPositionError
@@ -63,7 +63,8 @@ class Outcome:
     kind: WinKind
 
 
-PointMap = Mapping[int, int] | Mapping[str, int] | Mapping[int | str, int]
+# Keys are point numbers or "bar", checked at run time.
+PointMap = Mapping[Any, int]
 
 
 class Position:
@@ -86,6 +87,10 @@ class Position:
             raise InvalidPositionError(
                 f"The player on roll has {total_mine} checkers and the opponent {total_theirs}; "
                 "both sides must have the same number."
+            )
+        if self._mine[OFF] == total_mine and self._theirs[OFF] == total_theirs:
+            raise InvalidPositionError(
+                "Both sides have borne off all their checkers; the game ends when the first does."
             )
         for point in range(1, 25):
             if self._mine[point] and self._theirs[25 - point]:
