@@ -197,13 +197,16 @@ class Game:
         crawford: bool = False,
         in_match: bool = False,
         start: Position | None = None,
+        colours: tuple[str, str] = ("white", "black"),
         on_over: Callable[[Game], None] | None = None,
     ) -> None:
         """A new game waiting for its opening roll.
 
         ``crawford`` forbids doubling (the Crawford game of a match). In a match
         (``in_match``), Jacoby, beavers and automatic doubles do not apply. ``start`` sets up
-        another starting position, seen from seat 0. ``on_over`` is called once the game ends.
+        another starting position, seen from seat 0. ``colours`` names each seat's checkers
+        (which way each moves on screen is the viewer's setting). ``on_over`` is called once
+        the game ends.
         """
         self.rules = rules or Rules()
         if in_match and (self.rules.jacoby or self.rules.beavers or self.rules.automatic_doubles):
@@ -214,6 +217,9 @@ class Game:
         self.crawford = crawford
         self.in_match = in_match
         self.start = start or Position.initial(self.rules.variant)
+        if len(colours) != 2 or colours[0] == colours[1]:
+            raise BackgammonError("The two seats need two different colours.")
+        self.colours = colours
         self.on_over = on_over
         self.events: list[Event] = []
         # The state, all of it derived from the events.
@@ -563,6 +569,12 @@ class Game:
 
     # Views
 
+    def seat_of(self, colour: str) -> int:
+        """The seat that plays ``colour``."""
+        if colour not in self.colours:
+            raise BackgammonError(f"No seat plays {colour!r}; the colours are {self.colours}.")
+        return self.colours.index(colour)
+
     def position_for(self, seat: int) -> Position:
         """The position as ``seat`` sees it (their checkers as "mine")."""
         return self.position if seat == self.on_roll else self.position.flip()
@@ -575,6 +587,7 @@ class Game:
             "crawford": self.crawford,
             "in_match": self.in_match,
             "start": {"id": self.start.id(), "checkers": self.start.checkers},
+            "colours": list(self.colours),
             "events": [event.to_dict() for event in self.events],
         }
 
@@ -597,6 +610,7 @@ class Game:
                 crawford=bool(data["crawford"]),
                 in_match=bool(data["in_match"]),
                 start=start,
+                colours=(str(data["colours"][0]), str(data["colours"][1])),
             )
             events = [Event.from_dict(event) for event in data["events"]]
         except (KeyError, TypeError) as exc:
@@ -626,6 +640,7 @@ class Game:
             crawford=self.crawford,
             in_match=self.in_match,
             start=self.start,
+            colours=self.colours,
         )
 
     def __repr__(self) -> str:

@@ -39,6 +39,7 @@ class Match:
         dice: DiceSource | None = None,
         *,
         players: tuple[str, str] = ("Player 0", "Player 1"),
+        colours: tuple[str, str] = ("white", "black"),
         crawford: bool = True,
     ) -> None:
         if not isinstance(length, int) or isinstance(length, bool) or length < 0:
@@ -49,6 +50,7 @@ class Match:
         self.rules = rules or Rules()
         self.dice_source: DiceSource = dice or SecureDice()
         self.players = players
+        self.colours = colours
         self.crawford_rule = crawford
         self.games: list[Game] = []
         self.score = (0, 0)
@@ -93,6 +95,7 @@ class Match:
                 crawford=crawford,
                 in_match=bool(self.length),
                 on_over=self._game_over,
+                colours=self.colours,
             )
         )
 
@@ -121,6 +124,7 @@ class Match:
             "length": self.length,
             "crawford": self.crawford_rule,
             "players": list(self.players),
+            "colours": list(self.colours),
             "rules": self.rules.to_dict(),
             "games": [[event.to_dict() for event in game.events] for game in self.games],
         }
@@ -146,6 +150,7 @@ class Match:
                 Rules.from_dict(data["rules"]),
                 dice,
                 players=(str(players[0]), str(players[1])),
+                colours=tuple(data.get("colours", ("white", "black"))),
                 crawford=bool(data.get("crawford", True)),
             )
             records: Sequence[Sequence[dict[str, Any]]] = data["games"]
