@@ -29,6 +29,10 @@ bits    width  field
 Bit 66 is in gnubg's code though not in its manual, which still speaks of 66 bits. It is written
 inverted, so an ID from a gnubg old enough not to know it reads as "Jacoby on".
 
+The bits could hold a 32768-cube and a 32767-point match, but gnubg refuses a cube above 4096
+and a match longer than 64 points, and so does this module. It also refuses what gnubg never
+writes though it reads it: cube owner 2, a game state above 4, bits 67 to 71 set.
+
 Players are numbered as gnubg numbers them, 0 and 1; ``score`` is (player 0, player 1).
 
 Who is who while a decision is pending. ``player_on_roll`` (``fMove``) is the player whose

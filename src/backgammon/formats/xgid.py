@@ -68,7 +68,18 @@ MAX_CUBE_EXPONENT = 15
 
 _PREFIX = "XGID="
 _POSITION_PATTERN = re.compile(r"[-A-Pa-p]{26}")
-_INTEGER_PATTERN = re.compile(r"-?[0-9]+")
+# Bounded, so that no field is too long for int() to read.
+_INTEGER_PATTERN = re.compile(r"-?[0-9]{1,9}")
+_NUMBER_FIELDS = (
+    "cube value",
+    "cube position",
+    "turn",
+    "bottom score",
+    "top score",
+    "rules",
+    "match length",
+    "max cube",
+)
 
 
 class CubeAction(StrEnum):
@@ -90,11 +101,10 @@ class XgidState:
     exponents the XGID writes. ``dice`` is None until the player on roll has rolled; a pending
     cube offer is ``cube_action``.
 
-    >>> XgidState(Position.initial(), dice=(3, 1), cube_action=CubeAction.DOUBLED)
+    >>> XgidState(Position.initial(), dice=(3, 1), cube_action="D")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    backgammon.errors.InvalidIdError: The dice are rolled and a cube offer (D) is pending; \
-a player doubles before rolling.
+    backgammon.errors.InvalidIdError: The dice are rolled and a cube offer (D) is pending; ...
     """
 
     position: Position
@@ -142,10 +152,9 @@ def encode_xgid(state: XgidState) -> str:
         dice = f"{state.dice[0]}{state.dice[1]}"
     else:
         dice = str(state.cube_action) or "00"
-    if state.match_length:
-        rules = int(state.crawford)
-    else:
-        rules = int(state.jacoby) + 2 * int(state.beaver)
+    # One field holds both meanings: the checks allow Crawford only in a match, Jacoby and
+    # beavers only in money play, so at most one of the two readings is non-zero.
+    rules = int(state.crawford) + int(state.jacoby) + 2 * int(state.beaver)
     fields = (
         "".join(chars),
         state.cube_value.bit_length() - 1,
@@ -173,14 +182,14 @@ def decode_xgid(text: str, *, checkers: int = 15) -> XgidState:
     ...
     backgammon.errors.InvalidIdError: ... has 9 fields; an XGID has 10, joined by colons...
     """
-    stripped = text.strip() if isinstance(text, str) else ""
-    body = stripped.removeprefix(_PREFIX)
-    fields = body.split(":")
+    if not isinstance(text, str):
+        raise InvalidIdError(f"{text!r} is not an XGID: an XGID is text.")
+    stripped = text.strip()
+    fields = stripped.removeprefix(_PREFIX).split(":")
     name = f"XGID {stripped!r}"
-    if not isinstance(text, str) or len(fields) != 10:
+    if len(fields) != 10:
         raise InvalidIdError(
-            f"{name if isinstance(text, str) else repr(text)} has {len(fields)} fields; an XGID "
-            "has 10, joined by colons, such as "
+            f"{name} has {len(fields)} fields; an XGID has 10, joined by colons, such as "
             "'XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10'."
         )
     board, cube_text, owner_text, turn_text, dice_text, *numbers = fields
@@ -196,13 +205,12 @@ def decode_xgid(text: str, *, checkers: int = 15) -> XgidState:
         )
     values: list[int] = []
     for label, field in zip(
-        ("cube value", "cube position", "turn", "bottom score", "top score", "rules",
-         "match length", "max cube"),
-        (cube_text, owner_text, turn_text, *numbers),
-        strict=True,
+        _NUMBER_FIELDS, (cube_text, owner_text, turn_text, *numbers), strict=True
     ):
         if not _INTEGER_PATTERN.fullmatch(field):
-            raise InvalidIdError(f"{name}: the {label} {field!r} is not a whole number.")
+            raise InvalidIdError(
+                f"{name}: the {label} {field!r} is not a whole number (of at most 9 digits)."
+            )
         values.append(int(field))
     cube_exponent, cube_position, turn, bottom_score, top_score, rules, length, max_exponent = (
         values
@@ -210,8 +218,8 @@ def decode_xgid(text: str, *, checkers: int = 15) -> XgidState:
     for label, exponent in (("cube value", cube_exponent), ("max cube", max_exponent)):
         if not 0 <= exponent <= MAX_CUBE_EXPONENT:
             raise InvalidIdError(
-                f"{name}: the {label} field is {exponent}; it is a power of two from 0 to "
-                f"{MAX_CUBE_EXPONENT}."
+                f"{name}: the {label} field is {exponent}; it is an exponent of two, from 0 "
+                f"to {MAX_CUBE_EXPONENT}."
             )
     dice: tuple[int, int] | None = None
     action = CubeAction.NONE
@@ -229,8 +237,7 @@ def decode_xgid(text: str, *, checkers: int = 15) -> XgidState:
         meaning = "0, or 1 for the Crawford game" if length > 0 else "0 to 3 (1 Jacoby + 2 beaver)"
         raise InvalidIdError(f"{name}: the rules field is {rules}; it must be {meaning}.")
     try:
-        side = _sides(board, checkers)
-        bottom, top = side
+        bottom, top = _sides(board, checkers)
         position = Position(bottom, top) if turn == 1 else Position(top, bottom)
         return XgidState(
             position=position,
@@ -309,6 +316,11 @@ def _problem(state: XgidState) -> str | None:
         return "The Jacoby and beaver rules are for money games (match length 0) only."
     if not length and state.crawford:
         return "A money game (match length 0) has no Crawford game."
+    if state.cube_action in (CubeAction.BEAVERED, CubeAction.RACCOONED) and not state.beaver:
+        return (
+            f"A {'beaver' if state.cube_action is CubeAction.BEAVERED else 'raccoon'} "
+            f"({state.cube_action}) is pending without the beaver rule of a money game."
+        )
     score = state.score
     if not (isinstance(score, tuple) and len(score) == 2 and all(_is_int(s) for s in score)):
         return f"The score is {score!r}; it must be two whole numbers."

@@ -1,0 +1,272 @@
+"""Network inputs: positions encoded as rows of a float32 array, a batch at a time.
+
+The encoding is kept apart from the networks so that a network only sees numbers. Every
+function here works on a batch: two ``(n, 26)`` uint8 arrays holding each side's counts on its
+own numbering (index 0 borne off, 1..24 the points, 25 the bar), as :class:`Position` stores
+them, the player on roll first. Encoding is the hot path of training, so it is all table
+look-ups and whole-array operations, with no Python loop over positions.
+
+Contact positions get :data:`CONTACT_INPUTS` inputs, per side (player on roll first):
+
+* Tesauro's raw units for points 1..24 and the bar, four a point: one checker or more, two or
+  more, three or more, and half of each checker beyond three; and the checkers borne off / 15.
+* Hand-made features, of the kind strong engines add (see :data:`CONTACT_FEATURES`): pips,
+  blots, home points, the longest prime, the rearmost checker and its escaping rolls, the rolls
+  on which the other side hits one of this side's blots, anchors, back and home checkers.
+
+Race positions (no contact left) get :data:`RACE_INPUTS` inputs, per side: the raw units of the
+points, checkers off as 14 step units, and the pips, the checkers still outside the home board
+and the crossovers they need.
+
+>>> from backgammon import Position
+>>> mine, theirs = boards([Position.initial()])
+>>> encode_contact(mine, theirs).shape == (1, CONTACT_INPUTS)
+True
+>>> bool(is_race(mine, theirs)[0])
+False
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..position import Position
+
+Board = NDArray[np.uint8]
+Inputs = NDArray[np.float32]
+
+#: The hand-made contact features of each side, in the order of the encoding.
+CONTACT_FEATURES = (
+    "pips / 167",
+    "blots / 5",
+    "home board points made / 6",
+    "longest prime / 6",
+    "rearmost checker's point / 25",
+    "rolls on which the rearmost checker escapes / 36",
+    "rolls on which the other side hits a blot / 36",
+    "anchors in the other side's home board / 2",
+    "checkers on the other side's home board or the bar / 5",
+    "checkers in the home board / 15",
+)
+
+_RAW_PER_SIDE = 25 * 4 + 1
+#: Inputs of the contact encoding.
+CONTACT_INPUTS = 2 * (_RAW_PER_SIDE + len(CONTACT_FEATURES))
+_RACE_PER_SIDE = 24 * 4 + 14 + 3
+#: Inputs of the race encoding.
+RACE_INPUTS = 2 * _RACE_PER_SIDE
+
+
+def _units_table() -> NDArray[np.float32]:
+    """Tesauro's four units for each count 0..15."""
+    counts = np.arange(16, dtype=np.float32)
+    return np.stack(
+        [counts >= 1, counts >= 2, counts >= 3, np.maximum(counts - 3, 0) / 2], axis=1
+    ).astype(np.float32)
+
+
+def _run_tables() -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+    """For each 12-bit mask: its longest run of set bits, the run from bit 0 up and the run
+    from bit 11 down (to join the runs of two halves of a 24-bit mask)."""
+    longest = np.zeros(4096, dtype=np.int64)
+    low_run = np.zeros(4096, dtype=np.int64)
+    high_run = np.zeros(4096, dtype=np.int64)
+    for mask in range(4096):
+        bits = [(mask >> i) & 1 for i in range(12)]
+        run = best = 0
+        for bit in bits:
+            run = run + 1 if bit else 0
+            best = max(best, run)
+        longest[mask] = best
+        low_run[mask] = next((i for i, bit in enumerate(bits) if not bit), 12)
+        high_run[mask] = next((i for i, bit in enumerate(reversed(bits)) if not bit), 12)
+    return longest, low_run, high_run
+
+
+def _escape_table() -> NDArray[np.float32]:
+    """For each 12-bit mask of blocked points in front of a checker (bit d-1: the point d pips
+    ahead is held by two or more opposing checkers), the rolls of 36 with which the checker
+    gets past all of them, landing only on open points on the way."""
+    table = np.zeros(4096, dtype=np.float32)
+    for mask in range(4096):
+        farthest = mask.bit_length()
+        if not farthest:
+            table[mask] = 36
+            continue
+
+        def blocked(distance: int, mask: int = mask) -> bool:
+            return distance <= 12 and bool(mask >> (distance - 1) & 1)
+
+        count = 0
+        for a in range(1, 7):
+            for b in range(1, 7):
+                if a == b:
+                    distance = 0
+                    for _ in range(4):
+                        distance += a
+                        if blocked(distance):
+                            break
+                        if distance > farthest:
+                            count += 1
+                            break
+                elif any(x > farthest or (not blocked(x) and x + y > farthest)
+                         for x, y in ((a, b), (b, a))):
+                    count += 1
+        table[mask] = count
+    return table
+
+
+_UNITS = _units_table()
+_LONGEST, _LOW_RUN, _HIGH_RUN = _run_tables()
+_POPCOUNT = np.array([bin(mask).count("1") for mask in range(4096)], dtype=np.int64)
+_ESCAPES = _escape_table()
+_PIP_WEIGHTS = np.arange(26, dtype=np.int64)
+# Bit p-1 for point p (1..24): a side's own points.
+_BIT_OWN = 1 << np.arange(24, dtype=np.int64)
+# Bit 25-p for point p (1..24): a side's points on the other side's numbering.
+_BIT_OTHER = 1 << (25 - np.arange(1, 25, dtype=np.int64))
+# Bit p for point p (1..25, the bar at 25): where a side's checkers stand, its own numbering.
+_BIT_SOURCE = 1 << np.arange(1, 26, dtype=np.int64)
+# The 21 rolls (high, low) and how many of the 36 each stands for.
+_HIGH = np.array([a for a in range(1, 7) for b in range(1, a + 1)], dtype=np.int64)
+_LOW = np.array([b for a in range(1, 7) for b in range(1, a + 1)], dtype=np.int64)
+_ROLL_WEIGHTS = np.where(_HIGH == _LOW, 1.0, 2.0).astype(np.float32)
+_DOUBLES = np.flatnonzero(_HIGH == _LOW)
+_CROSSOVERS = ((np.arange(1, 25) - 1) // 6).astype(np.int64)
+_OFF_STEPS = (np.arange(16)[:, None] >= np.arange(1, 15)[None, :]).astype(np.float32)
+
+
+def boards(positions: Sequence[Position]) -> tuple[Board, Board]:
+    """The positions' counts as two ``(n, 26)`` uint8 arrays: player on roll, opponent."""
+    mine = np.frombuffer(b"".join([p._mine for p in positions]), dtype=np.uint8)
+    theirs = np.frombuffer(b"".join([p._theirs for p in positions]), dtype=np.uint8)
+    return mine.reshape(-1, 26), theirs.reshape(-1, 26)
+
+
+def rearmost(side: Board) -> NDArray[np.int64]:
+    """The highest index (25 = bar) holding a checker of each row, 0 when all are off."""
+    occupied = side[:, 25:0:-1] > 0
+    first = occupied.argmax(axis=1)
+    return np.where(occupied.any(axis=1), 25 - first, 0)
+
+
+def is_race(mine: Board, theirs: Board) -> NDArray[np.bool_]:
+    """True for the rows where no contact is left (as :meth:`Position.is_race`)."""
+    return rearmost(mine) + rearmost(theirs) <= 25
+
+
+def encode_contact(mine: Board, theirs: Board) -> Inputs:
+    """The contact encoding of a batch: ``(n, CONTACT_INPUTS)`` float32."""
+    n = len(mine)
+    raw = _UNITS[np.concatenate((mine[:, 1:26], theirs[:, 1:26]), axis=1)].reshape(n, 200)
+    off = np.stack((mine[:, 0], theirs[:, 0]), axis=1).astype(np.float32) / 15
+    features = _side_features(np.concatenate((mine, theirs)), np.concatenate((theirs, mine)))
+    return np.concatenate(
+        (raw[:, :100], off[:, :1], raw[:, 100:], off[:, 1:], features[:n], features[n:]),
+        axis=1,
+    )
+
+
+def encode_race(mine: Board, theirs: Board) -> Inputs:
+    """The race encoding of a batch: ``(n, RACE_INPUTS)`` float32."""
+    n = len(mine)
+    sides = np.concatenate((mine, theirs))
+    points = sides[:, 1:25]
+    raw = _UNITS[points].reshape(2 * n, 96)
+    off = _OFF_STEPS[sides[:, 0]]
+    counts = np.stack(
+        (
+            (sides @ _PIP_WEIGHTS) / 167,
+            points[:, 6:].sum(axis=1) / 15,
+            (points @ _CROSSOVERS) / 30,
+        ),
+        axis=1,
+    ).astype(np.float32)
+    per_side = np.concatenate((raw, off, counts), axis=1)
+    return np.concatenate((per_side[:n], per_side[n:]), axis=1)
+
+
+def _side_features(side: Board, other: Board) -> Inputs:
+    """The hand-made features of each row's ``side`` against ``other``: ``(rows, 10)``.
+
+    Bit masks hold the point sets (made points, blots, sources), so that hits and escapes come
+    from shifts and small tables rather than from loops over points.
+    """
+    points = side[:, 1:25]
+    made = points >= 2
+    blots = points == 1
+    made_own = made @ _BIT_OWN
+    half = len(side) // 2
+    # Rows are stacked (on roll, opponent) and (opponent, on roll): row i's other side is the
+    # side of row i + half (mod rows), whose masks are already computed.
+    partner = np.roll(np.arange(len(side)), -half)
+    other_made_own = made_own[partner]
+
+    low, high = made_own & 0xFFF, made_own >> 12
+    prime = np.maximum(
+        np.maximum(_LONGEST[low], _LONGEST[high]), _HIGH_RUN[low] + _LOW_RUN[high]
+    )
+    home = _POPCOUNT[made_own & 0x3F]
+    anchors = _POPCOUNT[(made_own >> 18) & 0x3F]
+
+    back = np.maximum(rearmost(side), 1)
+    # The other side's points 1..12 ahead of the rearmost checker on point p are its own
+    # points 26-p..37-p, bits 25-p.. of its mask.
+    escapes = _ESCAPES[(other_made_own >> (25 - back)) & 0xFFF]
+
+    shots = _shots(
+        targets=blots @ _BIT_OTHER,
+        closed=made @ _BIT_OTHER,
+        sources=((side[:, 1:26] > 0) @ _BIT_SOURCE)[partner],
+        on_bar=other[:, 25],
+    )
+    features = np.stack(
+        (
+            (side @ _PIP_WEIGHTS) / 167,
+            blots.sum(axis=1) / 5,
+            home / 6,
+            prime / 6,
+            back / 25,
+            escapes / 36,
+            shots / 36,
+            anchors / 2,
+            side[:, 19:26].sum(axis=1) / 5,
+            points[:, :6].sum(axis=1) / 15,
+        ),
+        axis=1,
+    )
+    return features.astype(np.float32)
+
+
+def _shots(
+    targets: NDArray[np.int64],
+    closed: NDArray[np.int64],
+    sources: NDArray[np.int64],
+    on_bar: NDArray[np.uint8],
+) -> NDArray[np.float32]:
+    """The rolls of 36 on which the hitter hits at least one target, all on the hitter's
+    numbering (bit p for point p, the bar at 25, moving down).
+
+    A checker hits with one die, or with both by one checker through an open point, or with
+    up to four steps of a double. Two simplifications keep it cheap: with checkers on the bar
+    only an entering checker hits (and only directly if two or more wait), and the hitter's
+    other checkers never block it.
+    """
+    entering = on_bar > 0
+    sources = np.where(entering, 1 << 25, sources)[:, None]
+    open_ = ~closed[:, None]
+    first = (sources >> _HIGH) & open_
+    second = (sources >> _LOW) & open_
+    both = ((first >> _LOW) | (second >> _HIGH)) & open_
+    both *= (on_bar < 2)[:, None]
+    reach = first | second | both
+    die = _HIGH[_DOUBLES]
+    third = (both[:, _DOUBLES] >> die) & open_
+    fourth = (third >> die) & open_
+    reach[:, _DOUBLES] |= third | fourth
+    hits = (reach & targets[:, None]) != 0
+    result: NDArray[np.float32] = hits.astype(np.float32) @ _ROLL_WEIGHTS
+    return result

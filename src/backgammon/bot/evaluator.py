@@ -1,0 +1,103 @@
+"""Evaluators: what gives a position its five probabilities, for the player on roll.
+
+An :class:`Evaluator` is a small protocol (as wildbg's is), so that search and play work with
+any of them: :class:`NetworkEvaluator` (a contact and a race network with their encodings) or
+:class:`FakeEvaluator` (a cheap pip-count formula, for fast tests). Positions where the game is
+over get their exact value, whatever the evaluator.
+
+>>> from backgammon import Position
+>>> FakeEvaluator().evaluate(Position.initial()).win
+0.5
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..position import Position
+from .encoding import Board, boards, encode_contact, encode_race, is_race
+from .network import Array, Network
+from .probabilities import Probabilities
+
+
+class Evaluator(Protocol):
+    """Gives positions their probabilities (:class:`Probabilities` order) for the player on
+    roll."""
+
+    def evaluate(self, position: Position) -> Probabilities:
+        """The probabilities of one position."""
+        ...
+
+    def evaluate_batch(self, positions: Sequence[Position]) -> Array:
+        """The probabilities of many positions at once, as rows of an ``(n, 5)`` array."""
+        ...
+
+
+def terminal_values(mine: Board, theirs: Board) -> tuple[NDArray[np.bool_], Array]:
+    """Which rows are finished games, and the exact outputs of those rows (zeros elsewhere).
+
+    RULES.md, Winning and scoring: the loser pays a gammon with no checker borne off, and a
+    backgammon with one still on the bar or in the winner's home board as well.
+    """
+    checkers = mine.sum(axis=1, dtype=np.int64)
+    won = mine[:, 0] == checkers
+    lost = theirs[:, 0] == checkers
+    values = np.zeros((len(mine), 5), dtype=np.float32)
+    values[:, 0] = won
+    values[:, 1] = won & (theirs[:, 0] == 0)
+    values[:, 2] = values[:, 1] * (theirs[:, 19:26].sum(axis=1) > 0)
+    values[:, 3] = lost & (mine[:, 0] == 0)
+    values[:, 4] = values[:, 3] * (mine[:, 19:26].sum(axis=1) > 0)
+    return won | lost, values
+
+
+class NetworkEvaluator:
+    """The networks' evaluation: a race network where no contact is left, the contact network
+    elsewhere, exact values where the game is over."""
+
+    def __init__(self, contact: Network, race: Network) -> None:
+        self.contact = contact
+        self.race = race
+
+    def evaluate(self, position: Position) -> Probabilities:
+        return Probabilities.from_values(self.evaluate_batch([position])[0])
+
+    def evaluate_batch(self, positions: Sequence[Position]) -> Array:
+        mine, theirs = boards(positions)
+        return self.evaluate_boards(mine, theirs)
+
+    def evaluate_boards(self, mine: Board, theirs: Board) -> Array:
+        """The outputs of a batch given as count arrays (see :func:`encoding.boards`)."""
+        over, values = terminal_values(mine, theirs)
+        race = is_race(mine, theirs) & ~over
+        contact = ~(race | over)
+        if contact.all():
+            return self.contact.forward(encode_contact(mine, theirs))
+        if race.any():
+            values[race] = self.race.forward(encode_race(mine[race], theirs[race]))
+        if contact.any():
+            values[contact] = self.contact.forward(encode_contact(mine[contact], theirs[contact]))
+        return values
+
+
+class FakeEvaluator:
+    """A cheap, deterministic evaluator for tests: the winning chance from the pip counts
+    alone (no gammons), exact where the game is over."""
+
+    def evaluate(self, position: Position) -> Probabilities:
+        return Probabilities.from_values(self.evaluate_batch([position])[0])
+
+    def evaluate_batch(self, positions: Sequence[Position]) -> Array:
+        mine, theirs = boards(positions)
+        over, values = terminal_values(mine, theirs)
+        pips = np.arange(26)
+        mine_pips, theirs_pips = mine @ pips, theirs @ pips
+        # A lead of a tenth of the pips still to go is worth most of a game.
+        lead = (theirs_pips - mine_pips) / (0.05 * (mine_pips + theirs_pips) + 1.0)
+        win = (1.0 / (1.0 + np.exp(-lead))).astype(np.float32)
+        values[~over, 0] = win[~over]
+        return values
