@@ -296,9 +296,6 @@ def test_max_cube_setting_caps_the_redoubles() -> None:
         game.double(1)
 
 
-@pytest.mark.xfail(
-    strict=True, reason="BUG: a beaver is not checked against max_cube; the cube passes it"
-)
 def test_max_cube_caps_a_beaver_too() -> None:
     """RULES.md, Doubling (the max_cube setting, with beavers): the cube never passes max_cube.
 
@@ -312,10 +309,6 @@ def test_max_cube_caps_a_beaver_too() -> None:
         game.beaver(0)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: automatic doubles are not checked against max_cube; the cube passes it",
-)
 def test_max_cube_caps_automatic_doubles_too() -> None:
     """RULES.md, Doubling (the max_cube setting, with automatic doubles): the cube never passes
     max_cube.

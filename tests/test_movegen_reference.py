@@ -4,7 +4,8 @@ tests/data/movegen_golden.json (written by tools/make_golden.py) lists, for hand
 random positions, the exact sorted legal plays of several rolls. Each list is checked two ways:
 it must be exactly what our generator gives, and the positions its plays reach (worked out here
 from the notation alone, without our generator) must be exactly the ones gnubg_nn reaches. So
-a wrong rule cannot sit in the golden file unnoticed.
+a wrong rule cannot sit in the golden file unnoticed. Where Debian's gnubg program is installed,
+the notation itself is checked too: every list must be exactly the moves gnubg's ``hint`` writes.
 
 Then positions from seeded random games (standard, Nackgammon, Hypergammon) are checked with all
 21 rolls: our set of resulting positions must equal gnubg_nn's.
@@ -13,16 +14,27 @@ Then positions from seeded random games (standard, Nackgammon, Hypergammon) are 
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
+import shutil
+import subprocess
 from itertools import pairwise
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
 from backgammon import ALL_ROLLS, BAR, OFF, Play, Position, Variant
 
-gnubg_nn = pytest.importorskip("gnubg_nn")
+gnubg_nn: ModuleType | None
+try:
+    import gnubg_nn
+except ImportError:  # a test-only reference; the tests that need it say so and skip
+    gnubg_nn = None
+
+needs_gnubg_nn = pytest.mark.skipif(gnubg_nn is None, reason="gnubg_nn is not installed")
+GNUBG_PROGRAM = shutil.which("gnubg") or shutil.which("gnubg", path="/usr/games")
 
 GOLDEN_PATH = Path(__file__).parent / "data" / "movegen_golden.json"
 GOLDEN = json.loads(GOLDEN_PATH.read_text())["positions"]
@@ -93,6 +105,7 @@ def test_golden_matches_our_generator(record: dict) -> None:
         assert case["count"] == len(case["plays"])
 
 
+@needs_gnubg_nn
 @pytest.mark.parametrize("record", GOLDEN, ids=[golden_id(r) for r in GOLDEN])
 def test_golden_matches_gnubg(record: dict) -> None:
     position = Position.from_id(record["id"], checkers=record["checkers"])
@@ -114,6 +127,53 @@ def test_golden_covers_what_it_says() -> None:
     for subject in ("bar", "larger", "partial doubles", "bear-off", "race", "hit", "nackgammon"):
         assert subject in notes
     assert any(case["count"] == 0 for record in GOLDEN for case in record["rolls"])
+
+
+_HINT_LINE = re.compile(r"^\s*\d+\.\s+Cubeful \d-ply\s+(.*?)\s+Eq\.:", re.MULTILINE)
+
+
+def gnubg_hints(records: list[dict], variation: str, home: Path) -> list[list[str]]:
+    """The moves gnubg's ``hint`` lists for each roll of ``records``, sorted, in file order.
+
+    One gnubg process per call; evaluating at 0-ply makes every hint quick. Each roll's output
+    begins with gnubg's "The dice have been set to" line, which splits them apart.
+    """
+    commands = [
+        "set evaluation chequerplay evaluation plies 0",
+        "set player 0 human",
+        "set player 1 human",
+        f"set variation {variation}",
+        "new game",
+    ]
+    for record in records:
+        for case in record["rolls"]:
+            high, low = case["dice"]
+            commands += ["set turn 1", f"set board {record['id']}", f"set dice {high} {low}"]
+            commands.append("hint 1000")
+    output = subprocess.run(
+        [GNUBG_PROGRAM, "-t", "-q", "-r"],
+        input="\n".join(commands) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "HOME": str(home)},
+        check=False,
+    ).stdout
+    return [
+        sorted(_HINT_LINE.findall(block)) for block in output.split("The dice have been set")[1:]
+    ]
+
+
+@pytest.mark.skipif(GNUBG_PROGRAM is None, reason="the gnubg program is not installed")
+@pytest.mark.parametrize(("checkers", "variation"), [(15, "standard"), (3, "hypergammon")])
+def test_golden_notation_is_gnubgs(checkers: int, variation: str, tmp_path: Path) -> None:
+    """Every golden list is exactly what gnubg writes, move for move, character for character."""
+    records = [record for record in GOLDEN if record["checkers"] == checkers]
+    hints = gnubg_hints(records, variation, tmp_path)
+    cases = [(record, case) for record in records for case in record["rolls"]]
+    assert len(hints) == len(cases), "gnubg's output did not split into one block a roll"
+    for (record, case), hint in zip(cases, hints, strict=True):
+        assert case["plays"] == hint, f"{record['id']} {case['dice']}"
 
 
 def random_game_positions(variant: Variant, count: int, seed: int) -> list[Position]:
@@ -146,6 +206,7 @@ def describe_difference(position: Position, dice: tuple[int, int], ours: set[str
     return f"{position!r} {dice}: only ours {only_ours}, only gnubg's (steps) {only_gnubg}"
 
 
+@needs_gnubg_nn
 @pytest.mark.parametrize(
     ("variant", "count", "seed"),
     [

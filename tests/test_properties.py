@@ -58,47 +58,47 @@ def dice_per_step(dice: Dice) -> list[int]:
     return [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
 
 
-def can_use(step: Step, die: int) -> bool:
-    """Whether ``step`` is a move by ``die``: exactly, or bearing off from a lower point."""
-    distance = step.from_point - step.to_point
-    return distance == die or (step.to_point == OFF and distance < die)
-
-
-def assign_dice(steps: tuple[Step, ...], dice: Dice) -> list[int] | None:
-    """Dice for the steps, one each, every step a move by its die; exact fits first."""
-    fits = [
-        list(chosen)
-        for chosen in permutations(dice_per_step(dice), len(steps))
-        if all(can_use(step, die) for step, die in zip(steps, chosen, strict=True))
-    ]
-    fits.sort(key=lambda chosen: sum(chosen))
-    return fits[0] if fits else None
-
-
-def die_can_move(position: Position, die: int) -> bool:
-    """Whether any checker of the player on roll can move ``die`` pips, by RULES.md alone.
+def step_is_legal(board: Position, step: Step, die: int) -> bool:
+    """Whether one checker may make ``step`` with ``die`` on ``board``, by RULES.md alone.
 
     Written apart from the move generator: a checker on the bar must enter first; a point held
     by two or more opposing checkers is closed; bearing off needs every checker home, and a die
     above the checker's point needs no checker on a higher point.
     """
-    mine, theirs = position.mine, position.theirs
+    mine, theirs = board.mine, board.theirs
+    source, target = step.from_point, step.to_point
+    if not mine[source] or (mine[BAR] and source != BAR):
+        return False
+    if target != OFF:
+        return source - target == die and theirs[25 - target] < 2
+    if any(mine[7:26]):
+        return False
+    return source == die or (source < die and not any(mine[source + 1 : 7]))
 
-    def open_point(point: int) -> bool:
-        return theirs[25 - point] < 2
 
-    if mine[BAR]:
-        return open_point(BAR - die)
-    all_home = not any(mine[7:26])
-    for source in range(1, 25):
-        if not mine[source]:
-            continue
-        target = source - die
-        if target > 0 and open_point(target):
-            return True
-        if target == 0 and all_home:
-            return True
-        if target < 0 and all_home and not any(mine[source + 1 : 7]):
+def dice_for_steps(position: Position, steps: tuple[Step, ...], dice: Dice) -> list[int] | None:
+    """Dice for the steps, one each, that make every step legal in its turn; None if none do.
+
+    An exact fit (each step moving its die's number) comes first when there is one.
+    """
+    fits = []
+    for chosen in sorted(set(permutations(dice_per_step(dice), len(steps)))):
+        board = position
+        for index, (step, die) in enumerate(zip(steps, chosen, strict=True)):
+            if not step_is_legal(board, step, die):
+                break
+            board = board_after(position, tuple(s[:2] for s in steps[: index + 1]))
+        else:
+            fits.append(list(chosen))
+    fits.sort(key=sum)
+    return fits[0] if fits else None
+
+
+def die_can_move(position: Position, die: int) -> bool:
+    """Whether any checker of the player on roll can move ``die`` pips."""
+    for source in range(1, 26):
+        target = max(source - die, OFF)
+        if step_is_legal(position, Step(source, target), die):
             return True
     return False
 
@@ -147,6 +147,13 @@ def test_steps_lead_to_the_result(position: Position, dice: Dice) -> None:
 
 @SETTINGS
 @given(positions(), dice_rolls)
+def test_every_step_is_legal_in_its_turn(position: Position, dice: Dice) -> None:
+    for play in position.legal_plays(dice):
+        assert dice_for_steps(position, play.steps, dice) is not None, f"{position!r} {play}"
+
+
+@SETTINGS
+@given(positions(), dice_rolls)
 def test_pips_drop_by_the_pips_played(position: Position, dice: Dice) -> None:
     mine_before, theirs_before = position.pips()
     for play in position.legal_plays(dice):
@@ -155,13 +162,11 @@ def test_pips_drop_by_the_pips_played(position: Position, dice: Dice) -> None:
         assert mine_before - mine_after == played
         # A hit checker on the mover's point t stands on the opponent's 25 - t: to the bar is t.
         assert theirs_after - theirs_before == sum(s.to_point for s in play.steps if s.hit)
-        chosen = assign_dice(play.steps, dice)
+        chosen = dice_for_steps(position, play.steps, dice)
         assert chosen is not None, f"{play} is not a move of {dice}"
+        # Bearing off from below a die's number uses fewer pips than the die shows.
         assert played <= sum(chosen) <= sum(dice_per_step(dice))
-        exact = all(
-            s.from_point - s.to_point == die for s, die in zip(play.steps, chosen, strict=True)
-        )
-        if exact and len(play.steps) == len(dice_per_step(dice)):
+        if sum(chosen) == played and len(play.steps) == len(dice_per_step(dice)):
             assert played == sum(dice_per_step(dice))
 
 
@@ -175,7 +180,8 @@ def test_every_play_uses_as_many_dice_as_possible(position: Position, dice: Dice
     high, low = max(dice), min(dice)
     if lengths == {1} and high != low and die_can_move(position, high):
         # RULES.md: "if either can be used but not both, the larger must be used."
-        assert all(can_use(play.steps[0], high) for play in plays), f"{position!r} {dice}"
+        for play in plays:
+            assert step_is_legal(position, play.steps[0], high), f"{position!r} {dice}: {play}"
 
 
 @SETTINGS

@@ -32,7 +32,7 @@ from enum import StrEnum
 from typing import Any
 
 from .dice import Dice, DiceSource, SecureDice, check_dice
-from .errors import BackgammonError, IllegalPlayError
+from .errors import BackgammonError, IllegalPlayError, InvalidDiceError
 from .moves import Play, Turn
 from .position import Position, WinKind
 from .variants import Variant
@@ -96,10 +96,20 @@ class Rules:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "variant", Variant(self.variant))
-        if not isinstance(self.automatic_doubles, int) or self.automatic_doubles < 0:
+        switches = ("cube", "jacoby", "beavers", "opening_reroll", "auto_forced", "auto_race_roll")
+        for name in switches:
+            value = getattr(self, name)
+            if not isinstance(value, bool):
+                raise BackgammonError(f"The option {name} is true or false; got {value!r}.")
+        if (
+            isinstance(self.automatic_doubles, bool)
+            or not isinstance(self.automatic_doubles, int)
+            or self.automatic_doubles < 0
+        ):
             raise BackgammonError("The cap of automatic doubles is a whole number, 0 or more.")
         if self.max_cube is not None and (
-            not isinstance(self.max_cube, int)
+            isinstance(self.max_cube, bool)
+            or not isinstance(self.max_cube, int)
             or self.max_cube < 1
             or self.max_cube & (self.max_cube - 1)
         ):
@@ -266,24 +276,28 @@ class Game:
 
     def may_double(self, player: int | None = None) -> bool:
         """True when ``player`` (by default the player on roll) may double now."""
-        player = self.on_roll if player is None else player
+        player = self.on_roll if player is None else _seat(player)
         return (
             self.phase is Phase.ROLL
             and player == self.on_roll
             and self.rules.cube
             and not self.crawford
             and self.cube_owner in (None, player)
-            and (self.rules.max_cube is None or self.cube_value * 2 <= self.rules.max_cube)
+            and self._cube_may_reach(self.cube_value * 2)
         )
+
+    def _cube_may_reach(self, value: int) -> bool:
+        return self.rules.max_cube is None or value <= self.rules.max_cube
 
     def legal_actions(self, player: int) -> list[Action]:
         """The actions ``player`` may take now, for interfaces to offer."""
+        _seat(player)
         actions: list[Action] = []
         for action in Action:
             if action is Action.PASS:
                 continue
             try:
-                self._check(Event(action, player, level=WinKind.SINGLE, steps=()), probe=True)
+                self._check(Event(action, player, (1, 1), ((0, 0),), WinKind.SINGLE))
             except BackgammonError:
                 continue
             actions.append(action)
@@ -293,6 +307,8 @@ class Game:
 
     def roll(self, player: int) -> None:
         """Roll the dice: the opening roll (one die a seat), or the player's roll."""
+        # Checked before the dice are drawn, so a refused roll spends no entered dice.
+        self._check(Event(Action.ROLL, player, dice=(1, 2)))
         self._act(Event(Action.ROLL, player, dice=self.dice_source.roll()))
 
     def double(self, player: int) -> None:
@@ -325,8 +341,7 @@ class Game:
 
     def play(self, player: int, play: Play | str) -> None:
         """Play a whole turn at once, as a Play or in notation, ending the turn."""
-        if self.dice is None:
-            self._check(Event(Action.PLAY, player, steps=()))
+        self._check(Event(Action.PLAY, player, steps=()))
         assert self.dice is not None
         if isinstance(play, str):
             play = self.position.parse_play(play, self.dice)
@@ -334,7 +349,7 @@ class Game:
 
     def resign(self, player: int, level: WinKind | int = WinKind.SINGLE) -> None:
         """Offer to resign, conceding a single game, a gammon or a backgammon."""
-        self._act(Event(Action.RESIGN, player, level=WinKind(level)))
+        self._act(Event(Action.RESIGN, player, level=_level(level)))
 
     def accept(self, player: int) -> None:
         """Accept the opponent's resignation, ending the game at its level."""
@@ -370,14 +385,18 @@ class Game:
                 and self.position.is_race()
                 and not self.may_double()
             ):
-                roll = self.dice_source.roll()
+                try:
+                    roll = self.dice_source.roll()
+                except InvalidDiceError:
+                    return  # physical dice not entered yet: the player rolls by hand
                 self._apply(Event(Action.ROLL, self.on_roll, dice=roll, auto=True))
                 continue
             return
 
-    def _check(self, event: Event, probe: bool = False) -> None:
+    def _check(self, event: Event) -> None:
         """Raise IllegalActionError unless ``event`` is allowed now; change nothing."""
         action, player = event.action, _seat(event.player)
+        _check_details(event)
         phase = self.phase
         if phase is Phase.OVER:
             raise IllegalActionError("The game is over.")
@@ -395,9 +414,18 @@ class Game:
                 raise IllegalActionError("There is no double to answer.")
             assert self.offer is not None
             if action is Action.BEAVER and (
-                not self.rules.beavers or self.in_match or self.offer.beavered
+                not self.rules.beavers
+                or self.in_match
+                or self.offer.beavered
+                or not self._cube_may_reach(self.offer.value * 2)
             ):
-                why = "the beaver has been made" if self.offer.beavered else "beavers are off"
+                why = (
+                    "the beaver has been made"
+                    if self.offer.beavered
+                    else f"the cube may not pass {self.rules.max_cube}"
+                    if self.rules.beavers and not self.in_match
+                    else "beavers are off"
+                )
                 raise IllegalActionError(f"A beaver is not allowed here: {why}.")
         elif action is Action.ROLL:
             if phase not in (Phase.OPENING, Phase.ROLL):
@@ -502,6 +530,7 @@ class Game:
                     self.rules.cube
                     and not self.in_match
                     and self.automatic_doubles < self.rules.automatic_doubles
+                    and self._cube_may_reach(self.cube_value * 2)
                 ):
                     # RULES.md, Doubling: "equal numbers on the opening roll double the
                     # stake; the cube shows 2 and stays in the middle."
@@ -566,6 +595,7 @@ class Game:
         self.offer = None
         self.resignation = None
         self.turn = None
+        self.dice = None
 
     # Views
 
@@ -577,7 +607,7 @@ class Game:
 
     def position_for(self, seat: int) -> Position:
         """The position as ``seat`` sees it (their checkers as "mine")."""
-        return self.position if seat == self.on_roll else self.position.flip()
+        return self.position if _seat(seat) == self.on_roll else self.position.flip()
 
     def to_dict(self) -> dict[str, Any]:
         """The game as plain JSON values: its settings and its record."""
@@ -613,7 +643,7 @@ class Game:
                 colours=(str(data["colours"][0]), str(data["colours"][1])),
             )
             events = [Event.from_dict(event) for event in data["events"]]
-        except (KeyError, TypeError) as exc:
+        except (KeyError, TypeError, IndexError) as exc:
             raise BackgammonError(f"A saved game is missing or garbles {exc}.") from exc
         for number, event in enumerate(events, start=1):
             try:
@@ -662,6 +692,30 @@ class _Resignation:
     player: int
     level: WinKind
     resume: Phase
+
+
+def _level(level: object) -> WinKind:
+    if isinstance(level, WinKind):
+        return level
+    if isinstance(level, int) and not isinstance(level, bool) and level in (1, 2, 3):
+        return WinKind(level)
+    raise IllegalActionError(
+        "A resignation offers a single game (1), a gammon (2) or a backgammon (3); "
+        f"got {level!r}."
+    )
+
+
+def _check_details(event: Event) -> None:
+    """Refuse an event that lacks what its action needs (a record may have been edited)."""
+    action = event.action
+    if action is Action.ROLL and event.dice is None:
+        raise IllegalActionError("A roll must record its dice.")
+    if action is Action.STEP and (event.steps is None or len(event.steps) != 1):
+        raise IllegalActionError("A step moves exactly one checker from one point to another.")
+    if action in (Action.PLAY, Action.PASS) and event.steps is None:
+        raise IllegalActionError("A play must record its steps (none for a pass).")
+    if action is Action.RESIGN:
+        _level(event.level)
 
 
 def _path(play: Play) -> tuple[tuple[int, int], ...]:

@@ -79,9 +79,10 @@ class Match:
 
     def _next_game(self) -> None:
         crawford = False
-        # The Crawford game: the one game after a player first reaches N-1.
+        # The Crawford game: the one game after a player first reaches N-1 (so never in a
+        # 1-point match, where no game follows).
         if (
-            self.length
+            self.length > 1
             and self.crawford_rule
             and not self.crawford_played
             and self.length - 1 in self.score
@@ -150,7 +151,7 @@ class Match:
                 Rules.from_dict(data["rules"]),
                 dice,
                 players=(str(players[0]), str(players[1])),
-                colours=tuple(data.get("colours", ("white", "black"))),
+                colours=_colours(data.get("colours", ["white", "black"])),
                 crawford=bool(data.get("crawford", True)),
             )
             records: Sequence[Sequence[dict[str, Any]]] = data["games"]
@@ -177,3 +178,9 @@ class Match:
         except json.JSONDecodeError as exc:
             raise BackgammonError(f"A saved match is not valid JSON: {exc}.") from exc
         return cls.from_dict(data, dice)
+
+
+def _colours(value: object) -> tuple[str, str]:
+    if not (isinstance(value, list) and len(value) == 2 and all(isinstance(c, str) for c in value)):
+        raise BackgammonError(f"A saved match names two colours; got {value!r}.")
+    return (value[0], value[1])

@@ -1,10 +1,10 @@
-"""Gerald Tesauro's pubeval weights, as he posted them for public use (IBM Research, 1993).
+"""Gerald Tesauro's pubeval weights, as he posted them for public use (IBM Research).
 
 Each list has 122 weights: five for each of the 24 points seen from the player who has just
 moved, from its 24-point down to its 1-point (an opposing blot there; one, two or more, exactly
 three of the mover's checkers; half of each mover's checker beyond three), then the opposing
-checkers on the bar (halved) and the mover's checkers borne off (divided by 15). The numbers
-are copied exactly as posted; GNU Backgammon and other open programs carry the same ones.
+checkers on the bar (halved) and the mover's checkers borne off (divided by 15). They are the
+numbers of his posting, which GNU Backgammon's pub_eval.c and other open programs carry too.
 """
 
 #: Weights for positions with no contact left (a race).

@@ -11,7 +11,7 @@ Contact positions get :data:`CONTACT_INPUTS` inputs, per side (player on roll fi
 * Tesauro's raw units for points 1..24 and the bar, four a point: one checker or more, two or
   more, three or more, and half of each checker beyond three; and the checkers borne off / 15.
 * Hand-made features, of the kind strong engines add (see :data:`CONTACT_FEATURES`): pips,
-  blots, home points, the longest prime, the rearmost checker and its escaping rolls, the rolls
+  blots, home points, the longest prime, the rearmost checker and its free rolls, the rolls
   on which the other side hits one of this side's blots, anchors, back and home checkers.
 
 Race positions (no contact left) get :data:`RACE_INPUTS` inputs, per side: the raw units of the
@@ -45,7 +45,7 @@ CONTACT_FEATURES = (
     "home board points made / 6",
     "longest prime / 6",
     "rearmost checker's point / 25",
-    "rolls on which the rearmost checker escapes / 36",
+    "rolls on which the rearmost checker can move both dice / 36",
     "rolls on which the other side hits a blot / 36",
     "anchors in the other side's home board / 2",
     "checkers on the other side's home board or the bar / 5",
@@ -88,34 +88,22 @@ def _run_tables() -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int6
 
 def _escape_table() -> NDArray[np.float32]:
     """For each 12-bit mask of blocked points in front of a checker (bit d-1: the point d pips
-    ahead is held by two or more opposing checkers), the rolls of 36 with which the checker
-    gets past all of them, landing only on open points on the way."""
+    ahead is held by two or more opposing checkers), the rolls of 36 with which the checker can
+    move the sum of the dice: the point that far is open, and so is the point of one die.
+
+    This is GNU Backgammon's measure of how free the back checker is (its "escapes").
+    """
+
+    def blocked(mask: int, distance: int) -> bool:
+        return distance <= 12 and bool(mask >> (distance - 1) & 1)
+
     table = np.zeros(4096, dtype=np.float32)
     for mask in range(4096):
-        farthest = mask.bit_length()
-        if not farthest:
-            table[mask] = 36
-            continue
-
-        def blocked(distance: int, mask: int = mask) -> bool:
-            return distance <= 12 and bool(mask >> (distance - 1) & 1)
-
-        count = 0
-        for a in range(1, 7):
-            for b in range(1, 7):
-                if a == b:
-                    distance = 0
-                    for _ in range(4):
-                        distance += a
-                        if blocked(distance):
-                            break
-                        if distance > farthest:
-                            count += 1
-                            break
-                elif any(x > farthest or (not blocked(x) and x + y > farthest)
-                         for x, y in ((a, b), (b, a))):
-                    count += 1
-        table[mask] = count
+        table[mask] = sum(
+            not blocked(mask, a + b) and not (blocked(mask, a) and blocked(mask, b))
+            for a in range(1, 7)
+            for b in range(1, 7)
+        )
     return table
 
 
@@ -125,14 +113,14 @@ _POPCOUNT = np.array([bin(mask).count("1") for mask in range(4096)], dtype=np.in
 _ESCAPES = _escape_table()
 _PIP_WEIGHTS = np.arange(26, dtype=np.int64)
 # Bit p-1 for point p (1..24): a side's own points.
-_BIT_OWN = 1 << np.arange(24, dtype=np.int64)
+_BIT_OWN = 1 << np.arange(24, dtype=np.int32)
 # Bit 25-p for point p (1..24): a side's points on the other side's numbering.
-_BIT_OTHER = 1 << (25 - np.arange(1, 25, dtype=np.int64))
-# Bit p for point p (1..25, the bar at 25): where a side's checkers stand, its own numbering.
-_BIT_SOURCE = 1 << np.arange(1, 26, dtype=np.int64)
+_BIT_OTHER = 1 << (25 - np.arange(1, 25, dtype=np.int32))
+# Bit p for point p (1..24): where a side's checkers stand, on its own numbering.
+_BIT_SOURCE = 1 << np.arange(1, 25, dtype=np.int32)
 # The 21 rolls (high, low) and how many of the 36 each stands for.
-_HIGH = np.array([a for a in range(1, 7) for b in range(1, a + 1)], dtype=np.int64)
-_LOW = np.array([b for a in range(1, 7) for b in range(1, a + 1)], dtype=np.int64)
+_HIGH = np.array([a for a in range(1, 7) for b in range(1, a + 1)], dtype=np.int32)
+_LOW = np.array([b for a in range(1, 7) for b in range(1, a + 1)], dtype=np.int32)
 _ROLL_WEIGHTS = np.where(_HIGH == _LOW, 1.0, 2.0).astype(np.float32)
 _DOUBLES = np.flatnonzero(_HIGH == _LOW)
 _CROSSOVERS = ((np.arange(1, 25) - 1) // 6).astype(np.int64)
@@ -163,7 +151,7 @@ def encode_contact(mine: Board, theirs: Board) -> Inputs:
     n = len(mine)
     raw = _UNITS[np.concatenate((mine[:, 1:26], theirs[:, 1:26]), axis=1)].reshape(n, 200)
     off = np.stack((mine[:, 0], theirs[:, 0]), axis=1).astype(np.float32) / 15
-    features = _side_features(np.concatenate((mine, theirs)), np.concatenate((theirs, mine)))
+    features = _side_features(np.concatenate((mine, theirs)))
     return np.concatenate(
         (raw[:, :100], off[:, :1], raw[:, 100:], off[:, 1:], features[:n], features[n:]),
         axis=1,
@@ -189,8 +177,9 @@ def encode_race(mine: Board, theirs: Board) -> Inputs:
     return np.concatenate((per_side[:n], per_side[n:]), axis=1)
 
 
-def _side_features(side: Board, other: Board) -> Inputs:
-    """The hand-made features of each row's ``side`` against ``other``: ``(rows, 10)``.
+def _side_features(side: Board) -> Inputs:
+    """The hand-made features of each side of a batch stacked as (players on roll, opponents):
+    ``(2n, 10)``, each row's side against the other side of its position.
 
     Bit masks hold the point sets (made points, blots, sources), so that hits and escapes come
     from shifts and small tables rather than from loops over points.
@@ -200,8 +189,7 @@ def _side_features(side: Board, other: Board) -> Inputs:
     blots = points == 1
     made_own = made @ _BIT_OWN
     half = len(side) // 2
-    # Rows are stacked (on roll, opponent) and (opponent, on roll): row i's other side is the
-    # side of row i + half (mod rows), whose masks are already computed.
+    # Row i's other side is row i + half (mod rows), whose masks are computed already.
     partner = np.roll(np.arange(len(side)), -half)
     other_made_own = made_own[partner]
 
@@ -220,8 +208,8 @@ def _side_features(side: Board, other: Board) -> Inputs:
     shots = _shots(
         targets=blots @ _BIT_OTHER,
         closed=made @ _BIT_OTHER,
-        sources=((side[:, 1:26] > 0) @ _BIT_SOURCE)[partner],
-        on_bar=other[:, 25],
+        sources=((points > 0) @ _BIT_SOURCE)[partner],
+        on_bar=side[partner, 25],
     )
     features = np.stack(
         (
@@ -242,31 +230,54 @@ def _side_features(side: Board, other: Board) -> Inputs:
 
 
 def _shots(
-    targets: NDArray[np.int64],
-    closed: NDArray[np.int64],
-    sources: NDArray[np.int64],
+    targets: NDArray[np.int32],
+    closed: NDArray[np.int32],
+    sources: NDArray[np.int32],
     on_bar: NDArray[np.uint8],
 ) -> NDArray[np.float32]:
     """The rolls of 36 on which the hitter hits at least one target, all on the hitter's
-    numbering (bit p for point p, the bar at 25, moving down).
+    numbering (bit p for point p, moving down; ``sources`` are its points 1..24).
 
-    A checker hits with one die, or with both by one checker through an open point, or with
-    up to four steps of a double. Two simplifications keep it cheap: with checkers on the bar
-    only an entering checker hits (and only directly if two or more wait), and the hitter's
-    other checkers never block it.
+    A checker hits with one die, or with both through an open point, or with up to four steps
+    of a double. Checkers on the bar enter first: an entering checker may hit, and go on with
+    the dice left; the others move only with the dice left once every bar checker is in. The
+    rule to use both dice, or the larger, is left out: it rarely forbids a hit.
     """
-    entering = on_bar > 0
-    sources = np.where(entering, 1 << 25, sources)[:, None]
+    rows = len(targets)
     open_ = ~closed[:, None]
-    first = (sources >> _HIGH) & open_
-    second = (sources >> _LOW) & open_
-    both = ((first >> _LOW) | (second >> _HIGH)) & open_
-    both *= (on_bar < 2)[:, None]
-    reach = first | second | both
+    bar = np.where(on_bar > 0, np.int32(1 << 25), np.int32(0))[:, None]
+    waiting = on_bar.astype(np.int32)[:, None]
+    free = waiting == 0
+    sources = sources[:, None]
+    # Non-doubles (the double columns are replaced below).
+    enter_high = (bar >> _HIGH) & open_
+    enter_low = (bar >> _LOW) & open_
+    high = (sources >> _HIGH) & open_
+    low = (sources >> _LOW) & open_
+    entered_high = free | ((enter_high != 0) & (waiting == 1))
+    entered_low = free | ((enter_low != 0) & (waiting == 1))
+    reach = (
+        enter_high
+        | enter_low
+        | (((enter_high >> _LOW) | (enter_low >> _HIGH)) & open_) * (waiting == 1)
+        | low * entered_high
+        | high * entered_low
+        | (((high >> _LOW) | (low >> _HIGH)) & open_) * free
+    )
+    # Doubles: the last checker to enter takes the steps the others leave it; once all are in,
+    # the steps left are for any checker.
     die = _HIGH[_DOUBLES]
-    third = (both[:, _DOUBLES] >> die) & open_
-    fourth = (third >> die) & open_
-    reach[:, _DOUBLES] |= third | fourth
+    step = (bar >> die) & open_
+    entered = free | (step != 0)
+    left = np.where(free, np.int32(4), np.maximum(4 - waiting, 0)) * entered
+    doubles = np.zeros((rows, len(die)), dtype=np.int32)
+    chain = sources
+    for count in range(1, 5):
+        doubles |= step * (waiting > 0) * (waiting <= 5 - count)
+        step = (step >> die) & open_
+        chain = (chain >> die) & open_
+        doubles |= chain * (left >= count)
+    reach[:, _DOUBLES] = doubles
     hits = (reach & targets[:, None]) != 0
     result: NDArray[np.float32] = hits.astype(np.float32) @ _ROLL_WEIGHTS
     return result

@@ -186,5 +186,8 @@ def load_networks(
 
 def _sigmoid(x: Array) -> Array:
     # Clipping keeps exp from overflowing (and warning) on extreme inputs.
-    result: Array = 1.0 / (1.0 + np.exp(-np.clip(x, -40.0, 40.0)))
+    result: Array = np.float32(1.0) / (np.float32(1.0) + np.exp(-np.clip(x, _LOW, _HIGH)))
     return result
+
+
+_LOW, _HIGH = np.float32(-40.0), np.float32(40.0)

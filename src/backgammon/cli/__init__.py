@@ -6,6 +6,7 @@
     backgammon play --variant nackgammon
     backgammon play --position 4HPwATDgc/ABMA
     backgammon moves 4HPwATDgc/ABMA 31  the board and the numbered legal plays of a roll
+    backgammon train --games 400000     train the computer player by self-play
     backgammon --version
 
 A subcommand is one function, registered with :func:`subcommand`: it takes the parsed
@@ -177,3 +178,53 @@ def _moves(args: argparse.Namespace) -> int:
     print(f"Legal plays of {roll} ({len(plays)}):")
     print(format_plays(plays))
     return 0
+
+
+@subcommand(
+    "train",
+    "Train the computer player's networks by self-play TD(lambda), with checkpoints.",
+    arg("--games", type=int, default=400_000, help="games in the whole run (default 400000)"),
+    arg("--out", default="data/training", help="folder of checkpoints (default data/training)"),
+    arg("--resume", action="store_true", help="go on from the checkpoint in --out"),
+    arg("--seed", type=int, default=1, help="seed of the weights and dice (default 1)"),
+    arg("--hidden", type=int, default=80, help="hidden units of the contact network (80)"),
+    arg("--race-hidden", type=int, default=40, help="hidden units of the race network (40)"),
+    arg("--lam", type=float, default=0.7, help="TD(lambda)'s lambda (default 0.7)"),
+    arg("--lr", type=float, default=0.03, help="learning rate at the start (default 0.03)"),
+    arg("--lr-end", type=float, default=0.006, help="learning rate at the end (default 0.006)"),
+    arg("--parallel", type=int, default=32, help="games played at once (default 32)"),
+    arg("--eval-every", type=int, default=10_000, metavar="N",
+        help="duel pubeval and write the checkpoint every N games (default 10000; 0: never)"),
+    arg("--eval-games", type=int, default=200, help="games of each duel (default 200)"),
+    arg("--checkpoint-minutes", type=float, default=10.0, metavar="M",
+        help="keep a copy of the checkpoint every M minutes (default 10)"),
+    arg("--no-progress", action="store_true", help="no progress bar"),
+)
+def _train(args: argparse.Namespace) -> int:
+    # Training runs one process on one core: OpenBLAS's threads only fight over the cores for
+    # batches this small. The variable is read when numpy loads, so it is set before.
+    import os
+
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    from pathlib import Path
+
+    from ..bot.train import Settings, train
+
+    return train(
+        Settings(
+            games=args.games,
+            seed=args.seed,
+            hidden=args.hidden,
+            race_hidden=args.race_hidden,
+            lam=args.lam,
+            lr=args.lr,
+            lr_end=args.lr_end,
+            parallel=args.parallel,
+            eval_every=args.eval_every,
+            eval_games=args.eval_games,
+            checkpoint_minutes=args.checkpoint_minutes,
+            out=Path(args.out),
+            resume=args.resume,
+            progress=not args.no_progress,
+        )
+    )

@@ -1,0 +1,267 @@
+"""Self-play training: TD(lambda) for a contact and a race network (``backgammon train``).
+
+Each game is played by the networks against themselves at 0-ply through the core's legal
+plays: of each roll's plays the one whose result is worst for the opponent. After the game,
+every position in it (each seen by its player on roll, before rolling) moves towards its
+TD(lambda) target, by the network that evaluates it: race positions train the race network,
+the others the contact one. The learning rate falls geometrically from ``lr`` to ``lr_end``
+over the run.
+
+Games are played many at once (``parallel``), so that the candidates of all of them are
+encoded and evaluated in one batch: numpy's cost per call, not the arithmetic, is what limits
+small batches. Every ``eval_every`` games a short duel against pubeval is logged (and appended
+to ``out/progress.jsonl``) and the latest checkpoint written to ``out/checkpoint.npz``
+(replaced whole); at the first of these after each ``checkpoint_minutes`` a copy is kept as
+``out/checkpoint-GAMES.npz``.
+
+The run is reproducible: game ``i`` takes its dice from a generator seeded by the seed and
+``i``, and checkpoints fall between rounds of games, so a run resumed from one (with the same
+settings) plays on exactly as the uninterrupted run would have.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from tqdm import tqdm  # type: ignore[import-untyped]
+
+from ..moves import Play
+from ..position import Position
+from .duel import DuelResult, GreedyPlayer, duel, opening_roll
+from .encoding import CONTACT_INPUTS, RACE_INPUTS, boards, encode_contact, encode_race, is_race
+from .evaluator import NetworkEvaluator, terminal_values
+from .network import Network, equities, lambda_returns, load_networks, save_networks
+from .pubeval import PubEval
+
+CHECKPOINT = "checkpoint.npz"
+NETWORKS = ("contact", "race")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything a training run depends on (the command line's options)."""
+
+    games: int = 400_000
+    seed: int = 1
+    hidden: int = 80
+    race_hidden: int = 40
+    lam: float = 0.7
+    lr: float = 0.03
+    lr_end: float = 0.006
+    parallel: int = 32
+    eval_every: int = 10_000
+    eval_games: int = 200
+    checkpoint_minutes: float = 10.0
+    out: Path = Path("data/training")
+    resume: bool = False
+    progress: bool = True
+
+    def learning_rate(self, game: int) -> float:
+        """The learning rate of game ``game`` (geometric from ``lr`` to ``lr_end``)."""
+        fraction = min(game / max(self.games, 1), 1.0)
+        return float(self.lr * (self.lr_end / self.lr) ** fraction)
+
+
+class _Game:
+    """One game in progress in a slot of :class:`SelfPlay`."""
+
+    __slots__ = ("dice", "index", "position", "positions", "rng")
+
+    def __init__(self, index: int, seed: int) -> None:
+        self.index = index
+        self.rng = random.Random((seed << 32) + index)
+        self.position = Position.initial()
+        self.dice = opening_roll(self.rng)
+        self.positions: list[Position] = []
+
+
+class SelfPlay:
+    """Self-play games, many at once, so that the candidate positions of all of them are
+    encoded and evaluated in one batch (numpy's cost per call dominates small batches).
+
+    Game ``i`` rolls the dice of a generator seeded by ``seed`` and ``i``; each game trains
+    the networks as soon as it ends. Given the seed and the number of games at once, the run
+    is the same whenever it is stopped and resumed at a multiple of the games played in one
+    call of :meth:`play`.
+    """
+
+    def __init__(self, evaluator: NetworkEvaluator, seed: int, parallel: int = 32) -> None:
+        self.evaluator = evaluator
+        self.seed = seed
+        self.parallel = parallel
+        self.plies = 0
+
+    def play(
+        self,
+        start: int,
+        stop: int,
+        lam: float,
+        rate: Callable[[int], float],
+        on_game_end: Callable[[], object] = lambda: None,
+    ) -> None:
+        """Play and train on games ``start`` up to ``stop`` (``rate(i)``: game i's learning
+        rate), calling ``on_game_end`` after each."""
+        evaluator, seed = self.evaluator, self.seed
+        following = start
+        games: list[_Game] = []
+        while games or following < stop:
+            while len(games) < self.parallel and following < stop:
+                games.append(_Game(following, seed))
+                following += 1
+            waiting: list[tuple[_Game, list[Play]]] = []
+            moved: list[tuple[_Game, Position]] = []
+            for game in games:
+                plays = game.position.legal_plays(game.dice)
+                if len(plays) > 1:
+                    waiting.append((game, plays))
+                else:
+                    moved.append((game, plays[0].result if plays else game.position.flip()))
+            if waiting:
+                results = [play.result for _, plays in waiting for play in plays]
+                outputs = evaluator.evaluate_boards(*boards(results))
+                # Each result has the opponent on roll: the best play leaves them the least.
+                equity = equities(outputs)
+                offset = 0
+                for game, plays in waiting:
+                    best = int(equity[offset : offset + len(plays)].argmin())
+                    moved.append((game, plays[best].result))
+                    offset += len(plays)
+            finished = []
+            for game, position in moved:
+                game.position = position
+                game.positions.append(position)
+                if position.is_game_over():
+                    finished.append(game)
+                else:
+                    game.dice = (game.rng.randint(1, 6), game.rng.randint(1, 6))
+            # Games train in the order they began, whatever order they were played in above.
+            for game in sorted(finished, key=lambda game: game.index):
+                train_on_game(evaluator, game.positions, lam, rate(game.index))
+                self.plies += len(game.positions)
+                games.remove(game)
+                on_game_end()
+
+
+def train_on_game(evaluator: NetworkEvaluator, positions: list[Position], lam: float,
+                  learning_rate: float) -> None:
+    """The TD(lambda) update of both networks on one game's positions (the last finished)."""
+    mine, theirs = boards(positions)
+    _, final = terminal_values(mine[-1:], theirs[-1:])
+    mine, theirs = mine[:-1], theirs[:-1]
+    race = is_race(mine, theirs)
+    values = np.empty((len(mine), 5), dtype=np.float32)
+    batches = []
+    for network, rows, encode in (
+        (evaluator.contact, ~race, encode_contact),
+        (evaluator.race, race, encode_race),
+    ):
+        if rows.any():
+            inputs = encode(mine[rows], theirs[rows])
+            values[rows] = network.forward(inputs)
+            batches.append((network, rows, inputs))
+    targets = lambda_returns(values, final[0], lam)
+    for network, rows, inputs in batches:
+        network.fit(inputs, targets[rows], learning_rate)
+
+
+def train(settings: Settings) -> int:
+    """Run (or resume) a training run; returns the exit status."""
+    out = settings.out
+    out.mkdir(parents=True, exist_ok=True)
+    checkpoint = out / CHECKPOINT
+    history: list[dict[str, Any]] = []
+    if settings.resume and checkpoint.exists():
+        networks, meta = load_networks(checkpoint, NETWORKS)
+        evaluator = NetworkEvaluator(networks["contact"], networks["race"])
+        done, seed, history = int(meta["games"]), int(meta["seed"]), list(meta["history"])
+        previous_seconds = float(meta["seconds"])
+    else:
+        if settings.resume:
+            print(f"No checkpoint in {out}; starting a new run.", file=sys.stderr)
+        seed = settings.seed
+        evaluator = NetworkEvaluator(
+            Network.create(CONTACT_INPUTS, settings.hidden, seed=seed),
+            Network.create(RACE_INPUTS, settings.race_hidden, seed=seed + 1),
+        )
+        done, previous_seconds = 0, 0.0
+    started = time.monotonic()
+    last_checkpoint = started
+
+    def save(snapshot: bool) -> None:
+        meta = {
+            "games": done,
+            "seed": seed,
+            "seconds": previous_seconds + time.monotonic() - started,
+            "settings": {
+                key: str(value) if isinstance(value, Path) else value
+                for key, value in dataclasses.asdict(settings).items()
+            },
+            "history": history,
+        }
+        networks = {"contact": evaluator.contact, "race": evaluator.race}
+        save_networks(checkpoint, networks, meta)
+        if snapshot:
+            save_networks(out / f"checkpoint-{done:09d}.npz", networks, meta)
+
+    bar = tqdm(
+        total=settings.games,
+        initial=done,
+        unit="game",
+        disable=not settings.progress,
+        mininterval=1.0 if sys.stderr.isatty() else 60.0,
+        dynamic_ncols=True,
+    )
+    session_start_games = done
+    self_play = SelfPlay(evaluator, seed, settings.parallel)
+    # Games are played in rounds; each ends with the evaluation and the latest checkpoint, so
+    # a resumed run plays on as the whole run would have (a stopped run loses its last round).
+    round_games = settings.eval_every or 1_000
+    playing_seconds = 0.0
+    while done < settings.games:
+        stop = min(settings.games, (done // round_games + 1) * round_games)
+        round_start = time.monotonic()
+        self_play.play(done, stop, settings.lam, settings.learning_rate, lambda: bar.update(1))
+        playing_seconds += time.monotonic() - round_start
+        done = stop
+        if settings.eval_every and done % settings.eval_every == 0:
+            elapsed = time.monotonic() - started
+            rate = (done - session_start_games) / max(playing_seconds, 1e-9)
+            result = measure(evaluator, settings.eval_games)
+            entry = {
+                "games": done,
+                "ppg": round(result.points_per_game, 4),
+                "se": round(result.standard_error, 4),
+                "games_per_second": round(rate, 2),
+                "plies_per_game": round(self_play.plies / (done - session_start_games), 1),
+                "lr": settings.learning_rate(done),
+                "hours": round((previous_seconds + elapsed) / 3600, 3),
+            }
+            history.append(entry)
+            bar.write(f"games {done}: against pubeval {result} (training {rate:.1f} games/s)")
+            with (out / "progress.jsonl").open("a") as log:
+                log.write(json.dumps(entry) + "\n")
+        snapshot = time.monotonic() - last_checkpoint >= 60 * settings.checkpoint_minutes
+        save(snapshot or done >= settings.games)
+        if snapshot:
+            last_checkpoint = time.monotonic()
+    bar.close()
+    print(f"Trained {done} games; the networks are in {checkpoint}.")
+    return 0
+
+
+#: The dice of every evaluation are the same, so that successive figures compare like with like.
+EVALUATION_SEED = 2026
+
+
+def measure(evaluator: NetworkEvaluator, games: int) -> DuelResult:
+    """The networks at 0-ply against pubeval: cubeless points per game."""
+    return duel(GreedyPlayer(evaluator), PubEval(), games, EVALUATION_SEED)

@@ -1,0 +1,260 @@
+"""Turn: a roll played one checker step at a time (for click-to-move interfaces).
+
+Board diagrams: the columns are the player on roll's point numbers (O, moving from 24 toward
+1); the X row shows the opponent's checkers on those same points; "." is an empty point.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from backgammon import ALL_ROLLS, IllegalPlayError, Play, Position, Turn
+
+Dice = tuple[int, int]
+
+
+def random_turns(seed: int, games: int) -> Iterator[tuple[Position, Dice]]:
+    """Positions and rolls of random games: a random legal play each turn, a pass on a dance."""
+    rng = random.Random(seed)
+    for _ in range(games):
+        position = Position.initial()
+        while not position.is_game_over():
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+            yield position, dice
+            plays = position.legal_plays(dice)
+            position = rng.choice(plays).result if plays else position.flip()
+
+
+def every_completion(turn: Turn) -> list[Play]:
+    """The plays reached by taking every offered step, depth first, until none is offered.
+
+    Along the way: a turn is complete exactly when no step is offered, and each play reached
+    is the board that its steps made (with the other player on roll).
+    """
+    steps = turn.legal_steps()
+    if not steps:
+        assert turn.is_complete
+        play = turn.play()
+        assert play.result == turn.current().flip()
+        return [play]
+    assert not turn.is_complete
+    return [play for step in steps for play in every_completion(turn.step(*step))]
+
+
+def assert_paths_reach_the_legal_plays(position: Position, dice: Dice) -> None:
+    """Completing every offered path gives exactly the legal plays, each one at least once."""
+    reached = every_completion(position.turn(dice))
+    legal = position.legal_plays(dice)
+    if not legal:
+        assert [play.steps for play in reached] == [()]
+        return
+    assert {play.result for play in reached} == {play.result for play in legal}
+    assert set(reached) == set(legal)
+
+
+# Offered steps keep to the compulsory-play rules (RULES.md, Moving)
+
+
+def test_no_first_step_that_would_leave_a_die_unplayed() -> None:
+    """'a player must use both numbers if any legal sequence does': 10/4 plays the 6 but then
+    no 1 can be played (13/12 and 4/3 are closed), so it is never offered."""
+    # point  13  12  11  10   9   8   7   6   5   4   3
+    # O       1   .   .   1   .   .   .   .   .   .   .
+    # X       .   2   .   .   .   .   .   .   .   .   2
+    position = Position.from_points({13: 1, 10: 1}, {13: 2, 22: 2})
+    turn = position.turn((6, 1))
+    assert turn.legal_steps() == [(13, 7), (10, 9)]
+    with pytest.raises(IllegalPlayError):
+        turn.step(10, 4)
+    assert turn.step(10, 9).legal_steps() == [(13, 7)]
+    assert turn.step(13, 7).legal_steps() == [(10, 9), (7, 6)]
+
+
+def test_no_first_step_with_the_smaller_die_when_only_one_die_plays() -> None:
+    """'if either can be used but not both, the larger must be used': 13/12 (the 1) is legal
+    on its own but is not offered, since 13/7 (the 6) must be played."""
+    # point  13  12  11  10   9   8   7   6
+    # O       1   .   .   .   .   .   .   .
+    # X       .   .   .   .   .   .   .   2
+    position = Position.from_points({13: 1}, {19: 2})
+    turn = position.turn((6, 1))
+    assert turn.legal_steps() == [(13, 7)]
+    done = turn.step(13, 7)
+    assert done.is_complete
+    assert done.legal_steps() == []
+    assert str(done.play()) == "13/7"
+
+
+def test_doubles_offer_steps_until_no_more_can_be_played() -> None:
+    """'With doubles, play as many as can be played': three 3s here, not four, not fewer."""
+    # point  13  12  11  10   9   8   7   6   5   4
+    # O       1   .   1   .   .   .   .   .   .   .
+    # X       .   .   .   .   .   .   .   .   2   2
+    position = Position.from_points({13: 1, 11: 1}, {20: 2, 21: 2})
+    turn = position.turn((3, 3))
+    assert turn.legal_steps() == [(13, 10), (11, 8)]
+    two = turn.step(13, 10).step(10, 7)
+    assert not two.is_complete
+    assert two.legal_steps() == [(11, 8)]
+    three = two.step(11, 8)
+    assert three.is_complete
+    assert str(three.play()) == "13/7 11/8"
+
+
+def test_bar_checkers_are_offered_first() -> None:
+    """Only entries are offered while a checker is on the bar (RULES.md, Hitting and entering)."""
+    position = Position.from_points({"bar": 1, 8: 1}, {1: 1})
+    turn = position.turn((6, 3))
+    assert turn.legal_steps() == [(25, 22), (25, 19)]
+    assert turn.step(25, 19).legal_steps() == [(19, 16), (8, 5)]
+
+
+# Step, undo, current position, errors
+
+
+def test_step_then_undo() -> None:
+    """undo() takes the last step back; undoing with no step made changes nothing."""
+    position = Position.initial()
+    turn = position.turn((6, 5))
+    stepped = turn.step(24, 18)
+    assert stepped.made == ((24, 18),)
+    assert stepped.current() == Position.from_points(
+        {24: 1, 18: 1, 13: 5, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5}
+    )
+    back = stepped.undo()
+    assert back.made == ()
+    assert back.legal_steps() == turn.legal_steps()
+    assert back.current() == position
+    assert back.undo().made == ()
+    other = back.step(13, 8).step(13, 7)
+    assert str(other.play()) == "13/8 13/7"
+    assert str(other.undo().step(8, 2).play()) == "13/2"
+
+
+def test_current_shows_a_hit_checker_on_the_bar() -> None:
+    """After a hitting step the board so far has the opponent's checker on the bar."""
+    # point  13  12  11  10   9   8   7   6   5
+    # O       2   .   .   .   .   .   .   2   .
+    # X       .   .   .   .   .   .   1   .   .
+    position = Position.from_points({13: 2, 6: 2}, {18: 1, 24: 14})
+    current = position.turn((6, 2)).step(13, 7).current()
+    assert current.bar == (0, 1)
+    assert current.mine[7] == 1
+    assert current.theirs[18] == 0
+
+
+def test_an_illegal_step_is_refused() -> None:
+    """A step that is not offered raises IllegalPlayError naming the steps that are."""
+    turn = Position.initial().turn((6, 5))
+    with pytest.raises(IllegalPlayError, match="not allowed") as caught:
+        turn.step(24, 17)
+    assert "24/18" in str(caught.value)
+    with pytest.raises(IllegalPlayError, match="not allowed"):
+        turn.step(12, 6)  # no checker of the mover's on 12
+    finished = turn.step(24, 18).step(18, 13)
+    with pytest.raises(IllegalPlayError, match="not allowed"):
+        finished.step(13, 8)
+
+
+def test_play_before_the_turn_is_finished_is_refused() -> None:
+    """play() with a step still due raises IllegalPlayError."""
+    turn = Position.initial().turn((6, 5)).step(24, 18)
+    assert not turn.is_complete
+    with pytest.raises(IllegalPlayError, match="not finished"):
+        turn.play()
+
+
+# Completing every offered path gives exactly the legal plays
+
+
+@pytest.mark.parametrize("dice", ALL_ROLLS)
+def test_every_path_from_the_start(dice: Dice) -> None:
+    """All 21 rolls from the starting position."""
+    assert_paths_reach_the_legal_plays(Position.initial(), dice)
+
+
+@pytest.mark.parametrize(
+    ("mine", "theirs", "dice"),
+    [
+        ({"bar": 1, 8: 1}, {1: 1}, (6, 3)),  # entering, then either checker
+        ({"bar": 2, 13: 1}, {1: 1}, (4, 4)),  # two entries, then any two 4s
+        ({"bar": 2, 8: 2}, {3: 2}, (6, 3)),  # one entry only
+        ({"bar": 3, 6: 5, 8: 3}, {1: 1, 4: 1}, (4, 4)),  # three entries on a blot
+        ({"bar": 1, 13: 3, 6: 4}, {3: 1, 5: 1, 18: 3}, (5, 3)),  # entries hitting
+        ({13: 2, 6: 2}, {18: 1, 24: 14}, (6, 2)),  # hits on the way
+        ({13: 1, 10: 1}, {13: 2, 22: 2}, (6, 1)),  # must use both dice
+        ({13: 1}, {19: 2}, (6, 1)),  # the larger die
+        ({13: 1, 11: 1}, {20: 2, 21: 2}, (3, 3)),  # three of four 3s
+        ({6: 2, 5: 3, 4: 1, 3: 4, 1: 5}, {1: 2}, (6, 6)),  # bearing off with doubles
+        ({6: 1, 5: 1}, {1: 2}, (6, 4)),  # bear off one, move the other
+        ({8: 1, 5: 2, 2: 3}, {1: 2}, (3, 2)),  # coming home, then bearing off
+    ],
+)
+def test_every_path_from_hand_set_positions(
+    mine: dict[int | str, int], theirs: dict[int | str, int], dice: Dice
+) -> None:
+    """Bar entry, hits, the compulsory-play rules and bearing off."""
+    assert_paths_reach_the_legal_plays(Position.from_points(mine, theirs), dice)
+
+
+def test_every_path_from_random_positions() -> None:
+    """Positions and rolls of random games, doubles included.
+
+    Those with more than 40 legal plays are left out: a big doubles roll has thousands of
+    step orders, and walking them all takes seconds.
+    """
+    count = 0
+    for position, dice in random_turns(seed=77, games=3):
+        if len(position.legal_plays(dice)) <= 40:
+            assert_paths_reach_the_legal_plays(position, dice)
+            count += 1
+    assert count > 200
+
+
+def test_a_dance_is_complete_with_no_step() -> None:
+    """No legal play: the turn is complete at once and its play moves nothing."""
+    # point bar  24  23  22  21  20  19   8
+    # O       1   .   .   .   .   .   .   2
+    # X       .   .   .   2   .   .   2   .
+    position = Position.from_points({"bar": 1, 8: 2}, {6: 2, 3: 2})
+    turn = position.turn((6, 3))
+    assert turn.legal_steps() == []
+    assert turn.is_complete
+    play = turn.play()
+    assert play.steps == ()
+    assert play.result == position.flip()
+    assert turn.current() == position
+    with pytest.raises(IllegalPlayError):
+        turn.step(8, 2)
+
+
+def test_bear_off_with_a_die_larger_than_needed() -> None:
+    """5-4 with checkers on 5 and 3: 5/off (the 5) leaves the 4 to bear off the 3; 5/1 (the 4)
+    leaves the 5 to bear off the 3. The 3 may not go first (the 5 stands higher)."""
+    # point   6   5   4   3   2   1 off
+    # O       .   1   .   1   .   .  13
+    position = Position.from_points({5: 1, 3: 1}, {1: 2})
+    turn = position.turn((5, 4))
+    assert turn.legal_steps() == [(5, 1), (5, 0)]
+    off_first = turn.step(5, 0)
+    assert off_first.legal_steps() == [(3, 0)]
+    assert str(off_first.step(3, 0).play()) == "5/off 3/off"
+    moved_first = turn.step(5, 1)
+    assert moved_first.legal_steps() == [(3, 0)]
+    assert str(moved_first.step(3, 0).play()) == "5/1 3/off"
+    assert_paths_reach_the_legal_plays(position, (5, 4))
+
+
+def test_bear_off_where_either_die_takes_the_checker() -> None:
+    """5-4 with checkers on 3 and 2: either die bears off the 3, the other then the 2."""
+    # point   6   5   4   3   2   1 off
+    # O       .   .   .   1   1   .  13
+    position = Position.from_points({3: 1, 2: 1}, {1: 2})
+    turn = position.turn((5, 4))
+    assert turn.legal_steps() == [(3, 0)]
+    after = turn.step(3, 0)
+    assert after.legal_steps() == [(2, 0)]
+    assert str(after.step(2, 0).play()) == "3/off 2/off"
