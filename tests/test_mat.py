@@ -99,7 +99,7 @@ def random_match(
     ``cut`` it stops at a random moment."""
     rng = random.Random(seed)
     match = Match(length, rules, SeededDice(seed), players=NAMES)
-    actions = rng.randrange(20, 300) if cut else -1
+    actions = rng.randrange(20, 200) if cut else -1
     while not match.is_over and actions:
         if not length and sum(game.result is not None for game in match.games) >= games:
             break
@@ -603,10 +603,11 @@ def gnubg_matches() -> list[Match]:
     for seed in range(16):
         length = 3 if seed % 2 else 5
         rate = (0.02, 0.05, 0.12)[seed % 3]
-        matches.append(random_match(1000 + seed, length, double_rate=rate, cut=seed % 7 == 3))
+        matches.append(random_match(1000 + seed, length, double_rate=rate, cut=seed % 5 == 2))
     for seed in range(8):
         rules = Rules(jacoby=seed % 2 == 0, beavers=seed % 4 < 2)
-        matches.append(random_match(2000 + seed, 0, rules, games=3, double_rate=0.15))
+        match = random_match(2000 + seed, 0, rules, games=3, double_rate=0.15, cut=seed == 5)
+        matches.append(match)
     return matches
 
 

@@ -15,7 +15,7 @@ opposing checkers on the mover's point ``t``), making and unmaking each step in 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .dice import Dice
 from .errors import IllegalPlayError
@@ -344,56 +344,57 @@ class Turn:
     (True, '24/13')
     """
 
-    __slots__ = ("_plays", "dice", "made", "position")
+    __slots__ = ("_node", "_root", "dice", "made", "position")
 
-    def __init__(
-        self,
-        position: Position,
-        dice: Dice,
-        made: tuple[tuple[int, int], ...] = (),
-        _plays: tuple[tuple[tuple[tuple[int, int], ...], Play], ...] | None = None,
-    ) -> None:
+    def __init__(self, position: Position, dice: Dice) -> None:
         self.position = position
         self.dice = dice
-        self.made = made
-        self._plays = _plays if _plays is not None else _orderings(position, dice)
+        self.made: tuple[tuple[int, int], ...] = ()
+        self._root = _step_tree(position, dice)
+        self._node = self._root
+
+    def _with(self, made: tuple[tuple[int, int], ...]) -> Turn:
+        turn = _new(Turn)
+        turn.position = self.position
+        turn.dice = self.dice
+        turn.made = made
+        turn._root = self._root
+        node = self._root
+        for move in made:
+            node = node[move]
+        turn._node = node
+        return turn
 
     def legal_steps(self) -> list[tuple[int, int]]:
         """The (from, to) steps that may come next; empty when the turn is complete."""
-        depth = len(self.made)
-        nexts = {
-            path[depth]
-            for path, _ in self._plays
-            if len(path) > depth and path[:depth] == self.made
-        }
-        return sorted(nexts, reverse=True)
+        return sorted((move for move in self._node if move is not None), reverse=True)
 
     def step(self, from_point: int, to_point: int) -> Turn:
         """The turn with one more step made; IllegalPlayError if it is not offered."""
         move = (from_point, to_point)
-        if move not in self.legal_steps():
+        if move not in self._node or move is None:
             offered = ", ".join(f"{a}/{b}" for a, b in self.legal_steps()) or "none"
             raise IllegalPlayError(
                 f"Moving a checker from {_name(from_point)} to {_name(to_point)} is not allowed "
                 f"here; the steps allowed are: {offered}."
             )
-        return Turn(self.position, self.dice, (*self.made, move), self._plays)
+        return self._with((*self.made, move))
 
     def undo(self) -> Turn:
         """The turn with its last step taken back (unchanged when no step was made)."""
-        return Turn(self.position, self.dice, self.made[:-1], self._plays)
+        return self._with(self.made[:-1])
 
     @property
     def is_complete(self) -> bool:
         """True when the steps made form a whole legal play (including a dance: no steps)."""
-        return self._complete_play() is not None
+        return None in self._node
 
     def play(self) -> Play:
         """The whole play the steps made, or IllegalPlayError while steps are still due."""
-        play = self._complete_play()
+        play = self._node.get(None)
         if play is None:
             raise IllegalPlayError("The turn is not finished: more checkers must move.")
-        return play
+        return play  # type: ignore[no-any-return]
 
     def current(self) -> Position:
         """The board after the steps made so far, still the mover's view."""
@@ -408,48 +409,38 @@ class Turn:
                 theirs[BAR] += 1
         return Position._make(bytes(mine), bytes(theirs))
 
-    def _complete_play(self) -> Play | None:
-        if not self._plays:
-            return _dance(self.position) if not self.made else None
-        for path, play in self._plays:
-            if path == self.made:
-                return play
-        return None
+
+# A tree of the orders of steps that make legal plays: each step (from, to) leads to the
+# steps that may follow it, and the key None to the Play that the steps so far complete.
+_StepTree = dict[Any, Any]
 
 
-def _dance(position: Position) -> Play:
-    return Play(position, (), position.flip())
-
-
-def _orderings(
-    position: Position, dice: Dice
-) -> tuple[tuple[tuple[tuple[int, int], ...], Play], ...]:
-    """Every order of steps that makes each legal play, with that play."""
+def _step_tree(position: Position, dice: Dice) -> _StepTree:
+    """Every order of single steps that makes a legal play, as a tree."""
     plays = legal_plays(position, dice)
     if not plays:
-        return ()
+        return {None: Play(position, (), position.flip())}
     by_result = {play.result: play for play in plays}
-    length = len(plays[0].steps)
+    length = len(plays[0]._raw)
     a, b = dice
-    dice_left = [a] * 4 if a == b else [a, b]
-    paths: list[tuple[tuple[tuple[int, int], ...], Play]] = []
+    root: _StepTree = {}
     me = bytearray(position._mine)
     theirs = bytearray(position._theirs)
     path: list[tuple[int, int]] = []
 
     def walk(remaining: list[int], outside: int) -> None:
         if len(path) == length:
-            result = Position._make(bytes(theirs), bytes(me))
-            play = by_result.get(result)
+            play = by_result.get(Position._make(bytes(theirs), bytes(me)))
             if play is not None:
-                paths.append((tuple(path), play))
+                node = root
+                for move in path:
+                    node = node.setdefault(move, {})
+                node[None] = play
             return
         rev = bytearray(theirs[::-1])
-        tried = set()
         for i, die in enumerate(remaining):
-            if die in tried:
-                continue
-            tried.add(die)
+            if die in remaining[:i]:
+                continue  # the same number again gives the same steps
             sources = (BAR,) if me[BAR] else range(24, 0, -1)
             for source in sources:
                 if not me[source]:
@@ -472,9 +463,8 @@ def _orderings(
                 me[target] -= 1
                 me[source] += 1
 
-    walk(dice_left, sum(me[7:]))
-    unique = dict.fromkeys(paths)
-    return tuple(unique)
+    walk([a] * 4 if a == b else [a, b], sum(me[7:]))
+    return root
 
 
 def _name(point: int) -> str:

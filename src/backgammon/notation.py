@@ -97,90 +97,117 @@ def parse_play(position: Position, text: str, dice: Dice) -> Play:
     from .moves import Play
 
     plays = position.legal_plays(dice)
+    try:
+        return _parse(position, plays, text, dice)
+    except _Unreadable as exc:
+        # The legal plays are written out only when they are needed, for the message.
+        legal = tuple(sorted((str(play) for play in plays), key=_reading_order))
+        message = str(exc)
+        if exc.list_legal:
+            message += f"; the legal plays are {', '.join(legal) or 'none'}."
+        raise IllegalPlayError(message, legal) from None
+    except _NoMove:
+        return Play(position, (), position.flip())
+
+
+class _Unreadable(Exception):
+    """Why a text is not a legal play; parse_play adds the legal plays."""
+
+    def __init__(self, message: str, list_legal: bool = False) -> None:
+        super().__init__(message)
+        self.list_legal = list_legal
+
+
+class _NoMove(Exception):
+    """The text says the turn passes, and no checker can move."""
+
+
+def _parse(position: Position, plays: list[Play], text: str, dice: Dice) -> Play:
     roll = f"{dice[0]}-{dice[1]}"
-    legal = tuple(sorted((str(play) for play in plays), key=_reading_order))
     if not isinstance(text, str):
-        raise IllegalPlayError(f"A play is text such as '24/18 13/11'; got {text!r}.", legal)
-    cleaned = text.strip().lower()
+        raise _Unreadable(f"A play is text such as '24/18 13/11'; got {text!r}.")
+    cleaned = re.sub(r"\s*([/-])\s*", r"\1", text.strip().lower())
     if not plays:
         if cleaned in _NO_MOVE_WORDS:
-            return Play(position, (), position.flip())
-        raise IllegalPlayError(f"No checker can move with {roll}: the turn passes.", legal)
+            raise _NoMove
+        raise _Unreadable(f"No checker can move with {roll}: the turn passes.")
     if cleaned in _NO_MOVE_WORDS:
-        raise IllegalPlayError(
-            f"A play must be given: with {roll} the legal plays are {_listing(legal)}.", legal
-        )
+        raise _Unreadable(f"A play must be given: with {roll}", list_legal=True)
+    a, b = dice
+    # The distances one checker can go without stopping where the text does not say.
+    reach = {a, 2 * a, 3 * a, 4 * a} if a == b else {a, b, a + b}
     mine = list(position._mine)
     theirs = position._theirs
-    named_hits: set[int] = set()
-    marked_hits: set[int] = set()
+    hits: set[int] = set()
     for token in _SEPARATOR.split(cleaned):
         if not token:
             continue
-        points, stars, count = _parse_token(token, legal)
-        for a, b in itertools.pairwise(points):
-            if a <= b:
-                raise IllegalPlayError(
-                    f"In {token!r}, {_point_name(a)} to {_point_name(b)} goes backwards: "
-                    "checkers move from higher points to lower ones (bar is 25, off is 0).",
-                    legal,
+        points, stars, count = _parse_token(token)
+        for start, end in itertools.pairwise(points):
+            if start <= end:
+                raise _Unreadable(
+                    f"In {token!r}, {_point_name(start)} to {_point_name(end)} goes backwards: "
+                    "checkers move from higher points to lower ones (bar is 25, off is 0)"
+                )
+            if start - end not in reach and not (end == OFF and start - end < max(reach)):
+                raise _Unreadable(
+                    f"{text.strip()!r} is not a legal play with {roll}: "
+                    f"{_point_name(start)}/{_point_name(end)} is {start - end} pips, "
+                    f"which no number of {roll} makes",
+                    list_legal=True,
+                )
+        for point in points[1:-1]:
+            if theirs[25 - point] > 1:
+                raise _Unreadable(
+                    f"{text.strip()!r} is not a legal play with {roll}: point {point} is "
+                    "closed, so no checker can stop there",
+                    list_legal=True,
                 )
         for point, star in zip(points[1:], stars[1:], strict=True):
+            # Landing on a single opposing checker always hits it, marked or not.
             if point != OFF and theirs[25 - point] == 1:
-                named_hits.add(point)
-            if star:
-                if point == OFF or theirs[25 - point] != 1:
-                    raise IllegalPlayError(
-                        f"{token!r} marks a hit on {_point_name(point)}, but no single opposing "
-                        "checker stands there.",
-                        legal,
-                    )
-                marked_hits.add(point)
+                hits.add(point)
+            elif star:
+                raise _Unreadable(
+                    f"{token!r} marks a hit on {_point_name(point)}, but no single opposing "
+                    "checker stands there"
+                )
         mine[points[0]] -= count
         mine[points[-1]] += count
     for index, value in enumerate(mine):
         if value < 0:
-            raise IllegalPlayError(
-                f"{text.strip()!r} moves more checkers from {_point_name(index)} than stand there.",
-                legal,
+            raise _Unreadable(
+                f"{text.strip()!r} moves more checkers from {_point_name(index)} than stand there"
             )
     wanted = bytes(mine)
-    hits = named_hits | marked_hits
     candidates = [
-        play
-        for play in plays
-        if play.result._theirs == wanted and hits <= _hit_points(play)
+        play for play in plays if play.result._theirs == wanted and hits <= _hit_points(play)
     ]
     if len(candidates) > 1:
+        # A path given by its ends hits only where the text says; gnubg writes it so.
         exact = [play for play in candidates if _hit_points(play) == hits]
         if len(exact) == 1:
             return exact[0]
-        raise IllegalPlayError(
+        raise _Unreadable(
             f"{text.strip()!r} is ambiguous with {roll}: it could be "
-            f"{_listing(tuple(str(play) for play in candidates))}; mark the hits to choose.",
-            legal,
+            f"{', '.join(str(play) for play in candidates)}; mark the hits to choose"
         )
     if not candidates:
-        raise IllegalPlayError(
-            f"{text.strip()!r} is not a legal play with {roll}; the legal plays are "
-            f"{_listing(legal)}.",
-            legal,
-        )
+        raise _Unreadable(f"{text.strip()!r} is not a legal play with {roll}", list_legal=True)
     return candidates[0]
 
 
-def _parse_token(token: str, legal: tuple[str, ...]) -> tuple[list[int], list[bool], int]:
+def _parse_token(token: str) -> tuple[list[int], list[bool], int]:
     match = _TOKEN.fullmatch(token)
     if match is None:
-        raise IllegalPlayError(f"{token!r} is not a move such as '13/7*/5' or '8/5(2)'.", legal)
+        raise _Unreadable(f"{token!r} is not a move such as '13/7*/5' or '8/5(2)'")
     count = int(match["count"]) if match["count"] else 1
     if not 1 <= count <= 4:
-        raise IllegalPlayError(f"{token!r} repeats a move {count} times; at most 4.", legal)
+        raise _Unreadable(f"{token!r} repeats a move {count} times; at most 4")
     parts = re.split(r"[/-]", match["path"])
     if len(parts) < 2:
-        raise IllegalPlayError(
-            f"{token!r} is not a move: write the points it goes from and to, as in '24/18'.",
-            legal,
+        raise _Unreadable(
+            f"{token!r} is not a move: write the points it goes from and to, as in '24/18'"
         )
     points: list[int] = []
     stars: list[bool] = []
@@ -195,10 +222,9 @@ def _parse_token(token: str, legal: tuple[str, ...]) -> tuple[list[int], list[bo
         elif name.isdigit() and 0 <= int(name) <= 25:
             point = int(name)
         else:
-            raise IllegalPlayError(
+            raise _Unreadable(
                 f"{part.strip()!r} in {token!r} is not a point: use 1 to 24, 'bar' (25) or "
-                "'off' (0).",
-                legal,
+                "'off' (0)"
             )
         points.append(point)
         stars.append(star)
@@ -215,5 +241,3 @@ def _hit_points(play: Play) -> set[int]:
     return {step.to_point for step in play.steps if step.hit}
 
 
-def _listing(legal: tuple[str, ...]) -> str:
-    return ", ".join(legal) if legal else "none"

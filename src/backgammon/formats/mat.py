@@ -27,8 +27,16 @@ then one of the player in the right column (seat 1): a roll and its play (``52: 
 each checker step on its own, on the mover's own point numbers, ``25`` the bar and ``0`` off,
 ``*`` a hit; the dice alone for a dance) or a cube action (`` Doubles => 2``, `` Takes``,
 `` Drops``, `` Beavers => 4``). The game's winner is written as `` Wins N point(s)`` in the
-winner's column. The opening roll is not written as such: the player who won it makes the
-first entry of the game, with both dice.
+winner's column, after a resignation as after any other end. The opening roll is not written
+as such: the player who won it makes the first entry of the game, with both dice.
+
+Two spellings follow what GNU Backgammon reads rather than what it writes. Its reader takes
+the doubler's roll after `` Beavers`` as the take, and loses its way on a `` Takes`` or
+`` Drops`` written there (it keeps the beaver pending for the rest of the file), so a beaver
+is written `` Beavers => 4`` with no `` Takes`` where a roll follows, and otherwise as the
+second `` Doubles => 4`` that it is in gnubg's own record (read here as a beaver too). And a
+roll with exactly one legal play that was never played (the player resigned first) is written
+``43: ???``, as eXtreme Gammon does, since a reader plays a one-play roll written bare.
 
 What the format does not hold, and so what a round trip loses: rejected resignations, the
 individual steps and undos of a turn (only the play is kept), the rolls that tied at the
@@ -37,6 +45,12 @@ resignation where the points do not tell it (the Jacoby rule), and a pending res
 Automatic doubles have no place in it either: a game that had one cannot be written.
 Options without a standard header are written as extra header comments, which GNU Backgammon
 keeps as the match's comment: ``; [OpeningReroll "On"]``.
+
+Reading infers what a file's headers leave out: beavers from a beaver in the games, a fresh
+opening roll from a game whose first roll is doubles, the Jacoby rule (in a money session
+with no ``[Jacoby]`` header) from a gammon counted single. GNU Backgammon's own money files
+give a gammon its plain worth on the ``Wins`` line even under the Jacoby rule, while its score
+lines keep to the rule; the score lines are taken as the truth.
 
 >>> from backgammon.dice import ManualDice
 >>> from backgammon.match import Match
@@ -378,8 +392,10 @@ _VARIATIONS = {
     "hypergammon": Variant.HYPERGAMMON,
     "hypergammon (3)": Variant.HYPERGAMMON,
 }
-_ON = {"on": True, "yes": True, "true": True, "1": True, "off": False, "no": False,
-       "false": False, "0": False}
+_ON = {
+    **dict.fromkeys(("on", "yes", "true", "1"), True),
+    **dict.fromkeys(("off", "no", "false", "0"), False),
+}
 
 
 @dataclass(frozen=True)
@@ -546,6 +562,8 @@ def _cells(number: int, raw: str) -> list[_Cell]:
     prefix = _NUMBER.match(line)
     start = prefix.end() if prefix else 0
     body = line[start:]
+    if not body.strip():
+        return []  # a move number alone
     starts = [found.start() for found in _ENTRY.finditer(body)]
     if not starts or body[: starts[0]].strip():
         raise MatFormatError(
