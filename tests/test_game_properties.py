@@ -265,9 +265,10 @@ def test_random_legal_games_stay_valid_and_replay_exactly(
 
 def expected_crawford(match: Match) -> list[bool]:
     """Which games of ``match`` are Crawford games by the rule: the first game that starts
-    with a player one point short of the match, if any, and no other."""
+    with a player one point short of the match, if any, and no other (none in a 1-point
+    match, where no game follows a player reaching N-1)."""
     flags = [False] * len(match.games)
-    if match.length and match.crawford_rule:
+    if match.length > 1 and match.crawford_rule:
         for index in range(len(match.games)):
             if match.length - 1 in match.scores_before(index):
                 flags[index] = True

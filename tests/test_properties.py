@@ -221,10 +221,14 @@ def test_flip_twice_is_identity(position: Position) -> None:
 @SETTINGS
 @given(positions(), dice_rolls)
 def test_parse_play_round_trip(position: Position, dice: Dice) -> None:
-    for play in position.legal_plays(dice):
-        parsed = position.parse_play(str(play), dice)
-        assert parsed == play
-        assert parsed.result == play.result
+    plays = position.legal_plays(dice)
+    # Parsing generates the plays again each time, so a roll with many plays is sampled.
+    for play in plays[:: max(1, len(plays) // 20)]:
+        text = str(play)
+        assert position.parse_play(text, dice) == play
+        # Hits need no marks (landing on a blot is a hit), and the moves may come in any order.
+        assert position.parse_play(text.replace("*", ""), dice) == play
+        assert position.parse_play(" ".join(reversed(text.split())), dice) == play
 
 
 def complete_every_path(

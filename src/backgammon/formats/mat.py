@@ -700,7 +700,7 @@ class _Replay:
                     "another game.",
                 )
             self._check_score(game_text)
-            self._play_game(self.match.games[index], game_text, index + 1 == len(parsed.games))
+            self._play_game(self.match.games[index], game_text)
             if index + 1 < len(parsed.games):
                 self._close(self.match.games[index], game_text, parsed.games[index + 1])
 
@@ -740,7 +740,7 @@ class _Replay:
             self._jacoby_hint(game, gained[game.result.winner])
             self._check_score(following)
 
-    def _play_game(self, game: Game, game_text: _GameText, last: bool) -> None:
+    def _play_game(self, game: Game, game_text: _GameText) -> None:
         cells = game_text.cells
         for index, cell in enumerate(cells):
             following = cells[index + 1] if index + 1 < len(cells) else None
