@@ -349,7 +349,9 @@ def test_gnubg_money_session_with_beavers_and_resignations_is_read() -> None:
     Jacoby rule, its score lines with it; no header names the rule."""
     match = read_mat(DATA / "gnubg_money.mat")
     assert match.length == 0 and match.score == (10, 3)
-    assert match.rules.jacoby and match.rules.beavers  # told by the points and the beavers
+    # No header says: gnubg's default (the Jacoby rule), which its score lines bear out, and
+    # beavers, since there are some.
+    assert match.rules.jacoby and match.rules.beavers
     assert sum(game.result is not None for game in match.games) == 6
     reasons = {game.result.reason for game in match.games if game.result}
     assert reasons == {"bear off", "drop", "resign"}
@@ -489,6 +491,29 @@ def test_a_double_by_the_doubled_player_is_a_beaver() -> None:
     game = import_mat(text).games[0]
     assert [event.action.value for event in game.events][3:] == ["beaver", "drop"]
     assert game.result is not None and (game.result.winner, game.result.points) == (0, 2)
+
+
+@pytest.mark.parametrize("jacoby", [True, False])
+def test_the_jacoby_rule_is_read_from_the_score_where_no_header_names_it(jacoby: bool) -> None:
+    """A gammon won with the cube in the middle counts one point under the Jacoby rule."""
+    match = random_match(0, 0, Rules(jacoby=jacoby), games=40, double_rate=0)
+    games = match.games
+    gammon = next(
+        index
+        for index, game in enumerate(games)
+        if game.result and game.result.kind is WinKind.GAMMON and game.result.reason == "bear off"
+    )
+    text = export_mat(match).replace('; [Jacoby "On"]\n', "").replace('; [Jacoby "Off"]\n', "")
+    # The file up to the score line after the gammon, whose "Wins" line gives its plain
+    # worth, as GNU Backgammon writes it.
+    start = text.index(f" Game {gammon + 1}\n")
+    end = text.index(f" Game {gammon + 2}\n")
+    end = text.index("\n", text.index("\n", end) + 1) + 1
+    points = games[gammon].cube_value * 2
+    section = re.sub(r"Wins \d+ points?", f"Wins {points} points", text[start:end])
+    again = import_mat(text[:start] + section)
+    assert again.rules.jacoby is jacoby
+    assert again.score == match.scores_before(gammon + 1)
 
 
 def test_a_missing_wins_line_is_read_from_the_next_score() -> None:

@@ -92,6 +92,7 @@ def apply_notation(position: Position, text: str) -> str:
 
 
 def golden_id(record: dict[str, object]) -> str:
+    """A readable test id: the Position ID and the start of the note."""
     return f"{record['id']}-{str(record['note'])[:40]}"
 
 

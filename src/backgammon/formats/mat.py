@@ -430,7 +430,12 @@ class _MatText:
 
 
 class _JacobyRetry(Exception):
-    """The points written fit the Jacoby rule, which no header named: read again with it."""
+    """The points written fit the other setting of the Jacoby rule, which no header names:
+    read the file again with it."""
+
+    def __init__(self, jacoby: bool) -> None:
+        super().__init__(jacoby)
+        self.jacoby = jacoby
 
 
 def import_mat(text: str) -> Match:
@@ -463,8 +468,8 @@ def import_mat(text: str) -> Match:
     parsed = _parse(text)
     try:
         return _Replay(parsed, jacoby=None).match
-    except _JacobyRetry:
-        return _Replay(parsed, jacoby=True).match
+    except _JacobyRetry as retry:
+        return _Replay(parsed, jacoby=retry.jacoby).match
 
 
 def read_mat(path: str | os.PathLike[str]) -> Match:
@@ -648,7 +653,8 @@ def _rules(parsed: _MatText, jacoby: bool | None) -> tuple[Rules, bool]:
         beavers = money and flag(named[0], False)
     else:
         beavers = money and any(_shows_beaver(game.cells) for game in parsed.games)
-    use_jacoby = money and (flag("jacoby", False) if jacoby is None else jacoby)
+    # Without a header, first as GNU Backgammon plays money by default: with the rule.
+    use_jacoby = money and (flag("jacoby", True) if jacoby is None else jacoby)
     try:
         rules = Rules(
             variant=variant,
@@ -891,6 +897,9 @@ class _Replay:
                     self.dice.enter((2, 1) if winner == 1 else (1, 2))
                     game.roll(1 - winner)
                 level = _resign_level(game, points)
+                if level is None and self.jacoby_unknown and game.rules.jacoby:
+                    # More than the cube for a resignation: the Jacoby rule is off.
+                    raise _JacobyRetry(False)
                 if level is None:
                     raise MatFormatError(
                         line,
@@ -908,16 +917,22 @@ class _Replay:
             self._mismatch(game, points, line)
 
     def _jacoby_hint(self, game: Game, points: int) -> None:
-        """Read the file again under the Jacoby rule where that explains its ``points``."""
-        if (
+        """Read the file again under the other setting of the Jacoby rule, where no header
+        names it and that setting explains the file's ``points`` for a gammon or backgammon
+        won with the cube not turned."""
+        result = game.result
+        if not (
             self.jacoby_unknown
-            and not game.rules.jacoby
+            and result is not None
+            and result.reason == "bear off"
+            and result.kind is not WinKind.SINGLE
             and not game.cube_turned
-            and game.result is not None
-            and game.result.reason == "bear off"
-            and points == game.cube_value
         ):
-            raise _JacobyRetry
+            return
+        if game.rules.jacoby and points == game.cube_value * int(result.kind):
+            raise _JacobyRetry(False)
+        if not game.rules.jacoby and points == game.cube_value:
+            raise _JacobyRetry(True)
 
     def _mismatch(self, game: Game, points: int, line: int) -> None:
         assert game.result is not None
