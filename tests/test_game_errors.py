@@ -611,11 +611,11 @@ def test_saved_match_with_a_missing_field_is_refused(key: str) -> None:
         pytest.param({"rules": {"jacoby": True}}, "do not apply in matches", id="jacoby"),
         pytest.param({"games": [[], []]}, "after the match was over", id="extra-game"),
         pytest.param(
-            {"games": [[{**ROLL, "dice": [9, 9]}]]}, "Game 1 of the saved match", id="bad-dice"
+            {"games": [[{**ROLL, "dice": [9, 9]}]]}, "game 1 of the saved match", id="bad-dice"
         ),
         pytest.param(
             {"games": [[ROLL, {"action": "play", "player": 0, "steps": [[1, 0]], "time": "t"}]]},
-            "Game 1 of the saved match",
+            "game 1 of the saved match",
             id="illegal-recorded-move",
         ),
     ],

@@ -642,24 +642,27 @@ class Game:
                 start=start,
                 colours=(str(data["colours"][0]), str(data["colours"][1])),
             )
-            events = [Event.from_dict(event) for event in data["events"]]
+            events = data["events"]
         except (KeyError, TypeError, IndexError) as exc:
             raise BackgammonError(f"A saved game is missing or garbles {exc}.") from exc
+        game.apply_record(events, "the saved game")
+        return game
+
+    def apply_record(self, events: Sequence[dict[str, Any]], where: str) -> None:
+        """Apply recorded events (as :meth:`Event.to_dict` writes them), naming ``where``
+        and the event in any error."""
+        if not isinstance(events, list):
+            raise BackgammonError(f"The record of {where} is not a list of events.")
         for number, event in enumerate(events, start=1):
             try:
-                game._apply(event)
+                self._apply(Event.from_dict(event))
             except BackgammonError as exc:
-                raise BackgammonError(f"Event {number} of the saved game: {exc}") from exc
-        return game
+                raise BackgammonError(f"Event {number} of {where}: {exc}") from exc
 
     @classmethod
     def from_json(cls, text: str, dice: DiceSource | None = None) -> Game:
         """Rebuild a game from :meth:`to_json`."""
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise BackgammonError(f"A saved game is not valid JSON: {exc}.") from exc
-        return cls.from_dict(data, dice)
+        return cls.from_dict(load_json(text, "game"), dice)
 
     def copy(self) -> Game:
         """An independent copy, rebuilt from the record."""
@@ -692,6 +695,14 @@ class _Resignation:
     player: int
     level: WinKind
     resume: Phase
+
+
+def load_json(text: str, what: str) -> Any:
+    """Parse saved JSON, with a sentence naming ``what`` was saved when it is not JSON."""
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, TypeError) as exc:
+        raise BackgammonError(f"A saved {what} is not valid JSON: {exc}.") from exc
 
 
 def _level(level: object) -> WinKind:

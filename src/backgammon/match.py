@@ -26,7 +26,7 @@ from typing import Any
 
 from .dice import DiceSource, SecureDice
 from .errors import BackgammonError
-from .game import SCHEMA_VERSION, Event, Game, Rules
+from .game import SCHEMA_VERSION, Game, Rules, load_json
 
 
 class Match:
@@ -162,22 +162,13 @@ class Match:
                 raise BackgammonError(
                     f"The saved match has a game {number} after the match was over."
                 )
-            game = match.games[number - 1]
-            for event in record:
-                try:
-                    game._apply(Event.from_dict(event))
-                except BackgammonError as exc:
-                    raise BackgammonError(f"Game {number} of the saved match: {exc}") from exc
+            match.games[number - 1].apply_record(record, f"game {number} of the saved match")
         return match
 
     @classmethod
     def from_json(cls, text: str, dice: DiceSource | None = None) -> Match:
         """Rebuild a match from :meth:`to_json`."""
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise BackgammonError(f"A saved match is not valid JSON: {exc}.") from exc
-        return cls.from_dict(data, dice)
+        return cls.from_dict(load_json(text, "match"), dice)
 
 
 def _colours(value: object) -> tuple[str, str]:
