@@ -312,12 +312,22 @@ def test_other_spellings_of_the_same_moves_are_read() -> None:
 
 
 def test_gnubg_matches_are_read() -> None:
-    """Made by gnubg 1.07.001 playing itself at 0-ply, e.g. for seed 1::
+    """Made by Debian's gnubg 1.07.001 playing itself at 0-ply, fed these commands
+    (``gnubg -t -q < commands``; seeds 1, 4 and 5 with ``new match 7``, and seed 42 with
+    ``new match 5`` and no name line, which gnubg ignored anyway)::
 
-        printf 'set player 0 gnubg\\nset player 1 gnubg\\n
-        set player 0 chequerplay evaluation plies 0\\n(the same for player 1 and cubedecision)
-        set seed 1\\nnew match 7\\nexport match mat gnubg_7pt_seed1.mat\\nquit\\ny\\n'
-          | gnubg -t -q
+        set player 0 gnubg
+        set player 1 gnubg
+        set player 0 chequerplay evaluation plies 0
+        set player 1 chequerplay evaluation plies 0
+        set player 0 cubedecision evaluation plies 0
+        set player 1 cubedecision evaluation plies 0
+        set player 1 name Bob
+        set seed 1
+        new match 7
+        export match mat gnubg_7pt_seed1.mat
+        quit
+        y
 
     The expected scores are those gnubg's own ``import mat`` and ``show score`` give.
     """
@@ -339,11 +349,12 @@ def test_gnubg_matches_are_read() -> None:
 
 
 def test_gnubg_money_session_with_beavers_and_resignations_is_read() -> None:
-    """gnubg_money.mat: a random money session (seed 3003 of ``random_match``, Jacoby and
-    beavers on) that we wrote, imported into gnubg and exported again by it::
+    """gnubg_money.mat: the money session ``random_match(3003, 0, Rules(jacoby=True,
+    beavers=True), games=6, double_rate=0.03)``, written by us, imported into gnubg and
+    exported again by it::
 
-        printf 'set jacoby on\nimport mat ours.mat\nshow score\n
-        export match mat gnubg_money.mat\nquit\ny\n' | gnubg -t -q
+        printf 'set jacoby on\\nimport mat ours.mat\\nshow score\\n
+        export match mat gnubg_money.mat\\nquit\\ny\\n' | gnubg -t -q
 
     gnubg's score: Ann Lee 10, Bob 3. Its "Wins" lines give a gammon's worth without the
     Jacoby rule, its score lines with it; no header names the rule."""
