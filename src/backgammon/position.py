@@ -250,7 +250,12 @@ class Position:
 
 
 def _side_bytes(counts: Sequence[int], who: str) -> bytes:
-    values = list(counts)
+    try:
+        values = list(counts)
+    except TypeError:
+        raise InvalidPositionError(
+            f"The {who}'s side is 26 counts (off, points 1 to 24, bar); got {counts!r}."
+        ) from None
     if len(values) != 26:
         raise InvalidPositionError(
             f"The {who}'s side needs 26 counts (off, points 1 to 24, bar); got {len(values)}."
@@ -272,7 +277,17 @@ def _side_bytes(counts: Sequence[int], who: str) -> bytes:
 
 def _side_from_map(points: PointMap, checkers: int, who: str) -> list[int]:
     side = [0] * 26
+    if not isinstance(points, Mapping):
+        raise InvalidPositionError(
+            f"The {who}'s checkers are a mapping of points to counts, such as {{6: 5, 'bar': 1}}; "
+            f"got {points!r}."
+        )
     for key, count in points.items():
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise InvalidPositionError(
+                f"The {who} has {count!r} checkers on {key!r}; "
+                "a count is a whole number, 0 or more."
+            )
         if isinstance(key, str) and key.strip().lower() == "bar":
             index = BAR
         elif isinstance(key, int) and not isinstance(key, bool) and 1 <= key <= 25:
