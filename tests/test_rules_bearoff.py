@@ -11,29 +11,10 @@ points; "off" counts each side's borne-off checkers; "." is zero.
 
 from __future__ import annotations
 
-import gnubg_nn
 import pytest
+from support import legal
 
 from backgammon import IllegalPlayError, Position
-
-
-def legal(position: Position, dice: tuple[int, int]) -> set[str]:
-    """Our legal plays in notation, after asserting that they are gnubg's plays for the roll."""
-    plays = position.legal_plays(dice)
-    keys = [_key(play.result) for play in plays]
-    assert len(set(keys)) == len(keys), "two plays reach the same position"
-    board = [list(position.theirs[1:26]), list(position.mine[1:26])]
-    assert set(keys) == set(gnubg_nn.moves(board, *dice)), "not the plays gnubg finds"
-    # The dice are a pair, not a sequence: their order must not matter.
-    assert {_key(play.result) for play in position.legal_plays(dice[::-1])} == set(keys)
-    texts = {str(play) for play in plays}
-    assert len(texts) == len(plays), "two plays share one notation"
-    return texts
-
-
-def _key(result: Position) -> str:
-    """gnubg's key of the board after a play: the mover's side second, as gnubg_nn.moves gives."""
-    return gnubg_nn.key_of_board([list(result.mine[1:26]), list(result.theirs[1:26])])
 
 
 def test_bear_off_only_when_all_fifteen_checkers_are_home() -> None:

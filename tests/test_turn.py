@@ -6,26 +6,13 @@ Board diagrams: the columns are the player on roll's point numbers (O, moving fr
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterator
-
 import pytest
+from support import random_turns
 
 from backgammon import ALL_ROLLS, IllegalPlayError, Play, Position, Turn
 
 Dice = tuple[int, int]
 
-
-def random_turns(seed: int, games: int) -> Iterator[tuple[Position, Dice]]:
-    """Positions and rolls of random games: a random legal play each turn, a pass on a dance."""
-    rng = random.Random(seed)
-    for _ in range(games):
-        position = Position.initial()
-        while not position.is_game_over():
-            dice = (rng.randint(1, 6), rng.randint(1, 6))
-            yield position, dice
-            plays = position.legal_plays(dice)
-            position = rng.choice(plays).result if plays else position.flip()
 
 
 def every_completion(turn: Turn) -> list[Play]:

@@ -1,0 +1,45 @@
+"""Helpers shared by the tests: random games, and legal plays checked against gnubg_nn."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import gnubg_nn
+
+from backgammon import Position, Variant
+
+Dice = tuple[int, int]
+
+
+def random_turns(
+    seed: int, games: int, variant: Variant | str = Variant.STANDARD
+) -> Iterator[tuple[Position, Dice]]:
+    """Positions and rolls of random games: a random legal play each turn, a pass on a dance."""
+    rng = random.Random(seed)
+    for _ in range(games):
+        position = Position.initial(variant)
+        while not position.is_game_over():
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+            yield position, dice
+            plays = position.legal_plays(dice)
+            position = rng.choice(plays).result if plays else position.flip()
+
+
+def gnubg_key(result: Position) -> str:
+    """gnubg's key of the board after a play: the mover's side second, as gnubg_nn.moves gives."""
+    return gnubg_nn.key_of_board([list(result.mine[1:26]), list(result.theirs[1:26])])
+
+
+def legal(position: Position, dice: Dice) -> set[str]:
+    """Our legal plays in notation, after asserting that they are gnubg's plays for the roll."""
+    plays = position.legal_plays(dice)
+    keys = [gnubg_key(play.result) for play in plays]
+    assert len(set(keys)) == len(keys), "two plays reach the same position"
+    board = [list(position.theirs[1:26]), list(position.mine[1:26])]
+    assert set(keys) == set(gnubg_nn.moves(board, *dice)), "not the plays gnubg finds"
+    # The dice are a pair, not a sequence: their order must not matter.
+    assert {gnubg_key(play.result) for play in position.legal_plays(dice[::-1])} == set(keys)
+    texts = {str(play) for play in plays}
+    assert len(texts) == len(plays), "two plays share one notation"
+    return texts
