@@ -1,41 +1,64 @@
-"""The command line: the interactive board driven by scripts, and the subcommands."""
+"""The command line: games and matches at the interactive table driven by scripts, and the
+subcommands."""
 
 from __future__ import annotations
 
 import io
+import json
 import subprocess
 import sys
 from collections.abc import Iterable
 from importlib.metadata import version
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from backgammon import Position
 from backgammon.cli import main
-from backgammon.cli.interactive import board_text, run
-from backgammon.dice import Dice, ManualDice
-from backgammon.errors import InvalidPositionError
+from backgammon.cli.display import board_text
+from backgammon.cli.interactive import Session, Setup, run
+from backgammon.dice import Dice, DiceSource, ManualDice, SeededDice
+from backgammon.errors import BackgammonError, InvalidPositionError
+from backgammon.formats.ids import gnubg_id_of
+from backgammon.game import Game, Phase, Rules
 
 START = "4HPwATDgc/ABMA"
-# O to roll with checkers on the 6 and 1 points; X has 14 on its 13 and a blot on its 20 (O's
-# 5 point), inside O's home board, and nothing borne off.
+AFTER_31 = Position.initial().parse_play("8/5 6/5", (3, 1)).result
+# Seat 0 (White) to roll with checkers on the 6 and 1 points; Black has 14 on its 13 and a blot
+# on its 20 (White's 5 point), inside White's home board, and nothing borne off.
 LATE_BEAROFF = Position.from_points({6: 1, 1: 1}, {20: 1, 13: 14})
 # The player on roll has a checker on the bar and the opponent's home board is closed.
 _ON_THE_BAR: dict[int | str, int] = {"bar": 1, 6: 14}
 CLOSED_OUT = Position.from_points(_ON_THE_BAR, {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 12: 3})
 
 
-def drive(
-    script: str,
-    dice: Iterable[Dice] = (),
-    position: Position | None = None,
-    variant: str = "standard",
-) -> tuple[int, str]:
-    """Run the interactive loop on ``script``, ``roll`` taking ``dice`` in turn; the exit status
-    and everything it wrote."""
+def session(dice: DiceSource | None = None, **setup: Any) -> Session:
+    """A started session on ``dice`` (by default manual dice, typed at the prompt)."""
+    table = Session(io.StringIO(), ManualDice() if dice is None else dice, Setup(**setup))
+    table.start()
+    return table
+
+
+def said(table: Session) -> str:
+    """Everything the session has written."""
+    assert isinstance(table.out, io.StringIO)
+    return table.out.getvalue()
+
+
+def feed(table: Session, script: str) -> str:
+    """Hand each line of ``script`` to the session, as the loop does; what it wrote for them."""
+    before = len(said(table))
+    for line in script.splitlines():
+        table.handle(line)
+    return said(table)[before:]
+
+
+def drive(script: str, dice: Iterable[Dice | str] = (), **setup: Any) -> tuple[int, str]:
+    """Run the whole loop on ``script`` with manual dice (``dice`` queued for ``roll``); the
+    exit status and everything it wrote."""
     out = io.StringIO()
-    status = run(io.StringIO(script), out, ManualDice(dice), variant=variant, position=position)
+    status = run(io.StringIO(script), out, ManualDice(dice), setup=Setup(**setup))
     return status, out.getvalue()
 
 
@@ -46,59 +69,669 @@ def lines_after(output: str, marker: str) -> list[str]:
     return lines[index + 1 :]
 
 
-# Dice
+# The start and the opening roll
+
+
+def test_start_shows_the_board_and_waits_for_the_opening_roll() -> None:
+    status, output = drive("")
+    assert status == 0
+    assert output.startswith(
+        "Backgammon (standard): money play, White against Black. Type help for the commands.\n"
+    )
+    assert str(Position.initial()) in output
+    assert "  O White; X Black; cube 1 in the middle" in output
+    assert "Opening roll: enter the two dice, White's die first (like 52)" in output
+    assert output.endswith("opening roll> \nGoodbye.\n")  # the end of the input leaves like quit
 
 
 @pytest.mark.parametrize("text", ["31", "3 1", "3-1", " 3-1 ", "3,1"])
-def test_dice_are_typed_in_the_usual_ways(text: str) -> None:
+def test_the_opening_dice_are_typed_in_the_usual_ways(text: str) -> None:
     _, output = drive(f"{text}\nquit\n")
-    assert "O to play 3-1: 16 legal plays." in output
+    assert "Opening roll: White rolls 3, Black rolls 1: White plays first with 3-1." in output
+    assert "White to play 3-1: 16 legal plays." in output
+    assert "White to move 3-1> " in output
+
+
+def test_the_higher_die_plays_first_and_a_tie_rolls_again() -> None:
+    # RULES.md, Starting the game: equal numbers roll again; the higher die moves first,
+    # playing the two numbers just rolled.
+    _, output = drive("33\n26\nquit\n")
+    assert "Opening roll: both roll 3; roll again." in output
+    assert "Opening roll: White rolls 2, Black rolls 6: Black plays first with 6-2." in output
+    # The board is drawn from Black's side, Black's checkers as X.
+    assert board_text(Position.initial(), "X") in output
+    assert "Black to play 6-2: " in output
+
+
+def test_roll_and_enter_take_the_next_dice_of_the_source() -> None:
+    _, output = drive("roll\n", dice=[(5, 2)])
+    assert "White rolls 5, Black rolls 2: White plays first with 5-2." in output
+    _, output = drive("\n", dice=[(2, 5)])
+    assert "Black plays first with 5-2." in output
+
+
+def test_physical_dice_must_be_typed_before_rolling() -> None:
+    _, output = drive("roll\n\nquit\n")
+    assert output.count("No dice have been entered: type the two numbers the dice show.") == 2
+    assert output.count("opening roll> ") == 3
 
 
 @pytest.mark.parametrize("text", ["3", "37", "07", "311", "1 2 3", "6 0"])
-def test_bad_dice_say_why(text: str) -> None:
-    _, output = drive(f"{text}\nquit\n")
+def test_bad_dice_say_why_and_change_nothing(text: str) -> None:
+    table = session()
+    before = gnubg_id_of(table.record)
+    output = feed(table, text)
     assert f"{text!r} is not a roll" in output
-    assert "O to play" not in output
+    assert gnubg_id_of(table.record) == before
+    assert table.game.phase is Phase.OPENING and not table.game.events
 
 
-# The interactive board
+def test_seeded_dice_cannot_be_typed() -> None:
+    table = session(SeededDice(1))
+    output = feed(table, "31")
+    assert "The dice are rolled here: type roll (or just Enter)." in output
+    assert "--manual-dice" in output
+    assert not table.game.events
 
 
-def test_start_shows_the_board_and_asks_o_for_dice() -> None:
-    status, output = drive("")
-    assert status == 0
-    assert str(Position.initial()) in output
-    assert "O on roll: enter the dice" in output
-    assert output.endswith("O> \nGoodbye.\n")  # the end of the input leaves like quit
+def test_the_automatic_double_of_a_tied_opening() -> None:
+    table = session(rules=Rules(automatic_doubles=1))
+    output = feed(table, "44\n55\n31")
+    assert output.count("Automatic double: the cube is at 2, in the middle.") == 1  # the cap
+    assert table.game.cube_value == 2 and table.game.cube_owner is None
 
 
-def test_a_typed_play_passes_the_turn_to_x() -> None:
-    _, output = drive("31\n6/5 8/5\nid\nquit\n")
-    after = Position.initial().parse_play("8/5 6/5", (3, 1)).result
-    assert "O to play 3-1: 16 legal plays." in output
-    assert "O plays 8/5 6/5." in output
-    assert board_text(after, "X") in output
-    assert "X on roll: enter the dice" in output
-    assert f"{after.id()} (X on roll)" in output
+def test_the_opening_winner_may_roll_afresh() -> None:
+    table = session(rules=Rules(opening_reroll=True))
+    output = feed(table, "31\n65")
+    assert "White rolls 3, Black rolls 1: White plays first and rolls both dice afresh." in output
+    assert "White on roll: enter the dice" in output
+    assert "White rolls 6-5." in output
+    assert table.game.dice == (6, 5)
+
+
+# Plays
+
+
+def test_a_typed_play_passes_the_turn_to_black() -> None:
+    _, output = drive("31\n6/5 8/5\nquit\n")
+    assert "White plays 8/5 6/5." in output
+    assert board_text(AFTER_31, "X") in output  # Black's checkers are X on Black's own board
+    assert "Black on roll: enter the dice (like 31, 3 1 or 3-1) or type double." in output
+    assert "Black to roll or double> " in output
 
 
 def test_a_play_by_its_number() -> None:
-    plays = Position.initial().legal_plays((6, 5))
-    _, output = drive("6 5\n2\nquit\n")
-    assert f"O plays {plays[1]}." in output
-    assert "X on roll" in output
+    plays = AFTER_31.legal_plays((6, 5))
+    table = session()
+    output = feed(table, "31\n8/5 6/5\n65\n2")
+    assert "Black rolls 6-5." in output
+    assert f"Black plays {plays[1]}." in output
+    assert table.game.position == plays[1].result
 
 
-def test_the_board_from_x_side_marks_x_checkers_with_x() -> None:
-    # After O's 8/5 6/5 the board is drawn from X's side: X's 5 on X's 6 point, O's new point
-    # on X's 20, and the pips line names X first.
-    after = Position.initial().parse_play("8/5 6/5", (3, 1)).result
-    board = board_text(after, "X")
-    assert board.splitlines()[-1].startswith(f"  X on roll, pips 167; O pips 163; id {after.id()}")
+def test_an_illegal_play_lists_the_legal_ones_and_changes_nothing() -> None:
+    table = session()
+    feed(table, "31")
+    before = gnubg_id_of(table.record)
+    output = feed(table, "8/2\n24/21 24/21\n17\n0\nfoo bar")
+    complaint = next(line for line in output.splitlines() if "'8/2'" in line)
+    assert "not a legal play with 3-1" in complaint
+    assert "24/20" in complaint and "8/5 6/5" in complaint  # it lists the legal plays
+    assert "There is no play 17: choose 1 to 16, or type the play." in output
+    assert "There is no play 0: choose 1 to 16" in output
+    assert "Unknown command 'foo': type a play (like 8/5 6/5), its number, or help." in output
+    assert gnubg_id_of(table.record) == before
+    assert feed(table, "24/20").startswith("White plays 24/20.")
+
+
+def test_a_dance_passes_the_turn() -> None:
+    table = session(position=CLOSED_OUT)
+    output = feed(table, "64")
+    assert "White rolls 6, Black rolls 4: White plays first with 6-4." in output
+    assert "White dances with 6-4: no checker can move." in output
+    assert table.game.on_roll == 1 and table.game.phase is Phase.ROLL
+
+
+def test_undo_is_refused_honestly() -> None:
+    table = session()
+    output = feed(table, "31\n8/5 6/5\nundo")
+    assert "A play cannot be taken back" in output
+    assert table.game.on_roll == 1 and table.game.position == AFTER_31
+
+
+def test_a_forced_play_is_made_automatically() -> None:
+    # Two checkers each on the ace point: any roll but doubles bears both off, the only play.
+    table = session(position=Position.from_points({1: 2}, {1: 2}), rules=Rules(auto_forced=True))
+    output = feed(table, "21\nroll")
+    assert "White plays 1/off(2) (the only legal play)." in output
+    assert "Game 1: White wins a single game: 1 point." in output
+    assert "The game is over. White wins a single game: 1 point." in output
+    assert table.prompt() == "over> "
+
+
+def test_the_rolls_of_a_race_are_made_automatically() -> None:
+    race = Position.from_points({6: 1, 5: 1}, {6: 1, 5: 1})
+    rules = Rules(auto_race_roll=True, cube=False)
+    table = session(ManualDice([(2, 1), (4, 3)]), position=race, rules=rules)
+    output = feed(table, "roll\n6/4 5/4")
+    assert "Black rolls 4-3 (rolled for them: the race needs no decision)." in output
+    assert table.prompt() == "Black to move 4-3> "
+
+
+# The cube
+
+
+def test_double_and_take() -> None:
+    table = session()
+    output = feed(table, "31\n8/5 6/5\ndouble")
+    assert "Black doubles to 2." in output
+    assert "White: take or drop? Taking plays on for 2; dropping gives up 1 point." in output
+    assert table.prompt() == "White to take or drop> "
+    output = feed(table, "take")
+    assert "White takes: the cube is at 2, White's." in output
+    assert "Black on roll: enter the dice (like 31, 3 1 or 3-1)." in output  # no more double
+    assert table.prompt() == "Black to roll> "
+    output = feed(table, "double\n65\n1")
+    assert "Only the cube's owner may redouble, and the opponent owns it." in output
+    assert table.prompt() == "White to roll or double> "  # the owner may redouble
+    assert (table.game.cube_value, table.game.cube_owner) == (2, 0)
+
+
+def test_a_drop_ends_the_game_and_the_score_goes_on() -> None:
+    table = session()
+    output = feed(table, "31\n8/5 6/5\ndouble\ndrop\nscore")
+    assert "White drops." in output
+    assert "Game 1: White dropped the double: Black wins 1 point." in output
+    assert "Score: White 0, Black 1 (money play)." in output
+    assert "Game 2 begins." in output
+    assert output.endswith("Score: White 0, Black 1 (money play).\nGame 2: cube 1 in the middle.\n")
+    assert table.game.phase is Phase.OPENING
+    assert str(Position.initial()) in "\n".join(lines_after(output, "Game 2 begins"))
+
+
+def test_a_beaver() -> None:
+    table = session(rules=Rules(beavers=True))
+    output = feed(table, "31\n8/5 6/5\ndouble")
+    assert "White: take, drop or beaver? Taking plays on for 2" in output
+    output = feed(table, "beaver")
+    assert "White beavers: the cube goes to 4 and White keeps it." in output
+    assert "Black: take or drop? Taking plays on for 4; dropping gives up 2 points." in output
+    output = feed(table, "take")
+    assert "Black takes: the cube is at 4, White's." in output
+
+
+def test_no_beaver_without_the_option_and_no_cube_when_it_is_off() -> None:
+    table = session()
+    output = feed(table, "31\n8/5 6/5\ndouble\nbeaver")
+    assert "A beaver is not allowed here: beavers are off." in output
+    assert table.game.phase is Phase.CUBE
+    table = session(rules=Rules(cube=False))
+    output = feed(table, "31\n8/5 6/5\ndouble")
+    assert "The cube is not used in this game." in output
+    assert table.prompt() == "Black to roll> "
+
+
+# Resignations
+
+
+def test_a_resignation_accepted() -> None:
+    table = session()
+    output = feed(table, "31\n8/5 6/5\nresign gammon")
+    assert "Black offers to resign a gammon." in output
+    assert "White: accept or reject Black's resignation of a gammon?" in output
+    assert table.prompt() == "White to answer resignation> "
+    output = feed(table, "accept")
+    assert "White accepts the resignation." in output
+    assert "Game 1: Black resigned a gammon: White wins 2 points." in output
+    assert "Score: White 2, Black 0 (money play)." in output
+
+
+def test_a_resignation_rejected_and_a_bad_level() -> None:
+    table = session()
+    output = feed(table, "31\nresign triple\nresign\nreject")
+    assert "Resign what? Type resign, resign gammon or resign backgammon." in output
+    assert "White offers to resign a single game." in output
+    assert "Black rejects the resignation: the game goes on." in output
+    assert table.prompt() == "White to move 3-1> "  # back where it was
+
+
+# Matches
+
+
+def test_a_one_point_match_played_to_its_end() -> None:
+    table = session(SeededDice(5), length=1)
+    for _ in range(2000):
+        if table.match is None or table.match.is_over:
+            break
+        table.handle("1" if table.game.phase is Phase.MOVE else "")
+    match = table.match
+    assert match is not None and match.is_over and match.winner is not None
+    assert match.game.result is not None and match.game.result.reason == "bear off"
+    winner = ("White", "Black")[match.winner]
+    output = said(table)
+    assert f"Game 1: {winner} wins a single game: 1 point." in output
+    assert f"The match is over: {winner} wins it 1-0." in output
+    assert feed(table, "roll").startswith("The match is over")
+    assert table.prompt() == "over> "
+
+
+def test_the_crawford_game_has_no_doubling() -> None:
+    table = session(length=3, names=("Alice", "Bob"))
+    output = feed(table, "31\nresign gammon\naccept")
+    assert "Game 1: Alice resigned a gammon: Bob wins 2 points." in output
+    assert "Score: Alice 0, Bob 2 (match to 3)." in output
+    assert "Game 2 begins. It is the Crawford game: no doubling." in output
+    assert "Crawford game, no doubling; match to 3, score 0-2" in output
+    output = feed(table, "31\n8/5 6/5\ndouble")
+    assert "No doubling in the Crawford game." in output
+    assert table.prompt() == "Bob to roll> "
+
+
+def test_a_match_without_the_crawford_rule() -> None:
+    table = session(length=3, crawford=False)
+    output = feed(table, "31\nresign gammon\naccept")
+    assert "Rules: no Crawford rule." in said(table)
+    assert "Crawford" not in output
+
+
+# Actions out of turn
+
+
+@pytest.mark.parametrize(
+    ("script", "commands", "messages"),
+    [
+        (
+            "",
+            "double\nresign\ntake\n8/5 6/5\naccept",
+            [
+                "A double is offered at the start of a turn, before rolling",
+                "A resignation cannot be offered while the game waits to opening roll.",
+                "There is no double to answer.",
+                "No checker can be moved now",
+                "There is no resignation to answer.",
+            ],
+        ),
+        (
+            "31\n8/5 6/5",
+            "take\ndrop\nbeaver\nreject\n13/7 13/8\nroll now\ndouble now",
+            [
+                "There is no double to answer.",
+                "There is no resignation to answer.",
+                "No checker can be moved now: the game waits to roll or double.",
+                "roll takes nothing after it; to enter dice, type them, like 31.",
+                "double takes nothing after it.",
+            ],
+        ),
+        (
+            "31",
+            "double\nroll\n65\ntake",
+            [
+                "A double is offered at the start of a turn, before rolling; the game waits to "
+                "move.",
+                "The dice cannot be rolled now: the game waits to move.",
+                "There is no play 65: choose 1 to 16",
+                "There is no double to answer.",
+            ],
+        ),
+        (
+            "31\n8/5 6/5\ndouble",
+            "roll\n42\ndouble\nresign\n24/20",
+            [
+                "The dice cannot be rolled now: the game waits to take or drop.",
+                "A double is offered at the start of a turn",
+                "A resignation cannot be offered while the game waits to take or drop.",
+                "No checker can be moved now: the game waits to take or drop.",
+            ],
+        ),
+    ],
+)
+def test_an_action_out_of_turn_changes_nothing(
+    script: str, commands: str, messages: list[str]
+) -> None:
+    table = session()
+    feed(table, script)
+    before, events, prompt = gnubg_id_of(table.record), len(table.game.events), table.prompt()
+    output = feed(table, commands)
+    for message in messages:
+        assert message in output
+    assert gnubg_id_of(table.record) == before
+    assert len(table.game.events) == events
+    assert table.prompt() == prompt
+
+
+def test_dice_typed_while_a_double_waits_are_not_kept() -> None:
+    table = session()
+    feed(table, "31\n8/5 6/5\ndouble\n42\ntake\n65")
+    assert table.game.dice == (6, 5)
+
+
+def test_no_traceback_for_any_bad_line() -> None:
+    script = "\n".join(
+        [
+            "31",
+            "bar/22",
+            "8/5(5)",
+            "9/5",
+            "6/7",
+            "24/21*",
+            "1 2 3",
+            "resign 7",
+            "load",
+            "save",
+            "export",
+            "roll now",
+            "pass",
+            "13/11 13/8 6/5",
+            "",
+        ]
+    )
+    status, output = drive(script)
+    assert status == 0
+    assert "Traceback" not in output
+    assert output.count("White to move 3-1> ") == 14  # every line left the turn in place
+
+
+# The other commands
+
+
+def test_help_lists_the_commands() -> None:
+    _, output = drive("help\nquit\n")
+    for command in ("roll", "double", "take, drop", "beaver", "resign [single|gammon|backgammon]",
+                    "accept, reject", "undo", "board", "id", "score", "save FILE", "load FILE",
+                    "export FILE", "quit"):
+        assert command in output
+
+
+def test_id_prints_the_gnubg_id_and_the_xgid() -> None:
+    table = session(length=7)
+    output = feed(table, "31\nid")
+    assert "GNU Backgammon ID: 4HPwATDgc/ABMA:MIHlAAAAAAAE\n" in output
+    assert "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:7:10\n" in output
+
+
+def test_board_draws_the_board_again_with_the_plays() -> None:
+    table = session()
+    output = feed(table, "31\nboard")
+    assert output.count(str(Position.initial())) == 1
+    assert "White to play 3-1: 16 legal plays." in output
+
+
+def test_save_and_load_round_trip(tmp_path: Path) -> None:
+    path = tmp_path / "match.json"
+    first = session(length=5, names=("Alice", "Bob"))
+    output = feed(first, f"31\n8/5 6/5\ndouble\ntake\n42\nsave {path}")
+    assert f"Saved the match to {path}." in output
+    assert json.loads(path.read_text())["players"] == ["Alice", "Bob"]
+    second = session(names=("Carol", "Dave"))
+    output = feed(second, f"load {path}")
+    assert f"Loaded {path}." in output
+    assert "Score: Alice 0, Bob 0 (match to 5)." in output
+    assert "Bob to play 4-2:" in output
+    assert second.record.to_json() == first.record.to_json()
+    assert gnubg_id_of(second.record) == gnubg_id_of(first.record)
+    feed(second, "1")
+    assert second.game.on_roll == 0  # the loaded match goes on
+
+
+def test_save_and_load_one_game_from_a_position(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    first = session(position=LATE_BEAROFF)
+    feed(first, f"21\n6/3\nsave {path}")
+    second = session()
+    output = feed(second, f"load {path}")
+    assert isinstance(second.record, Game) and second.match is None
+    assert second.game.position == first.game.position
+    assert "Black on roll" in output
+
+
+def test_load_and_save_errors_change_nothing(tmp_path: Path) -> None:
+    table = session()
+    feed(table, "31")
+    before = table.record.to_json()
+    (tmp_path / "bad.json").write_text("not json")
+    (tmp_path / "other.json").write_text('{"hello": 1}')
+    (tmp_path / "edited.json").write_text(
+        json.dumps({**json.loads(before), "games": [[{"action": "take", "player": 0, "time": ""}]]})
+    )
+    output = feed(
+        table,
+        f"load {tmp_path / 'missing.json'}\nload {tmp_path / 'bad.json'}\n"
+        f"load {tmp_path / 'other.json'}\nload {tmp_path / 'edited.json'}\n"
+        f"save {tmp_path / 'no' / 'such' / 'folder.json'}",
+    )
+    assert f"Cannot read {tmp_path / 'missing.json'}: No such file or directory." in output
+    assert "A saved match is not valid JSON" in output
+    assert f"{tmp_path / 'other.json'} holds no saved match or game." in output
+    assert "Event 1 of game 1 of the saved match: There is no double to answer." in output
+    assert "Cannot write" in output
+    assert table.record.to_json() == before
+
+
+def test_export_writes_a_mat_file(tmp_path: Path) -> None:
+    mat = pytest.importorskip("backgammon.formats.mat")
+    path = tmp_path / "match.mat"
+    table = session(length=3, names=("Alice", "Bob"))
+    output = feed(table, f"31\n8/5 6/5\ndouble\ndrop\nexport {path}")
+    assert f"Exported the match to {path}." in output
+    text = path.read_text()
+    assert text == mat.export_mat(table.record)
+    assert " 3 point match" in text and "31: 8/5 6/5" in text
+    assert mat.import_mat(text).score == (0, 1)
+
+
+def test_export_refuses_what_the_format_cannot_hold(tmp_path: Path) -> None:
+    pytest.importorskip("backgammon.formats.mat")
+    table = session(position=LATE_BEAROFF)
+    output = feed(table, f"export {tmp_path / 'game.mat'}")
+    assert "starts from a set-up position" in output
+    assert not (tmp_path / "game.mat").exists()
+
+
+def test_quit_and_exit_and_end_of_input() -> None:
+    for script in ("quit\n31\n", "EXIT\n31\n", ""):
+        status, output = drive(script)
+        assert status == 0
+        assert output.endswith("Goodbye.\n")
+        assert "White to play" not in output
+
+
+# The set-up
+
+
+def test_a_game_from_a_set_up_position_played_to_the_end() -> None:
+    # White bears off its last two checkers while Black still has a checker in White's home
+    # board and none borne off: a backgammon. One play typed, one by number.
+    table = session(position=LATE_BEAROFF)
+    output = feed(table, "21\n6/3\n65\n13/7 13/8\n31\n1\nroll")
+    assert "Backgammon (standard): one money game from " in said(table)
+    assert "White plays 6/3." in output
+    assert "Black plays 13/8 13/7." in output
+    assert "White plays 3/off 1/off." in output
+    assert "Game 1: White wins a backgammon: 3 points." in output
+    assert "The game is over. White wins a backgammon: 3 points." in output
+    assert feed(table, "score") == (
+        "One money game from a set-up position: cube 1 in the middle.\n"
+        "The game is over. White wins a backgammon: 3 points.\n"
+    )
+
+
+def test_the_jacoby_rule_counts_an_uncubed_gammon_single() -> None:
+    table = session(position=Position.from_points({1: 1}, {13: 15}), rules=Rules(jacoby=True))
+    output = feed(table, "21\n1")
+    assert (
+        "White wins a gammon: 1 point. (The Jacoby rule counts it single: the cube was never "
+        "turned.)" in output
+    )
+
+
+@pytest.mark.parametrize(
+    ("setup", "message"),
+    [
+        ({"names": ("Ann", "ann")}, "two different names"),
+        ({"names": ("Ann", " ")}, "two different names"),
+        ({"players": ("human", "computer")}, "A seat is played by one of human"),
+        ({"position": LATE_BEAROFF, "length": 3}, "it takes no match length"),
+        (
+            {"position": Position.from_points({3: 2}, {}, checkers=2)},
+            "The position is already over: X wins a gammon",
+        ),
+    ],
+)
+def test_a_bad_setup_is_refused(setup: dict[str, Any], message: str) -> None:
+    with pytest.raises(BackgammonError, match=message):
+        Setup(**setup)
+
+
+# The command line
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        ([], "Backgammon (standard): money play, White against Black."),
+        (["play"], "Backgammon (standard): money play"),
+        (["--variant", "nackgammon"], "Backgammon (nackgammon): money play"),
+        (["play", "--variant", "hypergammon"], str(Position.initial("hypergammon"))),
+        (
+            ["play", "--match-length", "5", "--names", "Ann", "Bo"],
+            "a 5-point match, Ann against Bo",
+        ),
+        (["play", "--position", CLOSED_OUT.id()], f"one money game from {CLOSED_OUT.id()}"),
+        (
+            ["play", "--jacoby", "--beavers", "--automatic-doubles", "1", "--max-cube", "64",
+             "--opening-reroll", "--auto-forced", "--auto-race-roll"],
+            "Rules: Jacoby rule, beavers, automatic doubles (at most 1 a game), cube up to 64, "
+            "the opening roll's winner rolls afresh, forced plays made automatically, automatic "
+            "rolls in a race.",
+        ),
+        (["play", "--no-cube", "--match-length", "3", "--no-crawford"],
+         "Rules: no cube, no Crawford rule."),
+        (["play", "--manual-dice"], "Opening roll: enter the two dice"),
+        (["play", "--seed", "7"], "Opening roll: type roll"),
+    ],
+)
+def test_play_and_its_options(
+    argv: list[str],
+    expected: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("id\nquit\n"))
+    assert main(argv) == 0
+    assert expected in capsys.readouterr().out
+
+
+def test_the_seed_repeats_the_dice(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    outputs = []
+    for _ in range(2):
+        monkeypatch.setattr(sys, "stdin", io.StringIO("roll\n1\nroll\n1\nquit\n"))
+        assert main(["play", "--seed", "11"]) == 0
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1]
+    die_0, die_1 = SeededDice(11).roll()
+    opening = "both roll" if die_0 == die_1 else f"White rolls {die_0}, Black rolls {die_1}"
+    assert f"Opening roll: {opening}" in outputs[0]
+
+
+def test_the_options_reach_the_game(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("33\n31\n8/5 6/5\ndouble\nbeaver\nquit\n"))
+    argv = ["play", "--manual-dice", "--beavers", "--automatic-doubles", "1", "--max-cube", "4"]
+    assert main(argv) == 0
+    output = capsys.readouterr().out
+    assert "Automatic double: the cube is at 2, in the middle." in output
+    assert "Black doubles to 4." in output
+    assert "A beaver is not allowed here: the cube may not pass 4." in output
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["moves", "nonsense", "31"], "'nonsense' is not a Position ID"),
+        (["moves", START, "37"], "'37' is not a roll"),
+        (["moves", START, "3", "1", "2"], "'3 1 2' is not a roll"),
+        (["moves", START, "31", "--checkers", "16"], "a side has from 1 to 15 checkers"),
+        (["play", "--position", "nonsense"], "'nonsense' is not a Position ID"),
+        (["play", "--position", START, "--match-length", "3"], "it takes no match length"),
+        (["play", "--match-length", "3", "--jacoby"], "do not apply in matches"),
+        (["play", "--match-length", "-1"], "expected a whole number, 0 or more"),
+        (["play", "--max-cube", "3"], "a power of two"),
+        (["play", "--names", "Ann", "Ann"], "two different names"),
+        (["play", "--names", "Ann"], "expected 2 arguments"),
+        (["play", "--seed", "1", "--manual-dice"], "--seed and --manual-dice do not go together"),
+        (["--variant", "chess"], "invalid choice: 'chess'"),
+        (["frobnicate"], "invalid choice: 'frobnicate'"),
+    ],
+)
+def test_bad_arguments_end_with_one_line_and_status_2(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    error = capsys.readouterr().err
+    assert message in error
+    assert "Traceback" not in error
+    assert error.splitlines()[-1].startswith("backgammon")
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--version"])
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out == f"backgammon {version('backgammon')}\n"
+
+
+_SCRIPT = Path(sys.executable).with_name("backgammon")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        pytest.param(
+            [str(_SCRIPT)],
+            marks=pytest.mark.skipif(not _SCRIPT.exists(), reason="console script not installed"),
+            id="console-script",
+        ),
+        pytest.param([sys.executable, "-m", "backgammon.cli"], id="python-m"),
+    ],
+)
+def test_the_real_command_reads_a_pipe(command: list[str]) -> None:
+    result = subprocess.run(
+        [*command, "play", "--manual-dice", "--match-length", "1", "--names", "Ann", "Bo"],
+        input="37\n31\n8/5 6/5\nid\ndouble\ndrop\nroll\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    assert "'37' is not a roll" in result.stdout
+    assert "Ann plays 8/5 6/5." in result.stdout
+    assert "GNU Backgammon ID: " in result.stdout
+    assert "Game 1: Ann dropped the double: Bo wins 1 point." in result.stdout
+    assert result.stdout.count("The match is over: Bo wins it 1-0.") == 2
+    assert result.stdout.endswith("over> \nGoodbye.\n")
+
+
+# The board
+
+
+def test_the_board_from_black_side_marks_black_checkers_with_x() -> None:
+    # After White's 8/5 6/5 the board is drawn from Black's side: Black's 5 on its 6 point,
+    # White's new point on Black's 20, and the pips line names X first.
+    board = board_text(AFTER_31, "X")
+    assert board.splitlines()[-1].startswith(
+        f"  X on roll, pips 167; O pips 163; id {AFTER_31.id()}"
+    )
     assert board.splitlines()[8].startswith(" | O                |   | X ")
     assert "O bar 0  off 0" in board and "X bar 0  off 0" in board
-    assert board_text(after, "O") == str(after)
+    assert board_text(AFTER_31, "O") == str(AFTER_31)
 
 
 def test_the_board_keeps_letters_o_and_x_inside_the_position_id() -> None:
@@ -114,189 +747,7 @@ def test_the_board_keeps_letters_o_and_x_inside_the_position_id() -> None:
         assert position.id() in board_text(position, "X")
 
 
-def test_bad_dice_leave_the_state_unchanged() -> None:
-    _, output = drive("37\n0 0\n31\nquit\n")
-    assert "'37' is not a roll: type two numbers from 1 to 6" in output
-    assert "'0 0' is not a roll" in output
-    assert "O to play 3-1" in output
-    assert "Traceback" not in output
-
-
-def test_an_illegal_play_lists_the_legal_ones_and_changes_nothing() -> None:
-    _, output = drive("31\n8/2\n24/20\nquit\n")
-    complaint = next(line for line in output.splitlines() if "'8/2'" in line)
-    assert "not a legal play with 3-1" in complaint
-    assert "24/20" in complaint and "8/5 6/5" in complaint  # it lists the legal plays
-    after = lines_after(output, "'8/2'")
-    assert after[0].startswith("O 3-1> O plays 24/20.")  # the same player, the same dice
-
-
-def test_a_play_before_the_dice_asks_for_the_dice() -> None:
-    _, output = drive("8/5 6/5\nquit\n")
-    assert "Enter O's dice first (like 31, 3 1 or 3-1), or type roll." in output
-
-
-def test_a_play_number_out_of_range() -> None:
-    _, output = drive("31\n17\n0\nquit\n")
-    assert "There is no play 17: choose 1 to 16" in output
-    assert "There is no play 0: choose 1 to 16" in output
-
-
-def test_unknown_commands_get_one_line() -> None:
-    _, output = drive("hello\n31\nfoo bar\nquit\n")
-    assert "Unknown command 'hello': type help for the commands." in output
-    assert "Unknown command 'foo': type a play (like 8/5 6/5), its number, or help." in output
-
-
-def test_help_lists_the_commands() -> None:
-    _, output = drive("help\nquit\n")
-    for command in ("roll", "undo", "board", "new [VARIANT]", "set ID", "id", "quit"):
-        assert command in output
-
-
-def test_a_bad_id_changes_nothing() -> None:
-    _, output = drive("set nonsense\nset\nset 4HPwATDgc/ABMA x\nid\nquit\n")
-    assert (
-        "'nonsense' is not a Position ID: it must be 14 characters of A-Z, a-z, 0-9, + and /."
-        in output
-    )
-    assert output.count("Usage: set ID [N]") == 2
-    assert f"{START} (O on roll)" in output
-
-
-def test_an_id_with_more_checkers_than_the_variant_is_refused() -> None:
-    _, output = drive(f"set {START}\nset {START} 15\nquit\n", variant="hypergammon")
-    assert "more than the 3 a side has" in output
-    assert f"Position {START} set up, 15 checkers a side." in output
-
-
-def test_set_up_a_position_and_play_it() -> None:
-    position = Position.from_points({6: 2, 5: 2}, {1: 1, 2: 3})
-    _, output = drive(f"set {position.id()}\n21\n6/4 6/5\nquit\n")
-    set_up = Position.from_id(position.id())
-    assert f"Position {position.id()} set up, 15 checkers a side." in output
-    assert board_text(set_up, "O") in output
-    assert "O plays 6/5 6/4." in output
-
-
-def test_undo_takes_back_the_last_play_with_its_dice() -> None:
-    _, output = drive("31\n8/5 6/5\nundo\n24/20\nundo\nundo\nid\nquit\n")
-    assert "Took back O's 8/5 6/5: O to play 3-1." in output
-    after_undo = lines_after(output, "Took back O's 8/5 6/5")
-    assert str(Position.initial()) in "\n".join(after_undo[:16])
-    assert "O plays 24/20." in output
-    assert "There is no play to take back." in output
-    assert f"{START} (O on roll)" in output
-
-
-def test_a_dance_passes_the_turn() -> None:
-    _, output = drive(f"set {CLOSED_OUT.id()}\n64\nid\nundo\nid\nquit\n")
-    assert "O rolls 6-4 and dances: no checker can move." in output
-    assert f"{CLOSED_OUT.flip().id()} (X on roll)" in output
-    assert "Took back O's dance with 6-4: enter the dice again." in output
-    assert f"{CLOSED_OUT.id()} (O on roll)" in output
-
-
-def test_roll_uses_the_dice_source() -> None:
-    _, output = drive(f"set {START}\nroll\nroll\n1\nroll\nquit\n", dice=[(5, 2), (4, 4)])
-    assert "O rolls 5-2." in output
-    assert "O has already rolled 5-2" in output
-    assert "X rolls 4-4." in output
-
-
-def test_the_opening_roll_decides_who_moves_first() -> None:
-    # RULES.md, Starting the game: equal numbers roll again; the higher die moves first, playing
-    # the two numbers just rolled.
-    _, output = drive("roll\nid\nquit\n", dice=[(3, 3), (2, 6)])
-    assert "Opening roll: both roll 3; rolling again." in output
-    assert "Opening roll: O rolls 2, X rolls 6: X plays first." in output
-    assert "X to play 6-2: " in output
-
-
-def test_typed_dice_at_the_start_are_o_s() -> None:
-    _, output = drive("new\n65\nquit\n", dice=[])
-    assert "O to play 6-5" in output
-
-
-def test_dice_can_be_corrected_before_the_play() -> None:
-    _, output = drive("31\ndice 52\n13/11 13/8\nquit\n")
-    assert "O to play 5-2" in output
-    assert "O plays 13/11 13/8." in output
-
-
-def test_new_game_of_each_variant() -> None:
-    _, output = drive("new nackgammon\nid\nnew chess\nnew hypergammon\nid\nquit\n")
-    assert f"{Position.initial('nackgammon').id()} (O on roll)" in output
-    assert "Unknown variant 'chess'" in output
-    assert f"{Position.initial('hypergammon').id()} (O on roll)" in output
-
-
-def test_a_game_played_to_the_end() -> None:
-    # O bears off its last two checkers while X still has a checker in O's home board and none
-    # borne off: a backgammon. One play typed, one by number, one rolled.
-    script = f"set {LATE_BEAROFF.id()}\n21\n6/3\nroll\n13/10\nroll\n1\nroll\n31\nundo\nquit\n"
-    _, output = drive(script, dice=[(2, 1), (6, 5)])
-    assert "O plays 6/3." in output
-    assert "X plays 13/10." in output
-    assert "O plays 3/off 1/off." in output
-    assert "Game over: O wins a backgammon (3 points)." in output
-    assert output.count("The game is over: O wins a backgammon (3 points).") == 2
-    assert "Took back O's 3/off 1/off: O to play 6-5." in output
-
-
-@pytest.mark.parametrize(
-    ("x_side", "kind"),
-    [({13: 15}, "a gammon (2 points)"), ({13: 14}, "a single game (1 point)")],
-)
-def test_gammon_and_single_game(x_side: dict[int | str, int], kind: str) -> None:
-    position = Position.from_points({1: 1}, x_side)
-    _, output = drive("11\n1\nquit\n", position=position)
-    assert f"Game over: O wins {kind}." in output
-
-
-def test_a_finished_position_set_up_says_who_won() -> None:
-    # The player on roll's opponent (X) has borne off everything.
-    finished = Position.from_points({3: 2}, {}, checkers=2)
-    _, output = drive(f"set {finished.id()} 2\n31\nquit\n")
-    assert "Game over: X wins a gammon (2 points)." in output
-    assert "The game is over: X wins a gammon (2 points)." in output
-
-
-def test_quit_and_exit_and_end_of_input() -> None:
-    for script in ("quit\n31\n", "EXIT\n31\n", ""):
-        status, output = drive(script)
-        assert status == 0
-        assert output.endswith("Goodbye.\n")
-        assert "O to play" not in output
-
-
-def test_no_traceback_for_any_bad_line() -> None:
-    script = "\n".join(
-        [
-            "31",
-            "bar/22",
-            "8/5(5)",
-            "9/5",
-            "6/7",
-            "24/21*",
-            "1 2 3",
-            "dice",
-            "dice 9",
-            "new x",
-            "set !!!!!!!!!!!!!!",
-            "roll now",
-            "pass",
-            "13/11 13/8 6/5",
-            "",
-        ]
-    )
-    status, output = drive(script)
-    assert status == 0
-    assert "Traceback" not in output
-    assert output.count("O 3-1> ") == 14  # every line left the dice, and the turn, in place
-
-
-# Subcommands
+# The moves subcommand
 
 
 def test_moves_prints_the_board_and_numbered_plays(capsys: pytest.CaptureFixture[str]) -> None:
@@ -327,109 +778,27 @@ def test_moves_of_a_hypergammon_position(capsys: pytest.CaptureFixture[str]) -> 
     assert f"Legal plays of 2-1 ({len(hyper.legal_plays((2, 1)))}):" in output
 
 
-@pytest.mark.parametrize(
-    ("argv", "message"),
-    [
-        (["moves", "nonsense", "31"], "'nonsense' is not a Position ID"),
-        (["moves", START, "37"], "'37' is not a roll"),
-        (["moves", START, "3", "1", "2"], "'3 1 2' is not a roll"),
-        (["moves", START, "31", "--checkers", "16"], "a side has from 1 to 15 checkers"),
-        (["play", "--position", "nonsense"], "'nonsense' is not a Position ID"),
-        (["--variant", "chess"], "invalid choice: 'chess'"),
-        (["frobnicate"], "invalid choice: 'frobnicate'"),
-    ],
-)
-def test_bad_arguments_end_with_one_line_and_status_2(
-    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
-) -> None:
-    with pytest.raises(SystemExit) as exit_info:
-        main(argv)
-    assert exit_info.value.code == 2
-    error = capsys.readouterr().err
-    assert message in error
-    assert "Traceback" not in error
-    assert error.splitlines()[-1].startswith("backgammon")
-
-
-def test_version(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as exit_info:
-        main(["--version"])
-    assert exit_info.value.code == 0
-    assert capsys.readouterr().out == f"backgammon {version('backgammon')}\n"
-
-
-@pytest.mark.parametrize(
-    ("argv", "expected"),
-    [
-        ([], "Backgammon: standard game."),
-        (["play"], "Backgammon: standard game."),
-        (["--variant", "nackgammon"], "Backgammon: nackgammon game."),
-        (["play", "--variant", "hypergammon"], "Backgammon: hypergammon game."),
-        (["play", "--position", CLOSED_OUT.id()], CLOSED_OUT.id()),
-    ],
-)
-def test_play_is_the_default_subcommand(
-    argv: list[str],
-    expected: str,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    monkeypatch.setattr(sys, "stdin", io.StringIO("id\nquit\n"))
-    assert main(argv) == 0
-    assert expected in capsys.readouterr().out
-
-
-def test_play_with_a_hypergammon_position(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    hyper = Position.initial("hypergammon")
-    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
-    assert main(["play", "--variant", "hypergammon", "--position", hyper.id()]) == 0
-    assert str(hyper) in capsys.readouterr().out
-
-
-_SCRIPT = Path(sys.executable).with_name("backgammon")
-
-
-@pytest.mark.parametrize(
-    "command",
-    [
-        pytest.param(
-            [str(_SCRIPT)],
-            marks=pytest.mark.skipif(not _SCRIPT.exists(), reason="console script not installed"),
-            id="console-script",
-        ),
-        pytest.param([sys.executable, "-m", "backgammon.cli"], id="python-m"),
-    ],
-)
-def test_the_real_command_reads_a_pipe(command: list[str]) -> None:
-    result = subprocess.run(
-        [*command, "play"],
-        input="37\n31\n8/5 6/5\nid\n",
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    assert result.stderr == ""
-    assert "'37' is not a roll" in result.stdout
-    assert "O plays 8/5 6/5." in result.stdout
-    assert "(X on roll)" in result.stdout
-    assert result.stdout.endswith("Goodbye.\n")
-
-
-# Bugs found in the library while building the command line (each test fails until it is fixed)
+# Bugs found in the library while building the command line
 
 
 def test_a_position_with_both_sides_borne_off_is_refused() -> None:
     # Such a position cannot exist (RULES.md: the first player to bear off all checkers wins, and
-    # the game ends there), but it is accepted and reported as a single game won by the player
-    # on roll; `backgammon moves AAAAAAAAAAAAAA 31` prints "O wins a single game".
+    # the game ends there).
     with pytest.raises(InvalidPositionError):
         Position.from_points({}, {})
     with pytest.raises(InvalidPositionError):
         Position.from_id("AAAAAAAAAAAAAA")
+
+
+@pytest.mark.xfail(strict=True, reason="Game accepts a start position whose game is over")
+def test_a_game_from_a_finished_position_is_refused() -> None:
+    # Black (seat 1) has borne off both checkers, so the game is over before it starts; yet
+    # Game(start=...) takes it, rolls the opening roll and waits for White to move. The command
+    # line refuses such a position itself (Setup), so this shows only in the engine.
+    finished = Position.from_points({3: 2}, {}, checkers=2)
+    with pytest.raises(BackgammonError):
+        game = Game(start=finished, dice=ManualDice(["3 1"]))
+        game.roll(0)
 
 
 _TYPED_USE = """\
@@ -461,3 +830,4 @@ def test_the_documented_api_type_checks_for_users(
     options = ["--config-file", str(config), "--strict", "--cache-dir", str(tmp_path / "cache")]
     report, errors, status = mypy_api.run([*options, "--no-error-summary", "-c", _TYPED_USE])
     assert status == 0, report + errors
+

@@ -2,9 +2,11 @@
 
 ::
 
-    backgammon                          play in the terminal (the same as ``backgammon play``)
-    backgammon play --variant nackgammon
-    backgammon play --position 4HPwATDgc/ABMA
+    backgammon                          money play at the terminal (as ``backgammon play``)
+    backgammon play --match-length 5 --names Alice Bob
+    backgammon play --variant nackgammon --jacoby --beavers --seed 7
+    backgammon play --manual-dice       type the numbers of physical dice
+    backgammon play --position 4HPwATDgc/ABMA   one game from a set-up position
     backgammon moves 4HPwATDgc/ABMA 31  the board and the numbered legal plays of a roll
     backgammon train --games 400000     train the computer player by self-play
     backgammon --version
@@ -31,11 +33,13 @@ from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
-from ..dice import parse_dice
+from ..dice import DiceSource, ManualDice, SecureDice, SeededDice, parse_dice
 from ..errors import BackgammonError
+from ..game import Rules
 from ..position import MAX_CHECKERS, Position
 from ..variants import Variant
-from .interactive import format_plays, outcome_text, run
+from .display import format_plays, outcome_text
+from .interactive import DEFAULT_NAMES, Setup, run
 
 #: What a subcommand does with its parsed arguments: the exit status.
 Handler = Callable[[argparse.Namespace], int]
@@ -125,27 +129,77 @@ def _checker_count(text: str) -> int:
     return number
 
 
+def _count(text: str) -> int:
+    number = int(text) if text.isdigit() else -1
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number, 0 or more; got {text!r}")
+    return number
+
+
 @subcommand(
     "play",
-    "Play on the board in the terminal: set up a position, enter or roll dice, make plays.",
-    arg(
-        "--variant",
-        choices=[variant.value for variant in Variant],
-        default="standard",
-        help="the variant whose start to set up (default: standard)",
-    ),
-    arg(
-        "--position",
-        metavar="ID",
-        help="start from this gnubg Position ID instead, with the variant's checkers a side",
-    ),
+    "Play a match, or money games, at the terminal: two people at one keyboard.",
+    arg("--match-length", type=_count, default=0, metavar="N",
+        help="play a match to N points (default 0: money play, game after game)"),
+    arg("--variant", choices=[variant.value for variant in Variant], default="standard",
+        help="the variant to play (default: standard)"),
+    arg("--cube", action=argparse.BooleanOptionalAction, default=True,
+        help="play with the doubling cube (default: on)"),
+    arg("--jacoby", action="store_true",
+        help="money play: gammons count single unless the cube was turned"),
+    arg("--beavers", action="store_true",
+        help="money play: a doubled player may redouble at once, keeping the cube"),
+    arg("--automatic-doubles", type=_count, default=0, metavar="N",
+        help="money play: a tied opening roll doubles the stake, at most N times a game"),
+    arg("--max-cube", type=_count, metavar="N", help="the highest cube value (a power of 2)"),
+    arg("--opening-reroll", action="store_true",
+        help="the opening roll's winner rolls both dice afresh"),
+    arg("--auto-forced", action="store_true", help="make forced plays automatically"),
+    arg("--auto-race-roll", action="store_true",
+        help="roll automatically in a pure race when there is no cube action"),
+    arg("--no-crawford", action="store_true", help="a match without the Crawford rule"),
+    arg("--names", nargs=2, metavar=("FIRST", "SECOND"), default=list(DEFAULT_NAMES),
+        help="the players' names (default: White Black); FIRST plays white"),
+    arg("--seed", metavar="S", help="seeded dice, to play the same rolls again"),
+    arg("--manual-dice", action="store_true",
+        help="type the numbers of physical dice instead of rolling"),
+    arg("--position", metavar="ID",
+        help="play one money game from this gnubg Position ID (seat 0, white, on roll's view)"),
 )
 def _play(args: argparse.Namespace) -> int:
     variant = Variant(args.variant)
+    if args.seed is not None and args.manual_dice:
+        raise BackgammonError("--seed and --manual-dice do not go together: choose one.")
+    dice: DiceSource
+    if args.manual_dice:
+        dice = ManualDice()
+    elif args.seed is not None:
+        # A number seeds as a number, so `--seed 7` repeats what SeededDice(7) rolls.
+        dice = SeededDice(int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed)
+    else:
+        dice = SecureDice()
+    rules = Rules(
+        variant,
+        cube=args.cube,
+        jacoby=args.jacoby,
+        beavers=args.beavers,
+        automatic_doubles=args.automatic_doubles,
+        max_cube=args.max_cube,
+        opening_reroll=args.opening_reroll,
+        auto_forced=args.auto_forced,
+        auto_race_roll=args.auto_race_roll,
+    )
     position = None
     if args.position is not None:
         position = Position.from_id(args.position, checkers=variant.checkers)
-    return run(variant=variant, position=position)
+    setup = Setup(
+        length=args.match_length,
+        rules=rules,
+        names=(args.names[0], args.names[1]),
+        crawford=not args.no_crawford,
+        position=position,
+    )
+    return run(dice_source=dice, setup=setup)
 
 
 @subcommand(

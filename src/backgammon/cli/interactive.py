@@ -1,377 +1,564 @@
-"""The interactive board: set up a position, enter or roll dice, make plays, in turn.
+"""The interactive table: two people play games and matches at one terminal.
 
-The two players are X and O. A :class:`~backgammon.Position` is always seen from the player on
-roll, so the colours live here: the session knows which colour is on roll and draws the board
-from that player's side, with that player's checkers marked by their own letter.
+The game engine (:class:`~backgammon.match.Match`, :class:`~backgammon.game.Game`) keeps the
+state and decides what is allowed; the session reads a line, turns it into one action of the
+seat the game waits for, and says what happened. Every refused action leaves the game as it
+was and prints the engine's one-line reason.
 
 The loop reads lines from one text stream and writes to another, so a test can drive it with a
 script:
 
 >>> import io
->>> script = io.StringIO("31\\n8/5 6/5\\nquit\\n")
+>>> from backgammon.dice import ManualDice
+>>> script = io.StringIO("31\\n8/5 6/5\\nscore\\nquit\\n")
 >>> out = io.StringIO()
->>> run(script, out)
+>>> run(script, out, ManualDice())
 0
->>> "O plays 8/5 6/5." in out.getvalue()
+>>> said = out.getvalue()
+>>> "White rolls 3, Black rolls 1: White plays first with 3-1." in said
 True
+>>> "White plays 8/5 6/5." in said, "Score: White 0, Black 0 (money play)." in said
+(True, True)
 """
 
 from __future__ import annotations
 
-import re
 import sys
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Literal, TextIO
 
-from ..dice import Dice, DiceSource, SecureDice, parse_dice
+from ..dice import Dice, DiceSource, ManualDice, SecureDice, parse_dice
 from ..errors import BackgammonError
+from ..formats.ids import gnubg_id_of, xgid_of
+from ..game import Action, Game, Phase, Rules, load_json
+from ..match import Match
 from ..moves import Play
-from ..position import Outcome, Position, Side, WinKind
-from ..variants import Variant
+from ..position import Position, WinKind
+from .display import (
+    SEAT_LETTERS,
+    WIN_NAMES,
+    board_text,
+    cube_text,
+    event_lines,
+    format_plays,
+    outcome_text,
+    result_text,
+    rules_text,
+    seat_label,
+)
 
-Colour = Literal["O", "X"]
+#: Who sits in a seat. Only people for now; the computer player will be another kind, and the
+#: session will ask it for its action whenever the game waits for its seat.
+PlayerKind = Literal["human"]
+PLAYER_KINDS: tuple[PlayerKind, ...] = ("human",)
 
-_WIN_NAMES = {
-    WinKind.SINGLE: "a single game",
-    WinKind.GAMMON: "a gammon",
-    WinKind.BACKGAMMON: "a backgammon",
+DEFAULT_NAMES = ("White", "Black")
+
+#: What ``resign`` may be followed by.
+_LEVELS = {
+    "": WinKind.SINGLE,
+    "single": WinKind.SINGLE,
+    "1": WinKind.SINGLE,
+    "gammon": WinKind.GAMMON,
+    "2": WinKind.GAMMON,
+    "backgammon": WinKind.BACKGAMMON,
+    "3": WinKind.BACKGAMMON,
 }
+
 _HELP = """\
-Commands:
-  31, 3 1, 3-1    the dice the player on roll has thrown (also: dice 31, to change them)
-  roll            roll the dice at random; a new game starts with the opening roll
-                  (each player rolls one die and the higher plays both numbers)
+Commands (each is made for the player the game waits for, named in the prompt):
+  roll, Enter     roll the dice; a game starts with the opening roll (each player rolls
+                  one die and the higher plays both numbers)
+  31, 3 1, 3-1    the numbers of physical dice (with --manual-dice); at the opening roll,
+                  the first number is the first player's die
+  double          offer to double, before rolling
+  take, drop      answer a double; beaver: redouble at once (where beavers are on)
   8/5 6/5         make a play in gnubg notation (bar/22*, 6/off, 8/5(2), 13/7*/5)
   3               make the play numbered 3 in the list
-  undo            take back the last play
+  resign [single|gammon|backgammon]   offer to resign; accept, reject: answer it
+  undo            (a play, once made, cannot be taken back)
   board           show the board (and the legal plays once the dice are in)
-  new [VARIANT]   start a new game: standard, nackgammon or hypergammon
-  set ID [N]      set up the position of a gnubg Position ID (N checkers a side)
-  id              print the Position ID (the player on roll's view)
+  id              print the GNU Backgammon ID and the XGID
+  score           the score and the cube
+  save FILE       save the match (JSON); load FILE: go on with a saved one
+  export FILE     write the match as a .mat file, for GNU Backgammon and others
   help            this list
   quit, exit      leave (so does the end of the input)"""
 
 
-def format_plays(plays: Sequence[Play], width: int = 0) -> str:
-    """The plays numbered from 1; in columns that fit ``width`` characters, or one a line.
-
-    Lines have no trailing spaces.
-
-    >>> plays = sorted(Position.initial().legal_plays((6, 5)), key=str)
-    >>> print(format_plays(plays))
-      1. 13/2
-      2. 13/7 8/3
-    ...
-    >>> print(format_plays(plays, width=40))
-      1. 13/2          2. 13/7 8/3
-    ...
-    """
-    entries = [f"{number:3d}. {play}" for number, play in enumerate(plays, 1)]
-    if not entries:
-        return ""
-    cell = max(len(entry) for entry in entries) + 2
-    per_line = max(1, width // cell)
-    lines = []
-    for start in range(0, len(entries), per_line):
-        row = entries[start : start + per_line]
-        lines.append("".join(entry.ljust(cell) for entry in row).rstrip())
-    return "\n".join(lines)
-
-
-def board_text(position: Position, on_roll: Colour) -> str:
-    """The board from the player on roll's side, their checkers marked with their colour.
-
-    The library draws the player on roll as O; when X is on roll the letters are swapped,
-    except inside the Position ID, which is base64 and may hold either letter.
-    """
-    text = str(position)
-    if on_roll == "O":
-        return text
-    position_id = position.id()
-    swapped = re.sub(
-        r"\b[OX]\b",
-        lambda match: "X" if match[0] == "O" else "O",
-        text.replace(position_id, "\0"),
-    )
-    return swapped.replace("\0", position_id)
-
-
-def outcome_text(outcome: Outcome, on_roll: Colour) -> str:
-    """A sentence saying who won and how, for an outcome of a position with ``on_roll`` on roll."""
-    winner = on_roll if outcome.winner == Side.ON_ROLL else _other(on_roll)
-    points = int(outcome.kind)
-    plural = "" if points == 1 else "s"
-    return f"{winner} wins {_WIN_NAMES[outcome.kind]} ({points} point{plural})."
-
-
-def _other(colour: Colour) -> Colour:
-    return "X" if colour == "O" else "O"
-
-
 @dataclass(frozen=True)
-class _Taken:
-    """One turn, as undo needs it: the position and colour before it, and its dice."""
+class Setup:
+    """What the session plays: a match or money session, or one game from a set-up position.
 
-    position: Position
-    on_roll: Colour
-    dice: Dice
-    play: Play | None  # None: the player danced
+    ``length`` is the match length (0: money play); ``crawford`` whether a match keeps the
+    Crawford rule; ``position``, seen from seat 0, sets up one money game from there (a
+    match always starts from the variant's position). ``players`` says who sits in each seat.
+    """
+
+    length: int = 0
+    rules: Rules = field(default_factory=Rules)
+    names: tuple[str, str] = DEFAULT_NAMES
+    crawford: bool = True
+    position: Position | None = None
+    players: tuple[PlayerKind, PlayerKind] = ("human", "human")
+
+    def __post_init__(self) -> None:
+        names = tuple(name.strip() for name in self.names)
+        if len(names) != 2 or not all(names) or names[0].lower() == names[1].lower():
+            raise BackgammonError("The two players need two different names.")
+        object.__setattr__(self, "names", names)
+        for player in self.players:
+            if player not in PLAYER_KINDS:
+                raise BackgammonError(
+                    f"A seat is played by one of {', '.join(PLAYER_KINDS)}; got {player!r}."
+                )
+        if self.position is not None:
+            if self.length:
+                raise BackgammonError(
+                    "A set-up position is played as one money game; it takes no match length."
+                )
+            outcome = self.position.outcome()
+            if outcome is not None:
+                raise BackgammonError(
+                    f"The position is already over: {outcome_text(outcome, 'O')}"
+                )
+
+    def new_record(self, dice: DiceSource) -> Match | Game:
+        """The match, or the one game, this set-up starts."""
+        if self.position is not None:
+            return Game(self.rules, dice, start=self.position)
+        return Match(self.length, self.rules, dice, players=self.names, crawford=self.crawford)
 
 
 class Session:
-    """The state of the interactive board, and the commands that change it.
+    """The table: a match (or one game) and the commands that act on it.
 
-    Every command either changes the state and says what happened, or leaves the state as it
-    was and writes one line saying why not.
+    Every command either acts, and says what happened, or leaves the game as it was and writes
+    one line saying why not.
     """
 
     def __init__(
-        self,
-        out: TextIO,
-        dice_source: DiceSource | None = None,
-        variant: Variant | str = Variant.STANDARD,
-        position: Position | None = None,
+        self, out: TextIO, dice_source: DiceSource | None = None, setup: Setup | None = None
     ) -> None:
-        self._out = out
-        self._dice_source = SecureDice() if dice_source is None else dice_source
-        self.variant = Variant(variant)
-        self.position = Position.initial(self.variant) if position is None else position
-        self.on_roll: Colour = "O"
-        self.dice: Dice | None = None
-        self.plays: list[Play] = []
-        self.history: list[_Taken] = []
-        # The next roll is the game's opening roll only at the start of a new game.
-        self.opening = position is None
+        self.out = out
+        self.dice_source = SecureDice() if dice_source is None else dice_source
+        # Physical dice: the numbers typed at the prompt go into this source.
+        self._manual = self.dice_source if isinstance(self.dice_source, ManualDice) else None
+        self.setup = Setup() if setup is None else setup
+        self.record: Match | Game = self.setup.new_record(self.dice_source)
+        # The seat and position last drawn, so that the board is drawn again only when it changed.
+        self._shown: tuple[int, Position] | None = None
         self._commands: dict[str, Callable[[str], None]] = {
             "help": self._help,
             "?": self._help,
             "board": self._board,
-            "new": self._new,
             "id": self._id,
-            "set": self._set,
-            "roll": self._roll_dice,
-            "dice": self._dice,
+            "score": self._score,
+            "save": self._save,
+            "load": self._load,
+            "export": self._export,
+            "roll": self._roll,
+            "double": self._simple("double", Game.double),
+            "take": self._simple("take", Game.take),
+            "drop": self._simple("drop", Game.drop),
+            "beaver": self._simple("beaver", Game.beaver),
+            "accept": self._simple("accept", Game.accept),
+            "reject": self._simple("reject", Game.reject),
+            "resign": self._resign,
             "undo": self._undo,
         }
+
+    # What is being played
+
+    @property
+    def match(self) -> Match | None:
+        """The match or money session, or None for one game from a set-up position."""
+        return self.record if isinstance(self.record, Match) else None
+
+    @property
+    def game(self) -> Game:
+        """The game being played (the last one, once the match is over)."""
+        return self.record.game if isinstance(self.record, Match) else self.record
+
+    @property
+    def names(self) -> tuple[str, str]:
+        """The players' names, seat 0's first."""
+        return self.record.players if isinstance(self.record, Match) else self.setup.names
 
     # The loop's side
 
     def start(self) -> None:
-        """Greet the player and show the first position."""
-        self._say(f"Backgammon: {self.variant} game. Type help for the commands.")
-        self._show_turn()
+        """Greet the players and show the table."""
+        variant = self.game.rules.variant
+        match = self.match
+        if match is None:
+            what = f"one money game from {self.game.start.id()}"
+        elif match.length:
+            what = f"a {match.length}-point match"
+        else:
+            what = "money play"
+        names = self.names
+        self._say(
+            f"Backgammon ({variant}): {what}, {names[0]} against {names[1]}. "
+            "Type help for the commands."
+        )
+        length, crawford = (match.length, match.crawford_rule) if match else (0, False)
+        options = rules_text(self.game.rules, length, crawford)
+        if options:
+            self._say(f"Rules: {options}.")
+        self._show_state()
 
     def prompt(self) -> str:
-        """The prompt before each line of input: who is on roll, and their dice if any."""
-        if self.dice is None:
-            return f"{self.on_roll}> "
-        return f"{self.on_roll} {self.dice[0]}-{self.dice[1]}> "
+        """The prompt before each line of input: who the game waits for, and for what."""
+        game = self.game
+        if self._over_text():
+            return "over> "
+        if game.phase is Phase.OPENING:
+            return "opening roll> "
+        seat = game.player_to_act
+        assert seat is not None  # every phase but the opening and the end waits for one seat
+        name = self.names[seat]
+        if game.phase is Phase.ROLL:
+            return f"{name} to roll{' or double' if game.may_double() else ''}> "
+        if game.phase in (Phase.MOVE, Phase.CONFIRM):
+            assert game.dice is not None  # the dice are in while a play is awaited
+            return f"{name} to move {game.dice[0]}-{game.dice[1]}> "
+        if game.phase is Phase.CUBE:
+            return f"{name} to {self._answers()}> "
+        return f"{name} to {game.phase}> "
 
     def handle(self, line: str) -> bool:
-        """Carry out one line of input; False when the player asked to leave."""
+        """Carry out one line of input; False when the players asked to leave."""
         text = line.strip()
-        if not text:
-            return True
         word, _, rest = text.partition(" ")
         word = word.lower()
         if word in ("quit", "exit"):
             return False
         try:
             command = self._commands.get(word)
-            if command is not None:
+            if not text:
+                if self.game.phase in (Phase.OPENING, Phase.ROLL):
+                    self._act(Game.roll)
+            elif command is not None:
                 command(rest.strip())
-            elif self.dice is None:
-                self._dice_or_complaint(text)
-            else:
+            elif self._moving() or not text[0].isdigit() or "/" in text:
                 self._play(text)
+            else:
+                self._typed_dice(text)
         except BackgammonError as exc:
             self._say(str(exc))
         return True
 
-    # Commands
+    # Actions
+
+    def _act(self, action: Callable[[Game, int], None]) -> None:
+        """Make ``action`` for the seat the game waits for, then say what it led to."""
+        over = self._over_text()
+        if over:
+            self._say(f"{over} Type save FILE, export FILE.mat or quit.")
+            return
+        game = self.game
+        seat = game.player_to_act
+        start, cube = len(game.events), game.cube_value
+        # The opening roll waits for no seat in particular: seat 0 makes it.
+        action(game, game.on_roll if seat is None else seat)
+        for line in event_lines(game, start, self.names):
+            self._say(line)
+        if game.phase is Phase.OPENING and game.cube_value > cube:
+            self._say(f"Automatic double: the cube is at {game.cube_value}, in the middle.")
+        if game.result is not None:
+            self._announce_result(game)
+        self._show_state()
+
+    def _simple(self, name: str, action: Callable[[Game, int], None]) -> Callable[[str], None]:
+        """A command that is one action with nothing after it."""
+
+        def command(argument: str) -> None:
+            if argument:
+                self._say(f"{name} takes nothing after it.")
+            else:
+                self._act(action)
+
+        return command
+
+    def _roll(self, argument: str) -> None:
+        if not argument:
+            self._act(Game.roll)
+        elif self._manual is not None:
+            self._say("roll takes nothing after it; to enter dice, type them, like 31.")
+        else:
+            self._say("roll takes nothing after it.")
+
+    def _typed_dice(self, text: str) -> None:
+        dice = parse_dice(text)
+        manual = self._manual
+        if manual is None:
+            self._say(
+                "The dice are rolled here: type roll (or just Enter). "
+                "To type the numbers of physical dice, start with --manual-dice."
+            )
+            return
+
+        def roll(game: Game, seat: int) -> None:
+            # Entered only when the roll will be taken, so a refused roll leaves none waiting.
+            if Action.ROLL in game.legal_actions(seat):
+                manual.enter(dice)
+            game.roll(seat)
+
+        self._act(roll)
+
+    def _play(self, text: str) -> None:
+        moving = self._moving()
+        if "/" not in text and not any(char.isdigit() for char in text):
+            # Every play names a point; a word alone is a mistyped command.
+            word = text.split()[0]
+            if moving:
+                self._say(
+                    f"Unknown command {word!r}: type a play (like 8/5 6/5), its number, or help."
+                )
+            else:
+                self._say(f"Unknown command {word!r}: type help for the commands.")
+            return
+        if moving and text.isdigit():
+            plays = self._legal_plays()
+            number = int(text)
+            if not 1 <= number <= len(plays):
+                self._say(
+                    f"There is no play {number}: choose 1 to {len(plays)}, or type the play."
+                )
+                return
+            chosen: Play | str = plays[number - 1]
+        else:
+            chosen = text
+        self._act(lambda game, seat: game.play(seat, chosen))
+
+    def _resign(self, argument: str) -> None:
+        level = _LEVELS.get(argument.lower())
+        if level is None:
+            self._say("Resign what? Type resign, resign gammon or resign backgammon.")
+            return
+        self._act(lambda game, seat: game.resign(seat, level))
+
+    def _undo(self, _: str) -> None:
+        self._say(
+            "A play cannot be taken back: it is typed whole, and once made it stays in the "
+            "game's record. Until a play is typed, no checker has moved."
+        )
+
+    # Other commands
 
     def _help(self, _: str) -> None:
         self._say(_HELP)
 
     def _board(self, _: str) -> None:
-        self._say(board_text(self.position, self.on_roll))
-        if self.dice is not None:
+        self._draw_board()
+        if self._moving() and not self._over_text():
             self._show_plays()
-
-    def _new(self, argument: str) -> None:
-        variant = Variant(argument) if argument else self.variant
-        self._reset(Position.initial(variant), opening=True)
-        self.variant = variant
-        self.on_roll = "O"
-        self._say(f"New {variant} game.")
-        self._show_turn()
 
     def _id(self, _: str) -> None:
-        self._say(f"{self.position.id()} ({self.on_roll} on roll)")
+        self._say(f"GNU Backgammon ID: {gnubg_id_of(self.record)}")
+        self._say(xgid_of(self.record))
 
-    def _set(self, argument: str) -> None:
-        words = argument.split()
-        if not 1 <= len(words) <= 2 or (len(words) == 2 and not words[1].isdigit()):
-            self._say("Usage: set ID [N], with a gnubg Position ID and N checkers a side.")
-            return
-        # A Position ID does not say how many checkers are borne off: the variant does.
-        checkers = int(words[1]) if len(words) == 2 else self.variant.checkers
-        position = Position.from_id(words[0], checkers=checkers)
-        self._reset(position, opening=False)
-        self._say(f"Position {position.id()} set up, {position.checkers} checkers a side.")
-        self._show_turn()
-
-    def _roll_dice(self, argument: str) -> None:
-        if argument:
-            self._say("roll takes nothing after it; to enter dice, type them, like 31.")
-        elif self._refuse_when_over():
-            return
-        elif self.dice is not None:
-            self._say(
-                f"{self.on_roll} has already rolled {self.dice[0]}-{self.dice[1]}: "
-                "make a play (or type dice 31 to correct the dice)."
-            )
-        elif self.opening:
-            self._opening_roll()
+    def _score(self, _: str) -> None:
+        game = self.game
+        match = self.match
+        if match is None:
+            self._say(f"One money game from a set-up position: {cube_text(game, self.names)}.")
         else:
-            dice = self._dice_source.roll()
-            self._say(f"{self.on_roll} rolls {dice[0]}-{dice[1]}.")
-            self._start_play(dice)
+            self._say(self._score_line(match))
+            self._say(f"Game {len(match.games)}: {cube_text(game, self.names)}.")
+        over = self._over_text()
+        if over:
+            self._say(over)
 
-    def _dice(self, argument: str) -> None:
-        if not self._refuse_when_over():
-            self._start_play(parse_dice(argument))
-
-    def _undo(self, _: str) -> None:
-        if not self.history:
-            self._say("There is no play to take back.")
+    def _save(self, argument: str) -> None:
+        if not argument:
+            self._say("Usage: save FILE, the file to write the match to.")
             return
-        taken = self.history.pop()
-        self.position = taken.position
-        self.on_roll = taken.on_roll
-        self.opening = False
-        roll = f"{taken.dice[0]}-{taken.dice[1]}"
-        if taken.play is None:
-            # A dance follows from the dice alone; taking it back is for dice typed wrong.
-            self.dice, self.plays = None, []
-            self._say(f"Took back {self.on_roll}'s dance with {roll}: enter the dice again.")
-            self._show_turn()
+        path = Path(argument).expanduser()
+        try:
+            path.write_text(self.record.to_json() + "\n", encoding="utf-8")
+        except OSError as exc:
+            self._say(f"Cannot write {argument}: {exc.strerror or exc}.")
+            return
+        self._say(f"Saved the {'match' if self.match else 'game'} to {argument}.")
+
+    def _load(self, argument: str) -> None:
+        if not argument:
+            self._say("Usage: load FILE, a match saved with save FILE.")
+            return
+        try:
+            text = Path(argument).expanduser().read_text(encoding="utf-8")
+        except OSError as exc:
+            self._say(f"Cannot read {argument}: {exc.strerror or exc}.")
+            return
+        except UnicodeDecodeError:
+            self._say(f"Cannot read {argument}: it is not a text file.")
+            return
+        data = load_json(text, "match")
+        record: Match | Game
+        if isinstance(data, dict) and "games" in data:
+            record = Match.from_dict(data, self.dice_source)
+        elif isinstance(data, dict) and "events" in data:
+            record = Game.from_dict(data, self.dice_source)
         else:
-            self._say(f"Took back {self.on_roll}'s {taken.play}: {self.on_roll} to play {roll}.")
-            self._say(board_text(self.position, self.on_roll))
-            self.dice, self.plays = taken.dice, self.position.legal_plays(taken.dice)
-            self._show_plays()
+            raise BackgammonError(f"{argument} holds no saved match or game.")
+        self.record = record
+        self._shown = None
+        self._say(f"Loaded {argument}.")
+        if isinstance(record, Match):
+            self._say(self._score_line(record))
+        self._show_state()
 
-    # Dice and plays
-
-    def _dice_or_complaint(self, text: str) -> None:
-        """Text typed while the dice are awaited: dice, or one line saying what is expected."""
-        if text[0].isdigit() and "/" not in text:
-            self._dice(text)
-        elif "/" not in text:
-            self._say(f"Unknown command {text.split()[0]!r}: type help for the commands.")
-        elif not self._refuse_when_over():
-            self._say(f"Enter {self.on_roll}'s dice first (like 31, 3 1 or 3-1), or type roll.")
-
-    def _opening_roll(self) -> None:
-        """RULES.md, Starting the game: each player rolls one die; the higher roll moves first,
-        playing the two numbers just rolled; equal numbers: both roll again."""
-        while True:
-            die_o, die_x = self._dice_source.roll()
-            if die_o != die_x:
-                break
-            self._say(f"Opening roll: both roll {die_o}; rolling again.")
-        first: Colour = "O" if die_o > die_x else "X"
-        self._say(f"Opening roll: O rolls {die_o}, X rolls {die_x}: {first} plays first.")
-        if first != self.on_roll:
-            self.position = self.position.flip()
-            self.on_roll = first
-            self._say(board_text(self.position, self.on_roll))
-        self._start_play((max(die_o, die_x), min(die_o, die_x)))
-
-    def _start_play(self, dice: Dice) -> None:
-        """Take the dice of the player on roll: list the plays, or dance and pass the turn."""
-        self.opening = False
-        plays = self.position.legal_plays(dice)
-        if not plays:
-            self._say(f"{self.on_roll} rolls {dice[0]}-{dice[1]} and dances: no checker can move.")
-            self._finish_turn(_Taken(self.position, self.on_roll, dice, None), self.position.flip())
+    def _export(self, argument: str) -> None:
+        if not argument:
+            self._say("Usage: export FILE.mat, the file to write the match to.")
             return
-        self.dice, self.plays = dice, plays
-        self._show_plays()
+        # Imported here: the .mat writer is the one part of the session it can do without.
+        from ..formats.mat import export_mat
 
-    def _play(self, text: str) -> None:
-        assert self.dice is not None  # handle() sends text here only once the dice are in
-        if text.isdigit():
-            number = int(text)
-            if not 1 <= number <= len(self.plays):
-                self._say(
-                    f"There is no play {number}: choose 1 to {len(self.plays)}, type the play, "
-                    f"or type dice {number} to change the dice."
-                )
-                return
-            play = self.plays[number - 1]
-        elif "/" not in text and not any(char.isdigit() for char in text):
-            # Every play names a point; a word alone is a mistyped command.
-            self._say(
-                f"Unknown command {text.split()[0]!r}: type a play (like 8/5 6/5), its number, "
-                "or help."
-            )
+        text = export_mat(self.record)
+        try:
+            Path(argument).expanduser().write_text(text, encoding="utf-8")
+        except OSError as exc:
+            self._say(f"Cannot write {argument}: {exc.strerror or exc}.")
             return
-        else:
-            play = self.position.parse_play(text, self.dice)
-        self._say(f"{self.on_roll} plays {play}.")
-        self._finish_turn(_Taken(self.position, self.on_roll, self.dice, play), play.result)
-
-    def _finish_turn(self, taken: _Taken, result: Position) -> None:
-        """Record the turn and pass the position, seen from the other side, to the other player."""
-        self.history.append(taken)
-        self.position = result
-        self.on_roll = _other(taken.on_roll)
-        self.dice, self.plays = None, []
-        self._show_turn()
+        self._say(f"Exported the {'match' if self.match else 'game'} to {argument}.")
 
     # State and output
 
-    def _reset(self, position: Position, *, opening: bool) -> None:
-        self.position = position
-        self.dice, self.plays = None, []
-        self.history = []
-        self.opening = opening
+    def _moving(self) -> bool:
+        return self.game.phase in (Phase.MOVE, Phase.CONFIRM)
 
-    def _refuse_when_over(self) -> bool:
-        """When the game is over, say so and return True."""
-        outcome = self.position.outcome()
-        if outcome is None:
-            return False
-        self._say(
-            f"The game is over: {outcome_text(outcome, self.on_roll)} "
-            "Type new, set ID, undo or quit."
-        )
-        return True
+    def _legal_plays(self) -> list[Play]:
+        game = self.game
+        assert game.dice is not None  # asked for only while a play is awaited
+        return game.position.legal_plays(game.dice)
 
-    def _show_turn(self) -> None:
-        self._say(board_text(self.position, self.on_roll))
-        outcome = self.position.outcome()
-        if outcome is not None:
-            self._say(f"Game over: {outcome_text(outcome, self.on_roll)}")
-            self._say("Type new for another game, undo to take back the last play, or quit.")
-        else:
-            self._say(f"{self.on_roll} on roll: enter the dice (like 31, 3 1 or 3-1) or type roll.")
+    def _answers(self) -> str:
+        """What the player who is doubled may answer."""
+        game = self.game
+        assert game.offer is not None  # asked for only while a double waits for its answer
+        if Action.BEAVER in game.legal_actions(game.offer.decider):
+            return "take, drop or beaver"
+        return "take or drop"
+
+    def _over_text(self) -> str:
+        """A sentence saying that the match (or the one game) is over, or '' while it goes on."""
+        match = self.match
+        if match is not None:
+            if match.winner is None:
+                return ""
+            score = f"{max(match.score)}-{min(match.score)}"
+            return f"The match is over: {self.names[match.winner]} wins it {score}."
+        game = self.game
+        if game.result is None:
+            return ""
+        return f"The game is over. {result_text(game, game.result, self.names)}"
+
+    def _score_line(self, match: Match) -> str:
+        names, score = self.names, match.score
+        kind = f"match to {match.length}" if match.length else "money play"
+        return f"Score: {names[0]} {score[0]}, {names[1]} {score[1]} ({kind})."
+
+    def _announce_result(self, game: Game) -> None:
+        assert game.result is not None  # called once the game has ended
+        match = self.match
+        number = match.games.index(game) + 1 if match is not None else 1
+        self._say(f"Game {number}: {result_text(game, game.result, self.names)}")
+        if match is None:
+            return
+        self._say(self._score_line(match))
+        if match.winner is not None:
+            return  # what follows says who won the match
+        crawford = " It is the Crawford game: no doubling." if match.game.crawford else ""
+        self._say(f"Game {len(match.games)} begins.{crawford}")
+        self._shown = None  # a new game's board is drawn, even where it looks like the last
+
+    def _show_state(self) -> None:
+        """Say what the game waits for, drawing the board when it changed."""
+        game = self.game
+        over = self._over_text()
+        if over:
+            self._say(f"{over} Type save FILE, export FILE.mat or quit.")
+            return
+        names = self.names
+        phase = game.phase
+        if phase is Phase.OPENING:
+            self._show_board()
+            if self._manual is not None:
+                self._say(
+                    f"Opening roll: enter the two dice, {names[0]}'s die first (like 52); "
+                    "the higher plays first."
+                )
+            else:
+                self._say(
+                    "Opening roll: type roll (or just Enter); each player rolls one die and "
+                    "the higher plays first."
+                )
+        elif phase is Phase.ROLL:
+            self._show_board()
+            name = names[game.on_roll]
+            if self._manual is not None:
+                double = " or type double" if game.may_double() else ""
+                self._say(f"{name} on roll: enter the dice (like 31, 3 1 or 3-1){double}.")
+            else:
+                double = " or double" if game.may_double() else ""
+                self._say(f"{name} on roll: type roll (or just Enter){double}.")
+        elif phase is Phase.CUBE:
+            assert game.offer is not None  # a double waits for its answer
+            offer = game.offer
+            self._say(
+                f"{names[offer.decider]}: {self._answers()}? "
+                f"Taking plays on for {offer.value}; dropping gives up "
+                f"{offer.value // 2} point{'' if offer.value == 2 else 's'}."
+            )
+        elif phase in (Phase.MOVE, Phase.CONFIRM):
+            self._show_board()
+            self._show_plays()
+        elif phase is Phase.RESIGN:
+            assert game.resignation is not None  # a resignation waits for its answer
+            resigning = game.resignation.player
+            self._say(
+                f"{names[1 - resigning]}: accept or reject {names[resigning]}'s resignation "
+                f"of {WIN_NAMES[game.resignation.level]}?"
+            )
+
+    def _show_board(self) -> None:
+        game = self.game
+        if self._shown != (game.on_roll, game.position):
+            self._draw_board()
+
+    def _draw_board(self) -> None:
+        game = self.game
+        self._say(board_text(game.position, SEAT_LETTERS[game.on_roll]))
+        labels = [
+            seat_label(self.names[seat], game.colours[seat], seat) for seat in (0, 1)
+        ]
+        legend = f"  {labels[0]}; {labels[1]}; {cube_text(game, self.names)}"
+        match = self.match
+        if match is not None and match.length:
+            legend += f"; match to {match.length}, score {match.score[0]}-{match.score[1]}"
+        self._say(legend)
+        self._shown = (game.on_roll, game.position)
 
     def _show_plays(self) -> None:
-        assert self.dice is not None  # called only once the dice are in
-        count = len(self.plays)
+        game = self.game
+        dice: Dice | None = game.dice
+        assert dice is not None  # called only once the dice are in
+        plays = self._legal_plays()
+        count = len(plays)
         self._say(
-            f"{self.on_roll} to play {self.dice[0]}-{self.dice[1]}: "
+            f"{self.names[game.on_roll]} to play {dice[0]}-{dice[1]}: "
             f"{count} legal play{'' if count == 1 else 's'}."
         )
-        self._say(format_plays(self.plays, width=79))
+        self._say(format_plays(plays, width=79))
         self._say("Type a play (like 8/5 6/5) or its number.")
 
     def _say(self, text: str) -> None:
-        self._out.write(text + "\n")
+        self.out.write(text + "\n")
 
 
 def run(
@@ -379,17 +566,17 @@ def run(
     stdout: TextIO | None = None,
     dice_source: DiceSource | None = None,
     *,
-    variant: Variant | str = Variant.STANDARD,
-    position: Position | None = None,
+    setup: Setup | None = None,
 ) -> int:
-    """Play on the interactive board until quit, exit or the end of the input; the exit status.
+    """Play at the table until quit, exit or the end of the input; the exit status.
 
     ``stdin`` and ``stdout`` default to the process's own (looked up when called, so a test's
-    replacement is seen); ``dice_source`` defaults to secure dice (:class:`SecureDice`).
+    replacement is seen); ``dice_source`` defaults to secure dice (:class:`SecureDice`); a
+    :class:`ManualDice` source takes the dice typed at the prompt.
     """
     source = sys.stdin if stdin is None else stdin
     out = sys.stdout if stdout is None else stdout
-    session = Session(out, dice_source, variant, position)
+    session = Session(out, dice_source, setup)
     session.start()
     try:
         while True:

@@ -1,0 +1,206 @@
+"""Search: the evaluation of positions n plies deep, and the ranking of a roll's plays.
+
+Plies are counted as GNU Backgammon counts them. At 0-ply a position's value is the
+evaluator's. At n-ply it is the average over the 21 rolls of the value, at (n-1)-ply, of the
+position after the play that the player on roll makes with that roll, chosen at 0-ply, as
+inside GNU Backgammon's searches. Each level of the tree is evaluated as one batch: every
+position of a level is expanded (its rolls and legal plays), all their results are evaluated
+at once, and then the level below is evaluated in the same way.
+
+Values are cached by position and depth, as are the chosen replies of each position, so the
+stages of one decision share their work, and so do successive decisions.
+
+A roll's plays are ranked in stages (:meth:`Search.rank`): all of them at 0-ply, then those
+that pass the first filter at 1-ply, and so on (GNU Backgammon's move filters: keep at most
+``keep`` plays within ``threshold`` of the best).
+
+>>> from backgammon import Position
+>>> from backgammon.bot.evaluator import FakeEvaluator
+>>> search = Search(FakeEvaluator())
+>>> search.values([Position.initial()], plies=1).shape
+(1, 5)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import islice
+from typing import Any
+
+import numpy as np
+
+from ..dice import ALL_ROLLS
+from ..moves import Play
+from ..position import Position
+from .encoding import boards
+from .evaluator import Evaluator, terminal_values
+from .network import Array, equities, flip_outputs
+
+#: The weight of each of the 21 rolls (ALL_ROLLS order) out of 1: doubles 1/36, others 2/36.
+ROLL_WEIGHTS = np.array([1.0 if a == b else 2.0 for a, b in ALL_ROLLS], dtype=np.float32) / 36
+
+
+@dataclass(frozen=True)
+class MoveFilter:
+    """Keep at most ``keep`` plays whose equity is within ``threshold`` of the best."""
+
+    keep: int
+    threshold: float
+
+
+#: GNU Backgammon's "normal" filter after 0-ply, and a narrower one after 1-ply.
+DEFAULT_FILTERS = (MoveFilter(8, 0.16), MoveFilter(3, 0.08))
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """A play with its probabilities and cubeless equity for the player who makes it, at
+    the depth it was last evaluated at."""
+
+    play: Play
+    values: Array
+    equity: float
+    plies: int
+
+
+class Search:
+    """n-ply evaluation over an evaluator, with caches of at most ``cache_size`` positions
+    per depth (the oldest are dropped first)."""
+
+    def __init__(self, evaluator: Evaluator, cache_size: int = 200_000) -> None:
+        self.evaluator = evaluator
+        self.cache_size = cache_size
+        self._values: dict[int, dict[Position, Array]] = {}
+        self._replies: dict[Position, tuple[Position, ...]] = {}
+
+    def clear(self) -> None:
+        """Forget every cached value and reply."""
+        self._values.clear()
+        self._replies.clear()
+
+    def values(self, positions: Sequence[Position], plies: int) -> Array:
+        """The probabilities ``(n, 5)`` of ``positions`` at ``plies``, each for its player
+        on roll."""
+        if plies < 0:
+            raise ValueError(f"The depth of a search is 0 plies or more; got {plies}.")
+        cache = self._values.setdefault(plies, {})
+        missing = list(dict.fromkeys(p for p in positions if p not in cache))
+        if not missing:
+            return _rows([cache[p] for p in positions])
+        found = dict(zip(missing, self._evaluate(missing, plies), strict=True))
+        result = _rows([cache[p] if p in cache else found[p] for p in positions])
+        _trim(cache, self.cache_size - len(found))
+        cache.update(found)
+        return result
+
+    def _evaluate(self, positions: list[Position], plies: int) -> Array:
+        if plies == 0:
+            return self.evaluator.evaluate_batch(positions)
+        over, values = terminal_values(*boards(positions))
+        live = [p for p, done in zip(positions, over, strict=True) if not done]
+        if live:
+            replies = self.replies(live)
+            after = [reply for row in replies for reply in row]
+            # Each reply's value is for its player on roll, the other side: turn it round.
+            child = flip_outputs(self.values(after, plies - 1)).reshape(len(live), -1, 5)
+            values[~over] = np.einsum("nrk,r->nk", child, ROLL_WEIGHTS)
+        return values
+
+    def replies(self, positions: Sequence[Position]) -> list[tuple[Position, ...]]:
+        """For each position (game not over), the position after the play its player on roll
+        makes with each of the 21 rolls, chosen at 0-ply (the position turned round when the
+        roll cannot be played)."""
+        missing = [p for p in dict.fromkeys(positions) if p not in self._replies]
+        if missing:
+            groups: list[list[Position]] = []
+            for position in missing:
+                for roll in ALL_ROLLS:
+                    plays = position.legal_plays(roll)
+                    groups.append([play.result for play in plays] if plays else [position.flip()])
+            flat = [result for group in groups for result in group]
+            # A result has the opponent on roll: the best play leaves them the least equity.
+            equity = equities(self.values(flat, 0))
+            chosen = []
+            offset = 0
+            for group in groups:
+                best = int(equity[offset : offset + len(group)].argmin()) if len(group) > 1 else 0
+                chosen.append(group[best])
+                offset += len(group)
+            rolls = len(ALL_ROLLS)
+            found = {
+                position: tuple(chosen[index * rolls : (index + 1) * rolls])
+                for index, position in enumerate(missing)
+            }
+            result = [self._replies[p] if p in self._replies else found[p] for p in positions]
+            _trim(self._replies, self.cache_size - len(found))
+            self._replies.update(found)
+            return result
+        return [self._replies[p] for p in positions]
+
+    def rank(
+        self,
+        plays: Sequence[Play],
+        plies: int,
+        filters: Sequence[MoveFilter] = DEFAULT_FILTERS,
+        at_least: int = 1,
+        noise: float = 0.0,
+        rng: np.random.Generator | None = None,
+    ) -> list[Ranked]:
+        """The plays ranked best first for the player who makes them: all at 0-ply, then, at
+        each further ply up to ``plies``, those that passed the filter of the ply before
+        (``filters[0]`` after 0-ply, ...), keeping at least ``at_least``.
+
+        Plays evaluated deeper rank above the others. ``noise`` (with ``rng``) adds normal
+        noise of that standard deviation to each equity before the final ranking.
+        """
+        if not plays:
+            return []
+        depth = np.zeros(len(plays), dtype=np.int64)
+        values = flip_outputs(self.values([play.result for play in plays], 0))
+        equity = equities(values).astype(np.float64)
+        # The noise of each play is drawn once and counts at every stage, filters included.
+        shift = (
+            (rng or np.random.default_rng()).normal(0.0, noise, len(plays))
+            if noise > 0.0
+            else np.zeros(len(plays))
+        )
+        alive = np.arange(len(plays))
+        for ply in range(1, plies + 1):
+            window = filters[min(ply - 1, len(filters) - 1)]
+            alive = _filter(alive, equity + shift, window, at_least)
+            if len(alive) <= 1 and at_least <= 1:
+                break  # the one play left ranks first already
+            deeper = flip_outputs(self.values([plays[i].result for i in alive], ply))
+            values[alive] = deeper
+            equity[alive] = equities(deeper)
+            depth[alive] = ply
+        order = np.lexsort((-(equity + shift), -depth))
+        return [
+            Ranked(plays[i], values[i], float(equity[i]), int(depth[i])) for i in order
+        ]
+
+
+def _filter(
+    alive: Any, equity: Any, window: MoveFilter, at_least: int
+) -> Any:
+    """The indices of ``alive`` that pass ``window`` (at least ``at_least`` of them)."""
+    ordered = alive[np.argsort(-equity[alive], kind="stable")]
+    best = equity[ordered[0]]
+    close = ordered[equity[ordered] >= best - window.threshold][: max(window.keep, 1)]
+    return ordered[: max(len(close), min(at_least, len(ordered)))]
+
+
+def _rows(rows: list[Array]) -> Array:
+    if not rows:
+        return np.zeros((0, 5), dtype=np.float32)
+    result: Array = np.stack(rows)
+    return result
+
+
+def _trim(cache: dict[Any, Any], room: int) -> None:
+    """Drop the oldest entries so that ``cache`` keeps at most ``room`` of them."""
+    excess = len(cache) - max(room, 0)
+    if excess > 0:
+        for key in list(islice(cache, excess)):
+            del cache[key]

@@ -1,0 +1,220 @@
+"""What the terminal shows: the board, the numbered plays, and sentences about a game.
+
+Nothing here reads input or changes a game; :mod:`.interactive` decides when to show what.
+Seat 0's checkers are drawn as O and seat 1's as X, whichever of them is on roll, so a player
+finds their checkers under the same letter all game long.
+
+>>> from backgammon.dice import ManualDice
+>>> game = Game(dice=ManualDice(["3 1"]))
+>>> game.roll(0)
+>>> print("\\n".join(event_lines(game, 0, ("Alice", "Bob"))))
+Opening roll: Alice rolls 3, Bob rolls 1: Alice plays first with 3-1.
+>>> game.play(0, "8/5 6/5")
+>>> event_lines(game, 1, ("Alice", "Bob"))
+['Alice plays 8/5 6/5.']
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ..game import Action, Game, GameResult, Rules
+from ..moves import Play
+from ..position import Outcome, Position, Side, WinKind
+
+Letter = str
+
+#: The letter each seat's checkers are drawn with.
+SEAT_LETTERS: tuple[Letter, Letter] = ("O", "X")
+
+WIN_NAMES = {
+    WinKind.SINGLE: "a single game",
+    WinKind.GAMMON: "a gammon",
+    WinKind.BACKGAMMON: "a backgammon",
+}
+
+
+def points_text(points: int) -> str:
+    """``1 point``, ``2 points``."""
+    return f"{points} point{'' if points == 1 else 's'}"
+
+
+def format_plays(plays: Sequence[Play], width: int = 0) -> str:
+    """The plays numbered from 1; in columns that fit ``width`` characters, or one a line.
+
+    Lines have no trailing spaces.
+
+    >>> plays = sorted(Position.initial().legal_plays((6, 5)), key=str)
+    >>> print(format_plays(plays))
+      1. 13/2
+      2. 13/7 8/3
+    ...
+    >>> print(format_plays(plays, width=40))
+      1. 13/2          2. 13/7 8/3
+    ...
+    """
+    entries = [f"{number:3d}. {play}" for number, play in enumerate(plays, 1)]
+    if not entries:
+        return ""
+    cell = max(len(entry) for entry in entries) + 2
+    per_line = max(1, width // cell)
+    lines = []
+    for start in range(0, len(entries), per_line):
+        row = entries[start : start + per_line]
+        lines.append("".join(entry.ljust(cell) for entry in row).rstrip())
+    return "\n".join(lines)
+
+
+def board_text(position: Position, on_roll: Letter) -> str:
+    """The board from the player on roll's side, their checkers marked with their letter.
+
+    The library draws the player on roll as O; when X is on roll the letters are swapped,
+    except inside the Position ID, which is base64 and may hold either letter.
+    """
+    text = str(position)
+    if on_roll == "O":
+        return text
+    position_id = position.id()
+    swapped = re.sub(
+        r"\b[OX]\b",
+        lambda match: "X" if match[0] == "O" else "O",
+        text.replace(position_id, "\0"),
+    )
+    return swapped.replace("\0", position_id)
+
+
+def outcome_text(outcome: Outcome, on_roll: Letter) -> str:
+    """A sentence saying who won and how, for an outcome of a position with ``on_roll`` on roll."""
+    other = "X" if on_roll == "O" else "O"
+    winner = on_roll if outcome.winner == Side.ON_ROLL else other
+    return f"{winner} wins {WIN_NAMES[outcome.kind]} ({points_text(int(outcome.kind))})."
+
+
+def seat_label(name: str, colour: str, seat: int) -> str:
+    """``O White`` when the name is the colour's, else ``O Alice (white)``."""
+    letter = SEAT_LETTERS[seat]
+    return f"{letter} {name}" if name.lower() == colour.lower() else f"{letter} {name} ({colour})"
+
+
+def cube_text(game: Game, names: tuple[str, str]) -> str:
+    """Where the cube stands: ``cube 1 in the middle``, ``cube 2, Bob's``, or why there is none."""
+    if not game.rules.cube:
+        return "no cube"
+    if game.crawford:
+        return "Crawford game, no doubling"
+    if game.cube_owner is None:
+        return f"cube {game.cube_value} in the middle"
+    return f"cube {game.cube_value}, {names[game.cube_owner]}'s"
+
+
+def rules_text(rules: Rules, length: int, crawford: bool) -> str:
+    """The options in force, in words; empty when they are the usual ones."""
+    options = []
+    if not rules.cube:
+        options.append("no cube")
+    if rules.jacoby:
+        options.append("Jacoby rule")
+    if rules.beavers:
+        options.append("beavers")
+    if rules.automatic_doubles:
+        options.append(f"automatic doubles (at most {rules.automatic_doubles} a game)")
+    if rules.max_cube is not None:
+        options.append(f"cube up to {rules.max_cube}")
+    if rules.opening_reroll:
+        options.append("the opening roll's winner rolls afresh")
+    if rules.auto_forced:
+        options.append("forced plays made automatically")
+    if rules.auto_race_roll:
+        options.append("automatic rolls in a race")
+    if length > 1 and not crawford:
+        options.append("no Crawford rule")
+    return ", ".join(options)
+
+
+def result_text(game: Game, result: GameResult, names: tuple[str, str]) -> str:
+    """How the game ended and what it is worth."""
+    winner, loser = names[result.winner], names[1 - result.winner]
+    points = points_text(result.points)
+    kind = WIN_NAMES[result.kind]
+    if result.reason == "drop":
+        return f"{loser} dropped the double: {winner} wins {points}."
+    if result.reason == "resign":
+        text = f"{loser} resigned {kind}: {winner} wins {points}."
+    else:
+        text = f"{winner} wins {kind}: {points}."
+    if result.points < game.cube_value * int(result.kind):
+        text += " (The Jacoby rule counts it single: the cube was never turned.)"
+    return text
+
+
+def event_lines(game: Game, start: int, names: tuple[str, str]) -> list[str]:
+    """Sentences for the events of ``game`` from index ``start`` on.
+
+    The cube's value and owner are read from the game as it is now, which is right for the
+    events one command makes: after a double or a beaver nothing else happens, and the
+    automatic moves that may follow a take change no cube.
+    """
+    lines = []
+    events = game.events
+    # game.plays holds one entry for each turn that ended: a play, a pass or a confirm.
+    turn_ends = (Action.PLAY, Action.PASS, Action.CONFIRM)
+    played = sum(1 for event in events[:start] if event.action in turn_ends)
+    for index in range(start, len(events)):
+        event = events[index]
+        name = names[event.player]
+        action = event.action
+        if action is Action.ROLL:
+            assert event.dice is not None  # a roll always records its dice
+            if _is_opening(game, index):
+                lines.append(_opening_text(game, event.dice, names))
+            else:
+                race = " (rolled for them: the race needs no decision)" if event.auto else ""
+                lines.append(f"{name} rolls {event.dice[0]}-{event.dice[1]}{race}.")
+        elif action in turn_ends:
+            _, dice, play = game.plays[played]
+            played += 1
+            if play is None:
+                lines.append(f"{name} dances with {dice[0]}-{dice[1]}: no checker can move.")
+            else:
+                forced = " (the only legal play)" if event.auto else ""
+                lines.append(f"{name} plays {play}{forced}.")
+        elif action is Action.DOUBLE:
+            lines.append(f"{name} doubles to {2 * game.cube_value}.")
+        elif action is Action.BEAVER:
+            assert game.offer is not None  # the doubler has yet to answer the beaver
+            lines.append(
+                f"{name} beavers: the cube goes to {game.offer.value} and {name} keeps it."
+            )
+        elif action is Action.TAKE:
+            owner = names[game.cube_owner] if game.cube_owner is not None else name
+            lines.append(f"{name} takes: the cube is at {game.cube_value}, {owner}'s.")
+        elif action is Action.DROP:
+            lines.append(f"{name} drops.")
+        elif action is Action.RESIGN:
+            assert event.level is not None  # a resignation always records its level
+            lines.append(f"{name} offers to resign {WIN_NAMES[event.level]}.")
+        elif action is Action.ACCEPT:
+            lines.append(f"{name} accepts the resignation.")
+        elif action is Action.REJECT:
+            lines.append(f"{name} rejects the resignation: the game goes on.")
+    return lines
+
+
+def _is_opening(game: Game, index: int) -> bool:
+    """True when event ``index`` is an opening roll: every roll before it tied."""
+    return all(
+        event.action is Action.ROLL and event.dice is not None and event.dice[0] == event.dice[1]
+        for event in game.events[:index]
+    )
+
+
+def _opening_text(game: Game, dice: tuple[int, int], names: tuple[str, str]) -> str:
+    first, second = dice
+    if first == second:
+        return f"Opening roll: both roll {first}; roll again."
+    winner = names[0] if first > second else names[1]
+    rolls = f"Opening roll: {names[0]} rolls {first}, {names[1]} rolls {second}"
+    if game.rules.opening_reroll:
+        return f"{rolls}: {winner} plays first and rolls both dice afresh."
+    return f"{rolls}: {winner} plays first with {max(dice)}-{min(dice)}."
