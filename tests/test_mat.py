@@ -583,7 +583,7 @@ def test_forced_plays_left_out_are_played() -> None:
          "cube goes to 2"),
         (" 3 point match\n Game 1\n A : 0   B : 0\n  1) 31: 8/5 6/5   42: 8/4 6/4\n"
          "  2) 53: 8/3 6/3   Doubles => 2\n  3) 64: 24/18 13/9   Takes\n", 6,
-         "waits to take or drop"),
+         "waits for a take or a drop"),
         (" 3 point match\n Game 1\n A : 0   B : 0\n  1) 31: 8/5 6/5\n"
          " Game 2\n A : 0   B : 0\n", 6, "not finished"),
         (" 3 point match\n Game 1\n A : 0   B : 0\n  1) 31: 8/5 6/5\n"

@@ -56,6 +56,17 @@ class Phase(StrEnum):
     OVER = "game over"
 
 
+_WAITS_FOR = {
+    Phase.OPENING: "for the opening roll",
+    Phase.ROLL: "for a roll or a double",
+    Phase.CUBE: "for a take or a drop",
+    Phase.MOVE: "for a move",
+    Phase.CONFIRM: "for the move to be confirmed",
+    Phase.RESIGN: "for an answer to the resignation",
+    Phase.OVER: "for nothing: the game is over",
+}
+
+
 class Action(StrEnum):
     """What a player can do; each is one kind of event in the record."""
 
@@ -227,6 +238,8 @@ class Game:
         self.crawford = crawford
         self.in_match = in_match
         self.start = start or Position.initial(self.rules.variant)
+        if self.start.is_game_over():
+            raise BackgammonError("The starting position has no game left: a side is all off.")
         if len(colours) != 2 or colours[0] == colours[1]:
             raise BackgammonError("The two seats need two different colours.")
         self.colours = colours
@@ -403,7 +416,7 @@ class Game:
         if action is Action.RESIGN:
             if phase not in (Phase.ROLL, Phase.MOVE, Phase.CONFIRM):
                 raise IllegalActionError(
-                    f"A resignation cannot be offered while the game waits to {phase}."
+                    f"A resignation cannot be offered while the game waits {_WAITS_FOR[phase]}."
                 )
             return
         if action in (Action.ACCEPT, Action.REJECT):
@@ -430,18 +443,18 @@ class Game:
         elif action is Action.ROLL:
             if phase not in (Phase.OPENING, Phase.ROLL):
                 raise IllegalActionError(
-                    f"The dice cannot be rolled now: the game waits to {phase}."
+                    f"The dice cannot be rolled now: the game waits {_WAITS_FOR[phase]}."
                 )
         elif action is Action.DOUBLE:
             if phase is not Phase.ROLL:
                 raise IllegalActionError(
                     "A double is offered at the start of a turn, before rolling; "
-                    f"the game waits to {phase}."
+                    f"the game waits {_WAITS_FOR[phase]}."
                 )
         elif action in (Action.STEP, Action.PLAY, Action.PASS):
             if phase is not Phase.MOVE and not (action is Action.PLAY and phase is Phase.CONFIRM):
                 raise IllegalActionError(
-                    f"No checker can be moved now: the game waits to {phase}."
+                    f"No checker can be moved now: the game waits {_WAITS_FOR[phase]}."
                 )
         elif action is Action.UNDO:
             if phase not in (Phase.MOVE, Phase.CONFIRM) or not (self.turn and self.turn.made):
