@@ -20,11 +20,11 @@ from collections.abc import Sequence
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one thread: small matrices, shared cores
 
-from backgammon.bot.duel import DuelResult, GreedyPlayer, duel  # noqa: E402
-from backgammon.bot.pubeval import PubEval  # noqa: E402
-from backgammon.bot.shipped import shipped_evaluator  # noqa: E402
-from backgammon.moves import Play  # noqa: E402
-from backgammon.position import Position  # noqa: E402
+from backgammon.bot.duel import DuelResult, GreedyPlayer, duel
+from backgammon.bot.pubeval import PubEval
+from backgammon.bot.shipped import shipped_evaluator
+from backgammon.moves import Play
+from backgammon.position import Position
 
 
 class GnubgZeroPly:
