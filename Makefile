@@ -1,4 +1,4 @@
-# The whole set-up on a fresh machine: `make run` starts the program, `make test` runs every test.
+# The whole set-up on a fresh machine: `make run` starts the web app, `make test` runs every test.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -8,11 +8,11 @@ BIN := $(VENV)/bin
 $(BIN)/backgammon: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet -e '.[dev,server]'
 	touch $@
 
 run: $(BIN)/backgammon
-	$(BIN)/backgammon
+	$(BIN)/backgammon serve
 
 lint: $(BIN)/backgammon
 	$(BIN)/ruff check src tests bench

@@ -1,26 +1,52 @@
-"""The computer player: evaluation by networks it trained itself, and the tools to train them.
+"""The computer player: evaluation by networks it trained itself, search, and the cube.
 
-Phase 1 holds the parts below the searching bot: the input encoding (:mod:`.encoding`), the
-numpy networks (:mod:`.network`), evaluators (:mod:`.evaluator`), Tesauro's pubeval as a
-baseline (:mod:`.pubeval`), games between players (:mod:`.duel`) and self-play TD(lambda)
-training (:mod:`.train`, the ``backgammon train`` command).
+* Evaluation: the input encoding (:mod:`.encoding`), the numpy networks (:mod:`.network`),
+  evaluators (:mod:`.evaluator`), exact bear-offs (:mod:`.bearoff`) and the shipped weights
+  (:mod:`.shipped`).
+* Play: n-ply search with move filters (:mod:`.search`) and the :class:`Bot` with its levels
+  (:mod:`.bot`); cube decisions (:mod:`.cube`) with match equities (:mod:`.met`); bots
+  playing games through the engine (:mod:`.player`, :mod:`.selfplay`).
+* Measuring and training: Tesauro's pubeval as a baseline (:mod:`.pubeval`), games between
+  players (:mod:`.duel`) and self-play TD(lambda) training (:mod:`.train`).
 """
 
+from .bearoff import BearoffEvaluator, BearoffTable
+from .bot import Bot, Hint, Level
+from .cube import CubeAction, CubeDecision, CubeOwner, CubeResponse
 from .duel import Chooser, DuelResult, GreedyPlayer, duel
 from .evaluator import Evaluator, FakeEvaluator, NetworkEvaluator
+from .met import MatchEquityTable, MatchScore
 from .network import Network
+from .player import act, play_match, play_out
 from .probabilities import Probabilities
 from .pubeval import PubEval
+from .search import MoveFilter, Search
 
 __all__ = [
+    "BearoffEvaluator",
+    "BearoffTable",
+    "Bot",
     "Chooser",
+    "CubeAction",
+    "CubeDecision",
+    "CubeOwner",
+    "CubeResponse",
     "DuelResult",
     "Evaluator",
     "FakeEvaluator",
     "GreedyPlayer",
+    "Hint",
+    "Level",
+    "MatchEquityTable",
+    "MatchScore",
+    "MoveFilter",
     "Network",
     "NetworkEvaluator",
     "Probabilities",
     "PubEval",
+    "Search",
+    "act",
     "duel",
+    "play_match",
+    "play_out",
 ]

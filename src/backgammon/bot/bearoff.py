@@ -141,7 +141,8 @@ class _Builder:
     def _pairs(self, rows: NDArray[np.int64], first: int, second: int) -> NDArray[np.int64]:
         """Positions after a step of ``first`` then of ``second`` from ``rows``: ``(k, 36)``."""
         after = self.steps[first - 1, rows]
-        return self.steps[second - 1][after].reshape(len(rows), -1)
+        pairs: NDArray[np.int64] = self.steps[second - 1][after].reshape(len(rows), -1)
+        return pairs
 
     def _choose(self, rows: NDArray[np.int64], candidates: NDArray[np.int64]) -> list[
         tuple[NDArray[np.int64], NDArray[np.bool_]]
@@ -164,7 +165,8 @@ class _Builder:
     def _level(self, rows: NDArray[np.int64]) -> None:
         """Fill in the positions ``rows``, which all have the same pips."""
         for die in range(1, POINTS + 1):
-            for criterion, (picked, _) in enumerate(self._choose(rows, self._pairs(rows, die, die))):
+            pairs = self._pairs(rows, die, die)
+            for criterion, (picked, _) in enumerate(self._choose(rows, pairs)):
                 self.best_pair[criterion, die - 1, rows] = picked
         off = np.zeros((len(rows), MAX_ROLLS))
         first = np.zeros((len(rows), MAX_ROLLS))
@@ -208,11 +210,13 @@ class BearoffTable:
 
     def rolls(self, points: Sequence[int]) -> NDArray[np.float32]:
         """The distribution of the rolls to bear off every checker on points 1..6."""
-        return self.off[self._index(points)]
+        row: NDArray[np.float32] = self.off[self._index(points)]
+        return row
 
     def first_rolls(self, points: Sequence[int]) -> NDArray[np.float32]:
         """The distribution of the rolls to bear off at least one of them."""
-        return self.first[self._index(points)]
+        row: NDArray[np.float32] = self.first[self._index(points)]
+        return row
 
     @staticmethod
     def _index(points: Sequence[int]) -> int:
@@ -294,7 +298,8 @@ def is_bearoff(mine: Board, theirs: Board) -> NDArray[np.bool_]:
     is not over): the positions the table answers exactly."""
     home = (mine[:, POINTS + 1 :].sum(axis=1) == 0) & (theirs[:, POINTS + 1 :].sum(axis=1) == 0)
     checkers = mine.sum(axis=1)
-    return home & (mine[:, 0] < checkers) & (theirs[:, 0] < checkers)
+    result: NDArray[np.bool_] = home & (mine[:, 0] < checkers) & (theirs[:, 0] < checkers)
+    return result
 
 
 class BearoffEvaluator:
@@ -323,5 +328,5 @@ class BearoffEvaluator:
         values[exact] = self.table.outputs(mine[exact], theirs[exact])
         rest = np.flatnonzero(~exact)
         if len(rest):
-            values[rest] = self.base.evaluate_batch([positions[i] for i in rest])
+            values[rest] = self.base.evaluate_batch([positions[int(i)] for i in rest])
         return values

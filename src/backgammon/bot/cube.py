@@ -26,6 +26,7 @@ chances of winning the match in match play.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from enum import StrEnum
@@ -292,7 +293,7 @@ def _interpolate(knots: list[tuple[float, float]], x: float) -> float:
     for knot in knots[1:]:
         if knot[0] > points[-1][0]:
             points.append(knot)  # a knot out of order (an odd score) is left out
-    for (x0, y0), (x1, y1) in zip(points, points[1:], strict=False):
+    for (x0, y0), (x1, y1) in itertools.pairwise(points):
         if x <= x1:
             return y0 + (y1 - y0) * (x - x0) / (x1 - x0)
     return points[-1][1]
@@ -302,7 +303,7 @@ def _invert(knots: list[tuple[float, float]], y: float) -> float:
     """The least x in [0, 1] at which the line through ``knots`` reaches ``y``."""
     if y <= knots[0][1]:
         return 0.0
-    for (x0, y0), (x1, y1) in zip(knots, knots[1:], strict=False):
+    for (x0, y0), (x1, y1) in itertools.pairwise(knots):
         if y0 <= y <= y1 and y1 > y0 and x1 > x0:
             return x0 + (x1 - x0) * (y - y0) / (y1 - y0)
     return 1.0

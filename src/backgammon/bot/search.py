@@ -29,6 +29,7 @@ from itertools import islice
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ..dice import ALL_ROLLS
 from ..moves import Play
@@ -85,13 +86,20 @@ class Search:
         if plies < 0:
             raise ValueError(f"The depth of a search is 0 plies or more; got {plies}.")
         cache = self._values.setdefault(plies, {})
-        missing = list(dict.fromkeys(p for p in positions if p not in cache))
+        rows = [cache.get(p) for p in positions]
+        # Positions are hashed as few times as possible: hashing is much of a deep search.
+        slots: dict[Position, int] = {}
+        missing: list[tuple[int, int]] = []
+        for index, row in enumerate(rows):
+            if row is None:
+                missing.append((index, slots.setdefault(positions[index], len(slots))))
         if not missing:
-            return _rows([cache[p] for p in positions])
-        found = dict(zip(missing, self._evaluate(missing, plies), strict=True))
-        result = _rows([cache[p] if p in cache else found[p] for p in positions])
-        _trim(cache, self.cache_size - len(found))
-        cache.update(found)
+            return _rows(rows)
+        unique = list(slots)
+        computed = self._evaluate(unique, plies)
+        result = _rows(rows, missing, computed)
+        _trim(cache, self.cache_size - len(unique))
+        cache.update(zip(unique, computed, strict=True))
         return result
 
     def _evaluate(self, positions: list[Position], plies: int) -> Array:
@@ -152,7 +160,8 @@ class Search:
         (``filters[0]`` after 0-ply, ...), keeping at least ``at_least``.
 
         Plays evaluated deeper rank above the others. ``noise`` (with ``rng``) adds normal
-        noise of that standard deviation to each equity before the final ranking.
+        noise of that standard deviation to each play's equity, for the filters and the
+        ranking both (the equities reported are without it).
         """
         if not plays:
             return []
@@ -171,7 +180,7 @@ class Search:
             alive = _filter(alive, equity + shift, window, at_least)
             if len(alive) <= 1 and at_least <= 1:
                 break  # the one play left ranks first already
-            deeper = flip_outputs(self.values([plays[i].result for i in alive], ply))
+            deeper = flip_outputs(self.values([plays[int(i)].result for i in alive], ply))
             values[alive] = deeper
             equity[alive] = equities(deeper)
             depth[alive] = ply
@@ -182,19 +191,30 @@ class Search:
 
 
 def _filter(
-    alive: Any, equity: Any, window: MoveFilter, at_least: int
-) -> Any:
-    """The indices of ``alive`` that pass ``window`` (at least ``at_least`` of them)."""
-    ordered = alive[np.argsort(-equity[alive], kind="stable")]
+    alive: NDArray[np.int64], equity: NDArray[np.float64], window: MoveFilter, at_least: int
+) -> NDArray[np.int64]:
+    """The indices of ``alive`` that pass ``window`` (at least ``at_least`` of them), best
+    first."""
+    ordered: NDArray[np.int64] = alive[np.argsort(-equity[alive], kind="stable")]
     best = equity[ordered[0]]
     close = ordered[equity[ordered] >= best - window.threshold][: max(window.keep, 1)]
     return ordered[: max(len(close), min(at_least, len(ordered)))]
 
 
-def _rows(rows: list[Array]) -> Array:
-    if not rows:
-        return np.zeros((0, 5), dtype=np.float32)
-    result: Array = np.stack(rows)
+def _rows(
+    rows: list[Array | None],
+    missing: Sequence[tuple[int, int]] = (),
+    computed: Array | None = None,
+) -> Array:
+    """The values ``(n, 5)``: ``rows`` where known, else ``computed[slot]`` for each
+    ``(index, slot)`` of ``missing``."""
+    result = np.empty((len(rows), 5), dtype=np.float32)
+    known = [i for i, row in enumerate(rows) if row is not None]
+    if known:
+        result[known] = [rows[i] for i in known]
+    if missing and computed is not None:
+        indices, slots = zip(*missing, strict=True)
+        result[list(indices)] = computed[list(slots)]
     return result
 
 

@@ -9,6 +9,7 @@
     backgammon play --position 4HPwATDgc/ABMA   one game from a set-up position
     backgammon moves 4HPwATDgc/ABMA 31  the board and the numbered legal plays of a roll
     backgammon train --games 400000     train the computer player by self-play
+    backgammon serve                    play in the browser at http://127.0.0.1:8000
     backgammon --version
 
 A subcommand is one function, registered with :func:`subcommand`: it takes the parsed
@@ -282,3 +283,74 @@ def _train(args: argparse.Namespace) -> int:
             progress=not args.no_progress,
         )
     )
+
+
+@subcommand(
+    "bearoff",
+    "Build the one-sided bearoff table (15 checkers on the home points) into a .npz file.",
+    arg("--out", default="bearoff.npz", help="the file to write (default bearoff.npz)"),
+)
+def _bearoff(args: argparse.Namespace) -> int:
+    import time
+
+    from ..bot.bearoff import POSITIONS, build_table
+
+    started = time.monotonic()
+    build_table().save(args.out)
+    print(f"Wrote the bearoff table ({POSITIONS} positions) to {args.out} "
+          f"in {time.monotonic() - started:.1f} s.")
+    return 0
+
+
+@subcommand(
+    "selfplay",
+    "Let the computer play itself and write the games (or a match) as a .mat file.",
+    arg("--games", type=int, default=10, help="games of the money session (default 10)"),
+    arg("--match-length", type=int, default=0, metavar="L",
+        help="play one match to L points instead (default 0: a money session)"),
+    arg("--seed", type=int, default=None, help="seed of the dice and the bots' noise"),
+    arg("--level", default="advanced",
+        choices=["beginner", "casual", "intermediate", "advanced", "expert", "strongest"],
+        help="the strength of both bots (default advanced: 0-ply)"),
+    arg("--out", required=True, metavar="FILE.mat", help="the .mat file to write"),
+)
+def _selfplay(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from ..bot.bot import Bot
+    from ..bot.selfplay import selfplay
+    from ..formats.mat import export_mat
+
+    if args.games < 1 or args.match_length < 0:
+        raise BackgammonError("Play at least one game, and a match of 0 points or more.")
+    bots = (Bot(level=args.level, seed=args.seed),) * 2
+    names = (f"Bot {args.level} 0", f"Bot {args.level} 1")
+    match = selfplay(args.games, args.match_length, args.seed, bots, names)
+    Path(args.out).write_text(export_mat(match))
+    played = sum(game.result is not None for game in match.games)
+    print(f"Wrote {played} games to {args.out}; the score is {match.score[0]}-{match.score[1]}.")
+    return 0
+
+
+@subcommand(
+    "serve",
+    "Play in the browser: start the web app (http://127.0.0.1:8000 unless told otherwise).",
+    arg("--host", help="the address to listen on (default: $BACKGAMMON_HOST or 127.0.0.1)"),
+    arg("--port", type=int, help="the port to listen on (default: $BACKGAMMON_PORT or 8000)"),
+)
+def _serve(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    try:
+        import uvicorn
+
+        from ..server import Settings, create_app
+    except ImportError as exc:
+        raise BackgammonError(
+            f"The web app needs the server extra: pip install -e '.[server]' ({exc})."
+        ) from exc
+    settings = Settings.from_env()
+    settings = replace(settings, host=args.host or settings.host, port=args.port or settings.port)
+    print(f"Backgammon: open http://{settings.host}:{settings.port}/ (Ctrl-C stops it).")
+    uvicorn.run(create_app(settings), host=settings.host, port=settings.port)
+    return 0

@@ -1,0 +1,162 @@
+"""Bots at the table: a bot takes its seat's action in a game through the game's own API.
+
+:func:`act` performs one action for a seat whose turn it is (the opening roll, a roll or a
+double, an answer to a double, a play, an answer to a resignation), so that the terminal,
+the server and self-play drive bot players the same way; :func:`play_out` lets bots play a
+game or a whole match to its end.
+
+>>> from backgammon.dice import SeededDice
+>>> from backgammon.game import Game
+>>> from backgammon.bot.evaluator import FakeEvaluator
+>>> bot = Bot(evaluator=FakeEvaluator())
+>>> game = Game(dice=SeededDice(3))
+>>> play_out(game, (bot, bot))
+>>> game.result is not None
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..game import Action, Game, Phase
+from ..match import Match
+from .bot import Bot
+from .cube import CubeAction, CubeDecision, CubeOwner, CubeResponse
+
+
+def _match_terms(
+    game: Game, seat: int, match: Match | None
+) -> tuple[int, tuple[int, int], bool]:
+    """The match length, the score (``seat``'s first) and the Crawford flag of ``game``."""
+    if match is None or not match.length:
+        return 0, (0, 0), False
+    score = match.scores_before(match.games.index(game))
+    return match.length, (score[seat], score[1 - seat]), game.crawford
+
+
+def _cube(bot: Bot, game: Game, doubler: int, match: Match | None) -> CubeDecision:
+    """The cube decision of ``doubler`` (on roll) with the cube as it stands before a double."""
+    length, score, crawford = _match_terms(game, doubler, match)
+    owner = (
+        CubeOwner.CENTRE
+        if game.cube_owner is None
+        else CubeOwner.ON_ROLL if game.cube_owner == doubler else CubeOwner.OPPONENT
+    )
+    money = not length
+    return bot.cube_decision(
+        game.position_for(doubler),
+        cube_value=game.cube_value,
+        cube_owner=owner,
+        match_length=length,
+        score=score,
+        crawford=crawford,
+        beavers=money and game.rules.beavers,
+        jacoby=money and game.rules.jacoby and not game.cube_turned,
+    )
+
+
+def _resigned_before(game: Game, seat: int) -> bool:
+    """Whether ``seat`` has offered a resignation in this game (and had it refused)."""
+    return any(e.action is Action.RESIGN and e.player == seat for e in game.events)
+
+
+def act(bot: Bot, game: Game, seat: int, match: Match | None = None) -> Action | None:
+    """Make ``seat``'s move in ``game`` if the game waits for it: returns the action taken,
+    or None when it is not ``seat``'s turn (or the game is over). ``match`` gives the score
+    of a match game."""
+    phase = game.phase
+    if phase is Phase.OPENING:
+        game.roll(seat)
+        return Action.ROLL
+    if game.player_to_act != seat:
+        return None
+    if phase is Phase.ROLL:
+        return _start_turn(bot, game, seat, match)
+    if phase is Phase.CUBE:
+        return _answer_double(bot, game, seat, match)
+    if phase is Phase.MOVE:
+        assert game.dice is not None
+        play = bot.best_play(game.position, game.dice)
+        # A roll with no legal move is passed by the game itself, so a play exists here.
+        assert play is not None
+        game.play(seat, play)
+        return Action.PLAY
+    if phase is Phase.CONFIRM:
+        game.confirm(seat)
+        return Action.CONFIRM
+    assert phase is Phase.RESIGN and game.resignation is not None
+    length, score, crawford = _match_terms(game, seat, match)
+    accept = bot.should_accept_resignation(
+        game.position,
+        game.resignation.level,
+        resigner_on_roll=game.on_roll != seat,
+        cube_value=game.cube_value,
+        match_length=length,
+        score=score,
+        crawford=crawford,
+    )
+    (game.accept if accept else game.reject)(seat)
+    return Action.ACCEPT if accept else Action.REJECT
+
+
+def _start_turn(bot: Bot, game: Game, seat: int, match: Match | None) -> Action:
+    """Resign, double or roll."""
+    if not _resigned_before(game, seat):
+        length, score, crawford = _match_terms(game, seat, match)
+        level = bot.resignation_to_offer(
+            game.position, game.cube_value, length, score, crawford
+        )
+        if level is not None:
+            game.resign(seat, level)
+            return Action.RESIGN
+    if game.may_double(seat) and _cube(bot, game, seat, match).action is CubeAction.DOUBLE:
+        game.double(seat)
+        return Action.DOUBLE
+    game.roll(seat)
+    return Action.ROLL
+
+
+def _answer_double(bot: Bot, game: Game, seat: int, match: Match | None) -> Action:
+    """Take, drop or beaver a double; or, having doubled, take or drop the beaver."""
+    offer = game.offer
+    assert offer is not None
+    doubler = offer.decider if offer.beavered else offer.player
+    decision = _cube(bot, game, doubler, match)
+    if offer.beavered:
+        # The beaver doubled the stake again: the doubler plays on at twice the take's
+        # stake facing the cube, or drops and pays the double's stake (one cube, doubled).
+        take = 2 * decision.double_take >= -2.0
+        (game.take if take else game.drop)(seat)
+        return Action.TAKE if take else Action.DROP
+    response = decision.response
+    if response is CubeResponse.BEAVER and Action.BEAVER in game.legal_actions(seat):
+        game.beaver(seat)
+        return Action.BEAVER
+    if response is CubeResponse.DROP:
+        game.drop(seat)
+        return Action.DROP
+    game.take(seat)
+    return Action.TAKE
+
+
+def play_out(
+    game: Game, bots: Sequence[Bot], match: Match | None = None, max_actions: int = 10_000
+) -> None:
+    """Let ``bots[seat]`` act for each seat until ``game`` is over."""
+    for _ in range(max_actions):
+        if game.phase is Phase.OVER:
+            return
+        seat = game.player_to_act
+        act(bots[0 if seat is None else seat], game, 0 if seat is None else seat, match)
+    raise RuntimeError(f"The game did not end within {max_actions} actions.")
+
+
+def play_match(match: Match, bots: Sequence[Bot], games: int | None = None) -> None:
+    """Let the bots play ``match`` to its end, or (a money session) for ``games`` games."""
+    while not match.is_over and (games is None or _finished(match) < games):
+        play_out(match.game, bots, match)
+
+
+def _finished(match: Match) -> int:
+    return sum(game.result is not None for game in match.games)

@@ -1,0 +1,75 @@
+"""The web app: the REST API under /api (documented at /docs), live updates over a WebSocket,
+and the browser page (``backgammon/web``) at /."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from .db import make_engine, migrate
+from .hub import Hub
+from .routes import actions, matches, updates
+from .settings import Settings
+from .store import MatchStore
+
+WEB = Path(__file__).resolve().parent.parent / "web"
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The app, its database migrated to the newest schema (settings from the environment
+    unless given)."""
+    settings = settings or Settings.from_env()
+    engine = make_engine(settings.database_url)
+    migrate(engine)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        yield
+        engine.dispose()
+
+    app = FastAPI(
+        title="Backgammon",
+        summary="Play backgammon: matches and money sessions, one action at a time.",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.store = MatchStore(engine)
+    app.state.hub = Hub()
+    app.add_exception_handler(RequestValidationError, _invalid_request)
+    app.include_router(matches.router)
+    app.include_router(actions.router)
+    app.include_router(updates.router)
+    app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
+    return app
+
+
+async def _invalid_request(_request: Request, exc: Exception) -> JSONResponse:
+    """A malformed request: 422 with one sentence saying what is wrong, and the details."""
+    assert isinstance(exc, RequestValidationError)
+    errors = exc.errors()
+    return JSONResponse(
+        status_code=422,
+        content={"detail": _sentence(errors), "errors": jsonable_encoder(errors)},
+    )
+
+
+def _sentence(errors: Sequence[Any]) -> str:
+    if not errors:
+        return "The request is malformed."
+    first = errors[0]
+    where = tuple(first.get("loc", ()))
+    if first.get("type") == "json_invalid":
+        return "The request's body is not valid JSON."
+    if where == ("body",) and first.get("type") == "model_attributes_type":
+        return "The request's body is not a JSON object."
+    place = " → ".join(str(part) for part in where)
+    more = f" (and {len(errors) - 1} more problems)" if len(errors) > 1 else ""
+    return f"The request is malformed at {place}: {first.get('msg', 'invalid')}{more}."

@@ -1,0 +1,82 @@
+"""The tables that keep every match, and the engine that reaches them.
+
+A match is stored as its settings (who sits where, how the dice are rolled) and the game
+engine's own record (:meth:`backgammon.match.Match.to_dict`): the events of each game. Replaying
+the record rebuilds the match exactly, so a reload of the page or a restart of the server
+resumes where play stopped. The schema is created and upgraded by Alembic (the revisions in
+``migrations/versions``); :func:`migrate` brings a database to the newest one at start-up.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import JSON, DateTime, Engine, Integer, String, create_engine, event
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+class Base(DeclarativeBase):
+    """The declarative base of the server's tables."""
+
+
+class MatchRow(Base):
+    """One match or money session: its settings and its record."""
+
+    __tablename__ = "matches"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: The seats (human or computer, with the computer's level) and the dice source.
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    #: ``Match.to_dict()``: the rules, the players and every game's events.
+    record: Mapped[dict[str, Any]] = mapped_column(JSON)
+    #: The number of events in the record, which every accepted action raises.
+    version: Mapped[int] = mapped_column(Integer)
+
+
+def now() -> datetime:
+    """The time to stamp a row with."""
+    return datetime.now(UTC)
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; an SQLite file's folder is created when missing."""
+    parsed = make_url(url)
+    is_sqlite = parsed.get_backend_name() == "sqlite"
+    if is_sqlite and parsed.database and parsed.database != ":memory:":
+        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(url)
+    if is_sqlite:
+        event.listen(engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    # Write-ahead logging lets readers go on while an action is written.
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
+
+
+def alembic_config() -> Config:
+    """Alembic's configuration for the server's migrations, without an ini file."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    return config
+
+
+def migrate(engine: Engine) -> None:
+    """Create the tables, or upgrade them, to the newest revision."""
+    config = alembic_config()
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")

@@ -1,0 +1,41 @@
+"""The objects a request handler is given (FastAPI dependencies)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, HTTPException, Path, Request, status
+
+from .hub import Hub
+from .store import LiveMatch, MatchStore, UnknownMatchError
+
+MatchId = Annotated[str, Path(min_length=1, max_length=32, description="the match's id")]
+
+
+def get_store(request: Request) -> MatchStore:
+    """The app's match store."""
+    store: MatchStore = request.app.state.store
+    return store
+
+
+def get_hub(request: Request) -> Hub:
+    """The app's hub of watching pages."""
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+async def get_match(
+    match_id: MatchId, store: Annotated[MatchStore, Depends(get_store)]
+) -> LiveMatch:
+    """The match named in the path, or 404."""
+    try:
+        return await store.get(match_id)
+    except UnknownMatchError:
+        raise HTTPException(
+            status.HTTP_404_NOT_FOUND, f"There is no match with the id {match_id!r}."
+        ) from None
+
+
+Store = Annotated[MatchStore, Depends(get_store)]
+Watchers = Annotated[Hub, Depends(get_hub)]
+Live = Annotated[LiveMatch, Depends(get_match)]

@@ -1,0 +1,1 @@
+"""Alembic's migrations of the server's database (see ``README.md`` beside this file)."""

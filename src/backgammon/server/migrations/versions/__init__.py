@@ -1,0 +1,1 @@
+"""The revisions of the server's schema, oldest first."""

@@ -1,0 +1,93 @@
+"""Matches: create one, read its state, export its record."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, HTTPException, Query, status
+from fastapi.responses import PlainTextResponse
+
+from ...bot import Level
+from ...errors import BackgammonError
+from ...formats.mat import export_mat
+from ...game import Rules
+from ...match import Match
+from ..deps import Live, Store, Watchers
+from ..schemas import CreateMatch, State
+from ..store import SeatSettings, dice_for
+from ..views import state_of
+from .actions import resume_computer
+
+router = APIRouter(prefix="/api/matches", tags=["matches"])
+
+View = Annotated[int, Query(ge=0, le=1, description="the seat whose side the board is drawn from")]
+
+
+@router.post("", status_code=status.HTTP_201_CREATED, response_model=State)
+async def create_match(request: CreateMatch, store: Store) -> State:
+    """Start a match (``length`` points) or a money session (0), waiting for its opening roll.
+
+    Against the computer, seat 0 is the person and seat 1 the computer.
+    """
+    try:
+        rules = Rules(
+            request.variant,
+            cube=request.cube,
+            jacoby=request.jacoby,
+            beavers=request.beavers,
+            automatic_doubles=request.automatic_doubles,
+            max_cube=request.max_cube,
+            opening_reroll=request.opening_reroll,
+            auto_forced=request.auto_forced,
+            auto_race_roll=request.auto_race_roll,
+        )
+        colours = ("white", "black") if request.colour == "white" else ("black", "white")
+        computer = request.opponent == "computer"
+        names = request.names or (("Player", "Computer") if computer else _names(colours))
+        match = Match(
+            request.length,
+            rules,
+            dice_for(request.seed),
+            players=names,
+            colours=colours,
+            crawford=request.crawford,
+        )
+    except BackgammonError as exc:
+        raise HTTPException(422, str(exc)) from None
+    seats = (
+        SeatSettings("human"),
+        SeatSettings("computer", Level(request.level)) if computer else SeatSettings("human"),
+    )
+    live = await store.add(match, seats, request.seed)
+    return state_of(live, 0)
+
+
+def _names(colours: tuple[str, str]) -> tuple[str, str]:
+    return (colours[0].capitalize(), colours[1].capitalize())
+
+
+@router.get("/{match_id}", response_model=State)
+async def get_state(live: Live, store: Store, hub: Watchers, view: View = 0) -> State:
+    """The match's state, the board drawn from seat ``view``'s side (after the computer's
+    action, if the game was left waiting for it)."""
+    await resume_computer(live, store, hub)
+    return state_of(live, view)
+
+
+@router.get("/{match_id}/mat", response_class=PlainTextResponse)
+async def export(live: Live) -> PlainTextResponse:
+    """The match as a ``.mat`` file (Jellyfish / GNU Backgammon text)."""
+    try:
+        text = export_mat(live.match)
+    except BackgammonError as exc:
+        raise HTTPException(status.HTTP_409_CONFLICT, str(exc)) from None
+    return PlainTextResponse(
+        text,
+        headers={"Content-Disposition": f'attachment; filename="backgammon-{live.id}.mat"'},
+    )
+
+
+@router.get("/{match_id}/record")
+async def record(live: Live) -> dict[str, Any]:
+    """The engine's record of the match (``Match.to_dict()``): its rules and every event."""
+    return live.match.to_dict()

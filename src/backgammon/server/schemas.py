@@ -1,0 +1,283 @@
+"""The shapes of the API's requests and answers, as /docs shows them.
+
+Point numbers in actions are the moving player's own (1..24, 25 the bar, 0 off), as in the
+game's notation. The board in an answer is drawn from one seat's side (``view``): entry ``i``
+of ``board.points`` is that seat's point ``i + 1``, and each step also names the places it
+joins on that board (``board_from``, ``board_to``: the viewer's point numbers, with 25 the
+mover's bar and 0 the mover's tray), so a page can highlight them without knowing the rules.
+Lists of two (``score``, ``bar``, ``off``, ``pips``, ``actions``, ``seats``) are by seat.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..bot import Level
+from ..variants import Variant
+
+Seat = Literal[0, 1]
+Name = Annotated[str, Field(min_length=1, max_length=40)]
+
+
+class _Request(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class CreateMatch(_Request):
+    """A new match to ``length`` points, or a money session (0), with its options."""
+
+    length: int = Field(0, ge=0, le=99, description="points to win; 0 for money play")
+    opponent: Literal["human", "computer"] = Field(
+        "computer", description="the computer, or another person at the same screen"
+    )
+    level: Level = Field(Level.INTERMEDIATE, description="the computer's strength")
+    colour: Literal["white", "black"] = Field("white", description="the colour of seat 0")
+    names: tuple[Name, Name] | None = Field(
+        None, description="the players' names for records (seat 0, seat 1)"
+    )
+    variant: Variant = Variant.STANDARD
+    cube: bool = True
+    jacoby: bool = Field(False, description="money play only")
+    beavers: bool = Field(False, description="money play only")
+    automatic_doubles: int = Field(
+        0, ge=0, le=8, description="money play: the cap of automatic doubles a game"
+    )
+    max_cube: int | None = Field(None, description="the highest cube value, a power of two")
+    crawford: bool = Field(True, description="matches: the Crawford rule")
+    opening_reroll: bool = False
+    auto_forced: bool = Field(False, description="play forced plays for the player")
+    auto_race_roll: bool = Field(False, description="roll for the player in a pure race")
+    seed: int | None = Field(
+        None, description="seeded, reproducible dice (for tests and reproductions)"
+    )
+
+
+class _Action(_Request):
+    seat: Seat = Field(description="the seat that acts")
+    version: int | None = Field(
+        None,
+        description="the state's version the client saw; a stale one is refused (409), "
+        "so a double click acts once",
+    )
+
+
+class Roll(_Action):
+    """Roll the dice (the opening roll rolls one die a seat)."""
+
+    action: Literal["roll"]
+
+
+class Double(_Action):
+    """Offer a double before rolling."""
+
+    action: Literal["double"]
+
+
+class Take(_Action):
+    """Take the double offered."""
+
+    action: Literal["take"]
+
+
+class Drop(_Action):
+    """Drop the double offered, conceding the game."""
+
+    action: Literal["drop"]
+
+
+class Beaver(_Action):
+    """Redouble at once, keeping the cube (money play with beavers)."""
+
+    action: Literal["beaver"]
+
+
+class Step(_Action):
+    """Move one checker by one die, on the mover's own point numbers."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    action: Literal["step"]
+    from_: int = Field(alias="from", ge=0, le=25, description="25 is the bar")
+    to: int = Field(ge=0, le=25, description="0 is off")
+
+
+class Undo(_Action):
+    """Take back the last step of this turn."""
+
+    action: Literal["undo"]
+
+
+class Confirm(_Action):
+    """End the turn once its steps make a whole play."""
+
+    action: Literal["confirm"]
+
+
+class Play(_Action):
+    """Play a whole turn in notation, such as ``13/7 8/7``."""
+
+    action: Literal["play"]
+    play: str = Field(max_length=200)
+
+
+class Resign(_Action):
+    """Offer to resign: 1 a single game, 2 a gammon, 3 a backgammon."""
+
+    action: Literal["resign"]
+    level: Literal[1, 2, 3] = 1
+
+
+class Accept(_Action):
+    """Accept the resignation offered."""
+
+    action: Literal["accept"]
+
+
+class Reject(_Action):
+    """Reject the resignation offered; the game goes on."""
+
+    action: Literal["reject"]
+
+
+ActionRequest = Annotated[
+    Roll | Double | Take | Drop | Beaver | Step | Undo | Confirm | Play | Resign | Accept | Reject,
+    Field(discriminator="action"),
+]
+
+
+class SeatView(BaseModel):
+    """Who plays a seat."""
+
+    kind: Literal["human", "computer"]
+    level: Level | None
+    name: str
+    colour: str
+
+
+class OfferView(BaseModel):
+    """A double waiting for its answer."""
+
+    by: int
+    value: int
+    beavered: bool
+
+
+class CubeView(BaseModel):
+    """The cube: its value, its owner (None: in the middle) and any double offered."""
+
+    value: int
+    owner: int | None
+    offer: OfferView | None
+    used: bool = Field(description="false when the game is played without the cube")
+
+
+class ResignationView(BaseModel):
+    """A resignation waiting for its answer."""
+
+    by: int
+    level: int
+
+
+class ResultView(BaseModel):
+    """How a game ended."""
+
+    winner: int
+    kind: Literal["single", "gammon", "backgammon"]
+    points: int
+    reason: Literal["bear off", "drop", "resign"]
+
+
+class PointView(BaseModel):
+    """One point: whose checkers are on it (None: nobody's) and how many."""
+
+    seat: int | None
+    count: int
+
+
+class BoardView(BaseModel):
+    """The checkers, drawn from the viewer's side."""
+
+    points: list[PointView] = Field(description="the viewer's points 1..24, in order")
+    bar: list[int]
+    off: list[int]
+    pips: list[int]
+
+
+class StepView(BaseModel):
+    """A checker step: on the mover's numbers, and where it lies on the viewer's board."""
+
+    model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True)
+
+    from_: int = Field(alias="from")
+    to: int
+    board_from: int
+    board_to: int
+
+
+class DieView(BaseModel):
+    """One die of the roll being played (doubles give four), and whether it is used."""
+
+    value: int
+    used: bool
+
+
+class EntryView(BaseModel):
+    """One entry of a game's record.
+
+    ``kind`` is ``opening`` (``dice`` are seat 0's die and seat 1's), ``play`` (``dice`` and
+    ``play`` in notation, None for no move), ``double``, ``beaver`` (``value``), ``take``,
+    ``drop``, ``resign`` (``level``), ``accept`` or ``reject``. ``auto``: the game made it.
+    """
+
+    seat: int
+    kind: Literal[
+        "opening", "play", "double", "beaver", "take", "drop", "resign", "accept", "reject"
+    ]
+    dice: list[int] | None = None
+    play: str | None = None
+    value: int | None = None
+    level: int | None = None
+    auto: bool = False
+
+
+class GameView(BaseModel):
+    """One game of the match: its record, the score before it, and its result."""
+
+    number: int
+    score_before: list[int]
+    crawford: bool
+    entries: list[EntryView]
+    result: ResultView | None
+
+
+class State(BaseModel):
+    """Everything a client needs to show the match and offer the next action."""
+
+    id: str
+    version: int = Field(description="the number of events so far; every action raises it")
+    view: int = Field(description="the seat whose side the board is drawn from")
+    seats: list[SeatView]
+    length: int = Field(description="0 for money play")
+    score: list[int]
+    match_over: bool
+    winner: int | None
+    game_number: int
+    crawford: bool = Field(description="this game is the Crawford game: no doubling")
+    phase: Literal["opening", "roll", "cube", "move", "confirm", "resign", "over"]
+    on_roll: int
+    to_act: int | None = Field(description="the seat the game waits for (None: either)")
+    dice: list[DieView] = Field(description="the roll being played, empty otherwise")
+    opening_tie: list[int] | None = Field(description="the opening roll's tied dice, if any")
+    cube: CubeView
+    resignation: ResignationView | None
+    result: ResultView | None = Field(description="the result of the game shown")
+    board: BoardView
+    steps: list[StepView] = Field(description="the checker steps that may come next")
+    made: list[StepView] = Field(description="the steps made so far this turn")
+    actions: list[list[str]] = Field(description="the actions each seat may take now")
+    record: list[GameView]
+    gnubg_id: str | None
+    xgid: str | None
+    rules: dict[str, object]

@@ -1,0 +1,168 @@
+"""The matches being played: kept in memory while in use, written through to the database.
+
+Each accepted action is saved before its answer goes out, so the database always holds the
+record the players last saw. A match not in memory (after a restart) is rebuilt by replaying
+its record; seeded dice are then advanced past the rolls already made, so they go on exactly
+as they would have.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+from sqlalchemy import Engine, update
+from sqlalchemy.orm import Session
+from starlette.concurrency import run_in_threadpool
+
+from ..bot import Level
+from ..dice import DiceSource, SecureDice, SeededDice
+from ..game import Action
+from ..match import Match
+from .db import MatchRow, now
+
+SeatKind = Literal["human", "computer"]
+
+
+@dataclass(frozen=True)
+class SeatSettings:
+    """Who plays a seat: a person at this screen, or the computer at a level."""
+
+    kind: SeatKind
+    level: Level | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The seat as plain JSON values."""
+        return {"kind": self.kind, "level": self.level.value if self.level else None}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SeatSettings:
+        """A seat from :meth:`to_dict`."""
+        level = data.get("level")
+        return cls(data["kind"], Level(level) if level else None)
+
+
+@dataclass
+class LiveMatch:
+    """A match in play, with what the engine does not keep: seats, dice settings, a lock."""
+
+    id: str
+    match: Match
+    seats: tuple[SeatSettings, SeatSettings]
+    seed: int | None
+    created_at: datetime
+    #: Serialises the actions on this match, the computer's included.
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: The copy of the match the computer thinks on (:mod:`.computer`), made when first needed.
+    shadow: Match | None = None
+
+    @property
+    def version(self) -> int:
+        """The number of events in the record: it grows with every accepted action."""
+        return sum(len(game.events) for game in self.match.games)
+
+    def synced_shadow(self) -> Match:
+        """The shadow copy, brought up to date with the match's record (call with the lock
+        held: the match must not change meanwhile)."""
+        if self.shadow is None:
+            self.shadow = Match.from_dict(self.match.to_dict(), self.match.dice_source)
+            return self.shadow
+        index = 0
+        while index < len(self.match.games):
+            # A game that ends here starts the next one in the shadow too.
+            events = self.match.games[index].events
+            copy = self.shadow.games[index]
+            if len(copy.events) < len(events):
+                missing = [event.to_dict() for event in events[len(copy.events) :]]
+                copy.apply_record(missing, f"game {index + 1}")
+            index += 1
+        return self.shadow
+
+    def settings(self) -> dict[str, Any]:
+        """What the database keeps beside the engine's record."""
+        return {"seats": [seat.to_dict() for seat in self.seats], "seed": self.seed}
+
+
+def dice_for(seed: int | None) -> DiceSource:
+    """The dice of a match: secure ones, or seeded ones when a seed is given."""
+    return SecureDice() if seed is None else SeededDice(seed)
+
+
+class UnknownMatchError(LookupError):
+    """No match has this id."""
+
+
+class MatchStore:
+    """Loads, caches and saves matches; one per app."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._live: dict[str, LiveMatch] = {}
+
+    async def add(
+        self, match: Match, seats: tuple[SeatSettings, SeatSettings], seed: int | None
+    ) -> LiveMatch:
+        """Store a new match and keep it in memory."""
+        live = LiveMatch(secrets.token_urlsafe(12), match, seats, seed, now())
+        await run_in_threadpool(self._insert, live)
+        self._live[live.id] = live
+        return live
+
+    async def get(self, match_id: str) -> LiveMatch:
+        """The match with this id, from memory or rebuilt from the database."""
+        live = self._live.get(match_id)
+        if live is None:
+            loaded = await run_in_threadpool(self._load, match_id)
+            # Another request may have loaded it meanwhile: keep one copy, and one lock.
+            live = self._live.setdefault(match_id, loaded)
+        return live
+
+    async def save(self, live: LiveMatch) -> None:
+        """Write the match's record; on failure, forget it so the next read reloads it."""
+        try:
+            await run_in_threadpool(self._update, live)
+        except Exception:
+            self._live.pop(live.id, None)
+            raise
+
+    def _insert(self, live: LiveMatch) -> None:
+        stamp = now()
+        with Session(self.engine) as session, session.begin():
+            session.add(
+                MatchRow(
+                    id=live.id,
+                    created_at=stamp,
+                    updated_at=stamp,
+                    settings=live.settings(),
+                    record=live.match.to_dict(),
+                    version=live.version,
+                )
+            )
+
+    def _update(self, live: LiveMatch) -> None:
+        with Session(self.engine) as session, session.begin():
+            session.execute(
+                update(MatchRow)
+                .where(MatchRow.id == live.id)
+                .values(record=live.match.to_dict(), version=live.version, updated_at=now())
+            )
+
+    def _load(self, match_id: str) -> LiveMatch:
+        with Session(self.engine) as session:
+            row = session.get(MatchRow, match_id)
+            if row is None:
+                raise UnknownMatchError(match_id)
+            settings, record, created = row.settings, row.record, row.created_at
+        seed = settings.get("seed")
+        dice = dice_for(seed)
+        match = Match.from_dict(record, dice)
+        rolls = sum(
+            event.action is Action.ROLL for game in match.games for event in game.events
+        )
+        for _ in range(rolls):
+            dice.roll()
+        first, second = (SeatSettings.from_dict(seat) for seat in settings["seats"])
+        return LiveMatch(match_id, match, (first, second), seed, created)

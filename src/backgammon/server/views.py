@@ -1,0 +1,246 @@
+"""The state of a match as one seat's page sees it (:class:`.schemas.State`).
+
+The page knows no rules: everything it shows or offers is worked out here, from the engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+from ..errors import BackgammonError
+from ..formats.ids import gnubg_id_of, xgid_of
+from ..game import Action, Game, GameResult, Phase
+from ..match import Match
+from ..position import Position, WinKind
+from .schemas import (
+    BoardView,
+    CubeView,
+    DieView,
+    EntryView,
+    GameView,
+    OfferView,
+    PointView,
+    ResignationView,
+    ResultView,
+    SeatView,
+    State,
+    StepView,
+)
+from .store import LiveMatch
+
+_PHASES = {
+    Phase.OPENING: "opening",
+    Phase.ROLL: "roll",
+    Phase.CUBE: "cube",
+    Phase.MOVE: "move",
+    Phase.CONFIRM: "confirm",
+    Phase.RESIGN: "resign",
+    Phase.OVER: "over",
+}
+_KINDS = {WinKind.SINGLE: "single", WinKind.GAMMON: "gammon", WinKind.BACKGAMMON: "backgammon"}
+_BAR, _OFF = 25, 0
+
+
+def state_of(live: LiveMatch, view: int) -> State:
+    """The whole state of ``live`` with the board drawn from seat ``view``'s side."""
+    match = live.match
+    game = match.game
+    mover = game.on_roll
+    position = game.turn.current() if game.turn is not None else game.position
+    seen = position if view == mover else position.flip()
+    steps = game.turn.legal_steps() if game.turn is not None and game.phase is Phase.MOVE else []
+    made = game.turn.made if game.turn is not None else ()
+    shown = game
+    if not game.events and len(match.games) > 1:
+        # A finished game is followed at once by the next, empty one: show the last result.
+        shown = match.games[-2]
+    return State(
+        id=live.id,
+        version=live.version,
+        view=view,
+        seats=[
+            SeatView(
+                kind=seat.kind,
+                level=seat.level,
+                name=match.players[index],
+                colour=match.colours[index],
+            )
+            for index, seat in enumerate(live.seats)
+        ],
+        length=match.length,
+        score=list(match.score),
+        match_over=match.is_over,
+        winner=match.winner,
+        game_number=len(match.games),
+        crawford=game.crawford,
+        phase=_PHASES[game.phase],  # type: ignore[arg-type]
+        on_roll=mover,
+        to_act=game.player_to_act,
+        dice=_dice(game),
+        opening_tie=_opening_tie(game),
+        cube=CubeView(
+            value=game.cube_value,
+            owner=game.cube_owner,
+            offer=_offer(game),
+            used=game.rules.cube and not game.crawford,
+        ),
+        resignation=(
+            ResignationView(by=game.resignation.player, level=int(game.resignation.level))
+            if game.resignation is not None
+            else None
+        ),
+        result=_result(shown.result),
+        board=_board(seen, view),
+        steps=[_step(a, b, mover, view) for a, b in steps],
+        made=[_step(a, b, mover, view) for a, b in made],
+        actions=[
+            [] if match.is_over else [action.value for action in game.legal_actions(seat)]
+            for seat in (0, 1)
+        ],
+        record=[
+            GameView(
+                number=number,
+                score_before=list(match.scores_before(number - 1)),
+                crawford=each.crawford,
+                entries=list(_entries(each)),
+                result=_result(each.result),
+            )
+            for number, each in enumerate(match.games, start=1)
+            if each.events or number == 1
+        ],
+        gnubg_id=_identifier(gnubg_id_of, live),
+        xgid=_identifier(xgid_of, live),
+        rules=game.rules.to_dict(),
+    )
+
+
+def _offer(game: Game) -> OfferView | None:
+    offer = game.offer
+    if offer is None:
+        return None
+    return OfferView(by=offer.player, value=offer.value, beavered=offer.beavered)
+
+
+def _identifier(encode: Callable[[Match], str], live: LiveMatch) -> str | None:
+    try:
+        return encode(live.match)
+    except BackgammonError:
+        return None  # a finished game, say, that the format cannot express
+
+
+def _board(seen: Position, view: int) -> BoardView:
+    """The checkers of ``seen`` (``view``'s side) placed by seat."""
+    other = 1 - view
+    points = []
+    for point in range(1, 25):
+        mine, theirs = seen.mine[point], seen.theirs[25 - point]
+        if mine:
+            points.append(PointView(seat=view, count=mine))
+        elif theirs:
+            points.append(PointView(seat=other, count=theirs))
+        else:
+            points.append(PointView(seat=None, count=0))
+    pips = seen.pips()
+
+    def by_seat(mine: int, theirs: int) -> list[int]:
+        return [mine, theirs] if view == 0 else [theirs, mine]
+
+    return BoardView(
+        points=points,
+        bar=by_seat(seen.mine[_BAR], seen.theirs[_BAR]),
+        off=by_seat(seen.mine[_OFF], seen.theirs[_OFF]),
+        pips=by_seat(pips[0], pips[1]),
+    )
+
+
+def _step(from_point: int, to_point: int, mover: int, view: int) -> StepView:
+    def place(point: int) -> int:
+        if point in (_BAR, _OFF) or mover == view:
+            return point
+        return 25 - point
+
+    return StepView.model_validate(
+        {"from": from_point, "to": to_point, "board_from": place(from_point),
+         "board_to": place(to_point)}
+    )
+
+
+def _dice(game: Game) -> list[DieView]:
+    """The dice of the roll being played, each marked when a step has used it."""
+    if game.dice is None or game.phase not in (Phase.MOVE, Phase.CONFIRM):
+        return []
+    high, low = max(game.dice), min(game.dice)
+    faces = [high] * 4 if high == low else [high, low]
+    used = [False] * len(faces)
+    for from_point, to_point in game.turn.made if game.turn is not None else ():
+        distance = from_point - to_point
+        # A checker borne off from below the die's number uses the smallest larger die.
+        candidates = [
+            index for index, face in enumerate(faces) if not used[index] and face >= distance
+        ]
+        exact = [index for index in candidates if faces[index] == distance]
+        chosen = exact or sorted(candidates, key=lambda index: faces[index])
+        if chosen:
+            used[chosen[0]] = True
+    return [DieView(value=face, used=flag) for face, flag in zip(faces, used, strict=True)]
+
+
+def _opening_tie(game: Game) -> list[int] | None:
+    if game.phase is not Phase.OPENING or not game.events:
+        return None
+    dice = game.events[-1].dice
+    return list(dice) if dice is not None else None
+
+
+def _result(result: GameResult | None) -> ResultView | None:
+    if result is None:
+        return None
+    return ResultView(
+        winner=result.winner,
+        kind=_KINDS[result.kind],  # type: ignore[arg-type]
+        points=result.points,
+        reason=result.reason,  # type: ignore[arg-type]
+    )
+
+
+def _entries(game: Game) -> Iterator[EntryView]:
+    """The record of ``game`` as entries, in the order they were made."""
+    plays = iter(game.plays)
+    opening = True
+    # Automatic doubles all come from the opening roll's ties, before any double.
+    cube = 2**game.automatic_doubles
+    offered = cube
+    for event in game.events:
+        action, seat = event.action, event.player
+        if action is Action.ROLL and opening:
+            assert event.dice is not None
+            opening = event.dice[0] == event.dice[1]
+            yield EntryView(seat=seat, kind="opening", dice=list(event.dice), auto=event.auto)
+        elif action in (Action.PLAY, Action.PASS, Action.CONFIRM):
+            mover, dice, play = next(plays)
+            yield EntryView(
+                seat=mover,
+                kind="play",
+                dice=list(dice),
+                play=str(play) if play is not None else None,
+                auto=event.auto,
+            )
+        elif action is Action.DOUBLE:
+            offered = cube * 2
+            yield EntryView(seat=seat, kind="double", value=offered)
+        elif action is Action.BEAVER:
+            offered *= 2
+            yield EntryView(seat=seat, kind="beaver", value=offered)
+        elif action is Action.TAKE:
+            cube = offered
+            yield EntryView(seat=seat, kind="take")
+        elif action is Action.DROP:
+            yield EntryView(seat=seat, kind="drop")
+        elif action is Action.RESIGN:
+            assert event.level is not None
+            yield EntryView(seat=seat, kind="resign", level=int(event.level))
+        elif action is Action.ACCEPT:
+            yield EntryView(seat=seat, kind="accept")
+        elif action is Action.REJECT:
+            yield EntryView(seat=seat, kind="reject")
+        # A roll's dice are written with its play; steps and undos leave no entry.

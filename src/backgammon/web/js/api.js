@@ -1,0 +1,56 @@
+// The server's API: one function per request, and the WebSocket of live updates.
+
+export class ApiError extends Error {
+  constructor(status, detail) {
+    super(detail);
+    this.status = status;
+  }
+}
+
+async function request(method, path, body) {
+  const response = await fetch(path, {
+    method,
+    headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw new ApiError(response.status, data.detail || "");
+  return data;
+}
+
+export function createMatch(options) {
+  return request("POST", "/api/matches", options);
+}
+
+export function getState(id, view) {
+  return request("GET", `/api/matches/${encodeURIComponent(id)}?view=${view}`);
+}
+
+export function act(id, view, action) {
+  return request("POST", `/api/matches/${encodeURIComponent(id)}/actions?view=${view}`, action);
+}
+
+export function matUrl(id) {
+  return `/api/matches/${encodeURIComponent(id)}/mat`;
+}
+
+/** Call onState with each state the server pushes; reconnects after a dropped connection. */
+export function watch(id, view, onState, onLost) {
+  let socket = null;
+  let stopped = false;
+  const open = () => {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    socket = new WebSocket(`${scheme}://${location.host}/api/matches/${encodeURIComponent(id)}/updates?view=${view}`);
+    socket.onmessage = (event) => onState(JSON.parse(event.data));
+    socket.onclose = (event) => {
+      if (stopped || event.code === 4404) return;
+      onLost();
+      setTimeout(open, 1000);
+    };
+  };
+  open();
+  return () => {
+    stopped = true;
+    if (socket) socket.close();
+  };
+}

@@ -1,0 +1,347 @@
+// The page: the setup form, then the board and its controls for the match in the address
+// (?match=ID), so a reload comes back to the same game. The server decides everything; this
+// module only shows the state it sends and sends back one action at a time.
+
+import { ApiError, act, createMatch, getState, matUrl, watch } from "./api.js";
+import { renderBoard } from "./board.js";
+import { applyMessages, has, loadMessages, plural, t } from "./i18n.js";
+
+// Phase 1 draws the board from seat 0's side; at one screen, both seats play on it.
+const VIEW = 0;
+
+const page = {
+  state: null,
+  selected: null,
+  busy: false,
+  stopWatching: null,
+};
+
+const $ = (selector) => document.querySelector(selector);
+
+/** The place on the board of a step's end: a point, or the mover's bar or tray. */
+function placeOf(location, mover) {
+  if (location === 25) return `bar${mover}`;
+  if (location === 0) return `off${mover}`;
+  return `p${location}`;
+}
+
+function playerName(state, seat) {
+  const info = state.seats[seat];
+  if (info.kind === "computer") return t("name.computer");
+  if (state.seats[1 - seat].kind === "computer") return t("name.you");
+  return t(`name.${info.colour}`);
+}
+
+function isYou(state, seat) {
+  return state.seats[seat].kind === "human" && state.seats[1 - seat].kind === "computer";
+}
+
+/** The message `key` about `seat`, in the second person ("<key>.you") where that is "you". */
+function about(state, seat, key) {
+  return isYou(state, seat) && has(`${key}.you`) ? `${key}.you` : key;
+}
+
+/** The seat this screen acts for now, or null when the game waits for the computer. */
+function actingSeat(state) {
+  if (state.match_over) return null;
+  const human = (seat) => state.seats[seat].kind === "human";
+  if (state.to_act === null) return human(0) ? 0 : 1;
+  return human(state.to_act) ? state.to_act : null;
+}
+
+function allowed(state, action) {
+  const seat = actingSeat(state);
+  return seat !== null && state.actions[seat].includes(action);
+}
+
+function boardModel(state) {
+  const names = [0, 1].map((seat) => playerName(state, seat));
+  const mover = state.on_roll;
+  const movable = allowed(state, "step") ? state.steps : [];
+  const sources = new Set(movable.map((step) => placeOf(step.board_from, mover)));
+  const selected = sources.has(page.selected) ? page.selected : null;
+  const targets = new Set(
+    movable
+      .filter((step) => placeOf(step.board_from, mover) === selected)
+      .map((step) => placeOf(step.board_to, mover)),
+  );
+  return {
+    view: state.view,
+    mover,
+    points: state.board.points,
+    bar: state.board.bar,
+    off: state.board.off,
+    colours: state.seats.map((seat) => seat.colour),
+    names,
+    dice: state.dice,
+    openingTie: state.opening_tie,
+    cube: state.cube,
+    sources,
+    targets,
+    selected,
+    canRoll: allowed(state, "roll"),
+  };
+}
+
+function statusText(state) {
+  const name = (seat) => playerName(state, seat);
+  if (state.match_over) {
+    return t(about(state, state.winner, "status.matchOver"), {
+      player: name(state.winner), score: state.score.join("–"),
+    });
+  }
+  const waiting = state.to_act;
+  if (waiting !== null && state.seats[waiting].kind === "computer") {
+    return t("status.thinking", { player: name(waiting) });
+  }
+  const lines = [];
+  if (state.phase === "opening" && state.result) lines.push(resultText(state, state.result));
+  switch (state.phase) {
+    case "opening":
+      lines.push(t(state.opening_tie ? "status.openingTie" : "status.opening", {
+        value: state.opening_tie ? state.opening_tie[0] : "",
+      }));
+      break;
+    case "roll": {
+      const key = state.actions[waiting].includes("double") ? "status.rollOrDouble" : "status.roll";
+      lines.push(t(about(state, waiting, key), { player: name(waiting) }));
+      break;
+    }
+    case "move":
+      lines.push(t(about(state, waiting, "status.move"), { player: name(waiting) }));
+      break;
+    case "confirm":
+      lines.push(t(about(state, waiting, "status.confirm"), { player: name(waiting) }));
+      break;
+    case "cube":
+      lines.push(t(about(state, waiting, "status.cube"), {
+        player: name(state.cube.offer.by), value: state.cube.offer.value, other: name(waiting),
+      }));
+      break;
+    case "resign":
+      lines.push(t(about(state, waiting, "status.resign"), {
+        player: name(state.resignation.by), level: t(`resign.level.${state.resignation.level}`),
+        other: name(waiting),
+      }));
+      break;
+    default:
+      if (state.result) lines.push(resultText(state, state.result));
+  }
+  return lines.join(" ");
+}
+
+function resultText(state, result) {
+  const key = about(state, result.winner, `result.${result.kind}`);
+  return plural(key, result.points, { player: playerName(state, result.winner) });
+}
+
+function entryText(state, entry) {
+  const player = playerName(state, entry.seat);
+  const dice = entry.dice ? entry.dice.join("") : "";
+  switch (entry.kind) {
+    case "opening":
+      return t("record.opening", { first: entry.dice[0], second: entry.dice[1] });
+    case "play":
+      return entry.play === null
+        ? t("record.dance", { player, dice })
+        : t("record.play", { player, dice, play: entry.play });
+    case "double":
+    case "beaver":
+      return t(`record.${entry.kind}`, { player, value: entry.value });
+    case "resign":
+      return t("record.resign", { player, level: t(`resign.level.${entry.level}`) });
+    default:
+      return t(`record.${entry.kind}`, { player });
+  }
+}
+
+function renderRecord(state) {
+  const container = $("#record");
+  container.replaceChildren();
+  for (const game of state.record) {
+    const heading = document.createElement("h3");
+    heading.textContent = t("record.game", { number: game.number, first: game.score_before[0], second: game.score_before[1] });
+    const list = document.createElement("ol");
+    for (const entry of game.entries) {
+      const item = document.createElement("li");
+      item.textContent = entryText(state, entry);
+      list.appendChild(item);
+    }
+    if (game.result) {
+      const item = document.createElement("li");
+      item.textContent = resultText(state, game.result);
+      list.appendChild(item);
+    }
+    container.append(heading, list);
+  }
+}
+
+function renderPlayers(state) {
+  for (const panel of document.querySelectorAll(".player")) {
+    const seat = Number(panel.dataset.seat);
+    panel.querySelector(".swatch").className = `swatch checker--${state.seats[seat].colour}`;
+    panel.querySelector(".name").textContent = playerName(state, seat);
+    panel.querySelector(".score").textContent = state.length
+      ? t("score.match", { score: state.score[seat], length: state.length })
+      : t("score.money", { score: state.score[seat] });
+    panel.querySelector(".pips").textContent = t("pips", { count: state.board.pips[seat] });
+    panel.classList.toggle("is-turn", state.to_act === seat);
+  }
+}
+
+function render() {
+  const { state } = page;
+  if (!state) return;
+  const model = boardModel(state);
+  page.selected = model.selected;
+  const board = $("#board");
+  renderBoard(board, model, { onPlace, onBoard });
+  // For tests and styles: what the board shows.
+  board.dataset.version = String(state.version);
+  board.dataset.phase = state.phase;
+  renderPlayers(state);
+  $("#status").textContent = statusText(state);
+  for (const button of document.querySelectorAll(".controls [data-action]")) {
+    if (button.dataset.action !== "resign") button.hidden = !allowed(state, button.dataset.action);
+  }
+  $(".controls .resign").hidden = !allowed(state, "resign");
+  $("#match-info").textContent = [
+    state.length ? t("info.match", { length: state.length }) : t("info.money"),
+    state.crawford ? t("info.crawford") : "",
+  ].filter(Boolean).join(" · ");
+  renderRecord(state);
+  $("#gnubg-id").value = state.gnubg_id || "";
+  $("#xgid").value = state.xgid || "";
+  $("#export").href = matUrl(state.id);
+}
+
+function show(state) {
+  if (page.state && state.id === page.state.id && state.version < page.state.version) return;
+  if (page.state && state.version !== page.state.version) page.selected = null;
+  page.state = state;
+  render();
+}
+
+async function send(action) {
+  const seat = actingSeat(page.state);
+  if (page.busy || seat === null) return;
+  page.busy = true;
+  $("#message").textContent = "";
+  try {
+    show(await act(page.state.id, VIEW, { ...action, seat, version: page.state.version }));
+  } catch (error) {
+    $("#message").textContent = t(error instanceof ApiError && error.status === 409 ? "error.refused" : "error.network");
+    show(await getState(page.state.id, VIEW));
+  } finally {
+    page.busy = false;
+  }
+}
+
+function onPlace(place) {
+  const state = page.state;
+  if (!state || page.busy) return;
+  const model = boardModel(state);
+  if (model.selected && model.targets.has(place)) {
+    const step = state.steps.find(
+      (s) => placeOf(s.board_from, state.on_roll) === model.selected && placeOf(s.board_to, state.on_roll) === place,
+    );
+    page.selected = null;
+    send({ action: "step", from: step.from, to: step.to });
+    return;
+  }
+  // A click anywhere else picks up another checker, or puts the one held back: the game
+  // itself does not change.
+  page.selected = model.sources.has(place) && place !== model.selected ? place : null;
+  if (!page.selected && model.canRoll) {
+    send({ action: "roll" });
+    return;
+  }
+  render();
+}
+
+function onBoard() {
+  if (page.state && boardModel(page.state).canRoll) send({ action: "roll" });
+  else if (page.selected) {
+    page.selected = null;
+    render();
+  }
+}
+
+async function openMatch(id) {
+  if (page.stopWatching) page.stopWatching();
+  $("#setup").hidden = true;
+  $("#play").hidden = false;
+  $("#new-game").hidden = false;
+  try {
+    show(await getState(id, VIEW));
+  } catch (error) {
+    $("#message").textContent = t(error instanceof ApiError && error.status === 404 ? "error.notFound" : "error.network");
+    return;
+  }
+  page.stopWatching = watch(id, VIEW, show, () => {
+    $("#message").textContent = t("error.reconnecting");
+  });
+}
+
+function showSetup() {
+  if (page.stopWatching) page.stopWatching();
+  page.state = null;
+  $("#play").hidden = true;
+  $("#new-game").hidden = true;
+  $("#setup").hidden = false;
+}
+
+async function startMatch(event) {
+  event.preventDefault();
+  const form = new FormData(event.target);
+  const options = {
+    opponent: form.get("opponent"),
+    level: form.get("level"),
+    length: Number(form.get("length")) || 0,
+    colour: form.get("colour"),
+    variant: form.get("variant"),
+    cube: form.has("cube"),
+    crawford: form.has("crawford"),
+    jacoby: form.has("jacoby"),
+    beavers: form.has("beavers"),
+    automatic_doubles: Number(form.get("automatic_doubles")) || 0,
+  };
+  if (options.length) Object.assign(options, { jacoby: false, beavers: false, automatic_doubles: 0 });
+  try {
+    const state = await createMatch(options);
+    history.pushState(null, "", `?match=${encodeURIComponent(state.id)}`);
+    await openMatch(state.id);
+  } catch {
+    $("#message").textContent = t("error.refused");
+  }
+}
+
+function route() {
+  const id = new URLSearchParams(location.search).get("match");
+  if (id) openMatch(id);
+  else showSetup();
+}
+
+async function main() {
+  await loadMessages("en");
+  document.title = t("app.title");
+  applyMessages();
+  $("#setup-form").addEventListener("submit", startMatch);
+  $("#new-game").addEventListener("click", () => {
+    history.pushState(null, "", location.pathname);
+    showSetup();
+  });
+  for (const button of document.querySelectorAll(".controls [data-action]")) {
+    button.addEventListener("click", () => {
+      const action = button.dataset.action;
+      send(action === "resign" ? { action, level: Number($("#resign-level").value) } : { action });
+    });
+  }
+  for (const button of document.querySelectorAll("[data-copy]")) {
+    button.addEventListener("click", () => navigator.clipboard?.writeText($(`#${button.dataset.copy}`).value));
+  }
+  window.addEventListener("popstate", route);
+  route();
+}
+
+main();

@@ -1,0 +1,241 @@
+// The board in SVG: a renderer of what the server sends, which knows no rules.
+//
+// The model names every place a checker can be: "p1".."p24" (the viewer's point numbers),
+// "bar0"/"bar1" and "off0"/"off1" (by seat). The viewer's home board is at the bottom right.
+// The renderer draws the checkers, the dice, the cube and the highlights it is told, and
+// reports clicks (and Enter or Space) on a place, or on the board as a whole.
+
+import { t, plural } from "./i18n.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+const R = 17; // checker radius
+const STACK = 5; // checkers drawn on a point before the count is written on the top one
+const TOP = 22;
+const BOTTOM = 418;
+const MIDDLE = 220;
+const POINT_DEPTH = 170;
+const BAR_X = 315;
+const TRAY_X = 620;
+const CUBE_X = 25;
+const HALF_X = { right: 455, left: 175 };
+
+export const VIEWBOX = "0 0 660 440";
+
+/** The centre x of the viewer's point n, and whether it lies on the bottom row. */
+function pointColumn(n) {
+  if (n <= 6) return { x: 555 - 40 * (n - 1), bottom: true };
+  if (n <= 12) return { x: 275 - 40 * (n - 7), bottom: true };
+  if (n <= 18) return { x: 75 + 40 * (n - 13), bottom: false };
+  return { x: 355 + 40 * (n - 19), bottom: false };
+}
+
+function el(name, attributes = {}, parent = null) {
+  const node = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, String(value));
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+function checker(parent, x, y, colour, label) {
+  el("circle", { cx: x, cy: y, r: R, class: `checker checker--${colour}` }, parent);
+  if (label !== null) {
+    const text = el("text", { x, y: y + 5, class: `checker-count checker-count--${colour}` }, parent);
+    text.textContent = String(label);
+  }
+}
+
+function stackedCheckers(parent, count, colour, x, y0, dy, limit) {
+  const shown = Math.min(count, limit);
+  for (let i = 0; i < shown; i += 1) {
+    const label = i === shown - 1 && count > limit ? count : null;
+    checker(parent, x, y0 + dy * i, colour, label);
+  }
+}
+
+/** Make a group a place the player can act on: focusable, a button for screen readers. */
+function interactive(group, place, model, handlers, label) {
+  const active = model.sources.has(place) || model.targets.has(place) || model.selected === place;
+  group.setAttribute("data-place", place);
+  group.classList.add("place");
+  group.classList.toggle("is-source", model.sources.has(place));
+  group.classList.toggle("is-target", model.targets.has(place));
+  group.classList.toggle("is-selected", model.selected === place);
+  const states = [];
+  if (model.selected === place) states.push(t("place.selected"));
+  else if (model.targets.has(place)) states.push(t("place.target"));
+  else if (model.sources.has(place)) states.push(t("place.source"));
+  group.setAttribute("aria-label", [label, ...states].join(", "));
+  group.setAttribute("role", active ? "button" : "img");
+  if (active) group.setAttribute("tabindex", "0");
+  const act = (event) => {
+    event.stopPropagation();
+    handlers.onPlace(place);
+  };
+  group.addEventListener("click", act);
+  group.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      act(event);
+    }
+  });
+}
+
+function checkersLabel(key, count, colour, params = {}) {
+  if (count === 0) return t(`${key}.empty`, params);
+  return plural(`${key}.checkers`, count, { ...params, colour: t(`colour.${colour}`) });
+}
+
+function drawPoint(layer, n, model, handlers) {
+  const { x, bottom } = pointColumn(n);
+  const group = el("g", { class: "point" }, layer);
+  const base = bottom ? BOTTOM : TOP;
+  const tip = bottom ? BOTTOM - POINT_DEPTH : TOP + POINT_DEPTH;
+  el("rect", {
+    x: x - 20, y: bottom ? MIDDLE + 10 : TOP, width: 40, height: BOTTOM - MIDDLE - 10,
+    class: "point-area",
+  }, group);
+  el("polygon", {
+    points: `${x - 20},${base} ${x + 20},${base} ${x},${tip}`,
+    class: `triangle triangle--${n % 2 ? "odd" : "even"}`,
+  }, group);
+  const point = model.points[n - 1];
+  const colour = point.seat === null ? null : model.colours[point.seat];
+  if (point.count) {
+    const y0 = bottom ? BOTTOM - R : TOP + R;
+    stackedCheckers(group, point.count, colour, x, y0, bottom ? -2 * R : 2 * R, STACK);
+  }
+  group.setAttribute("data-count", String(point.count));
+  group.setAttribute("data-seat", point.seat === null ? "" : String(point.seat));
+  interactive(group, `p${n}`, model, handlers, checkersLabel("point", point.count, colour, { n }));
+  const number = el("text", { x, y: bottom ? 434 : 14, class: "point-number", "aria-hidden": "true" }, layer);
+  number.textContent = String(n);
+}
+
+function drawBar(layer, seat, model, handlers) {
+  const mine = seat === model.view;
+  const group = el("g", { class: "bar" }, layer);
+  el("rect", {
+    x: BAR_X - 20, y: mine ? MIDDLE : TOP, width: 40, height: mine ? BOTTOM - MIDDLE : MIDDLE - TOP,
+    class: "bar-area",
+  }, group);
+  const count = model.bar[seat];
+  const colour = model.colours[seat];
+  stackedCheckers(group, count, colour, BAR_X, mine ? MIDDLE + 50 : MIDDLE - 50, mine ? 2 * R : -2 * R, 4);
+  group.setAttribute("data-count", String(count));
+  interactive(group, `bar${seat}`, model, handlers, checkersLabel("bar", count, colour, {
+    player: model.names[seat],
+  }));
+}
+
+function drawTray(layer, seat, model, handlers) {
+  const mine = seat === model.view;
+  const group = el("g", { class: "tray" }, layer);
+  el("rect", {
+    x: TRAY_X - 28, y: mine ? MIDDLE + 30 : TOP, width: 56, height: BOTTOM - MIDDLE - 30,
+    class: "tray-area",
+  }, group);
+  const count = model.off[seat];
+  const colour = model.colours[seat];
+  for (let i = 0; i < count; i += 1) {
+    const y = mine ? BOTTOM - 10 * (i + 1) : TOP + 10 * i;
+    el("rect", { x: TRAY_X - 24, y, width: 48, height: 9, rx: 2, class: `slab checker--${colour}` }, group);
+  }
+  if (count) {
+    const text = el("text", {
+      x: TRAY_X, y: mine ? BOTTOM - 10 * count - 6 : TOP + 10 * count + 16, class: "tray-count",
+    }, group);
+    text.textContent = String(count);
+  }
+  group.setAttribute("data-count", String(count));
+  interactive(group, `off${seat}`, model, handlers, checkersLabel("tray", count, colour, {
+    player: model.names[seat],
+  }));
+}
+
+const PIPS = {
+  1: [[0, 0]],
+  2: [[-1, -1], [1, 1]],
+  3: [[-1, -1], [0, 0], [1, 1]],
+  4: [[-1, -1], [1, -1], [-1, 1], [1, 1]],
+  5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]],
+  6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]],
+};
+
+function die(parent, x, y, size, value, used, colour) {
+  const group = el("g", { class: `die die--${colour}${used ? " is-used" : ""}` }, parent);
+  el("rect", { x: x - size / 2, y: y - size / 2, width: size, height: size, rx: size / 6, class: "die-face" }, group);
+  for (const [dx, dy] of PIPS[value]) {
+    el("circle", { cx: x + dx * size * 0.27, cy: y + dy * size * 0.27, r: size / 11, class: "die-pip" }, group);
+  }
+}
+
+/** The dice in the roller's half: the right half for the viewer, the left for the other. */
+function drawDice(layer, model) {
+  const group = el("g", { class: "dice", role: "img" }, layer);
+  if (model.openingTie) {
+    // One die a seat, each in its own player's half.
+    const [first, second] = model.openingTie;
+    const mineFirst = model.view === 0;
+    die(group, HALF_X.right, MIDDLE, 34, mineFirst ? first : second, false, model.colours[model.view]);
+    die(group, HALF_X.left, MIDDLE, 34, mineFirst ? second : first, false, model.colours[1 - model.view]);
+    group.setAttribute("aria-label", t("dice.openingTie", { value: first }));
+    group.setAttribute("data-dice", `${first},${second}`);
+    return;
+  }
+  if (!model.dice.length) return;
+  const x0 = model.mover === model.view ? HALF_X.right : HALF_X.left;
+  const size = model.dice.length > 2 ? 30 : 34;
+  const gap = size + 8;
+  const start = x0 - (gap * (model.dice.length - 1)) / 2;
+  model.dice.forEach((d, i) => die(group, start + gap * i, MIDDLE, size, d.value, d.used, model.colours[model.mover]));
+  const faces = model.dice.map((d) => (d.used ? t("dice.used", { value: d.value }) : String(d.value)));
+  group.setAttribute("aria-label", t("dice.label", { player: model.names[model.mover], dice: faces.join(", ") }));
+  group.setAttribute("data-dice", model.dice.map((d) => d.value).join(","));
+}
+
+function drawCube(layer, model) {
+  const { cube } = model;
+  if (!cube.used && cube.value === 1) return;
+  const offer = cube.offer;
+  const value = offer ? offer.value : cube.value;
+  const owner = offer ? 1 - offer.by : cube.owner;
+  const y = owner === null ? MIDDLE : owner === model.view ? 380 : 60;
+  const group = el("g", { class: `cube${offer ? " is-offered" : ""}`, role: "img" }, layer);
+  el("rect", { x: CUBE_X - 18, y: y - 18, width: 36, height: 36, rx: 5, class: "cube-face" }, group);
+  const text = el("text", { x: CUBE_X, y: y + 6, class: "cube-value" }, group);
+  // A cube in the middle at 1 shows its highest face, as a real one does.
+  text.textContent = String(owner === null && value === 1 ? 64 : value);
+  let label;
+  if (offer) label = t("cube.offered", { player: model.names[offer.by], value });
+  else if (owner === null) label = t("cube.centred", { value });
+  else label = t("cube.owned", { player: model.names[owner], value });
+  group.setAttribute("aria-label", label);
+  group.setAttribute("data-cube", `${value},${owner === null ? "" : owner}`);
+}
+
+/**
+ * Draw `model` into the <svg> element `svg`, replacing what was there.
+ *
+ * model: {view, mover, points: [{seat, count}] (24), bar, off (by seat), colours, names
+ * (by seat), dice: [{value, used}], openingTie, cube, sources, targets (Sets of places),
+ * selected (a place or null), canRoll}. handlers: {onPlace(place), onBoard()}.
+ */
+export function renderBoard(svg, model, handlers) {
+  svg.replaceChildren();
+  svg.setAttribute("viewBox", VIEWBOX);
+  svg.setAttribute("role", "group");
+  svg.setAttribute("aria-label", t(model.canRoll ? "board.labelRoll" : "board.label"));
+  svg.classList.toggle("can-roll", model.canRoll);
+  el("rect", { x: 50, y: TOP - 4, width: 530, height: BOTTOM - TOP + 8, rx: 6, class: "frame" }, svg);
+  el("rect", { x: 55, y: TOP, width: 240, height: BOTTOM - TOP, class: "felt" }, svg);
+  el("rect", { x: 335, y: TOP, width: 240, height: BOTTOM - TOP, class: "felt" }, svg);
+  const points = el("g", { class: "points" }, svg);
+  for (let n = 1; n <= 24; n += 1) drawPoint(points, n, model, handlers);
+  for (const seat of [0, 1]) {
+    drawBar(svg, seat, model, handlers);
+    drawTray(svg, seat, model, handlers);
+  }
+  drawDice(svg, model);
+  drawCube(svg, model);
+  svg.onclick = () => handlers.onBoard();
+}

@@ -1,0 +1,305 @@
+"""The page in a real browser: Playwright driving Debian's chromium against a live server.
+
+The server runs in a thread (uvicorn, on a free loopback port, its database in a temporary
+folder). The games use seeded dice, and a game of the engine played alongside with the same
+dice says what the page must offer: the highlighted checkers and points are the engine's legal
+steps. Screenshots go to ``artifacts/`` (git-ignored). Without chromium the browser tests are
+skipped; the checks of the page's texts need no browser.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import socket
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from backgammon.dice import SeededDice
+from backgammon.game import Game, Phase
+
+ROOT = Path(__file__).resolve().parent.parent
+WEB = ROOT / "src" / "backgammon" / "web"
+ARTIFACTS = ROOT / "artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SEED = 11  # seat 1 (black, at the top) wins the opening roll, 5 against 4
+
+# The page's texts: all in the catalogue, none in the markup or the scripts
+
+
+def catalogue() -> dict[str, str]:
+    messages: dict[str, str] = json.loads((WEB / "messages" / "en.json").read_text())
+    return messages
+
+
+class _Texts(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.texts: list[str] = []
+        self.keys: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for name, value in attrs:
+            if name in ("data-msg", "data-msg-label", "data-msg-title") and value:
+                self.keys.append(value)
+            if name in ("aria-label", "title", "placeholder", "alt") and value:
+                self.texts.append(f"{name}={value}")
+
+    def handle_data(self, data: str) -> None:
+        if data.strip():
+            self.texts.append(data.strip())
+
+
+def test_the_markup_holds_no_text_and_names_only_known_messages() -> None:
+    parser = _Texts()
+    parser.feed((WEB / "index.html").read_text())
+    assert parser.texts == []
+    assert parser.keys and set(parser.keys) <= set(catalogue())
+
+
+def test_the_scripts_ask_only_for_known_messages() -> None:
+    messages = catalogue()
+    keys: set[str] = set()
+    for script in (WEB / "js").glob("*.js"):
+        source = script.read_text()
+        keys |= set(re.findall(r"\bt\(\s*\"([\w.]+)\"", source))
+        for counted in re.findall(r"\bplural\(\s*\"([\w.]+)\"", source):
+            keys |= {f"{counted}.one", f"{counted}.other"}
+    assert keys and keys <= set(messages), sorted(keys - set(messages))
+    # Messages named by pattern in the scripts (`${key}.checkers`, `result.${kind}`, ...).
+    for prefix in ("point", "bar", "tray"):
+        assert {f"{prefix}.empty", f"{prefix}.checkers.one", f"{prefix}.checkers.other"} <= set(
+            messages
+        )
+    for kind in ("single", "gammon", "backgammon"):
+        for who in ("", ".you"):
+            assert {f"result.{kind}{who}.one", f"result.{kind}{who}.other"} <= set(messages)
+    for level in ("beginner", "casual", "intermediate", "advanced", "expert", "strongest"):
+        assert f"level.{level}" in messages
+
+
+# The browser
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    uvicorn = pytest.importorskip("uvicorn")
+    from backgammon.server import Settings, create_app
+    from backgammon.server.settings import sqlite_url
+
+    database = tmp_path_factory.mktemp("browser") / "games.sqlite"
+    app = create_app(Settings(database_url=sqlite_url(database)))
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    config = uvicorn.Config(app, log_level="warning")
+    instance = uvicorn.Server(config)
+    thread = threading.Thread(target=instance.run, kwargs={"sockets": [listener]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not instance.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    instance.should_exit = True
+    thread.join(10)
+    listener.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists() or shutil.which(CHROMIUM) is None:
+        pytest.skip(f"Debian's chromium is not installed at {CHROMIUM} (apt-get install chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 900, "height": 1000})
+    opened = context.new_page()
+    opened.set_default_timeout(10_000)
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    yield opened
+    context.close()
+    assert errors == [], errors
+
+
+def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(
+        base + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        data: dict[str, Any] = json.load(response)
+    return data
+
+
+def fetch_state(base: str, match_id: str) -> dict[str, Any]:
+    with urllib.request.urlopen(f"{base}/api/matches/{match_id}", timeout=10) as response:
+        data: dict[str, Any] = json.load(response)
+    return data
+
+
+def place(location: int, mover: int) -> str:
+    """The page's name of a place of the mover's numbering, on seat 0's board."""
+    if location == 25:
+        return f"bar{mover}"
+    if location == 0:
+        return f"off{mover}"
+    return f"p{location if mover == 0 else 25 - location}"
+
+
+def highlighted(page: Any, kind: str) -> set[str]:
+    return {node.get_attribute("data-place") for node in page.query_selector_all(f".is-{kind}")}
+
+
+def wait_version(page: Any, version: int) -> None:
+    page.wait_for_function(
+        "v => Number(document.querySelector('#board').dataset.version) >= v", arg=version
+    )
+
+
+def version(page: Any) -> int:
+    return int(page.get_attribute("#board", "data-version"))
+
+
+def click_step(page: Any, game: Game, step: tuple[int, int]) -> None:
+    """Click the checker, check the highlighted destinations, click the destination."""
+    assert game.turn is not None
+    mover = game.on_roll
+    sources = {place(a, mover) for a, _ in game.turn.legal_steps()}
+    assert highlighted(page, "source") == sources
+    page.click(f'[data-place="{place(step[0], mover)}"]')
+    targets = {place(b, mover) for a, b in game.turn.legal_steps() if a == step[0]}
+    assert highlighted(page, "target") == targets
+    before = version(page)
+    page.click(f'[data-place="{place(step[1], mover)}"]')
+    game.step(mover, *step)
+    wait_version(page, before + 1)
+
+
+def screenshot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / name), full_page=True)
+
+
+def test_two_players_at_one_screen(server: str, page: Any) -> None:
+    match_id = post(server, "/api/matches", {"opponent": "human", "seed": SEED})["id"]
+    game = Game(dice=SeededDice(SEED))
+    page.goto(f"{server}/?match={match_id}")
+    page.wait_for_selector('[data-place="p24"]')
+    assert page.get_attribute('[data-place="p6"]', "data-count") == "5"
+    assert "Roll" in page.inner_text("#status")
+
+    # The opening roll, by a click on the board; the winner's dice show in its half.
+    page.click("#board", position={"x": 20, "y": 20})
+    game.roll(0)
+    assert game.phase is Phase.MOVE and game.on_roll == 1 and game.dice is not None
+    wait_version(page, 1)
+    assert page.get_attribute("[data-dice]", "data-dice") == "5,4"
+    assert "Black" in page.inner_text("#status")
+
+    # A refused drop: a click on a point not highlighted changes nothing.
+    play = game.position.legal_plays(game.dice)[0]
+    first = (play.steps[0].from_point, play.steps[0].to_point)
+    page.click(f'[data-place="{place(first[0], 1)}"]')
+    assert highlighted(page, "selected") == {place(first[0], 1)}
+    offered = highlighted(page, "target") | highlighted(page, "source")
+    wrong = next(f"p{n}" for n in range(1, 25) if f"p{n}" not in offered)
+    counts = [page.get_attribute(f'[data-place="p{n}"]', "data-count") for n in range(1, 25)]
+    page.click(f'[data-place="{wrong}"]')
+    assert highlighted(page, "target") == set() and highlighted(page, "selected") == set()
+    assert [page.get_attribute(f'[data-place="p{n}"]', "data-count") for n in range(1, 25)] == (
+        counts
+    )
+    assert fetch_state(server, match_id)["version"] == 1
+
+    # A step, then undo.
+    click_step(page, game, first)
+    assert page.is_visible('[data-action="undo"]')
+    page.click('[data-action="undo"]')
+    game.undo(1)
+    wait_version(page, 3)
+    assert fetch_state(server, match_id)["made"] == []
+
+    # The whole play by clicks, then confirm.
+    for step in play.steps:
+        click_step(page, game, (step.from_point, step.to_point))
+    page.click('[data-action="confirm"]')
+    game.confirm(1)
+    wait_version(page, len(game.events))
+    state = fetch_state(server, match_id)
+    assert state["phase"] == "roll" and state["to_act"] == 0
+    assert state["record"][0]["entries"][-1]["play"] == str(play)
+    screenshot(page, "browser-two-players.png")
+
+    # White rolls with the button, makes one step, and the page is reloaded mid-turn.
+    page.click('[data-action="roll"]')
+    game.roll(0)
+    wait_version(page, len(game.events))
+    assert game.turn is not None
+    step = game.turn.legal_steps()[0]
+    click_step(page, game, step)
+    page.reload()
+    page.wait_for_selector('[data-place="p24"]')
+    wait_version(page, len(game.events))
+    assert page.is_visible('[data-action="undo"]')
+    assert fetch_state(server, match_id)["made"][0]["from"] == step[0]
+    shown = game.turn.current()
+    for n in range(1, 25):
+        count = shown.mine[n] or shown.theirs[25 - n]
+        assert page.get_attribute(f'[data-place="p{n}"]', "data-count") == str(count)
+    # The turn goes on where it was.
+    while game.phase is Phase.MOVE:
+        assert game.turn is not None
+        click_step(page, game, game.turn.legal_steps()[0])
+    page.click('[data-action="confirm"]')
+    game.confirm(0)
+    wait_version(page, len(game.events))
+    assert fetch_state(server, match_id)["to_act"] == 1
+    screenshot(page, "browser-after-reload.png")
+
+
+def test_the_page_fits_a_phone(server: str, browser: Any) -> None:
+    context = browser.new_context(viewport={"width": 375, "height": 740}, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(server + "/")
+    page.wait_for_selector("#setup-form button[type=submit]")
+    assert page.inner_text("h1") == "Backgammon"
+    page.check('input[name="opponent"][value="computer"]')
+    page.click("#setup-form button[type=submit]")
+    page.wait_for_selector('[data-place="p24"]')
+    assert "match=" in page.url
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    page.tap("#board")  # the opening roll; the computer answers if it won it
+    page.wait_for_function("document.querySelector('#board').dataset.phase !== 'opening'"
+                           " || document.querySelector('[data-dice]') !== null")
+    labels = [node.get_attribute("aria-label") for node in page.query_selector_all("[data-place]")]
+    assert all(labels) and any("Point 6: 5 white checkers" in label for label in labels)
+    screenshot(page, "browser-phone.png")
+    context.close()
+    assert errors == [], errors

@@ -1,0 +1,356 @@
+"""Cube decisions (money and match), the match equity table, resignations, and bots handling
+the cube and resignations through the game engine. Textbook positions are built from their
+probabilities directly, by an evaluator that returns fixed figures."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import pytest
+
+from backgammon import Position, WinKind
+from backgammon.bot import (
+    Bot,
+    CubeAction,
+    CubeOwner,
+    CubeResponse,
+    MatchEquityTable,
+    MatchScore,
+    Probabilities,
+    act,
+)
+from backgammon.bot.cube import (
+    BEAROFF_EFFICIENCY,
+    CONTACT_EFFICIENCY,
+    cube_efficiency,
+    match_decision,
+    money_decision,
+    money_equity,
+)
+from backgammon.bot.network import Array
+from backgammon.dice import ManualDice
+from backgammon.errors import BackgammonError
+from backgammon.game import Action, Game, Phase, Rules
+from backgammon.match import Match
+
+
+class FixedEvaluator:
+    """Every position has the same probabilities, for its player on roll."""
+
+    def __init__(self, *values: float) -> None:
+        self.values = np.array(values, dtype=np.float32)
+
+    def evaluate(self, position: Position) -> Probabilities:
+        return Probabilities.from_values(self.values)
+
+    def evaluate_batch(self, positions: Sequence[Position]) -> Array:
+        return np.tile(self.values, (len(positions), 1))
+
+
+def bot_seeing(*values: float) -> Bot:
+    return Bot(evaluator=FixedEvaluator(*values))
+
+
+START = Position.initial()
+
+DOUBLE_TAKE = Probabilities(0.70, 0.05, 0.0, 0.02, 0.0)
+DOUBLE_PASS = Probabilities(0.85, 0.10, 0.0, 0.02, 0.0)
+TOO_GOOD = Probabilities(0.80, 0.60, 0.05, 0.0, 0.0)
+NO_DOUBLE = Probabilities(0.55, 0.10, 0.0, 0.08, 0.0)
+
+
+# Money play
+
+
+def test_clear_double_and_take() -> None:
+    decision = money_decision(DOUBLE_TAKE, CONTACT_EFFICIENCY)
+    assert (decision.action, decision.response) == ("double", "take")
+    assert decision.double_take > decision.no_double
+    assert decision.double_take < decision.double_drop == 1.0
+    assert decision.best == pytest.approx(decision.double_take)
+
+
+def test_clear_double_and_pass() -> None:
+    decision = money_decision(DOUBLE_PASS, CONTACT_EFFICIENCY)
+    assert (decision.action, decision.response) == ("double", "drop")
+    assert decision.best == 1.0
+
+
+def test_too_good_to_double() -> None:
+    decision = money_decision(TOO_GOOD, CONTACT_EFFICIENCY)
+    assert (decision.action, decision.response) == ("too good", "drop")
+    assert decision.no_double > 1.0
+
+
+def test_no_double_yet() -> None:
+    decision = money_decision(NO_DOUBLE, CONTACT_EFFICIENCY)
+    assert (decision.action, decision.response) == ("no double", "take")
+
+
+def test_a_beaver_where_the_double_is_a_blunder() -> None:
+    weak = Probabilities(0.35, 0.05, 0.0, 0.05, 0.0)
+    assert money_decision(weak, CONTACT_EFFICIENCY, beavers=True).response == "beaver"
+    assert money_decision(weak, CONTACT_EFFICIENCY).response == "take"
+
+
+def test_no_double_when_the_opponent_owns_the_cube() -> None:
+    decision = money_decision(DOUBLE_PASS, CONTACT_EFFICIENCY, CubeOwner.OPPONENT)
+    assert decision.action is CubeAction.NO_DOUBLE
+    assert math.isnan(decision.double_take) and math.isnan(decision.double_drop)
+
+
+def test_owning_the_cube_is_worth_more_than_a_centred_one() -> None:
+    p = Probabilities(0.6, 0.1, 0.0, 0.05, 0.0)
+    owned = money_equity(p, CONTACT_EFFICIENCY, CubeOwner.ON_ROLL)
+    centred = money_equity(p, CONTACT_EFFICIENCY, CubeOwner.CENTRE)
+    facing = money_equity(p, CONTACT_EFFICIENCY, CubeOwner.OPPONENT)
+    assert owned > centred > facing
+
+
+def test_a_dead_cube_is_the_cubeless_equity() -> None:
+    assert money_equity(DOUBLE_TAKE, 0.0, CubeOwner.CENTRE) == pytest.approx(DOUBLE_TAKE.equity)
+
+
+def test_gammonless_take_point_is_a_quarter_with_a_dead_cube() -> None:
+    # Cubeless, no gammons: the opponent's equity after the take is 2 × (1 − 2p) against −1
+    # for the drop: the double is a drop once p passes 75%.
+    assert money_decision(Probabilities(0.74, 0, 0, 0, 0), 0.0).response == "take"
+    assert money_decision(Probabilities(0.76, 0, 0, 0, 0), 0.0).response == "drop"
+
+
+def test_jacoby_makes_too_good_a_double() -> None:
+    # Gammons count only once the cube is turned: cash rather than play on for nothing.
+    assert money_decision(TOO_GOOD, CONTACT_EFFICIENCY, jacoby=True).action == "double"
+
+
+def test_cube_efficiency_by_kind_of_position() -> None:
+    assert cube_efficiency(START) == CONTACT_EFFICIENCY
+    bearoff = Position.from_points({1: 2, 2: 3}, {3: 4})
+    assert cube_efficiency(bearoff) == BEAROFF_EFFICIENCY
+    long_race = Position.from_points({12: 15}, {6: 15})
+    assert cube_efficiency(long_race) == pytest.approx(0.7)  # 180 pips: the cap
+    short_race = Position.from_points({7: 2}, {6: 15})  # 14 pips: the floor
+    assert cube_efficiency(short_race) == pytest.approx(0.6)
+
+
+def test_bot_cube_decision_uses_its_evaluation() -> None:
+    decision = bot_seeing(0.85, 0.10, 0.0, 0.02, 0.0).cube_decision(START)
+    assert decision.action == "double" and decision.response == "drop"
+    assert decision.probabilities.win == pytest.approx(0.85)
+    decision = bot_seeing(0.5, 0.1, 0.0, 0.1, 0.0).cube_decision(START, 2, "on roll")
+    assert decision.action == "no double"
+
+
+# The match equity table
+
+
+def test_met_is_symmetric() -> None:
+    met = MatchEquityTable.kazaross_xg2()
+    assert met.max_length == 25
+    for away in range(1, 26):
+        for other in range(1, 26):
+            assert met.equity(away, other) + met.equity(other, away) == pytest.approx(1.0)
+    assert met.equity(1, 1) == 0.5 == met.equity(7, 7)
+
+
+def test_met_entries() -> None:
+    met = MatchEquityTable.kazaross_xg2()
+    assert met.name == "Kazaross-XG2"
+    assert met.equity(1, 2) == pytest.approx(0.67736)  # the Crawford game, 1-away 2-away
+    assert met.equity(2, 4) == pytest.approx(0.66870)
+    assert met.equity(0, 3) == 1.0 and met.equity(3, -1) == 0.0
+    # Post-Crawford: the trailer's chances (the free drop makes 2-away nearly even).
+    assert met.equity(2, 1, post_crawford=True) == pytest.approx(0.48803)
+    assert met.equity(1, 2, post_crawford=True) == pytest.approx(1 - 0.48803)
+    assert met.equity(1, 1, post_crawford=True) == 0.5
+    # Leading is better, everywhere.
+    for away in range(1, 25):
+        assert met.equity(away, 10) > met.equity(away + 1, 10)
+    with pytest.raises(BackgammonError):
+        met.equity(26, 3)
+
+
+def test_match_score() -> None:
+    score = MatchScore(length=7, score=(6, 3))
+    assert (score.away, score.opponent_away, score.post_crawford) == (1, 4, True)
+    assert MatchScore(7, (6, 3), crawford=True).post_crawford is False
+    assert score.equity_after(won=1) == 1.0
+    assert score.equity_after(lost=4) == 0.0
+    assert score.flip().score == (3, 6)
+    with pytest.raises(BackgammonError):
+        MatchScore(5, (5, 0))
+    with pytest.raises(BackgammonError):
+        MatchScore(5, (2, 2), crawford=True)
+
+
+def test_scores_after_the_game_enter_the_crawford_game() -> None:
+    # 3-away 3-away: a single win leaves 2-away 3-away; a gammon 1-away, for the Crawford game.
+    score = MatchScore(5, (2, 2))
+    met = MatchEquityTable.kazaross_xg2()
+    assert score.equity_after(won=2) == pytest.approx(met.equity(1, 3))
+    # In the Crawford game, what follows is post-Crawford.
+    crawford = MatchScore(5, (4, 2), crawford=True)
+    assert crawford.equity_after(lost=1) == pytest.approx(met.equity(1, 2, post_crawford=True))
+
+
+def test_gammon_values() -> None:
+    # In the Crawford game the leader's gammon is worth nothing: a single game wins.
+    assert MatchScore(5, (4, 2), crawford=True).gammon_value() == 0.0
+    # Post-Crawford the trailer at 2-away wins the match with a gammon or with a single game
+    # won with the cube on 2: at cube 1 a gammon is worth as much as the single game's swing.
+    assert MatchScore(5, (3, 4)).gammon_value() == pytest.approx(1.0)
+    assert 0.3 < MatchScore(7).gammon_value() < 0.7
+
+
+# Match play
+
+
+def test_no_double_in_the_crawford_game() -> None:
+    score = MatchScore(5, (2, 4), crawford=True)
+    decision = match_decision(DOUBLE_PASS, CONTACT_EFFICIENCY, score)
+    assert decision.action is CubeAction.NO_DOUBLE
+
+
+def test_the_trailer_doubles_at_once_after_the_crawford_game() -> None:
+    score = MatchScore(5, (3, 4))  # 2-away against the leader's 1-away
+    decision = match_decision(Probabilities(0.45, 0.1, 0.0, 0.1, 0.0), CONTACT_EFFICIENCY, score)
+    assert decision.action is CubeAction.DOUBLE
+    assert decision.response is CubeResponse.TAKE
+
+
+def test_match_double_take_and_pass() -> None:
+    score = MatchScore(7)
+    assert match_decision(DOUBLE_TAKE, CONTACT_EFFICIENCY, score).action == "double"
+    decision = match_decision(DOUBLE_PASS, CONTACT_EFFICIENCY, score)
+    assert (decision.action, decision.response) == ("double", "drop")
+    assert decision.double_drop == pytest.approx(score.equity_after(won=1))
+    assert match_decision(NO_DOUBLE, CONTACT_EFFICIENCY, score).action == "no double"
+
+
+def test_last_game_of_the_match_needs_no_cube() -> None:
+    # Both 1 away: the game decides the match whatever the cube says.
+    decision = match_decision(DOUBLE_TAKE, CONTACT_EFFICIENCY, MatchScore(5, (4, 4)))
+    assert decision.no_double == pytest.approx(DOUBLE_TAKE.win)
+    assert decision.action == "no double" and decision.response == "take"
+
+
+def test_bot_match_cube_decision() -> None:
+    bot = bot_seeing(0.85, 0.10, 0.0, 0.02, 0.0)
+    decision = bot.cube_decision(START, match_length=7, score=(0, 0))
+    assert decision.action == "double" and decision.response == "drop"
+    with pytest.raises(BackgammonError):
+        bot.cube_decision(START, match_length=7, beavers=True)
+
+
+# Resignations
+
+
+def test_resigning_a_lost_game() -> None:
+    assert bot_seeing(0.0, 0.0, 0.0, 0.0, 0.0).resignation_to_offer(START) is WinKind.SINGLE
+    assert bot_seeing(0.0, 0.0, 0.0, 1.0, 0.0).resignation_to_offer(START) is WinKind.GAMMON
+    assert bot_seeing(0.0, 0.0, 0.0, 1.0, 1.0).resignation_to_offer(START) is WinKind.BACKGAMMON
+    assert bot_seeing(0.2, 0.0, 0.0, 0.0, 0.0).resignation_to_offer(START) is None
+    # Half gammons: a single would be refused, a gammon gives too much.
+    assert bot_seeing(0.0, 0.0, 0.0, 0.5, 0.0).resignation_to_offer(START) is None
+
+
+def test_accepting_a_resignation() -> None:
+    # The position is the resigner's, on roll: the bot sees the flipped figures.
+    resigner_lost = bot_seeing(0.01, 0.0, 0.0, 0.0, 0.0)
+    assert resigner_lost.should_accept_resignation(START, WinKind.SINGLE)
+    resigner_gammoned = bot_seeing(0.0, 0.0, 0.0, 0.6, 0.0)
+    assert not resigner_gammoned.should_accept_resignation(START, WinKind.SINGLE)
+    assert resigner_gammoned.should_accept_resignation(START, WinKind.GAMMON)
+    # The bot on roll, its own figures: a single is less than its gammons are worth.
+    gammoning = bot_seeing(1.0, 0.6, 0.0, 0.0, 0.0)
+    assert not gammoning.should_accept_resignation(START, 1, resigner_on_roll=False)
+    assert gammoning.should_accept_resignation(START, 2, resigner_on_roll=False)
+
+
+def test_resignations_in_a_match() -> None:
+    lost = bot_seeing(0.0, 0.0, 0.0, 0.3, 0.0)
+    # At 4-away 1-away a gammon costs no more than a single game: resign the single.
+    assert lost.resignation_to_offer(START, match_length=5, score=(1, 4)) is WinKind.SINGLE
+    assert lost.resignation_to_offer(START) is None  # money: the gammons matter
+
+
+# Bots and the cube through the engine
+
+
+def test_bots_double_and_drop_through_the_engine() -> None:
+    game = Game(dice=ManualDice(["6 1", "5 2"]))
+    bot = bot_seeing(0.85, 0.10, 0.0, 0.02, 0.0)
+    game.roll(0)
+    game.play(0, "13/7 8/7")
+    assert act(bot, game, 1) is Action.DOUBLE
+    assert act(bot, game, 0) is Action.DROP
+    assert game.result is not None and game.result.reason == "drop" and game.result.winner == 1
+
+
+def test_bot_takes_and_rolls() -> None:
+    game = Game(dice=ManualDice(["6 1", "5 2"]))
+    bot = bot_seeing(0.70, 0.05, 0.0, 0.02, 0.0)
+    game.roll(0)
+    game.play(0, "13/7 8/7")
+    assert act(bot, game, 1) is Action.DOUBLE
+    assert act(bot, game, 0) is Action.TAKE
+    assert (game.cube_value, game.cube_owner) == (2, 0)
+    assert act(bot, game, 1) is Action.ROLL  # the cube is the opponent's now
+    assert game.phase is Phase.MOVE
+
+
+def test_bot_beavers_and_the_doubler_takes_the_beaver() -> None:
+    # The doubler then plays on at 4 facing the cube (about -1.6 a cube) rather than pay 2.
+    game = Game(Rules(beavers=True), dice=ManualDice(["6 1"]))
+    bot = bot_seeing(0.40, 0.05, 0.0, 0.05, 0.0)
+    game.roll(0)
+    game.play(0, "13/7 8/7")
+    game.double(1)  # a blunder by seat 1, on roll with 40%
+    assert act(bot, game, 0) is Action.BEAVER
+    assert act(bot, game, 1) is Action.TAKE
+    assert (game.cube_value, game.cube_owner) == (4, 0)
+
+
+def test_bot_resigns_and_the_other_bot_accepts() -> None:
+    game = Game(dice=ManualDice(["6 1"]))
+    hopeless = bot_seeing(0.0, 0.0, 0.0, 0.0, 0.0)  # seat 1 on roll has no chance
+    game.roll(0)
+    game.play(0, "13/7 8/7")
+    assert act(hopeless, game, 1) is Action.RESIGN
+    assert act(hopeless, game, 0) is Action.ACCEPT
+    assert game.result is not None and game.result.reason == "resign"
+
+
+def test_a_refused_resignation_is_not_offered_again() -> None:
+    game = Game(dice=ManualDice(["6 1", "5 2"]))
+    game.roll(0)
+    game.play(0, "13/7 8/7")
+    assert act(bot_seeing(0.0, 0.0, 0.0, 0.0, 0.0), game, 1) is Action.RESIGN
+    # A bot that expects a gammon refuses a single game.
+    assert act(bot_seeing(0.0, 0.0, 0.0, 0.6, 0.0), game, 0) is Action.REJECT
+    assert act(bot_seeing(0.0, 0.0, 0.0, 0.0, 0.0), game, 1) is Action.ROLL
+
+
+def test_bots_use_the_match_score() -> None:
+    match = Match(5, dice=ManualDice(["6 1"]))
+    game = match.game
+    game.roll(0)
+    game.play(0, "13/7 8/7")
+    # Seat 1 with 70%: at 0-0 in a 5-point match the bot doubles.
+    assert act(bot_seeing(0.70, 0.05, 0.0, 0.02, 0.0), game, 1, match) is Action.DOUBLE
+
+
+def test_two_away_two_away_take_point_is_the_crawford_score() -> None:
+    # Taken, the cube on 2 decides the match; dropped, the taker is 2-away against 1-away in
+    # the Crawford game (32.264%). So the taker needs 32.264% in the game.
+    score = MatchScore(5, (3, 3))
+    assert match_decision(Probabilities(0.67, 0, 0, 0, 0), 0.68, score).response == "take"
+    assert match_decision(Probabilities(0.68, 0, 0, 0, 0), 0.68, score).response == "drop"
+
+
+def test_fully_live_gammonless_take_point_is_a_fifth() -> None:
+    # (L - 1/2) / (W + L + 1/2) with W = L = 1.
+    assert money_decision(Probabilities(0.79, 0, 0, 0, 0), 1.0).response == "take"
+    assert money_decision(Probabilities(0.81, 0, 0, 0, 0), 1.0).response == "drop"

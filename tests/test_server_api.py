@@ -1,0 +1,459 @@
+"""The web app's REST API and WebSocket, through FastAPI's test client.
+
+Every refusal is checked for its status, for a sentence in ``detail``, and for the state being
+exactly what it was before. Matches are stored in an SQLite file under pytest's tmp_path; a
+"restart" is a second app built on the same file.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from starlette.websockets import WebSocketDisconnect
+
+from backgammon import BackgammonError, Position
+from backgammon.dice import SeededDice
+from backgammon.formats.mat import import_mat
+from backgammon.game import Game
+from backgammon.server import Settings, computer, create_app
+from backgammon.server.db import Base, make_engine, migrate
+from backgammon.server.settings import sqlite_url
+
+with warnings.catch_warnings():
+    # Starlette asks for httpx's successor; the test client works the same with httpx.
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+State = dict[str, Any]
+SEED = 11  # seat 1 wins the opening roll, 5 against 4
+
+
+def client_for(database: Path) -> TestClient:
+    return TestClient(create_app(Settings(database_url=sqlite_url(database))))
+
+
+@pytest.fixture
+def database(tmp_path: Path) -> Path:
+    return tmp_path / "games.sqlite"
+
+
+@pytest.fixture
+def client(database: Path) -> Iterator[TestClient]:
+    with client_for(database) as test_client:
+        yield test_client
+
+
+def create(client: TestClient, **options: Any) -> State:
+    response = client.post("/api/matches", json={"opponent": "human", **options})
+    assert response.status_code == 201, response.text
+    state: State = response.json()
+    return state
+
+
+def state_of(client: TestClient, match_id: str, view: int = 0) -> State:
+    response = client.get(f"/api/matches/{match_id}", params={"view": view})
+    assert response.status_code == 200, response.text
+    state: State = response.json()
+    return state
+
+
+def act(client: TestClient, match_id: str, **action: Any) -> State:
+    response = client.post(f"/api/matches/{match_id}/actions", params={"view": 0}, json=action)
+    assert response.status_code == 200, response.text
+    state: State = response.json()
+    return state
+
+
+def refused(
+    client: TestClient, match_id: str, status: int, phrase: str, body: Any = None, **kw: Any
+) -> None:
+    """Post a bad action: ``status``, a sentence containing ``phrase``, and no change."""
+    before = state_of(client, match_id)
+    response = client.post(f"/api/matches/{match_id}/actions", json=body, **kw)
+    assert response.status_code == status, response.text
+    detail = response.json()["detail"]
+    assert isinstance(detail, str) and detail.endswith(".") and phrase in detail, detail
+    assert state_of(client, match_id) == before
+
+
+def next_action(state: State) -> dict[str, Any]:
+    """A simple player for both human seats: roll, make the first step offered, confirm."""
+    seat = state["to_act"] if state["to_act"] is not None else 0
+    actions = state["actions"][seat]
+    if "roll" in actions:
+        return {"seat": seat, "action": "roll"}
+    if "confirm" in actions:
+        return {"seat": seat, "action": "confirm"}
+    step = state["steps"][0]
+    return {"seat": seat, "action": "step", "from": step["from"], "to": step["to"]}
+
+
+def play(client: TestClient, match_id: str, actions: int) -> State:
+    state = state_of(client, match_id)
+    for _ in range(actions):
+        state = act(client, match_id, **next_action(state))
+    return state
+
+
+def opening(client: TestClient, match_id: str) -> State:
+    """Roll the opening roll until it is not a tie."""
+    state = act(client, match_id, seat=0, action="roll")
+    while state["phase"] == "opening":
+        state = act(client, match_id, seat=0, action="roll")
+    return state
+
+
+# Creating and reading
+
+
+def test_a_new_match_waits_for_its_opening_roll(client: TestClient) -> None:
+    state = create(client, length=5)
+    assert state["phase"] == "opening" and state["to_act"] is None
+    assert state["actions"] == [["roll"], ["roll"]]
+    assert state["length"] == 5 and state["score"] == [0, 0] and not state["match_over"]
+    assert state["board"]["pips"] == [167, 167]
+    assert state["board"]["points"][5] == {"seat": 0, "count": 5}  # seat 0's 6 point
+    assert state["board"]["points"][0] == {"seat": 1, "count": 2}  # seat 1's 24 point
+    assert state["cube"] == {"value": 1, "owner": None, "offer": None, "used": True}
+    assert state["gnubg_id"].startswith("4HPwATDgc/ABMA:")
+    assert state["xgid"].startswith("XGID=")
+    assert [seat["colour"] for seat in state["seats"]] == ["white", "black"]
+    assert state_of(client, state["id"]) == state
+
+
+@pytest.mark.parametrize(
+    ("options", "phrase"),
+    [
+        ({"length": 5, "jacoby": True}, "do not apply in matches"),
+        ({"max_cube": 3}, "power of two"),
+        ({"length": -1}, "length"),
+        ({"opponent": "dog"}, "opponent"),
+        ({"variant": "chess"}, "variant"),
+        ({"colour": "red"}, "colour"),
+        ({"sped": 3}, "sped"),
+    ],
+)
+def test_bad_options_are_refused_with_a_sentence(
+    client: TestClient, options: dict[str, Any], phrase: str
+) -> None:
+    response = client.post("/api/matches", json=options)
+    assert response.status_code == 422
+    assert phrase in response.json()["detail"]
+
+
+def test_options_reach_the_rules(client: TestClient) -> None:
+    state = create(client, variant="nackgammon", jacoby=True, beavers=True, automatic_doubles=2)
+    assert state["rules"]["variant"] == "nackgammon"
+    assert state["rules"]["jacoby"] and state["rules"]["beavers"]
+    assert state["rules"]["automatic_doubles"] == 2
+    assert state["board"]["points"][22] == {"seat": 0, "count": 2}  # Nackgammon's 23 point
+
+
+def test_the_board_from_the_other_side(client: TestClient) -> None:
+    match_id = create(client, seed=SEED)["id"]
+    opening(client, match_id)
+    mine, theirs = state_of(client, match_id, 0), state_of(client, match_id, 1)
+    assert theirs["view"] == 1
+    assert theirs["board"]["points"] == mine["board"]["points"][::-1]
+    for key in ("bar", "off", "pips"):
+        assert theirs["board"][key] == mine["board"][key]
+    mover = mine["on_roll"]
+    for seen, other in zip(mine["steps"], theirs["steps"], strict=True):
+        assert (seen["from"], seen["to"]) == (other["from"], other["to"])
+        near, far = (seen, other) if mover == 0 else (other, seen)
+        assert near["board_from"] == near["from"]
+        assert far["board_from"] == (far["from"] if far["from"] == 25 else 25 - far["from"])
+
+
+# Playing
+
+
+def test_a_turn_step_by_step_with_undo_and_confirm(client: TestClient) -> None:
+    match_id = create(client, seed=SEED)["id"]
+    reference = Game(dice=SeededDice(SEED))
+    reference.roll(0)
+    state = opening(client, match_id)
+    assert state["phase"] == "move" and state["on_roll"] == reference.on_roll
+    seat = state["to_act"]
+    assert [d["value"] for d in state["dice"]] == sorted(reference.dice or (), reverse=True)
+    offered = [(s["from"], s["to"]) for s in state["steps"]]
+    assert offered == reference.position.turn(reference.dice or (1, 1)).legal_steps()
+
+    first = state["steps"][0]
+    state = act(client, match_id, seat=seat, action="step", **{"from": first["from"]},
+                to=first["to"])
+    assert [(s["from"], s["to"]) for s in state["made"]] == [(first["from"], first["to"])]
+    assert sum(d["used"] for d in state["dice"]) == 1
+    state = act(client, match_id, seat=seat, action="undo")
+    assert state["made"] == [] and [(s["from"], s["to"]) for s in state["steps"]] == offered
+    while state["phase"] == "move":
+        state = act(client, match_id, **next_action(state))
+    assert state["phase"] == "confirm" and "undo" in state["actions"][seat]
+    assert all(d["used"] for d in state["dice"])
+    state = act(client, match_id, seat=seat, action="confirm")
+    assert state["phase"] == "roll" and state["to_act"] == 1 - seat
+    entries = state["record"][0]["entries"]
+    assert [entry["kind"] for entry in entries] == ["opening", "play"]
+    assert entries[1]["seat"] == seat and entries[1]["play"]
+
+
+def test_a_whole_play_in_notation(client: TestClient) -> None:
+    match_id = create(client, seed=SEED)["id"]
+    state = opening(client, match_id)
+    seat = state["to_act"]
+    dice = (state["dice"][0]["value"], state["dice"][1]["value"])
+    # The start is the same from either side.
+    notation = str(Position.initial().legal_plays(dice)[0])
+    state = act(client, match_id, seat=seat, action="play", play=notation)
+    assert state["record"][0]["entries"][-1]["play"] == notation
+    assert state["phase"] == "roll" and state["to_act"] == 1 - seat
+
+
+def test_cube_actions_and_their_record(client: TestClient) -> None:
+    match_id = create(client, seed=SEED, beavers=True)["id"]
+    state = opening(client, match_id)
+    state = act(client, match_id, **next_action(state))
+    while state["phase"] != "roll":
+        state = act(client, match_id, **next_action(state))
+    doubler = state["to_act"]
+    state = act(client, match_id, seat=doubler, action="double")
+    assert state["phase"] == "cube" and state["to_act"] == 1 - doubler
+    assert state["cube"]["offer"] == {"by": doubler, "value": 2, "beavered": False}
+    assert set(state["actions"][1 - doubler]) == {"take", "drop", "beaver"}
+    state = act(client, match_id, seat=1 - doubler, action="beaver")
+    assert state["to_act"] == doubler and state["cube"]["offer"]["value"] == 4
+    state = act(client, match_id, seat=doubler, action="take")
+    assert state["cube"]["value"] == 4 and state["cube"]["owner"] == 1 - doubler
+    kinds = [(e["kind"], e["value"]) for e in state["record"][0]["entries"][-3:]]
+    assert kinds == [("double", 2), ("beaver", 4), ("take", None)]
+
+
+def test_a_resignation_ends_a_one_point_match(client: TestClient) -> None:
+    match_id = create(client, length=1, seed=SEED)["id"]
+    state = opening(client, match_id)
+    mover = state["to_act"]
+    state = act(client, match_id, seat=1 - mover, action="resign", level=2)
+    assert state["phase"] == "resign" and state["resignation"] == {"by": 1 - mover, "level": 2}
+    state = act(client, match_id, seat=mover, action="accept")
+    assert state["match_over"] and state["winner"] == mover
+    assert state["score"][mover] == 2 and state["actions"] == [[], []]
+    assert state["result"] == {"winner": mover, "kind": "gammon", "points": 2, "reason": "resign"}
+    refused(client, match_id, 409, "The match is over", {"seat": 0, "action": "roll"})
+
+
+# Refusals: each a 4xx with a sentence, and no change
+
+
+def test_an_action_out_of_turn_is_refused(client: TestClient) -> None:
+    match_id = create(client, seed=SEED)["id"]
+    state = opening(client, match_id)
+    other = 1 - state["to_act"]
+    refused(client, match_id, 409, "turn", {"seat": other, "action": "undo"})
+    refused(client, match_id, 409, "cannot be rolled", {"seat": other, "action": "roll"})
+    refused(client, match_id, 409, "no double to answer", {"seat": other, "action": "take"})
+    refused(client, match_id, 409, "cannot end yet", {"seat": state["to_act"], "action": "confirm"})
+
+
+def test_an_illegal_step_is_refused(client: TestClient) -> None:
+    match_id = create(client, seed=SEED)["id"]
+    seat = opening(client, match_id)["to_act"]
+    refused(client, match_id, 409, "not allowed", {"seat": seat, "action": "step", "from": 1,
+                                                   "to": 0})
+    refused(client, match_id, 409, "not a legal play",
+            {"seat": seat, "action": "play", "play": "24/1"})
+
+
+@pytest.mark.parametrize(
+    ("body", "phrase"),
+    [
+        (b"{not json", "not valid JSON"),
+        (b'{"seat": 0}', "action"),
+        (b'{"seat": 0, "action": "fly"}', "action"),
+        (b'{"seat": 2, "action": "roll"}', "seat"),
+        (b'{"seat": 0, "action": "step", "from": 13}', "to"),
+        (b'{"seat": 0, "action": "step", "from": 30, "to": 1}', "from"),
+        (b'{"seat": 0, "action": "resign", "level": 4}', "level"),
+        (b'[1, 2]', "body"),
+    ],
+)
+def test_a_malformed_request_is_refused(client: TestClient, body: bytes, phrase: str) -> None:
+    match_id = create(client, seed=SEED)["id"]
+    opening(client, match_id)
+    refused(client, match_id, 422, phrase, content=body,
+            headers={"Content-Type": "application/json"})
+
+
+def test_a_stale_version_is_refused(client: TestClient) -> None:
+    match_id = create(client, seed=SEED)["id"]
+    state = opening(client, match_id)
+    step = state["steps"][0]
+    action = {"seat": state["to_act"], "action": "step", "from": step["from"], "to": step["to"]}
+    act(client, match_id, **action, version=state["version"])
+    refused(client, match_id, 409, "version", action | {"version": state["version"]})
+
+
+def test_an_unknown_match_is_404(client: TestClient) -> None:
+    for response in (
+        client.get("/api/matches/nosuchmatch"),
+        client.post("/api/matches/nosuchmatch/actions", json={"seat": 0, "action": "roll"}),
+        client.get("/api/matches/nosuchmatch/mat"),
+    ):
+        assert response.status_code == 404
+        assert response.json()["detail"] == "There is no match with the id 'nosuchmatch'."
+    with pytest.raises(WebSocketDisconnect) as closed:  # noqa: SIM117
+        with client.websocket_connect("/api/matches/nosuchmatch/updates") as socket:
+            socket.receive_json()
+    assert closed.value.code == 4404
+
+
+# Against the computer
+
+
+def test_the_computer_plays_its_seat(client: TestClient) -> None:
+    state = create(client, opponent="computer", level="advanced", seed=5, length=1)
+    match_id = state["id"]
+    assert [seat["kind"] for seat in state["seats"]] == ["human", "computer"]
+    refused(client, match_id, 403, "played by the computer", {"seat": 1, "action": "roll"})
+    state = opening(client, match_id)
+    doubled = False
+    for _ in range(2000):
+        if state["match_over"]:
+            break
+        assert state["to_act"] in (0, None), "the computer left its seat waiting"
+        actions = state["actions"][0]
+        if not doubled and "double" in actions:
+            doubled = True
+            state = act(client, match_id, seat=0, action="double")
+        elif "accept" in actions:
+            state = act(client, match_id, seat=0, action="accept")
+        elif "take" in actions:
+            state = act(client, match_id, seat=0, action="take")
+        else:
+            state = act(client, match_id, **next_action(state))
+    assert state["match_over"]
+    result = state["record"][0]["result"]
+    assert state["score"][result["winner"]] == result["points"] >= 1
+    assert state["winner"] == result["winner"]
+
+
+def test_the_computer_resumes_after_a_failed_try(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    match_id = create(client, opponent="computer", seed=SEED)["id"]
+
+    def broken(*_args: object) -> list[dict[str, Any]]:
+        raise RuntimeError("the bot is out to lunch")
+
+    monkeypatch.setattr(computer, "think", broken)
+    state = act(client, match_id, seat=0, action="roll")  # the computer wins the opening roll
+    assert state["phase"] == "move" and state["to_act"] == 1  # the roll stands
+    monkeypatch.undo()
+    state = state_of(client, match_id)
+    assert state["to_act"] == 0
+    assert [entry["kind"] for entry in state["record"][0]["entries"]] == ["opening", "play"]
+
+
+def test_each_action_is_pushed_to_watching_pages(client: TestClient) -> None:
+    match_id = create(client, opponent="computer", seed=SEED)["id"]
+    with client.websocket_connect(f"/api/matches/{match_id}/updates?view=0") as socket:
+        first = socket.receive_json()
+        assert first["id"] == match_id and first["phase"] == "opening"
+        final = act(client, match_id, seat=0, action="roll")
+        pushed = socket.receive_json()
+        assert pushed["version"] > first["version"]
+        while pushed["version"] < final["version"]:  # the computer's own actions, if it won
+            pushed = socket.receive_json()
+        assert pushed == final
+
+
+# Persistence
+
+
+def test_a_restart_resumes_exactly(tmp_path: Path) -> None:
+    """The same actions, with a restart in the middle of a turn and without: the same game,
+    the seeded dice going on as they would have."""
+    restarted, straight = tmp_path / "restarted.sqlite", tmp_path / "straight.sqlite"
+    with client_for(restarted) as first, client_for(straight) as reference:
+        match_id = create(first, seed=SEED)["id"]
+        reference_id = create(reference, seed=SEED)["id"]
+        state = play(first, match_id, 9)
+        assert state["made"], "the restart should fall in the middle of a turn"
+        play(reference, reference_id, 9)
+    with client_for(restarted) as second, client_for(straight) as reference:
+        resumed = state_of(second, match_id)
+        assert resumed == state
+        after = play(second, match_id, 40)
+        expected = play(reference, reference_id, 40)
+    assert after | {"id": None} == expected | {"id": None}
+
+
+def test_the_record_and_the_mat_export(client: TestClient) -> None:
+    match_id = create(client, seed=SEED, length=3)["id"]
+    state = play(client, match_id, 12)
+    record = client.get(f"/api/matches/{match_id}/record").json()
+    assert record["length"] == 3 and len(record["games"][0]) == state["version"]
+    response = client.get(f"/api/matches/{match_id}/mat")
+    assert response.status_code == 200
+    assert "attachment" in response.headers["content-disposition"]
+    assert " 3 point match" in response.text
+    again = import_mat(response.text)
+    played = [entry for entry in state["record"][0]["entries"] if entry["kind"] == "play"]
+    assert len(again.game.plays) == len(played)
+
+
+def test_the_migrations_build_the_declared_tables(tmp_path: Path) -> None:
+    engine = make_engine(sqlite_url(tmp_path / "sub" / "fresh.sqlite"))
+    migrate(engine)
+    migrate(engine)  # a second start finds the schema current
+    with engine.connect() as connection:
+        assert compare_metadata(MigrationContext.configure(connection), Base.metadata) == []
+        version = connection.exec_driver_sql("SELECT version_num FROM alembic_version")
+        assert version.scalar_one() == "0001"
+    engine.dispose()
+
+
+# The app around the API
+
+
+def test_docs_page_and_static_files(client: TestClient) -> None:
+    assert client.get("/docs").status_code == 200
+    paths = client.get("/openapi.json").json()["paths"]
+    assert {"/api/matches", "/api/matches/{match_id}", "/api/matches/{match_id}/actions",
+            "/api/matches/{match_id}/mat"} <= set(paths)
+    page = client.get("/")
+    assert page.status_code == 200 and 'type="module"' in page.text
+    assert client.get("/messages/en.json").json()["app.title"]
+    assert client.get("/js/board.js").status_code == 200
+
+
+def test_settings_come_from_the_environment() -> None:
+    assert Settings.from_env({}).database_url == "sqlite:///data/backgammon.sqlite"
+    settings = Settings.from_env(
+        {"BACKGAMMON_DATABASE_URL": "sqlite:////x.db", "BACKGAMMON_HOST": "0.0.0.0",
+         "BACKGAMMON_PORT": "9000"}
+    )
+    assert settings == Settings("sqlite:////x.db", "0.0.0.0", 9000)
+    with pytest.raises(BackgammonError, match="BACKGAMMON_PORT"):
+        Settings.from_env({"BACKGAMMON_PORT": "eighty"})
+
+
+def test_the_serve_command_starts_uvicorn(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import uvicorn
+
+    from backgammon.cli import main
+
+    started: dict[str, Any] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: started.update(options, app=app))
+    monkeypatch.setenv("BACKGAMMON_DATABASE_URL", sqlite_url(tmp_path / "serve.sqlite"))
+    assert main(["serve", "--port", "8123"]) == 0
+    assert started["host"] == "127.0.0.1" and started["port"] == 8123
+    assert "http://127.0.0.1:8123/" in capsys.readouterr().out
+    assert (tmp_path / "serve.sqlite").exists()
