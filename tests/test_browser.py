@@ -95,32 +95,57 @@ def test_the_scripts_ask_only_for_known_messages() -> None:
         assert f"level.{level}" in messages
 
 
+def test_the_record_speaks_to_the_person_in_the_second_person() -> None:
+    messages = catalogue()
+    verbs = ["double", "beaver", "take", "drop", "resign", "accept", "reject"]
+    assert all(f"record.{verb}.you" in messages for verb in verbs)
+
+
 # The browser
+
+
+class Running:
+    """A uvicorn server in a thread, serving the app on an SQLite database, on a loopback port
+    (a free one, or the one given, so that a page open on the old server's address reaches the
+    new one after a restart)."""
+
+    def __init__(self, database: Path, port: int = 0) -> None:
+        uvicorn = pytest.importorskip("uvicorn")
+        from backgammon.server import Settings, create_app
+        from backgammon.server.settings import sqlite_url
+
+        app = create_app(Settings(database_url=sqlite_url(database)))
+        listener = socket.socket()
+        # The old server's connections may linger in TIME_WAIT on the port taken over.
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(("127.0.0.1", port))
+        self.port: int = listener.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self._listener = listener
+        config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2)
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(
+            target=self._server.run, kwargs={"sockets": [listener]}, daemon=True
+        )
+        self._thread.start()
+        deadline = time.monotonic() + 20
+        while not self._server.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        """Shut the server down and wait until it has."""
+        self._server.should_exit = True
+        self._thread.join(10)
+        assert not self._thread.is_alive(), "the server did not stop"
+        self._listener.close()
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    uvicorn = pytest.importorskip("uvicorn")
-    from backgammon.server import Settings, create_app
-    from backgammon.server.settings import sqlite_url
-
-    database = tmp_path_factory.mktemp("browser") / "games.sqlite"
-    app = create_app(Settings(database_url=sqlite_url(database)))
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    port = listener.getsockname()[1]
-    config = uvicorn.Config(app, log_level="warning")
-    instance = uvicorn.Server(config)
-    thread = threading.Thread(target=instance.run, kwargs={"sockets": [listener]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not instance.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    instance.should_exit = True
-    thread.join(10)
-    listener.close()
+    running = Running(tmp_path_factory.mktemp("browser") / "games.sqlite")
+    yield running.url
+    running.stop()
 
 
 @pytest.fixture(scope="module")
@@ -303,3 +328,134 @@ def test_the_page_fits_a_phone(server: str, browser: Any) -> None:
     screenshot(page, "browser-phone.png")
     context.close()
     assert errors == [], errors
+
+
+def click_next(page: Any, state: dict[str, Any], double: bool) -> None:
+    """Make seat 0's next action by clicks: double when ``double`` and offered, take a double
+    offered, else roll, else the first step on offer (its checker, then its destination), else
+    confirm."""
+    offered = state["actions"][0]
+    before = version(page)
+    if double and "double" in offered:
+        page.click('[data-action="double"]')
+    elif "take" in offered:
+        page.click('[data-action="take"]')
+    elif "roll" in offered:
+        page.click('[data-action="roll"]')
+    elif state["phase"] == "move":
+        step = state["steps"][0]
+        page.click(f'[data-place="{place(step["board_from"], 0)}"]')
+        page.click(f'[data-place="{place(step["board_to"], 0)}"]')
+    else:
+        assert "confirm" in offered, (state["phase"], offered)
+        page.click('[data-action="confirm"]')
+    wait_version(page, before + 1)
+
+
+COMPUTER_SEED = 5
+
+
+def settled(base: str, match_id: str) -> dict[str, Any]:
+    """The match's state once the computer has made its actions (the page is told of the
+    person's action before the computer answers it)."""
+    deadline = time.monotonic() + 10
+    state = fetch_state(base, match_id)
+    while state["to_act"] == 1 and not state["match_over"]:
+        assert time.monotonic() < deadline, "the computer did not act"
+        time.sleep(0.02)
+        state = fetch_state(base, match_id)
+    return state
+
+
+def test_a_whole_game_against_the_computer_by_clicks(server: str, page: Any) -> None:
+    match_id = post(
+        server,
+        "/api/matches",
+        {"opponent": "computer", "level": "beginner", "length": 0, "seed": COMPUTER_SEED},
+    )["id"]
+    page.goto(f"{server}/?match={match_id}")
+    page.wait_for_selector('[data-place="p24"]')
+    page.click("#board", position={"x": 20, "y": 20})  # the opening roll
+    wait_version(page, 1)
+    doubled = False
+    for _ in range(1000):
+        state = settled(server, match_id)
+        wait_version(page, state["version"])
+        game = state["record"][0]
+        if game["result"] is not None:
+            break
+        if not doubled and "double" in state["actions"][0]:
+            click_next(page, state, double=True)
+            doubled = True
+            answer = settled(server, match_id)["record"][0]["entries"][-2:]
+            assert answer[0]["kind"] == "double" and answer[0]["seat"] == 0
+            assert answer[1]["kind"] in ("take", "drop") and answer[1]["seat"] == 1
+            screenshot(page, "browser-computer-double.png")
+            continue
+        click_next(page, state, double=False)
+    else:
+        pytest.fail("the game did not end")
+    assert doubled
+    result = game["result"]
+    assert state["score"][result["winner"]] == result["points"]
+    assert state["score"][1 - result["winner"]] == 0
+    # The points are the cube's value (doubled by each take) times the win's kind: a drop
+    # concedes a single game at the value before the double.
+    kinds = {"single": 1, "gammon": 2, "backgammon": 3}
+    takes = sum(entry["kind"] == "take" for entry in game["entries"])
+    assert result["points"] == 2**takes * kinds[result["kind"]]
+    # The score on the page: each player's panel, and the result in the status line.
+    for seat in (0, 1):
+        shown = page.inner_text(f'.player[data-seat="{seat}"] .score')
+        assert shown == f"{state['score'][seat]} points"
+    status = page.inner_text("#status")
+    assert f"{result['points']} point" in status
+    assert ("You win" in status) == (result["winner"] == 0)
+    screenshot(page, "browser-computer-end.png")
+
+
+def test_a_server_restart_resumes_the_game(tmp_path: Path, page: Any) -> None:
+    database = tmp_path / "restart.sqlite"
+    running = Running(database)
+    try:
+        match_id = post(running.url, "/api/matches", {"opponent": "human", "seed": SEED})["id"]
+        game = Game(dice=SeededDice(SEED))
+        page.goto(f"{running.url}/?match={match_id}")
+        page.wait_for_selector('[data-place="p24"]')
+        page.click("#board", position={"x": 20, "y": 20})
+        game.roll(0)
+        wait_version(page, 1)
+        assert game.turn is not None
+        made = game.turn.legal_steps()[0]
+        click_step(page, game, made)
+
+        # Stop the server in the middle of the turn; a new one on the same database.
+        running.stop()
+        running = Running(database, running.port)
+        page.reload()
+        page.wait_for_selector('[data-place="p24"]')
+        wait_version(page, len(game.events))
+        assert fetch_state(running.url, match_id)["made"][0]["from"] == made[0]
+        assert page.is_visible('[data-action="undo"]')
+        shown = game.turn.current()
+        for n in range(1, 25):
+            count = shown.theirs[n] or shown.mine[25 - n]  # black (seat 1) is on roll
+            assert page.get_attribute(f'[data-place="p{n}"]', "data-count") == str(count)
+        screenshot(page, "browser-after-restart.png")
+
+        # The turn goes on, and the seeded dice go on as they would have.
+        while game.phase is Phase.MOVE:
+            assert game.turn is not None
+            click_step(page, game, game.turn.legal_steps()[0])
+        page.click('[data-action="confirm"]')
+        game.confirm(1)
+        wait_version(page, len(game.events))
+        page.click('[data-action="roll"]')
+        game.roll(0)
+        wait_version(page, len(game.events))
+        assert game.dice is not None
+        high, low = sorted(game.dice, reverse=True)
+        dice = ",".join(map(str, [high, low] * (2 if high == low else 1)))  # doubles: four dice
+        assert page.get_attribute("[data-dice]", "data-dice") == dice
+    finally:
+        running.stop()

@@ -138,20 +138,21 @@ function resultText(state, result) {
 function entryText(state, entry) {
   const player = playerName(state, entry.seat);
   const dice = entry.dice ? entry.dice.join("") : "";
+  const key = (name) => about(state, entry.seat, `record.${name}`);
   switch (entry.kind) {
     case "opening":
       return t("record.opening", { first: entry.dice[0], second: entry.dice[1] });
     case "play":
       return entry.play === null
-        ? t("record.dance", { player, dice })
-        : t("record.play", { player, dice, play: entry.play });
+        ? t(key("dance"), { player, dice })
+        : t(key("play"), { player, dice, play: entry.play });
     case "double":
     case "beaver":
-      return t(`record.${entry.kind}`, { player, value: entry.value });
+      return t(key(entry.kind), { player, value: entry.value });
     case "resign":
-      return t("record.resign", { player, level: t(`resign.level.${entry.level}`) });
+      return t(key("resign"), { player, level: t(`resign.level.${entry.level}`) });
     default:
-      return t(`record.${entry.kind}`, { player });
+      return t(key(entry.kind), { player });
   }
 }
 
