@@ -1,0 +1,267 @@
+"""Supervised training on the bot's own 1-ply evaluations (the second stage of training).
+
+Each round generates positions from the bot's own self-play games, at 0-ply with some noise
+in the play (with probability ``explore`` a random legal play instead of the best) so that the
+positions are varied; labels each with the bot's own 1-ply value (the average over the 21
+rolls of the 0-ply value of the best reply, by :class:`~backgammon.bot.search.Search` over the
+current networks and the bearoff table); and trains the contact and race networks towards
+those five-output targets by minibatch gradient steps on the cross-entropy
+(:meth:`Network.fit`). The next round labels fresh positions with the improved networks.
+Positions the bearoff table answers exactly train neither network. No reference program is
+involved: the data are the bot's own play and search.
+
+After each round the networks (with the bearoff table, as in play) duel pubeval (logged to
+``out/progress.jsonl``) and are written to ``out/checkpoint.npz``, with a copy
+``out/checkpoint-round-NNN.npz``; a run resumed from the checkpoint goes on with the next
+round. Round ``r`` takes its dice and noise from
+generators seeded by the seed and ``r``, so a resumed run plays on as the whole run would have.
+
+Run: ``python -m backgammon.bot.supervised --from src/backgammon/bot/weights/td.npz
+--positions 20000 --rounds 10 --out data/training-1ply``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import random
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from tqdm import tqdm  # type: ignore[import-untyped]
+
+from ..position import Position
+from .bearoff import BearoffEvaluator, is_bearoff
+from .duel import DuelResult, GreedyPlayer, duel, opening_roll
+from .encoding import boards, encode_contact, encode_race, is_race
+from .evaluator import NetworkEvaluator
+from .network import Array, equities, load_networks, save_networks
+from .pubeval import PubEval
+from .search import Search
+from .train import CHECKPOINT, EVALUATION_SEED, NETWORKS
+
+#: Positions labelled in one batch of the search (a batch's tree is evaluated at once).
+LABEL_BATCH = 64
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything a supervised run depends on (the command line's options)."""
+
+    start: Path = Path("src/backgammon/bot/weights/td.npz")
+    positions: int = 20_000
+    rounds: int = 10
+    seed: int = 1
+    explore: float = 0.1
+    epochs: int = 2
+    batch: int = 128
+    lr: float = 0.0005
+    parallel: int = 32
+    eval_games: int = 200
+    out: Path = Path("data/training-1ply")
+    resume: bool = False
+    progress: bool = True
+
+
+def generate(
+    evaluator: NetworkEvaluator, count: int, seed: int, explore: float, parallel: int = 32
+) -> list[Position]:
+    """``count`` positions (game not over, player on roll before rolling) from self-play games
+    at 0-ply, a random legal play instead of the best one with probability ``explore``."""
+    rng = random.Random(seed)
+    found: list[Position] = []
+    games: list[tuple[Position, tuple[int, int]]] = []
+    while len(found) < count:
+        while len(games) < parallel:
+            games.append((Position.initial(), opening_roll(rng)))
+        waiting: list[tuple[int, list[Position]]] = []
+        moved: dict[int, Position] = {}
+        for slot, (position, dice) in enumerate(games):
+            plays = position.legal_plays(dice)
+            if len(plays) > 1 and rng.random() < explore:
+                moved[slot] = rng.choice(plays).result
+            elif len(plays) > 1:
+                waiting.append((slot, [play.result for play in plays]))
+            else:
+                moved[slot] = plays[0].result if plays else position.flip()
+        if waiting:
+            flat = [result for _, results in waiting for result in results]
+            # Each result has the opponent on roll: the best play leaves them the least.
+            equity = equities(evaluator.evaluate_batch(flat))
+            offset = 0
+            for slot, results in waiting:
+                moved[slot] = results[int(equity[offset : offset + len(results)].argmin())]
+                offset += len(results)
+        following = []
+        for slot in range(len(games)):
+            position = moved[slot]
+            if position.is_game_over():
+                continue
+            found.append(position)
+            following.append((position, (rng.randint(1, 6), rng.randint(1, 6))))
+        games = following
+    return found[:count]
+
+
+def label(
+    evaluator: NetworkEvaluator, positions: Sequence[Position], bar: Any = None
+) -> Array:
+    """The 1-ply values ``(n, 5)`` of ``positions`` by the networks (and the bearoff table)."""
+    search = Search(BearoffEvaluator(evaluator))
+    values = np.empty((len(positions), 5), dtype=np.float32)
+    for start in range(0, len(positions), LABEL_BATCH):
+        chunk = positions[start : start + LABEL_BATCH]
+        values[start : start + len(chunk)] = search.values(chunk, 1)
+        # The networks are fixed within a round, but the cache only helps within a batch's
+        # tree: across batches it is memory with few hits.
+        search.clear()
+        if bar is not None:
+            bar.update(len(chunk))
+    return values
+
+
+def fit(
+    evaluator: NetworkEvaluator,
+    positions: Sequence[Position],
+    targets: Array,
+    settings: Settings,
+    rng: np.random.Generator,
+) -> dict[str, float]:
+    """Minibatch gradient steps of both networks towards ``targets``; returns each network's
+    mean squared error over the last epoch (before each step)."""
+    mine, theirs = boards(positions)
+    exact = is_bearoff(mine, theirs)
+    race = is_race(mine, theirs) & ~exact
+    errors: dict[str, float] = {}
+    for name, network, rows, encode in (
+        ("contact", evaluator.contact, ~(race | exact), encode_contact),
+        ("race", evaluator.race, race, encode_race),
+    ):
+        if not rows.any():
+            continue
+        inputs, wanted = encode(mine[rows], theirs[rows]), targets[rows]
+        for _ in range(settings.epochs):
+            order = rng.permutation(len(inputs))
+            total = 0.0
+            for start in range(0, len(order), settings.batch):
+                batch = order[start : start + settings.batch]
+                total += network.fit(inputs[batch], wanted[batch], settings.lr) * len(batch)
+            errors[name] = total / len(order)
+    return errors
+
+
+def measure(evaluator: NetworkEvaluator, games: int) -> DuelResult:
+    """The networks with the bearoff table, at 0-ply, against pubeval: cubeless points per
+    game. The table answers bear-offs, as in play: the race network does not train on them."""
+    return duel(GreedyPlayer(BearoffEvaluator(evaluator)), PubEval(), games, EVALUATION_SEED)
+
+
+def train(settings: Settings) -> int:
+    """Run (or resume) a supervised run; returns the exit status."""
+    out = settings.out
+    out.mkdir(parents=True, exist_ok=True)
+    checkpoint = out / CHECKPOINT
+    if settings.resume and checkpoint.exists():
+        source = checkpoint
+    else:
+        if settings.resume:
+            print(f"No checkpoint in {out}; starting from {settings.start}.", file=sys.stderr)
+        source = settings.start
+    networks, meta = load_networks(source, NETWORKS)
+    evaluator = NetworkEvaluator(networks["contact"], networks["race"])
+    resumed = source == checkpoint
+    done = int(meta["rounds"]) if resumed else 0
+    history: list[dict[str, Any]] = list(meta["history"]) if resumed else []
+    previous_seconds = float(meta["seconds"]) if resumed else 0.0
+    started = time.monotonic()
+    if not history and settings.eval_games:
+        result = measure(evaluator, settings.eval_games)
+        history.append({"round": 0, "ppg": round(result.points_per_game, 4),
+                        "se": round(result.standard_error, 4)})
+        print(f"round 0 (start): against pubeval {result}", flush=True)
+    bar = tqdm(
+        total=settings.positions * settings.rounds,
+        initial=settings.positions * done,
+        unit="pos",
+        disable=not settings.progress,
+        mininterval=1.0 if sys.stderr.isatty() else 60.0,
+        dynamic_ncols=True,
+    )
+    while done < settings.rounds:
+        round_seed = (settings.seed << 20) + done
+        round_start = time.monotonic()
+        positions = generate(
+            evaluator, settings.positions, round_seed, settings.explore, settings.parallel
+        )
+        targets = label(evaluator, positions, bar)
+        labelling = time.monotonic() - round_start
+        errors = fit(evaluator, positions, targets, settings, np.random.default_rng(round_seed))
+        done += 1
+        entry: dict[str, Any] = {
+            "round": done,
+            "mse": {name: round(error, 6) for name, error in errors.items()},
+            "positions_per_second": round(len(positions) / max(labelling, 1e-9), 1),
+        }
+        if settings.eval_games:
+            result = measure(evaluator, settings.eval_games)
+            entry.update(ppg=round(result.points_per_game, 4), se=round(result.standard_error, 4))
+            bar.write(f"round {done}: against pubeval {result}, errors {entry['mse']}")
+        entry["hours"] = round((previous_seconds + time.monotonic() - started) / 3600, 3)
+        history.append(entry)
+        with (out / "progress.jsonl").open("a") as log:
+            log.write(json.dumps(entry) + "\n")
+        meta = {
+            "rounds": done,
+            "seconds": previous_seconds + time.monotonic() - started,
+            "settings": {
+                key: str(value) if isinstance(value, Path) else value
+                for key, value in dataclasses.asdict(settings).items()
+            },
+            "history": history,
+        }
+        networks = {"contact": evaluator.contact, "race": evaluator.race}
+        save_networks(checkpoint, networks, meta)
+        save_networks(out / f"checkpoint-round-{done:03d}.npz", networks, meta)
+    bar.close()
+    print(f"Trained {done} rounds; the networks are in {checkpoint}.")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The command line: ``python -m backgammon.bot.supervised --from FILE ...``."""
+    defaults = Settings()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--from", dest="start", type=Path, default=defaults.start,
+                        help="networks to start from (a checkpoint of `backgammon train`)")
+    parser.add_argument("--positions", type=int, default=defaults.positions,
+                        help="positions labelled in each round")
+    parser.add_argument("--rounds", type=int, default=defaults.rounds)
+    parser.add_argument("--seed", type=int, default=defaults.seed)
+    parser.add_argument("--explore", type=float, default=defaults.explore,
+                        help="chance of a random play in the games that give the positions")
+    parser.add_argument("--epochs", type=int, default=defaults.epochs)
+    parser.add_argument("--batch", type=int, default=defaults.batch)
+    parser.add_argument("--lr", type=float, default=defaults.lr)
+    parser.add_argument("--eval-games", type=int, default=defaults.eval_games)
+    parser.add_argument("--out", type=Path, default=defaults.out)
+    parser.add_argument("--resume", action="store_true")
+    parser.add_argument("--no-progress", action="store_true")
+    args = parser.parse_args(argv)
+    return train(
+        Settings(
+            start=args.start, positions=args.positions, rounds=args.rounds, seed=args.seed,
+            explore=args.explore, epochs=args.epochs, batch=args.batch, lr=args.lr,
+            eval_games=args.eval_games, out=args.out, resume=args.resume,
+            progress=not args.no_progress,
+        )
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())
