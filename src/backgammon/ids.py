@@ -17,7 +17,7 @@ import re
 
 from .errors import InvalidIdError
 
-_ID_PATTERN = re.compile(r"[A-Za-z0-9+/]{14}")
+_BASE64 = re.compile(r"[A-Za-z0-9+/]*")
 
 # One side's checkers as gnubg counts them: points 1..24, then the bar.
 Counts = tuple[int, ...]
@@ -34,6 +34,23 @@ def encode_position_id(on_roll: Counts, opponent: Counts) -> str:
     return base64.b64encode(key.to_bytes(10, "little")).decode("ascii")[:14]
 
 
+def decode_key(text: object, characters: int, name: str) -> int:
+    """The little-endian number that ``characters`` of unpadded base64 spell, as gnubg writes
+    its Position and Match IDs; InvalidIdError naming ``name`` if ``text`` is not that."""
+    stripped = text.strip() if isinstance(text, str) else None
+    if stripped is None or len(stripped) != characters or not _BASE64.fullmatch(stripped):
+        raise InvalidIdError(
+            f"{text!r} is not a {name}: it must be {characters} characters of A-Z, a-z, 0-9, "
+            "+ and /."
+        )
+    padding = "=" * (-characters % 4)
+    try:
+        raw = base64.b64decode(stripped + padding, validate=True)
+    except binascii.Error as exc:  # pragma: no cover - the pattern already excludes this
+        raise InvalidIdError(f"{text!r} is not valid base64.") from exc
+    return int.from_bytes(raw, "little")
+
+
 def decode_position_id(position_id: str) -> tuple[Counts, Counts]:
     """The two sides of a Position ID: (player on roll, opponent), 25 counts each.
 
@@ -44,17 +61,8 @@ def decode_position_id(position_id: str) -> tuple[Counts, Counts]:
     ...
     backgammon.errors.InvalidIdError: 'not an id' is not a Position ID: it must be 14 characters...
     """
-    text = position_id.strip() if isinstance(position_id, str) else position_id
-    if not isinstance(text, str) or not _ID_PATTERN.fullmatch(text):
-        raise InvalidIdError(
-            f"{position_id!r} is not a Position ID: it must be 14 characters of A-Z, a-z, 0-9, "
-            "+ and /."
-        )
-    try:
-        raw = base64.b64decode(text + "==", validate=True)
-    except binascii.Error as exc:  # pragma: no cover - the pattern already excludes this
-        raise InvalidIdError(f"{position_id!r} is not valid base64.") from exc
-    key = int.from_bytes(raw, "little")
+    key = decode_key(position_id, 14, "Position ID")
+    text = position_id.strip()
     sides: list[Counts] = []
     for who in ("opponent", "player on roll"):
         counts = []

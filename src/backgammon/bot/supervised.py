@@ -23,7 +23,6 @@ Run: ``python -m backgammon.bot.supervised --from src/backgammon/bot/weights/td.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import random
 import sys
@@ -44,7 +43,7 @@ from .evaluator import NetworkEvaluator
 from .network import Array, equities, load_networks, save_networks
 from .pubeval import PubEval
 from .search import Search
-from .train import CHECKPOINT, EVALUATION_SEED, NETWORKS
+from .train import CHECKPOINT, EVALUATION_SEED, NETWORKS, settings_json
 
 #: Positions labelled in one batch of the search (a batch's tree is evaluated at once).
 LABEL_BATCH = 64
@@ -219,10 +218,7 @@ def train(settings: Settings) -> int:
         meta = {
             "rounds": done,
             "seconds": previous_seconds + time.monotonic() - started,
-            "settings": {
-                key: str(value) if isinstance(value, Path) else value
-                for key, value in dataclasses.asdict(settings).items()
-            },
+            "settings": settings_json(settings),
             "history": history,
         }
         networks = {"contact": evaluator.contact, "race": evaluator.race}

@@ -151,6 +151,14 @@ class SelfPlay:
                 on_game_end()
 
 
+def settings_json(settings: object) -> dict[str, object]:
+    """A settings dataclass as JSON values for a checkpoint's metadata (paths as text)."""
+    return {
+        key: str(value) if isinstance(value, Path) else value
+        for key, value in dataclasses.asdict(settings).items()  # type: ignore[call-overload]
+    }
+
+
 def train_on_game(evaluator: NetworkEvaluator, positions: list[Position], lam: float,
                   learning_rate: float) -> None:
     """The TD(lambda) update of both networks on one game's positions (the last finished)."""
@@ -201,10 +209,7 @@ def train(settings: Settings) -> int:
             "games": done,
             "seed": seed,
             "seconds": previous_seconds + time.monotonic() - started,
-            "settings": {
-                key: str(value) if isinstance(value, Path) else value
-                for key, value in dataclasses.asdict(settings).items()
-            },
+            "settings": settings_json(settings),
             "history": history,
         }
         networks = {"contact": evaluator.contact, "race": evaluator.race}

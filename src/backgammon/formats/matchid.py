@@ -58,12 +58,11 @@ player on roll, as the package's positions always are.
 from __future__ import annotations
 
 import base64
-import binascii
-import re
 from dataclasses import dataclass
 from enum import IntEnum
 
 from ..errors import InvalidIdError, InvalidPositionError
+from ..ids import decode_key
 from ..position import Position
 
 __all__ = [
@@ -84,7 +83,6 @@ MAX_MATCH_LENGTH = 64
 #: The largest score the 15-bit score fields hold (money sessions can run long).
 _MAX_SCORE = (1 << 15) - 1
 
-_ID_PATTERN = re.compile(r"[A-Za-z0-9+/]{12}")
 _CENTRED = 3  # gnubg writes fCubeOwner == -1 (centred) as its two low bits, 0b11
 _USED_BITS = 67
 
@@ -175,16 +173,8 @@ def decode_match_id(text: str) -> MatchIdState:
     ...
     backgammon.errors.InvalidIdError: 'cAngAAAAAAA' is not a Match ID: it must be 12 characters...
     """
-    stripped = text.strip() if isinstance(text, str) else text
-    if not isinstance(stripped, str) or not _ID_PATTERN.fullmatch(stripped):
-        raise InvalidIdError(
-            f"{text!r} is not a Match ID: it must be 12 characters of A-Z, a-z, 0-9, + and /."
-        )
-    try:
-        raw = base64.b64decode(stripped, validate=True)
-    except binascii.Error as exc:  # pragma: no cover - the pattern already excludes this
-        raise InvalidIdError(f"{text!r} is not valid base64.") from exc
-    key = int.from_bytes(raw, "little")
+    key = decode_key(text, 12, "Match ID")
+    stripped = text.strip()
 
     def bits(shift: int, width: int) -> int:
         return (key >> shift) & ((1 << width) - 1)
