@@ -114,7 +114,7 @@ class Running:
         from backgammon.server import Settings, create_app
         from backgammon.server.settings import sqlite_url
 
-        app = create_app(Settings(database_url=sqlite_url(database)))
+        app = create_app(Settings(database_url=sqlite_url(database), computer_pause=0.05))
         listener = socket.socket()
         # The old server's connections may linger in TIME_WAIT on the port taken over.
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -201,7 +201,9 @@ def highlighted(page: Any, kind: str) -> set[str]:
 
 def wait_version(page: Any, version: int) -> None:
     page.wait_for_function(
-        "v => Number(document.querySelector('#board').dataset.version) >= v", arg=version
+        "v => { const board = document.querySelector('#board');"
+        " return Number(board.dataset.version) >= v && board.ariaBusy !== 'true'; }",
+        arg=version,
     )
 
 
@@ -332,14 +334,16 @@ def test_the_page_fits_a_phone(server: str, browser: Any) -> None:
 
 def click_next(page: Any, state: dict[str, Any], double: bool) -> None:
     """Make seat 0's next action by clicks: double when ``double`` and offered, take a double
-    offered, else roll, else the first step on offer (its checker, then its destination), else
-    confirm."""
+    offered, accept a resignation offered, else roll, else the first step on offer (its
+    checker, then its destination), else confirm."""
     offered = state["actions"][0]
     before = version(page)
     if double and "double" in offered:
         page.click('[data-action="double"]')
     elif "take" in offered:
         page.click('[data-action="take"]')
+    elif "accept" in offered:  # the computer resigns
+        page.click('[data-action="accept"]')
     elif "roll" in offered:
         page.click('[data-action="roll"]')
     elif state["phase"] == "move":

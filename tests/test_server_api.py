@@ -7,6 +7,8 @@ exactly what it was before. Matches are stored in an SQLite file under pytest's 
 
 from __future__ import annotations
 
+import threading
+import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -35,7 +37,7 @@ SEED = 11  # seat 1 wins the opening roll, 5 against 4
 
 
 def client_for(database: Path) -> TestClient:
-    return TestClient(create_app(Settings(database_url=sqlite_url(database))))
+    return TestClient(create_app(Settings(database_url=sqlite_url(database), computer_pause=0)))
 
 
 @pytest.fixture
@@ -98,6 +100,17 @@ def play(client: TestClient, match_id: str, actions: int) -> State:
     state = state_of(client, match_id)
     for _ in range(actions):
         state = act(client, match_id, **next_action(state))
+    return state
+
+
+def settled(client: TestClient, match_id: str) -> State:
+    """The match's state once the computer, acting in the background, has made its moves."""
+    deadline = time.monotonic() + 30
+    state = state_of(client, match_id)
+    while state["to_act"] is not None and state["seats"][state["to_act"]]["kind"] == "computer":
+        assert time.monotonic() < deadline, "the computer did not act"
+        time.sleep(0.01)
+        state = state_of(client, match_id)
     return state
 
 
@@ -320,22 +333,22 @@ def test_the_computer_plays_its_seat(client: TestClient) -> None:
     match_id = state["id"]
     assert [seat["kind"] for seat in state["seats"]] == ["human", "computer"]
     refused(client, match_id, 403, "played by the computer", {"seat": 1, "action": "roll"})
-    state = opening(client, match_id)
+    opening(client, match_id)
     doubled = False
     for _ in range(2000):
+        state = settled(client, match_id)
         if state["match_over"]:
             break
-        assert state["to_act"] in (0, None), "the computer left its seat waiting"
         actions = state["actions"][0]
         if not doubled and "double" in actions:
             doubled = True
-            state = act(client, match_id, seat=0, action="double")
+            act(client, match_id, seat=0, action="double")
         elif "accept" in actions:
-            state = act(client, match_id, seat=0, action="accept")
+            act(client, match_id, seat=0, action="accept")
         elif "take" in actions:
-            state = act(client, match_id, seat=0, action="take")
+            act(client, match_id, seat=0, action="take")
         else:
-            state = act(client, match_id, **next_action(state))
+            act(client, match_id, **next_action(state))
     assert state["match_over"]
     result = state["record"][0]["result"]
     assert state["score"][result["winner"]] == result["points"] >= 1
@@ -347,14 +360,19 @@ def test_the_computer_resumes_after_a_failed_try(
 ) -> None:
     match_id = create(client, opponent="computer", seed=SEED)["id"]
 
+    tried = threading.Event()
+
     def broken(*_args: object) -> list[dict[str, Any]]:
+        tried.set()
         raise RuntimeError("the bot is out to lunch")
 
     monkeypatch.setattr(computer, "think", broken)
     state = act(client, match_id, seat=0, action="roll")  # the computer wins the opening roll
+    assert tried.wait(10)
+    state = state_of(client, match_id)
     assert state["phase"] == "move" and state["to_act"] == 1  # the roll stands
     monkeypatch.undo()
-    state = state_of(client, match_id)
+    state = settled(client, match_id)  # the read wakes the computer again
     assert state["to_act"] == 0
     assert [entry["kind"] for entry in state["record"][0]["entries"]] == ["opening", "play"]
 
@@ -364,12 +382,19 @@ def test_each_action_is_pushed_to_watching_pages(client: TestClient) -> None:
     with client.websocket_connect(f"/api/matches/{match_id}/updates?view=0") as socket:
         first = socket.receive_json()
         assert first["id"] == match_id and first["phase"] == "opening"
-        final = act(client, match_id, seat=0, action="roll")
-        pushed = socket.receive_json()
-        assert pushed["version"] > first["version"]
-        while pushed["version"] < final["version"]:  # the computer's own actions, if it won
-            pushed = socket.receive_json()
-        assert pushed == final
+        act(client, match_id, seat=0, action="roll")  # seat 1, the computer, wins it
+        final = settled(client, match_id)
+        pushed = [socket.receive_json()]
+        while pushed[-1]["version"] < final["version"]:  # the computer's own actions
+            pushed.append(socket.receive_json())
+        assert [state["version"] for state in pushed] == list(
+            range(first["version"] + 1, final["version"] + 1)
+        )
+        assert pushed[-1] == final
+        # The computer's play, as a person's: one checker step at a time, then the confirm.
+        made = [len(state["made"]) for state in pushed if state["phase"] == "move"]
+        assert made[:2] == [0, 1]
+        assert [entry["kind"] for entry in final["record"][0]["entries"]] == ["opening", "play"]
 
 
 # Persistence
@@ -436,11 +461,14 @@ def test_settings_come_from_the_environment() -> None:
     assert Settings.from_env({}).database_url == "sqlite:///data/backgammon.sqlite"
     settings = Settings.from_env(
         {"BACKGAMMON_DATABASE_URL": "sqlite:////x.db", "BACKGAMMON_HOST": "0.0.0.0",
-         "BACKGAMMON_PORT": "9000"}
+         "BACKGAMMON_PORT": "9000", "BACKGAMMON_COMPUTER_PAUSE": "0.1"}
     )
-    assert settings == Settings("sqlite:////x.db", "0.0.0.0", 9000)
+    assert settings == Settings("sqlite:////x.db", "0.0.0.0", 9000, computer_pause=0.1)
     with pytest.raises(BackgammonError, match="BACKGAMMON_PORT"):
         Settings.from_env({"BACKGAMMON_PORT": "eighty"})
+    for pause in ("slow", "-1", "nan", "60"):
+        with pytest.raises(BackgammonError, match="BACKGAMMON_COMPUTER_PAUSE"):
+            Settings.from_env({"BACKGAMMON_COMPUTER_PAUSE": pause})
 
 
 def test_the_serve_command_starts_uvicorn(

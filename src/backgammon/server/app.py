@@ -14,6 +14,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
+from .computer import Computer
 from .db import make_engine, migrate
 from .hub import Hub
 from .routes import actions, matches, updates
@@ -30,9 +31,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     engine = make_engine(settings.database_url)
     migrate(engine)
 
+    store, hub = MatchStore(engine), Hub()
+    computer = Computer(store, hub, settings.computer_pause)
+
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         yield
+        await computer.settle()
         engine.dispose()
 
     app = FastAPI(
@@ -41,8 +46,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.settings = settings
-    app.state.store = MatchStore(engine)
-    app.state.hub = Hub()
+    app.state.store = store
+    app.state.hub = hub
+    app.state.computer = computer
     app.add_exception_handler(RequestValidationError, _invalid_request)
     app.include_router(matches.router)
     app.include_router(actions.router)

@@ -6,6 +6,7 @@ from typing import Annotated
 
 from fastapi import Depends, HTTPException, Path, Request, status
 
+from .computer import Computer
 from .hub import Hub
 from .store import LiveMatch, MatchStore, UnknownMatchError
 
@@ -24,6 +25,12 @@ def get_hub(request: Request) -> Hub:
     return hub
 
 
+def get_computer(request: Request) -> Computer:
+    """The app's computer seats."""
+    computer: Computer = request.app.state.computer
+    return computer
+
+
 async def get_match(
     match_id: MatchId, store: Annotated[MatchStore, Depends(get_store)]
 ) -> LiveMatch:
@@ -38,4 +45,5 @@ async def get_match(
 
 Store = Annotated[MatchStore, Depends(get_store)]
 Watchers = Annotated[Hub, Depends(get_hub)]
+Computers = Annotated[Computer, Depends(get_computer)]
 Live = Annotated[LiveMatch, Depends(get_match)]

@@ -1,13 +1,14 @@
 """The server's settings, read once from the environment.
 
-=========================== =============================================== ===========
-variable                    meaning                                         default
-=========================== =============================================== ===========
-``BACKGAMMON_DATABASE_URL`` where games are kept: any SQLAlchemy URL        SQLite file
-``BACKGAMMON_DATA_DIR``     the folder of the default SQLite database       ``./data``
-``BACKGAMMON_HOST``         the address ``backgammon serve`` listens on     127.0.0.1
-``BACKGAMMON_PORT``         its port                                        8000
-=========================== =============================================== ===========
+============================= ============================================ ===========
+variable                      meaning                                      default
+============================= ============================================ ===========
+``BACKGAMMON_DATABASE_URL``   where games are kept: any SQLAlchemy URL     SQLite file
+``BACKGAMMON_DATA_DIR``       the folder of the default SQLite database    ``./data``
+``BACKGAMMON_HOST``           the address ``backgammon serve`` listens on  127.0.0.1
+``BACKGAMMON_PORT``           its port                                     8000
+``BACKGAMMON_COMPUTER_PAUSE`` seconds between the computer's checker steps 0.35
+============================= ============================================ ===========
 
 >>> settings = Settings.from_env({"BACKGAMMON_DATA_DIR": "/tmp/bg"})
 >>> settings.database_url, settings.port
@@ -27,6 +28,7 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 DEFAULT_DATA_DIR = "data"
 DATABASE_FILE = "backgammon.sqlite"
+DEFAULT_COMPUTER_PAUSE = 0.35
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,8 @@ class Settings:
     database_url: str
     host: str = DEFAULT_HOST
     port: int = DEFAULT_PORT
+    #: Seconds between the checker steps of the computer's plays, so a person sees each.
+    computer_pause: float = DEFAULT_COMPUTER_PAUSE
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -50,10 +54,21 @@ class Settings:
             raise BackgammonError(
                 f"BACKGAMMON_PORT is a port number from 1 to 65535; got {port_text!r}."
             )
+        pause_text = env.get("BACKGAMMON_COMPUTER_PAUSE") or str(DEFAULT_COMPUTER_PAUSE)
+        try:
+            pause = float(pause_text)
+        except ValueError:
+            pause = -1.0
+        if not 0 <= pause <= 10:
+            raise BackgammonError(
+                "BACKGAMMON_COMPUTER_PAUSE is a number of seconds from 0 to 10; "
+                f"got {pause_text!r}."
+            )
         return cls(
             database_url=url,
             host=env.get("BACKGAMMON_HOST") or DEFAULT_HOST,
             port=int(port_text),
+            computer_pause=pause,
         )
 
 

@@ -1,4 +1,4 @@
-"""Actions: one move of the game at a time, then the computer's answers, if it is to act."""
+"""Actions: one move of the game at a time; the computer answers in the background."""
 
 from __future__ import annotations
 
@@ -7,14 +7,10 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, HTTPException, Query, status
 from sqlalchemy.exc import SQLAlchemyError
-from starlette.concurrency import run_in_threadpool
 
-from ...bot import Level
 from ...errors import BackgammonError
 from ...game import Game
-from .. import computer
-from ..deps import Live, Store, Watchers
-from ..hub import Hub
+from ..deps import Computers, Live, Store, Watchers
 from ..schemas import (
     Accept,
     ActionRequest,
@@ -38,9 +34,6 @@ log = logging.getLogger(__name__)
 
 router = APIRouter(prefix="/api/matches", tags=["actions"])
 
-#: A bound on the computer's actions in a row, as a guard against a seam that never yields.
-_MAX_COMPUTER_ACTIONS = 64
-
 
 @router.post(
     "/{match_id}/actions",
@@ -57,12 +50,13 @@ async def post_action(
     action: Annotated[ActionRequest, Body()],
     store: Store,
     hub: Watchers,
+    computer: Computers,
     view: Annotated[
         int | None, Query(ge=0, le=1, description="the board's side (default: the actor's)")
     ] = None,
 ) -> State:
-    """Make one action for a seat; the answer is the state after it (and after the
-    computer's replies, each of which is also pushed to the watching pages)."""
+    """Make one action for a seat; the answer is the state after it. The computer's
+    replies, if it is to act, follow in the background, each pushed to the watching pages."""
     async with live.lock:
         if action.version is not None and action.version != live.version:
             raise HTTPException(
@@ -82,7 +76,7 @@ async def post_action(
             raise HTTPException(status.HTTP_409_CONFLICT, str(exc)) from None
         await _save(store, live)
         await hub.publish(live)
-        await computer_turns(live, store, hub)
+        computer.wake(live)
     return state_of(live, action.seat if view is None else view)
 
 
@@ -124,47 +118,3 @@ def apply(game: Game, action: ActionRequest) -> None:
         game.accept(seat)
     elif isinstance(action, Reject):
         game.reject(seat)
-
-
-def computer_to_act(live: LiveMatch) -> bool:
-    """Whether the game waits for a computer seat."""
-    seat = live.match.game.player_to_act
-    return not live.match.is_over and seat is not None and live.seats[seat].kind == "computer"
-
-
-async def resume_computer(live: LiveMatch, store: MatchStore, hub: Hub) -> None:
-    """Let the computer act if the game waits for it and nothing else is under way: after a
-    restart, or after its last try failed."""
-    if computer_to_act(live) and not live.lock.locked():
-        async with live.lock:
-            await computer_turns(live, store, hub)
-
-
-async def computer_turns(live: LiveMatch, store: MatchStore, hub: Hub) -> None:
-    """Let the computer act, in a worker thread, for as long as the game waits for it."""
-    for _ in range(_MAX_COMPUTER_ACTIONS):
-        if not computer_to_act(live):
-            return
-        match = live.match
-        seat = match.game.player_to_act
-        assert seat is not None
-        level = live.seats[seat].level or Level.INTERMEDIATE
-        try:
-            shadow = await run_in_threadpool(live.synced_shadow)
-            events = await run_in_threadpool(computer.think, shadow, seat, level)
-            if not events:
-                log.error("the computer made no action in match %s", live.id)
-                return
-            match.game.apply_record(events, "the computer's action")
-        except Exception:
-            # The person's action stands; the game waits for the computer, which tries again
-            # after the next request (its shadow rebuilt from the record).
-            live.shadow = None
-            log.exception("the computer could not act in match %s", live.id)
-            return
-        try:
-            await store.save(live)
-        except SQLAlchemyError:
-            log.exception("the computer's action in match %s could not be saved", live.id)
-            return  # forgotten by the store: the next read reloads the match and resumes
-        await hub.publish(live)

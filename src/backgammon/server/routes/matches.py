@@ -12,11 +12,10 @@ from ...errors import BackgammonError
 from ...formats.mat import export_mat
 from ...game import Rules
 from ...match import Match
-from ..deps import Live, Store, Watchers
+from ..deps import Computers, Live, Store
 from ..schemas import CreateMatch, State
 from ..store import SeatSettings, dice_for
 from ..views import state_of
-from .actions import resume_computer
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
 
@@ -67,10 +66,10 @@ def _names(colours: tuple[str, str]) -> tuple[str, str]:
 
 
 @router.get("/{match_id}", response_model=State)
-async def get_state(live: Live, store: Store, hub: Watchers, view: View = 0) -> State:
-    """The match's state, the board drawn from seat ``view``'s side (after the computer's
-    action, if the game was left waiting for it)."""
-    await resume_computer(live, store, hub)
+async def get_state(live: Live, computer: Computers, view: View = 0) -> State:
+    """The match's state, the board drawn from seat ``view``'s side. A game left waiting
+    for the computer (after a restart, or a failed try) wakes it."""
+    computer.wake(live)
     return state_of(live, view)
 
 

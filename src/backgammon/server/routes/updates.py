@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect, status
 
+from ..computer import Computer
 from ..hub import Hub, Watcher
 from ..store import MatchStore, UnknownMatchError
 from ..views import state_of
-from .actions import resume_computer
 
 router = APIRouter(tags=["updates"])
 
@@ -21,6 +21,7 @@ async def updates(socket: WebSocket, match_id: str, view: int = 0) -> None:
     """
     store: MatchStore = socket.app.state.store
     hub: Hub = socket.app.state.hub
+    computer: Computer = socket.app.state.computer
     await socket.accept()
     if view not in (0, 1):
         await socket.close(code=status.WS_1008_POLICY_VIOLATION, reason="view is 0 or 1")
@@ -34,7 +35,7 @@ async def updates(socket: WebSocket, match_id: str, view: int = 0) -> None:
     hub.join(match_id, watcher)
     try:
         await socket.send_json(state_of(live, view).model_dump(mode="json", by_alias=True))
-        await resume_computer(live, store, hub)
+        computer.wake(live)
         while True:
             await socket.receive_text()
     except WebSocketDisconnect:

@@ -226,7 +226,7 @@ function show(state) {
 async function send(action) {
   const seat = actingSeat(page.state);
   if (page.busy || seat === null) return;
-  page.busy = true;
+  setBusy(true);
   $("#message").textContent = "";
   try {
     show(await act(page.state.id, VIEW, { ...action, seat, version: page.state.version }));
@@ -234,8 +234,14 @@ async function send(action) {
     $("#message").textContent = t(error instanceof ApiError && error.status === 409 ? "error.refused" : "error.network");
     show(await getState(page.state.id, VIEW));
   } finally {
-    page.busy = false;
+    setBusy(false);
   }
+}
+
+/** While an action is on its way the board takes no other (and says so to screen readers). */
+function setBusy(busy) {
+  page.busy = busy;
+  $("#board").setAttribute("aria-busy", String(busy));
 }
 
 function onPlace(place) {
