@@ -201,6 +201,64 @@ class GameResult:
     reason: str  # "bear off", "drop" or "resign"
 
 
+@dataclass(frozen=True)
+class SetUp:
+    """A game set up in the middle of play, as a GNU Backgammon ID or an XGID describes one:
+    the position seen from the player on roll (``on_roll``), the dice that player has rolled
+    (None: the game waits for a roll or a double) and the cube. Constructing one checks it.
+
+    >>> SetUp(Position.initial(), on_roll=1, dice=(6, 5)).to_dict()["dice"]
+    [6, 5]
+    >>> SetUp(Position.initial(), cube_value=3)
+    Traceback (most recent call last):
+    ...
+    backgammon.errors.BackgammonError: The cube shows a power of two from 1 to 4096; got 3.
+    """
+
+    position: Position
+    on_roll: int = 0
+    dice: Dice | None = None
+    cube_value: int = 1
+    cube_owner: int | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.position, Position):
+            raise BackgammonError(f"A set-up needs a Position; got {self.position!r}.")
+        if self.position.is_game_over():
+            raise BackgammonError("The set-up position has no game left: a side is all off.")
+        _seat(self.on_roll)
+        if self.dice is not None:
+            object.__setattr__(self, "dice", check_dice(self.dice))
+        value = self.cube_value
+        if not (isinstance(value, int) and 1 <= value <= 4096 and value & (value - 1) == 0):
+            raise BackgammonError(f"The cube shows a power of two from 1 to 4096; got {value!r}.")
+        if self.cube_owner is not None:
+            _seat(self.cube_owner)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The set-up as plain JSON values."""
+        return {
+            "id": self.position.id(),
+            "checkers": self.position.checkers,
+            "on_roll": self.on_roll,
+            "dice": None if self.dice is None else list(self.dice),
+            "cube_value": self.cube_value,
+            "cube_owner": self.cube_owner,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SetUp:
+        """A set-up from :meth:`to_dict`."""
+        dice = data["dice"]
+        return cls(
+            Position.from_id(data["id"], checkers=data["checkers"]),
+            on_roll=data["on_roll"],
+            dice=None if dice is None else check_dice(dice),
+            cube_value=data["cube_value"],
+            cube_owner=data["cube_owner"],
+        )
+
+
 def _seat(player: object) -> int:
     if isinstance(player, bool) or not isinstance(player, int) or player not in (0, 1):
         raise IllegalActionError(f"A player is seat 0 or seat 1; got {player!r}.")
@@ -218,6 +276,7 @@ class Game:
         crawford: bool = False,
         in_match: bool = False,
         start: Position | None = None,
+        setup: SetUp | None = None,
         colours: tuple[str, str] = ("white", "black"),
         on_over: Callable[[Game], None] | None = None,
     ) -> None:
@@ -225,9 +284,10 @@ class Game:
 
         ``crawford`` forbids doubling (the Crawford game of a match). In a match
         (``in_match``), Jacoby, beavers and automatic doubles do not apply. ``start`` sets up
-        another starting position, seen from seat 0. ``colours`` names each seat's checkers
-        (which way each moves on screen is the viewer's setting). ``on_over`` is called once
-        the game ends.
+        another starting position, seen from seat 0. ``setup`` starts the game in the middle
+        instead, without an opening roll (:class:`SetUp`). ``colours`` names each seat's
+        checkers (which way each moves on screen is the viewer's setting). ``on_over`` is
+        called once the game ends.
         """
         self.rules = rules or Rules()
         if in_match and (self.rules.jacoby or self.rules.beavers or self.rules.automatic_doubles):
@@ -237,7 +297,18 @@ class Game:
         self.dice_source: DiceSource = dice or SecureDice()
         self.crawford = crawford
         self.in_match = in_match
+        if setup is not None:
+            if start is not None:
+                raise BackgammonError("A game has a starting position or a set-up, not both.")
+            start = setup.position if setup.on_roll == 0 else setup.position.flip()
         self.start = start or Position.initial(self.rules.variant)
+        self.setup = setup
+        if self.start.checkers != Position.initial(self.rules.variant).checkers:
+            raise BackgammonError(
+                f"The position has {self.start.checkers} checkers a side; "
+                f"{self.rules.variant.value.capitalize()} is played with "
+                f"{Position.initial(self.rules.variant).checkers} checkers a side."
+            )
         if self.start.is_game_over():
             raise BackgammonError("The starting position has no game left: a side is all off.")
         if len(colours) != 2 or colours[0] == colours[1]:
@@ -259,6 +330,35 @@ class Game:
         self.turn: Turn | None = None
         self.result: GameResult | None = None
         self.plays: list[tuple[int, Dice, Play | None]] = []
+        if setup is not None:
+            self._set_up(setup)
+
+    def _set_up(self, setup: SetUp) -> None:
+        if setup.cube_value > 1 or setup.cube_owner is not None:
+            if not self.rules.cube:
+                raise BackgammonError("The set-up has a turned cube, but this game has no cube.")
+            if self.crawford:
+                raise BackgammonError("The set-up has a turned cube in the Crawford game.")
+            if not self._cube_may_reach(setup.cube_value):
+                raise BackgammonError(
+                    f"The set-up's cube ({setup.cube_value}) is above the highest allowed "
+                    f"({self.rules.max_cube})."
+                )
+        self.on_roll = setup.on_roll
+        self.position = setup.position
+        self.cube_value = setup.cube_value
+        self.cube_owner = setup.cube_owner
+        self.cube_turned = setup.cube_owner is not None
+        if setup.dice is None:
+            self.phase = Phase.ROLL
+            return
+        if not setup.position.legal_plays(setup.dice):
+            # The game passes such a turn itself as it happens; set up the roll before it.
+            raise BackgammonError(
+                f"With {setup.dice[0]}-{setup.dice[1]} to play there is no legal move; "
+                "set up the position before the roll instead."
+            )
+        self._start_moving(setup.dice)
 
     # Replay
 
@@ -630,6 +730,7 @@ class Game:
             "crawford": self.crawford,
             "in_match": self.in_match,
             "start": {"id": self.start.id(), "checkers": self.start.checkers},
+            **({"setup": self.setup.to_dict()} if self.setup else {}),
             "colours": list(self.colours),
             "events": [event.to_dict() for event in self.events],
         }
@@ -646,13 +747,17 @@ class Game:
                 f"This is not a saved game of schema version {SCHEMA_VERSION}."
             )
         try:
-            start = Position.from_id(data["start"]["id"], checkers=data["start"]["checkers"])
+            setup = SetUp.from_dict(data["setup"]) if data.get("setup") else None
+            start = None
+            if setup is None:
+                start = Position.from_id(data["start"]["id"], checkers=data["start"]["checkers"])
             game = cls(
                 Rules.from_dict(data["rules"]),
                 dice,
                 crawford=bool(data["crawford"]),
                 in_match=bool(data["in_match"]),
                 start=start,
+                setup=setup,
                 colours=(str(data["colours"][0]), str(data["colours"][1])),
             )
             events = data["events"]
@@ -685,7 +790,8 @@ class Game:
             dice=self.dice_source,
             crawford=self.crawford,
             in_match=self.in_match,
-            start=self.start,
+            start=None if self.setup else self.start,
+            setup=self.setup,
             colours=self.colours,
         )
 

@@ -26,7 +26,7 @@ from typing import Any
 
 from .dice import DiceSource, SecureDice
 from .errors import BackgammonError
-from .game import SCHEMA_VERSION, Game, Rules, load_json
+from .game import SCHEMA_VERSION, Game, Rules, SetUp, load_json
 
 
 class Match:
@@ -41,7 +41,13 @@ class Match:
         players: tuple[str, str] = ("Player 0", "Player 1"),
         colours: tuple[str, str] = ("white", "black"),
         crawford: bool = True,
+        setup: SetUp | None = None,
+        score: tuple[int, int] = (0, 0),
+        crawford_game: bool = False,
     ) -> None:
+        """``setup`` starts the first game in the middle of play (:class:`SetUp`), at
+        ``score``; ``crawford_game`` says whether that game is the Crawford game (when a
+        player is one point short; if not, the Crawford game has been played)."""
         if not isinstance(length, int) or isinstance(length, bool) or length < 0:
             raise BackgammonError(
                 f"A match is played to a whole number of points (0 for money); got {length!r}."
@@ -53,8 +59,18 @@ class Match:
         self.colours = colours
         self.crawford_rule = crawford
         self.games: list[Game] = []
-        self.score = (0, 0)
-        self.crawford_played = False
+        self.start_score = _start_score(score, length)
+        self.score = self.start_score
+        self.setup = setup
+        self.crawford_game = bool(crawford_game)
+        short = length > 1 and crawford and length - 1 in self.start_score
+        if crawford_game and not short:
+            raise BackgammonError(
+                "Only a game after a player first reaches one point short of the match is "
+                "the Crawford game."
+            )
+        # A match set up one point short of its end is in or past its Crawford game.
+        self.crawford_played = short and not crawford_game
         if length:
             # Built once here, so an option that matches do not allow is refused at once.
             Game(self.rules, in_match=True)
@@ -95,6 +111,7 @@ class Match:
                 self.dice_source,
                 crawford=crawford,
                 in_match=bool(self.length),
+                setup=None if self.games else self.setup,
                 on_over=self._game_over,
                 colours=self.colours,
             )
@@ -110,7 +127,7 @@ class Match:
 
     def scores_before(self, index: int) -> tuple[int, int]:
         """The score at the start of game ``index`` (0-based)."""
-        score = [0, 0]
+        score = list(self.start_score)
         for game in self.games[:index]:
             if game.result is not None:
                 score[game.result.winner] += game.result.points
@@ -127,6 +144,15 @@ class Match:
             "players": list(self.players),
             "colours": list(self.colours),
             "rules": self.rules.to_dict(),
+            **(
+                {
+                    "setup": self.setup.to_dict(),
+                    "score": list(self.start_score),
+                    "crawford_game": self.crawford_game,
+                }
+                if self.setup
+                else {}
+            ),
             "games": [[event.to_dict() for event in game.events] for game in self.games],
         }
 
@@ -153,6 +179,9 @@ class Match:
                 players=(str(players[0]), str(players[1])),
                 colours=_colours(data.get("colours", ["white", "black"])),
                 crawford=bool(data.get("crawford", True)),
+                setup=SetUp.from_dict(data["setup"]) if data.get("setup") else None,
+                score=tuple(data.get("score", (0, 0))),
+                crawford_game=bool(data.get("crawford_game", False)),
             )
             records: Sequence[Sequence[dict[str, Any]]] = data["games"]
         except (KeyError, TypeError, IndexError) as exc:
@@ -169,6 +198,20 @@ class Match:
     def from_json(cls, text: str, dice: DiceSource | None = None) -> Match:
         """Rebuild a match from :meth:`to_json`."""
         return cls.from_dict(load_json(text, "match"), dice)
+
+
+def _start_score(score: object, length: int) -> tuple[int, int]:
+    if not (
+        isinstance(score, tuple)
+        and len(score) == 2
+        and all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in score)
+    ):
+        raise BackgammonError(f"A score is two whole numbers of points; got {score!r}.")
+    if length and max(score) >= length:
+        raise BackgammonError(
+            f"A score of {score[0]}-{score[1]} leaves nothing to play in a {length}-point match."
+        )
+    return (score[0], score[1])
 
 
 def _colours(value: object) -> tuple[str, str]:

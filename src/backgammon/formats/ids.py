@@ -1,4 +1,6 @@
-"""The identifiers of a game in progress: GNU Backgammon's ID and eXtreme Gammon's XGID.
+"""The identifiers of a game in progress: GNU Backgammon's ID and eXtreme Gammon's XGID,
+written for a game (:func:`gnubg_id_of`, :func:`xgid_of`) and read back as a game to set up
+(:func:`setup_from_id`).
 
 Seat 0 is gnubg's player 0 and XG's bottom player; seat 1 is gnubg's player 1 and XG's top
 player. The score is the match's score at the start of the game being played.
@@ -15,10 +17,14 @@ player. The score is the match's score at the start of the game being played.
 
 from __future__ import annotations
 
-from ..game import Game, Phase
+from dataclasses import dataclass
+
+from ..errors import InvalidIdError
+from ..game import Game, Phase, SetUp
 from ..match import Match
-from .matchid import GameState, MatchIdState, gnubg_id
-from .xgid import CubeAction, XgidState, encode_xgid
+from ..position import Position
+from .matchid import GameState, MatchIdState, gnubg_id, parse_gnubg_id
+from .xgid import CubeAction, XgidState, decode_xgid, encode_xgid
 
 _DEFAULT_MAX_CUBE = 1 << 10
 
@@ -82,3 +88,82 @@ def xgid_of(source: Match | Game) -> str:
         max_cube=game.rules.max_cube or _DEFAULT_MAX_CUBE,
     )
     return encode_xgid(state)
+
+
+@dataclass(frozen=True)
+class IdSetting:
+    """What an ID says of a game to set up: the game (:class:`~backgammon.game.SetUp`), and,
+    where the ID holds them, the match length (None for a bare Position ID), the score at
+    the game's start and whether it is the Crawford game."""
+
+    setup: SetUp
+    length: int | None = None
+    score: tuple[int, int] = (0, 0)
+    crawford_game: bool = False
+
+
+def setup_from_id(text: str, *, checkers: int = 15) -> IdSetting:
+    """The game an ID describes: a GNU Backgammon Position ID (seat 0 to roll, the cube in
+    the middle), a full GNU Backgammon ID (``PositionID:MatchID``) or an XGID. A double or
+    a resignation waiting for its answer is refused: a set-up starts before the roll or with
+    the dice rolled. ``checkers`` is how many checkers a side has (3 for Hypergammon).
+
+    >>> setting = setup_from_id("XGID=-b----E-C---eE---c-e----B-:1:1:-1:52:2:1:0:7:10")
+    >>> setting.setup.on_roll, setting.setup.dice, setting.setup.cube_value
+    (1, (5, 2), 2)
+    >>> setting.setup.cube_owner, setting.length, setting.score
+    (0, 7, (2, 1))
+    >>> setup_from_id("4HPwATDgc/ABMA").setup == SetUp(Position.initial())
+    True
+    >>> setup_from_id("4HPwATDgc/ABMA:MBkAAAAAAAAE")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    backgammon.errors.InvalidIdError: The ID has a double waiting for its answer; ...
+    """
+    if not isinstance(text, str):
+        raise InvalidIdError(f"{text!r} is not an ID: an ID is text.")
+    stripped = text.strip()
+    if stripped.upper().startswith("XGID=") or stripped.count(":") >= 9:
+        return _from_xgid(decode_xgid(stripped, checkers=checkers))
+    if ":" in stripped:
+        position, state = parse_gnubg_id(stripped, checkers=checkers)
+        return _from_match_id(position, state)
+    return IdSetting(SetUp(Position.from_id(stripped, checkers=checkers)))
+
+
+def _from_xgid(state: XgidState) -> IdSetting:
+    if state.cube_action is not CubeAction.NONE:
+        raise InvalidIdError(_PENDING.format("a double"))
+    owner = {0: None, 1: 0, -1: 1}[state.cube_position]
+    setup = _setup(state.position, 0 if state.turn == 1 else 1, state.dice,
+                   state.cube_value, owner)
+    return IdSetting(setup, state.match_length, state.score, state.crawford)
+
+
+def _from_match_id(position: Position, state: MatchIdState) -> IdSetting:
+    if state.game_state is not GameState.PLAYING:
+        raise InvalidIdError("The ID is of a game that is over; there is nothing to set up.")
+    if state.double_offered:
+        raise InvalidIdError(_PENDING.format("a double"))
+    if state.resignation:
+        raise InvalidIdError(_PENDING.format("a resignation"))
+    setup = _setup(position, state.player_on_roll, state.dice, state.cube_value,
+                   state.cube_owner)
+    return IdSetting(setup, state.match_length, state.score, state.crawford)
+
+
+def _setup(
+    position: Position, on_roll: int, dice: tuple[int, int] | None, cube: int, owner: int | None
+) -> SetUp:
+    try:
+        return SetUp(position, on_roll=on_roll, dice=dice, cube_value=cube, cube_owner=owner)
+    except InvalidIdError:
+        raise
+    except Exception as exc:  # a BackgammonError of the set-up: the ID's, to the reader
+        raise InvalidIdError(f"The ID describes no game to play: {exc}") from exc
+
+
+_PENDING = (
+    "The ID has {} waiting for its answer; a set-up starts before the roll or with the dice "
+    "rolled."
+)

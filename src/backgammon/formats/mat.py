@@ -169,7 +169,7 @@ def export_mat(match: Match | Game) -> str:
     for number, game in enumerate(games, start=1):
         if not game.events and number > 1:
             continue  # the empty game a session opens after each finished one
-        if game.start != Position.initial(game.rules.variant):
+        if game.setup is not None or game.start != Position.initial(game.rules.variant):
             raise MatFormatError(
                 None,
                 f"Game {number} starts from a set-up position; a .mat file records only "
