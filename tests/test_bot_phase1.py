@@ -9,7 +9,14 @@ import numpy as np
 import pytest
 
 from backgammon import ALL_ROLLS, Position
-from backgammon.bot import FakeEvaluator, GreedyPlayer, Network, NetworkEvaluator, Probabilities
+from backgammon.bot import (
+    FakeEvaluator,
+    GreedyPlayer,
+    Network,
+    NetworkEvaluator,
+    Probabilities,
+    supervised,
+)
 from backgammon.bot.duel import duel, play_game
 from backgammon.bot.encoding import (
     CONTACT_FEATURES,
@@ -364,7 +371,13 @@ def test_train_command_writes_a_checkpoint(tmp_path: Path, capsys: pytest.Captur
 def test_train_command_defaults_are_the_settings_defaults() -> None:
     args = build_parser().parse_args(["train"])
     defaults = Settings()
-    for name in ("games", "seed", "hidden", "race_hidden", "lam", "lr", "lr_end", "parallel",
+    for name in ("games", "seed", "hidden", "race_hidden", "lam", "lr_end", "parallel",
                  "eval_every", "eval_games", "checkpoint_minutes"):
         assert getattr(args, name) == getattr(defaults, name), name
-    assert Path(args.out) == defaults.out and not args.resume
+    # The learning rate and the folder default by stage: None is the stage's own default.
+    assert args.stage == "td" and args.lr is None and args.out is None and not args.resume
+    search = build_parser().parse_args(["train", "--stage", "search"])
+    refining = supervised.Settings()
+    for name in ("plies", "positions", "rounds", "explore", "epochs"):
+        assert getattr(search, name) == getattr(refining, name), name
+    assert Path(search.start) == refining.start

@@ -1,10 +1,11 @@
-"""The computer player's second training stage: supervised on its own 1-ply evaluations."""
+"""The computer player's second training stage: supervised on its own search's values."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from backgammon.bot import Network, NetworkEvaluator
 from backgammon.bot.bearoff import BearoffEvaluator
@@ -13,6 +14,7 @@ from backgammon.bot.network import load_networks, save_networks
 from backgammon.bot.search import Search
 from backgammon.bot.supervised import Settings, generate, label, main, train
 from backgammon.bot.train import CHECKPOINT, NETWORKS
+from backgammon.cli import main as cli_main
 
 
 def small_evaluator() -> NetworkEvaluator:
@@ -61,7 +63,27 @@ def test_a_tiny_supervised_run_writes_a_checkpoint_and_resumes(tmp_path: Path) -
     assert meta["rounds"] == 2 and len(meta["history"]) == 3
 
 
+def test_labels_of_two_plies_are_the_searchs() -> None:
+    evaluator = small_evaluator()
+    positions = generate(evaluator, 3, seed=5, explore=0.1, parallel=2)
+    expected = Search(BearoffEvaluator(evaluator)).values(positions, 2)
+    assert np.allclose(label(evaluator, positions, plies=2), expected, atol=1e-6)
+    with pytest.raises(ValueError, match="1 ply or more"):
+        label(evaluator, positions, plies=0)
+
+
 def test_the_command_line(tmp_path: Path) -> None:
     status = main(["--from", str(start_file(tmp_path)), "--positions", "20", "--rounds", "1",
                    "--eval-games", "0", "--out", str(tmp_path / "cli"), "--no-progress"])
     assert status == 0 and (tmp_path / "cli" / CHECKPOINT).exists()
+
+
+def test_backgammon_train_stage_search(tmp_path: Path) -> None:
+    out = tmp_path / "stage"
+    status = cli_main(["train", "--stage", "search", "--from", str(start_file(tmp_path)),
+                       "--plies", "1", "--positions", "20", "--rounds", "1", "--parallel", "4",
+                       "--eval-games", "0", "--out", str(out), "--no-progress"])
+    assert status == 0
+    _, meta = load_networks(out / CHECKPOINT, NETWORKS)
+    assert meta["settings"]["plies"] == 1 and meta["settings"]["positions"] == 20
+    assert meta["settings"]["lr"] == Settings().lr

@@ -1,10 +1,11 @@
-"""Supervised training on the bot's own 1-ply evaluations (the second stage of training).
+"""Supervised training on the bot's own search (the second stage of training).
 
 Each round generates positions from the bot's own self-play games, at 0-ply with some noise
 in the play (with probability ``explore`` a random legal play instead of the best) so that the
-positions are varied; labels each with the bot's own 1-ply value (the average over the 21
-rolls of the 0-ply value of the best reply, by :class:`~backgammon.bot.search.Search` over the
-current networks and the bearoff table); and trains the contact and race networks towards
+positions are varied; labels each with the bot's own n-ply value (``plies``, 1 by default:
+the average over the 21 rolls of the 0-ply value of the best reply; 2 goes one roll deeper),
+by :class:`~backgammon.bot.search.Search` over the current networks and the bearoff table;
+and trains the contact and race networks towards
 those five-output targets by minibatch gradient steps on the cross-entropy
 (:meth:`Network.fit`). The next round labels fresh positions with the improved networks.
 Positions the bearoff table answers exactly train neither network. No reference program is
@@ -16,8 +17,8 @@ After each round the networks (with the bearoff table, as in play) duel pubeval 
 round. Round ``r`` takes its dice and noise from
 generators seeded by the seed and ``r``, so a resumed run plays on as the whole run would have.
 
-Run: ``python -m backgammon.bot.supervised --from src/backgammon/bot/weights/td.npz
---positions 20000 --rounds 10 --out data/training-1ply``.
+Run: ``backgammon train --stage search --from src/backgammon/bot/weights/td.npz
+--plies 1 --positions 20000 --rounds 10 --out data/training-1ply``.
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ class Settings:
     """Everything a supervised run depends on (the command line's options)."""
 
     start: Path = Path("src/backgammon/bot/weights/td.npz")
+    plies: int = 1
     positions: int = 20_000
     rounds: int = 10
     seed: int = 1
@@ -109,14 +111,17 @@ def generate(
 
 
 def label(
-    evaluator: NetworkEvaluator, positions: Sequence[Position], bar: Any = None
+    evaluator: NetworkEvaluator, positions: Sequence[Position], plies: int = 1, bar: Any = None
 ) -> Array:
-    """The 1-ply values ``(n, 5)`` of ``positions`` by the networks (and the bearoff table)."""
+    """The ``plies``-ply values ``(n, 5)`` of ``positions`` by the networks (and the bearoff
+    table)."""
+    if plies < 1:
+        raise ValueError(f"Targets come from a search of 1 ply or more; got {plies}.")
     search = Search(BearoffEvaluator(evaluator))
     values = np.empty((len(positions), 5), dtype=np.float32)
     for start in range(0, len(positions), LABEL_BATCH):
         chunk = positions[start : start + LABEL_BATCH]
-        values[start : start + len(chunk)] = search.values(chunk, 1)
+        values[start : start + len(chunk)] = search.values(chunk, plies)
         # The networks are fixed within a round, but the cache only helps within a batch's
         # tree: across batches it is memory with few hits.
         search.clear()
@@ -198,7 +203,7 @@ def train(settings: Settings) -> int:
         positions = generate(
             evaluator, settings.positions, round_seed, settings.explore, settings.parallel
         )
-        targets = label(evaluator, positions, bar)
+        targets = label(evaluator, positions, settings.plies, bar)
         labelling = time.monotonic() - round_start
         errors = fit(evaluator, positions, targets, settings, np.random.default_rng(round_seed))
         done += 1
@@ -235,6 +240,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--from", dest="start", type=Path, default=defaults.start,
                         help="networks to start from (a checkpoint of `backgammon train`)")
+    parser.add_argument("--plies", type=int, default=defaults.plies,
+                        help="the depth of the search that labels the positions")
     parser.add_argument("--positions", type=int, default=defaults.positions,
                         help="positions labelled in each round")
     parser.add_argument("--rounds", type=int, default=defaults.rounds)
@@ -251,7 +258,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     return train(
         Settings(
-            start=args.start, positions=args.positions, rounds=args.rounds, seed=args.seed,
+            start=args.start, plies=args.plies, positions=args.positions,
+            rounds=args.rounds, seed=args.seed,
             explore=args.explore, epochs=args.epochs, batch=args.batch, lr=args.lr,
             eval_games=args.eval_games, out=args.out, resume=args.resume,
             progress=not args.no_progress,

@@ -237,16 +237,31 @@ def _moves(args: argparse.Namespace) -> int:
 
 @subcommand(
     "train",
-    "Train the computer player's networks by self-play TD(lambda), with checkpoints.",
-    arg("--games", type=int, default=400_000, help="games in the whole run (default 400000)"),
-    arg("--out", default="data/training", help="folder of checkpoints (default data/training)"),
+    "Train the computer player's networks, with checkpoints: by self-play TD(lambda) "
+    "(--stage td), then on targets from the bot's own search (--stage search).",
+    arg("--stage", choices=("td", "search"), default="td",
+        help="td: self-play TD(lambda) from random weights; search: supervised on the n-ply "
+        "values of the networks given with --from (default td)"),
+    arg("--games", type=int, default=400_000, help="td: games in the whole run (400000)"),
+    arg("--out", default=None,
+        help="folder of checkpoints (default data/training, or data/training-search)"),
     arg("--resume", action="store_true", help="go on from the checkpoint in --out"),
     arg("--seed", type=int, default=1, help="seed of the weights and dice (default 1)"),
+    arg("--from", dest="start", default="src/backgammon/bot/weights/td.npz", metavar="FILE",
+        help="search: the networks to start from (default the shipped ones)"),
+    arg("--plies", type=int, default=1, help="search: the depth of the labelling search (1)"),
+    arg("--positions", type=int, default=20_000,
+        help="search: positions labelled each round (20000)"),
+    arg("--rounds", type=int, default=10, help="search: rounds (10)"),
+    arg("--explore", type=float, default=0.1,
+        help="search: chance of a random play in the games that give the positions (0.1)"),
+    arg("--epochs", type=int, default=2, help="search: passes over each round's positions (2)"),
     arg("--hidden", type=int, default=80, help="hidden units of the contact network (80)"),
     arg("--race-hidden", type=int, default=40, help="hidden units of the race network (40)"),
     arg("--lam", type=float, default=0.7, help="TD(lambda)'s lambda (default 0.7)"),
-    arg("--lr", type=float, default=0.03, help="learning rate at the start (default 0.03)"),
-    arg("--lr-end", type=float, default=0.006, help="learning rate at the end (default 0.006)"),
+    arg("--lr", type=float, default=None,
+        help="learning rate (td: at the start, default 0.03; search: default 0.0005)"),
+    arg("--lr-end", type=float, default=0.006, help="td: learning rate at the end (0.006)"),
     arg("--parallel", type=int, default=32, help="games played at once (default 32)"),
     arg("--eval-every", type=int, default=10_000, metavar="N",
         help="duel pubeval and write the checkpoint every N games (default 10000; 0: never)"),
@@ -263,6 +278,27 @@ def _train(args: argparse.Namespace) -> int:
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     from pathlib import Path
 
+    if args.stage == "search":
+        from ..bot import supervised
+
+        defaults = supervised.Settings()
+        return supervised.train(
+            supervised.Settings(
+                start=Path(args.start),
+                plies=args.plies,
+                positions=args.positions,
+                rounds=args.rounds,
+                seed=args.seed,
+                explore=args.explore,
+                epochs=args.epochs,
+                lr=defaults.lr if args.lr is None else args.lr,
+                parallel=args.parallel,
+                eval_games=args.eval_games,
+                out=Path(args.out or "data/training-search"),
+                resume=args.resume,
+                progress=not args.no_progress,
+            )
+        )
     from ..bot.train import Settings, train
 
     return train(
@@ -272,13 +308,13 @@ def _train(args: argparse.Namespace) -> int:
             hidden=args.hidden,
             race_hidden=args.race_hidden,
             lam=args.lam,
-            lr=args.lr,
+            lr=Settings.lr if args.lr is None else args.lr,
             lr_end=args.lr_end,
             parallel=args.parallel,
             eval_every=args.eval_every,
             eval_games=args.eval_games,
             checkpoint_minutes=args.checkpoint_minutes,
-            out=Path(args.out),
+            out=Path(args.out or "data/training"),
             resume=args.resume,
             progress=not args.no_progress,
         )
