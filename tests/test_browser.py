@@ -463,3 +463,143 @@ def test_a_server_restart_resumes_the_game(tmp_path: Path, page: Any) -> None:
         assert page.get_attribute("[data-dice]", "data-dice") == dice
     finally:
         running.stop()
+
+
+# Hints
+
+
+def test_the_hint_panel_names_only_known_messages() -> None:
+    messages = catalogue()
+    source = (WEB / "js" / "hint.js").read_text()
+    assert "hint.js" in (WEB / "js" / "app.js").read_text()
+    # Messages the panel names by pattern: the cube's actions, answers and advice.
+    for proper in ("noDouble", "double", "tooGood"):
+        assert f"hint.cube.proper.{proper}" in messages
+    for response in ("take", "drop", "beaver"):
+        assert f"hint.cube.response.{response}" in messages
+    for advice in ("roll", "double", "take", "drop", "beaver"):
+        assert f"hint.cube.advice.{advice}" in messages
+    for name in re.findall(r'\["\w+", "(\w+)"\]', source):
+        assert f"hint.cube.{name}" in messages
+
+
+def fetch_hint(base: str, match_id: str) -> dict[str, Any]:
+    with urllib.request.urlopen(f"{base}/api/matches/{match_id}/hint?view=0", timeout=30) as answer:
+        data: dict[str, Any] = json.load(answer)
+    return data
+
+
+def marks(page: Any) -> list[tuple[str, str, str]]:
+    """The steps drawn over the board: (from place, to place, number)."""
+    return [
+        (node.get_attribute("data-from"), node.get_attribute("data-to"),
+         node.get_attribute("data-number"))
+        for node in page.query_selector_all("#board .play-mark")
+    ]
+
+
+def marks_of(play: dict[str, Any], mover: int) -> list[tuple[str, str, str]]:
+    return [
+        (place(step["from"], mover), place(step["to"], mover), str(number))
+        for number, step in enumerate(play["steps"], start=1)
+    ]
+
+
+def test_a_hint_shows_the_best_plays_and_draws_them(server: str, browser: Any) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    match_id = post(server, "/api/matches", {"opponent": "human", "seed": SEED})["id"]
+    page.goto(f"{server}/?match={match_id}")
+    page.wait_for_selector('[data-place="p24"]')
+    assert page.is_hidden("#hint-button")  # the opening roll needs no hint
+    page.click("#board", position={"x": 20, "y": 20})
+    wait_version(page, 1)
+    assert page.inner_text("#hint-button") == "Hint"
+    assert page.get_attribute("#hint-button", "aria-expanded") == "false"
+
+    page.click("#hint-button")
+    page.wait_for_selector(".hint-play")
+    expected = fetch_hint(server, match_id)
+    mover = expected["seat"]
+    rows = page.query_selector_all(".hint-play")
+    assert [row.get_attribute("data-play") for row in rows] == [
+        play["play"] for play in expected["plays"]
+    ]
+    for row, play in zip(rows, expected["plays"], strict=True):
+        assert row.query_selector(".hint-equity").inner_text() == _signed(play["equity"])
+        assert f"{play['chances']['win']:.1%}" in row.inner_text()
+        assert play["play"] in row.get_attribute("aria-label")
+    assert rows[0].get_attribute("aria-pressed") == "true"
+    assert page.get_attribute("#hint-button", "aria-expanded") == "true"
+    # The best play is drawn when the panel opens.
+    best = expected["plays"][0]
+    assert marks(page) == marks_of(best, mover)
+    screenshot(page, "browser-hint.png")
+
+    # Hovering a row draws its play; a click selects it; the pointer gone, the selected stays.
+    page.hover('.hint-play[data-index="1"]')
+    assert marks(page) == marks_of(expected["plays"][1], mover)
+    page.click('.hint-play[data-index="2"]')
+    page.mouse.move(5, 5)
+    assert page.get_attribute('.hint-play[data-index="2"]', "aria-pressed") == "true"
+    assert marks(page) == marks_of(expected["plays"][2], mover)
+    # By keyboard: the focus shows a row's play, Enter selects it.
+    page.focus('.hint-play[data-index="3"]')
+    assert marks(page) == marks_of(expected["plays"][3], mover)
+    page.keyboard.press("Enter")
+    assert page.get_attribute('.hint-play[data-index="3"]', "aria-pressed") == "true"
+
+    # A step made: the game has moved on, so the hint goes, and its marks with it.
+    step = expected["plays"][0]["steps"][0]
+    post(server, f"/api/matches/{match_id}/actions",
+         {"seat": mover, "action": "step", "from": step["from"], "to": step["to"]})
+    wait_version(page, 2)
+    page.wait_for_selector("#hint", state="hidden")
+    assert marks(page) == []
+    # Asked again mid-turn: the same plays, from the start of the turn, the best one drawn on
+    # from the step made.
+    page.click("#hint-button")
+    page.wait_for_selector(".hint-play")
+    again = fetch_hint(server, match_id)
+    assert again["from_turn_start"]
+    assert "start of the turn" in page.inner_text("#hint-note")
+    rest = again["plays"][0]["remaining"]
+    assert marks(page) == [
+        (place(s["from"], mover), place(s["to"], mover), str(number))
+        for number, s in enumerate(rest, start=2)
+    ]
+    context.close()
+    assert errors == [], errors
+
+
+def _signed(value: float) -> str:
+    """An equity as the panel writes it (Intl.NumberFormat, signed except zero)."""
+    text = f"{value:+.3f}"
+    return "0.000" if text in ("+0.000", "-0.000") else text
+
+
+def test_a_cube_hint_in_the_browser(server: str, page: Any) -> None:
+    match_id = post(server, "/api/matches", {"opponent": "human", "seed": SEED})["id"]
+    page.goto(f"{server}/?match={match_id}")
+    page.wait_for_selector('[data-place="p24"]')
+    page.click("#board", position={"x": 20, "y": 20})
+    wait_version(page, 1)
+    post(server, f"/api/matches/{match_id}/actions",
+         {"seat": 1, "action": "play", "play": "24/20 13/8"})
+    wait_version(page, 2)
+    page.click("#hint-button")
+    page.wait_for_selector(".hint-proper")
+    expected = fetch_hint(server, match_id)["cube"]
+    assert expected["action"] in page.inner_text(".hint-proper").lower()
+    shown = {
+        node.get_attribute("data-equity"): node.inner_text()
+        for node in page.query_selector_all(".hint-equities dd")
+    }
+    assert shown == {key: _signed(expected[key]) for key in ("no_double", "double_take",
+                                                             "double_pass")}
+    assert marks(page) == []
+    page.click("#hint-close")
+    assert page.is_hidden("#hint")

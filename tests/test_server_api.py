@@ -20,9 +20,11 @@ from alembic.migration import MigrationContext
 from starlette.websockets import WebSocketDisconnect
 
 from backgammon import BackgammonError, Position
+from backgammon.bot import Bot, Level
+from backgammon.bot.player import CubeTerms
 from backgammon.dice import SeededDice
 from backgammon.formats.mat import import_mat
-from backgammon.game import Game
+from backgammon.game import Game, Rules
 from backgammon.server import Settings, computer, create_app
 from backgammon.server.db import Base, make_engine, migrate
 from backgammon.server.settings import sqlite_url
@@ -316,6 +318,7 @@ def test_an_unknown_match_is_404(client: TestClient) -> None:
         client.get("/api/matches/nosuchmatch"),
         client.post("/api/matches/nosuchmatch/actions", json={"seat": 0, "action": "roll"}),
         client.get("/api/matches/nosuchmatch/mat"),
+        client.get("/api/matches/nosuchmatch/hint"),
     ):
         assert response.status_code == 404
         assert response.json()["detail"] == "There is no match with the id 'nosuchmatch'."
@@ -395,6 +398,167 @@ def test_each_action_is_pushed_to_watching_pages(client: TestClient) -> None:
         made = [len(state["made"]) for state in pushed if state["phase"] == "move"]
         assert made[:2] == [0, 1]
         assert [entry["kind"] for entry in final["record"][0]["entries"]] == ["opening", "play"]
+
+
+# Hints
+
+
+def hint(client: TestClient, match_id: str, view: int = 0) -> State:
+    response = client.get(f"/api/matches/{match_id}/hint", params={"view": view})
+    assert response.status_code == 200, response.text
+    answer: State = response.json()
+    return answer
+
+
+def no_hint(client: TestClient, match_id: str, phrase: str) -> None:
+    """Ask for a hint when none is due: 409, a sentence containing ``phrase``, no change."""
+    before = state_of(client, match_id)
+    response = client.get(f"/api/matches/{match_id}/hint")
+    assert response.status_code == 409, response.text
+    detail = response.json()["detail"]
+    assert isinstance(detail, str) and detail.endswith(".") and phrase in detail, detail
+    assert state_of(client, match_id) == before
+
+
+def test_a_hint_ranks_the_best_plays_as_the_bot_does(client: TestClient) -> None:
+    match_id = create(client, seed=SEED)["id"]
+    state = opening(client, match_id)
+    mover = state["to_act"]
+    dice = (state["dice"][0]["value"], state["dice"][1]["value"])
+    answer = hint(client, match_id)
+    assert answer["kind"] == "move" and answer["seat"] == mover and answer["cube"] is None
+    assert answer["version"] == state["version"] and answer["dice"] == list(dice)
+    assert answer["level"] == "strongest" and not answer["from_turn_start"]
+    plays = answer["plays"]
+    assert len(plays) == 5
+    equities = [play["equity"] for play in plays]
+    assert equities == sorted(equities, reverse=True)
+    differences = [play["difference"] for play in plays]
+    assert differences == pytest.approx([e - equities[0] for e in equities])
+    # The start is the same from either side.
+    expected = Bot(level=Level.STRONGEST).hints(Position.initial(), dice, 5)
+    assert [play["play"] for play in plays] == [str(h.play) for h in expected]
+    assert equities == pytest.approx([h.equity for h in expected])
+    best = plays[0]
+    assert best["chances"]["win"] == pytest.approx(expected[0].probabilities.win)
+    assert 0 <= best["chances"]["lose_backgammon"] <= best["chances"]["lose_gammon"] <= 1
+    # Each play's steps on seat 0's board, as the state gives its steps (seat 1 moves).
+    for play, reference in zip(plays, expected, strict=True):
+        assert [(s["from"], s["to"], s["hit"]) for s in play["steps"]] == list(
+            reference.play.steps
+        )
+        for step in play["steps"]:
+            assert step["board_from"] == (25 - step["from"] if mover == 1 else step["from"])
+        assert play["remaining"] == play["steps"]
+    first = plays[0]["steps"][0]
+    assert (first["from"], first["to"]) in {(s["from"], s["to"]) for s in state["steps"]}
+
+
+def test_a_hint_after_a_step_is_for_the_whole_turn(client: TestClient) -> None:
+    match_id = create(client, seed=SEED)["id"]
+    state = opening(client, match_id)
+    mover = state["to_act"]
+    dice = (state["dice"][0]["value"], state["dice"][1]["value"])
+    whole = hint(client, match_id)
+    step = state["steps"][0]
+    state = act(client, match_id, seat=mover, action="step", **{"from": step["from"]},
+                to=step["to"])
+    answer = hint(client, match_id, view=1)
+    assert answer["from_turn_start"] and answer["version"] == state["version"]
+    assert [(s["from"], s["to"]) for s in answer["made"]] == [(step["from"], step["to"])]
+    assert [p["play"] for p in answer["plays"]] == [p["play"] for p in whole["plays"]]
+    # The remaining steps finish the play from the step made; the other plays need an undo.
+    start = Position.initial()
+    followed = 0
+    for play in answer["plays"]:
+        turn = start.turn(dice).step(step["from"], step["to"])
+        if play["remaining"] is None:
+            assert not any(
+                turn_play.result == start.parse_play(play["play"], dice).result
+                for turn_play in _completions(turn)
+            )
+            continue
+        followed += 1
+        for rest in play["remaining"]:
+            assert rest["board_from"] == rest["from"]  # seat 1's own side
+            turn = turn.step(rest["from"], rest["to"])
+        assert str(turn.play()) == play["play"]
+    assert followed >= 1
+
+
+def _completions(turn: Any) -> list[Any]:
+    if turn.is_complete:
+        return [turn.play()]
+    return [play for a, b in turn.legal_steps() for play in _completions(turn.step(a, b))]
+
+
+def test_a_cube_hint_for_the_doubler_and_for_the_taker(client: TestClient) -> None:
+    match_id = create(client, seed=SEED, beavers=True)["id"]
+    reference = Game(Rules(beavers=True), dice=SeededDice(SEED))
+    state = opening(client, match_id)
+    reference.roll(0)
+    act(client, match_id, seat=state["to_act"], action="play", play="24/20 13/8")
+    reference.play(reference.on_roll, "24/20 13/8")
+    doubler = reference.on_roll
+    decision = CubeTerms.of(reference, doubler).decide(Bot(level=Level.STRONGEST))
+    answer = hint(client, match_id)
+    assert answer["kind"] == "cube" and answer["seat"] == doubler and answer["plays"] == []
+    cube = answer["cube"]
+    assert cube["doubler"] == doubler and cube["unit"] == "cube" and not cube["beavered"]
+    assert (cube["action"], cube["response"]) == (decision.action, decision.response)
+    assert [cube["no_double"], cube["double_take"], cube["double_pass"]] == pytest.approx(
+        [decision.no_double, decision.double_take, decision.double_drop]
+    )
+    assert cube["chances"]["win"] == pytest.approx(decision.probabilities.win)
+    assert cube["recommended"] == ("double" if decision.action == "double" else "roll")
+
+    act(client, match_id, seat=doubler, action="double")
+    answer = hint(client, match_id)
+    cube = answer["cube"]
+    assert answer["seat"] == 1 - doubler and cube["doubler"] == doubler
+    assert cube["recommended"] == decision.response  # beavers are allowed here
+    assert cube["no_double"] == pytest.approx(decision.no_double)
+
+
+def test_a_cube_hint_in_a_match_is_in_match_winning_chances(client: TestClient) -> None:
+    match_id = create(client, seed=SEED, length=5)["id"]
+    state = opening(client, match_id)
+    act(client, match_id, seat=state["to_act"], action="play", play="24/20 13/8")
+    cube = hint(client, match_id)["cube"]
+    assert cube["unit"] == "match"
+    for equity in (cube["no_double"], cube["double_take"], cube["double_pass"]):
+        assert 0 <= equity <= 1
+
+
+def test_no_hint_when_none_is_due(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    match_id = create(client, seed=SEED, cube=False)["id"]
+    no_hint(client, match_id, "opening roll")
+    state = opening(client, match_id)
+    act(client, match_id, seat=state["to_act"], action="play", play="24/20 13/8")
+    no_hint(client, match_id, "may not double")  # no cube in this game
+    act(client, match_id, seat=0, action="resign", level=1)
+    no_hint(client, match_id, "resignation")
+
+    over = create(client, length=1, seed=SEED)["id"]
+    state = opening(client, over)
+    act(client, over, seat=1 - state["to_act"], action="resign", level=1)
+    act(client, over, seat=state["to_act"], action="accept")
+    no_hint(client, over, "The match is over")
+
+    computer_id = create(client, opponent="computer", seed=SEED)["id"]
+    tried = threading.Event()
+
+    def broken(*_args: object) -> list[dict[str, Any]]:
+        tried.set()
+        raise RuntimeError("the bot is out to lunch")
+
+    # The computer fails to act, so the game goes on waiting for it.
+    monkeypatch.setattr(computer, "think", broken)
+    act(client, computer_id, seat=0, action="roll")  # the computer wins the opening roll
+    assert tried.wait(10)
+    no_hint(client, computer_id, "waits for the computer")
 
 
 # Persistence

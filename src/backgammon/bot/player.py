@@ -18,9 +18,11 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from ..game import Action, Game, Phase
 from ..match import Match
+from ..position import Position
 from .bot import Bot
 from .cube import CubeAction, CubeDecision, CubeOwner, CubeResponse
 
@@ -35,25 +37,70 @@ def _match_terms(
     return match.length, (score[seat], score[1 - seat]), game.crawford
 
 
+@dataclass(frozen=True)
+class CubeTerms:
+    """What :meth:`Bot.cube_decision` is asked about a game's cube: the doubler's position
+    (the doubler on roll) and the cube, score and rules as they stand before a double.
+
+    The terms are plain values, so that they can be read from a game that goes on changing
+    and decided on elsewhere (the server reads them on its event loop and lets a worker
+    thread think)."""
+
+    position: Position
+    cube_value: int
+    cube_owner: CubeOwner
+    match_length: int
+    score: tuple[int, int]
+    crawford: bool
+    beavers: bool
+    jacoby: bool
+
+    @classmethod
+    def of(cls, game: Game, doubler: int, match: Match | None = None) -> CubeTerms:
+        """The terms of ``doubler``'s cube decision in ``game`` (a game of ``match``, if
+        given, for the score)."""
+        length, score, crawford = _match_terms(game, doubler, match)
+        owner = (
+            CubeOwner.CENTRE
+            if game.cube_owner is None
+            else CubeOwner.ON_ROLL if game.cube_owner == doubler else CubeOwner.OPPONENT
+        )
+        money = not length
+        return cls(
+            game.position_for(doubler),
+            cube_value=game.cube_value,
+            cube_owner=owner,
+            match_length=length,
+            score=score,
+            crawford=crawford,
+            beavers=money and game.rules.beavers,
+            jacoby=money and game.rules.jacoby and not game.cube_turned,
+        )
+
+    def decide(self, bot: Bot) -> CubeDecision:
+        """``bot``'s decision on these terms."""
+        return bot.cube_decision(
+            self.position,
+            cube_value=self.cube_value,
+            cube_owner=self.cube_owner,
+            match_length=self.match_length,
+            score=self.score,
+            crawford=self.crawford,
+            beavers=self.beavers,
+            jacoby=self.jacoby,
+        )
+
+
+def takes_beaver(decision: CubeDecision) -> bool:
+    """Whether the doubler should take a beaver, by ``decision`` (the doubler's, before the
+    double): playing on at twice the take's stake facing the cube beats dropping, which pays
+    the double's stake (one cube, doubled)."""
+    return 2 * decision.double_take >= -2.0
+
+
 def _cube(bot: Bot, game: Game, doubler: int, match: Match | None) -> CubeDecision:
     """The cube decision of ``doubler`` (on roll) with the cube as it stands before a double."""
-    length, score, crawford = _match_terms(game, doubler, match)
-    owner = (
-        CubeOwner.CENTRE
-        if game.cube_owner is None
-        else CubeOwner.ON_ROLL if game.cube_owner == doubler else CubeOwner.OPPONENT
-    )
-    money = not length
-    return bot.cube_decision(
-        game.position_for(doubler),
-        cube_value=game.cube_value,
-        cube_owner=owner,
-        match_length=length,
-        score=score,
-        crawford=crawford,
-        beavers=money and game.rules.beavers,
-        jacoby=money and game.rules.jacoby and not game.cube_turned,
-    )
+    return CubeTerms.of(game, doubler, match).decide(bot)
 
 
 def _resigned_before(game: Game, seat: int) -> bool:
@@ -124,9 +171,7 @@ def _answer_double(bot: Bot, game: Game, seat: int, match: Match | None) -> Acti
     doubler = offer.decider if offer.beavered else offer.player
     decision = _cube(bot, game, doubler, match)
     if offer.beavered:
-        # The beaver doubled the stake again: the doubler plays on at twice the take's
-        # stake facing the cube, or drops and pays the double's stake (one cube, doubled).
-        take = 2 * decision.double_take >= -2.0
+        take = takes_beaver(decision)
         (game.take if take else game.drop)(seat)
         return Action.TAKE if take else Action.DROP
     response = decision.response

@@ -14,7 +14,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.concurrency import run_in_threadpool
@@ -35,12 +36,22 @@ _lock = threading.Lock()
 #: A bound on the computer's actions in a row, as a guard against a seam that never yields.
 MAX_ACTIONS = 64
 
+_T = TypeVar("_T")
+
 
 def _bot(level: Level) -> Bot:
     bot = _bots.get(level)
     if bot is None:
         bot = _bots[level] = Bot(level=level)
     return bot
+
+
+def consult(level: Level, question: Callable[[Bot], _T]) -> _T:
+    """The answer of the shared bot of ``level`` to ``question``, asked under the lock that
+    the computer's own thinking takes (call it in a worker thread: it waits for the lock
+    and thinks)."""
+    with _lock:
+        return question(_bot(level))
 
 
 def think(shadow: Match, seat: int, level: Level) -> list[dict[str, Any]]:

@@ -91,8 +91,8 @@ def state_of(live: LiveMatch, view: int) -> State:
         ),
         result=_result(shown.result),
         board=_board(seen, view),
-        steps=[_step(a, b, mover, view) for a, b in steps],
-        made=[_step(a, b, mover, view) for a, b in made],
+        steps=[step_view(a, b, mover, view) for a, b in steps],
+        made=[step_view(a, b, mover, view) for a, b in made],
         actions=[
             [] if match.is_over else [action.value for action in game.legal_actions(seat)]
             for seat in (0, 1)
@@ -153,7 +153,10 @@ def _board(seen: Position, view: int) -> BoardView:
     )
 
 
-def _step(from_point: int, to_point: int, mover: int, view: int) -> StepView:
+def step_view(from_point: int, to_point: int, mover: int, view: int) -> StepView:
+    """A step of ``mover``'s (on their point numbers) with the places it joins on seat
+    ``view``'s board."""
+
     def place(point: int) -> int:
         if point in (_BAR, _OFF) or mover == view:
             return point

@@ -1,1 +1,1 @@
-"""The API's routers, one per resource: matches, their actions, their live updates."""
+"""The API's routers, one per resource: matches, their actions, hints, their live updates."""

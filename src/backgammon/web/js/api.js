@@ -30,6 +30,11 @@ export function act(id, view, action) {
   return request("POST", `/api/matches/${encodeURIComponent(id)}/actions?view=${view}`, action);
 }
 
+/** The computer's advice to the seat whose turn it is: its best plays, or its cube decision. */
+export function getHint(id, view) {
+  return request("GET", `/api/matches/${encodeURIComponent(id)}/hint?view=${view}`);
+}
+
 export function matUrl(id) {
   return `/api/matches/${encodeURIComponent(id)}/mat`;
 }

@@ -4,6 +4,7 @@
 
 import { ApiError, act, createMatch, getState, matUrl, watch } from "./api.js";
 import { renderBoard } from "./board.js";
+import { setUpHints, updateHints } from "./hint.js";
 import { applyMessages, has, loadMessages, plural, t } from "./i18n.js";
 
 // Phase 1 draws the board from seat 0's side; at one screen, both seats play on it.
@@ -214,6 +215,9 @@ function render() {
   $("#gnubg-id").value = state.gnubg_id || "";
   $("#xgid").value = state.xgid || "";
   $("#export").href = matUrl(state.id);
+  // After the board: a hint the game has moved past goes, and the marks of one shown are
+  // drawn again over the new board.
+  updateHints(state);
 }
 
 function show(state) {
@@ -334,6 +338,7 @@ async function main() {
   document.title = t("app.title");
   applyMessages();
   $("#setup-form").addEventListener("submit", startMatch);
+  setUpHints({ view: VIEW, nameOf: playerName, placeOf });
   $("#new-game").addEventListener("click", () => {
     history.pushState(null, "", location.pathname);
     showSetup();

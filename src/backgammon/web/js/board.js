@@ -239,3 +239,84 @@ export function renderBoard(svg, model, handlers) {
   drawCube(svg, model);
   svg.onclick = () => handlers.onBoard();
 }
+
+// The marks of a play (a hint's) over the board: drawn after the board, and again after each
+// drawing of it, since renderBoard starts from nothing.
+
+/** The centre of the checker at height `index` (0 at the edge) of a place, as drawn above. */
+function checkerSpot(place, index, view) {
+  if (place.startsWith("p")) {
+    const { x, bottom } = pointColumn(Number(place.slice(1)));
+    const height = Math.min(index, STACK - 1);
+    return { x, y: bottom ? BOTTOM - R - 2 * R * height : TOP + R + 2 * R * height };
+  }
+  const mine = Number(place.slice(-1)) === view;
+  if (place.startsWith("bar")) {
+    const height = Math.min(index, 3);
+    return { x: BAR_X, y: mine ? MIDDLE + 50 + 2 * R * height : MIDDLE - 50 - 2 * R * height };
+  }
+  return { x: TRAY_X, y: mine ? BOTTOM - 10 * index - 5 : TOP + 10 * index + 5 };
+}
+
+/**
+ * Draw the steps of a play over the board in `svg`, replacing the marks drawn before (no
+ * steps: none). Each step is an arrow from the checker that moves to where it lands, its ends
+ * ringed and its number on the way; they do not take clicks, and screen readers skip them
+ * (the hint's panel says the play in words).
+ *
+ * board: {view, points, bar, off} as the state gives them, before the steps; steps: [{from,
+ * to, hit, number}] with from and to places ("p1".."p24", "bar0", "off1", ...).
+ */
+export function drawPlayMarks(svg, board, steps) {
+  svg.querySelector(".play-marks")?.remove();
+  if (!steps.length) return;
+  // The checkers on each place as the steps go, so that each arrow starts at the top checker.
+  const counts = new Map();
+  board.points.forEach((point, i) => counts.set(`p${i + 1}`, point.count));
+  for (const seat of [0, 1]) {
+    counts.set(`bar${seat}`, board.bar[seat]);
+    counts.set(`off${seat}`, board.off[seat]);
+  }
+  const layer = el("g", { class: "play-marks", "aria-hidden": "true" }, svg);
+  const defs = el("defs", {}, layer);
+  const marker = el("marker", {
+    id: "play-mark-arrow", viewBox: "0 0 10 10", refX: 8, refY: 5,
+    markerWidth: 5, markerHeight: 5, orient: "auto-start-reverse",
+  }, defs);
+  el("path", { d: "M 0 0 L 10 5 L 0 10 z", class: "play-mark-head" }, marker);
+  const badges = [];
+  const arrows = el("g", {}, layer);
+  const numbers = el("g", {}, layer); // over every arrow
+  for (const step of steps) {
+    const left = counts.get(step.from) || 1;
+    const from = checkerSpot(step.from, left - 1, board.view);
+    counts.set(step.from, left - 1);
+    // A hit blot goes to the bar: the checker lands on an empty point.
+    const landing = step.hit ? 0 : counts.get(step.to) || 0;
+    const to = checkerSpot(step.to, landing, board.view);
+    counts.set(step.to, landing + 1);
+    // Along one side of the board the arrow bows toward the middle, clear of the checkers.
+    const sameSide = (from.y > MIDDLE) === (to.y > MIDDLE);
+    const bow = sameSide ? (from.y > MIDDLE ? -45 : 45) : 0;
+    const control = { x: (from.x + to.x) / 2, y: (from.y + to.y) / 2 + bow };
+    const group = el("g", {
+      class: `play-mark${step.hit ? " is-hit" : ""}`,
+      "data-from": step.from, "data-to": step.to, "data-number": step.number,
+    }, arrows);
+    el("circle", { cx: from.x, cy: from.y, r: R + 2, class: "play-mark-from" }, group);
+    el("circle", { cx: to.x, cy: to.y, r: R + 2, class: "play-mark-to" }, group);
+    el("path", {
+      d: `M ${from.x} ${from.y} Q ${control.x} ${control.y} ${to.x} ${to.y}`,
+      class: "play-mark-line", "marker-end": "url(#play-mark-arrow)",
+    }, group);
+    // The number halfway along the curve; moved toward the middle of the board while it
+    // would cover another's (the checkers of a double often go the same way).
+    const mid = { x: (from.x + 2 * control.x + to.x) / 4, y: (from.y + 2 * control.y + to.y) / 4 };
+    const inward = mid.y > MIDDLE ? -22 : 22;
+    while (badges.some((badge) => Math.hypot(badge.x - mid.x, badge.y - mid.y) < 20)) mid.y += inward;
+    badges.push(mid);
+    el("circle", { cx: mid.x, cy: mid.y, r: 10, class: "play-mark-badge" }, numbers);
+    const number = el("text", { x: mid.x, y: mid.y + 4, class: "play-mark-number" }, numbers);
+    number.textContent = String(step.number);
+  }
+}

@@ -1,0 +1,221 @@
+"""Hints: the computer's advice to a person whose turn it is, on a play or on the cube.
+
+What the bot is asked is read from the match at once, on the event loop, as plain values
+(the position, the dice, :class:`~backgammon.bot.player.CubeTerms`), so the match may go on
+while the bot thinks; the thinking is done in a worker thread, under the lock of the
+computer's shared bots (:func:`~backgammon.server.computer.consult`). The answer carries the
+version it was asked at, so a page can drop one that the game has overtaken.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, HTTPException, Query, status
+from starlette.concurrency import run_in_threadpool
+
+from ...bot import Bot, CubeAction, CubeDecision, CubeResponse, Level
+from ...bot.player import CubeTerms, takes_beaver
+from ...bot.probabilities import Probabilities
+from ...game import Action, Game, Phase
+from ...moves import Step, Turn
+from ...position import BAR, Position
+from .. import computer
+from ..deps import Live
+from ..schemas import Chances, CubeHint, HintStepView, HintView, PlayHint
+from ..store import LiveMatch
+from ..views import step_view
+
+router = APIRouter(prefix="/api/matches", tags=["hints"])
+
+#: The strength hints think at: 2-ply, about half a second a move hint on this project's
+#: 2-core machine (its slowest positions near one), a tenth of that a cube decision.
+LEVEL = Level.STRONGEST
+#: The most plays a move hint ranks.
+PLAYS = 5
+
+View = Annotated[
+    int, Query(ge=0, le=1, description="the seat whose side the board places are drawn from")
+]
+_Question = Callable[[Bot], HintView]
+# When a cube hint is asked: the doubler may double, the opponent answers the double, or the
+# doubler answers a beaver.
+_Moment = Literal["roll", "answer", "beaver-answer"]
+_Recommended = Literal["roll", "double", "take", "drop", "beaver"]
+
+
+@router.get(
+    "/{match_id}/hint",
+    response_model=HintView,
+    responses={
+        404: {"description": "no such match"},
+        409: {"description": "no hint now: the game waits for nobody, the computer, or "
+              "a decision hints do not cover"},
+    },
+)
+async def get_hint(live: Live, view: View = 0) -> HintView:
+    """The computer's advice to the seat whose turn it is (a person's): the best plays of
+    its roll (up to five), or its cube decision when it may double or must answer a
+    double. The bot thinks for up to about a second."""
+    question = _question(live, view)
+    return await run_in_threadpool(computer.consult, LEVEL, question)
+
+
+def _question(live: LiveMatch, view: int) -> _Question:
+    """What to ask the bot now, read from the match; 409 when there is nothing to ask."""
+    match, game = live.match, live.match.game
+    if match.is_over:
+        raise _refuse("The match is over.")
+    seat = game.player_to_act
+    if game.phase is Phase.OVER:
+        raise _refuse("The game is over.")
+    if seat is None:
+        raise _refuse("The game waits for the opening roll, which needs no hint.")
+    if live.seats[seat].kind == "computer":
+        raise _refuse(f"The game waits for the computer (seat {seat}), which needs no hint.")
+    version = live.version
+    if game.phase in (Phase.MOVE, Phase.CONFIRM):
+        return _move_question(game, seat, view, version)
+    if game.phase is Phase.ROLL:
+        if not game.may_double(seat):
+            raise _refuse(
+                f"Seat {seat} may not double now, so there is no cube decision; "
+                "ask again after the roll for the play."
+            )
+        terms = CubeTerms.of(game, seat, match)
+        return _cube_question(terms, seat, seat, "roll", False, version)
+    if game.phase is Phase.CUBE:
+        offer = game.offer
+        assert offer is not None
+        beaver = Action.BEAVER in game.legal_actions(seat)
+        # A beaver is answered by the doubler, on the terms of the double itself.
+        doubler = offer.decider if offer.beavered else offer.player
+        terms = CubeTerms.of(game, doubler, match)
+        answer: _Moment = "beaver-answer" if offer.beavered else "answer"
+        return _cube_question(terms, doubler, seat, answer, beaver, version)
+    raise _refuse("The game waits for an answer to a resignation; hints cover plays and the cube.")
+
+
+def _refuse(sentence: str) -> HTTPException:
+    return HTTPException(status.HTTP_409_CONFLICT, sentence)
+
+
+def _move_question(game: Game, seat: int, view: int, version: int) -> _Question:
+    assert game.dice is not None and game.turn is not None
+    position, dice, turn = game.position, game.dice, game.turn
+    made = [step_view(a, b, seat, view) for a, b in turn.made]
+    # How to finish each play that the steps made still lead to (read now: the turn may
+    # change while the bot thinks).
+    ways = _ways_on(turn) if turn.made else None
+
+    def place(step: Step) -> HintStepView:
+        seen = step_view(step.from_point, step.to_point, seat, view)
+        return HintStepView(**seen.model_dump(), hit=step.hit)
+
+    def ask(bot: Bot) -> HintView:
+        hints = bot.hints(position, dice, PLAYS)
+        best = hints[0].equity if hints else 0.0
+        plays = []
+        for hint in hints:
+            steps = [place(step) for step in hint.play.steps]
+            rest = ways.get(hint.play.result) if ways is not None else hint.play.steps
+            plays.append(
+                PlayHint(
+                    play=str(hint.play),
+                    equity=hint.equity,
+                    difference=hint.equity - best,
+                    chances=_chances(hint.probabilities),
+                    steps=steps,
+                    remaining=None if rest is None else [place(step) for step in rest],
+                )
+            )
+        return HintView(
+            version=version,
+            seat=seat,
+            kind="move",
+            level=LEVEL,
+            dice=list(dice),
+            from_turn_start=bool(made),
+            made=made,
+            plays=plays,
+            cube=None,
+        )
+
+    return ask
+
+
+def _ways_on(turn: Turn) -> dict[Position, tuple[Step, ...]]:
+    """For each play that the steps made in ``turn`` can still be completed into (by its
+    result), one way to complete it: the steps still to make."""
+    if turn.is_complete:
+        return {turn.play().result: ()}
+    ways: dict[Position, tuple[Step, ...]] = {}
+    bar = turn.current().theirs[BAR]
+    for from_point, to_point in turn.legal_steps():
+        after = turn.step(from_point, to_point)
+        step = Step(from_point, to_point, after.current().theirs[BAR] > bar)
+        for result, rest in _ways_on(after).items():
+            ways.setdefault(result, (step, *rest))
+    return ways
+
+
+def _cube_question(
+    terms: CubeTerms, doubler: int, seat: int, moment: _Moment, beaver: bool, version: int
+) -> _Question:
+    """The cube decision on ``terms``, for ``seat`` (who may beaver if ``beaver``)."""
+
+    def ask(bot: Bot) -> HintView:
+        decision = terms.decide(bot)
+        return HintView(
+            version=version,
+            seat=seat,
+            kind="cube",
+            level=LEVEL,
+            dice=None,
+            from_turn_start=False,
+            made=[],
+            plays=[],
+            cube=CubeHint(
+                doubler=doubler,
+                action=decision.action.value,
+                response=decision.response.value,
+                recommended=_recommended(decision, moment, beaver),
+                beavered=moment == "beaver-answer",
+                no_double=_finite(decision.no_double),
+                double_take=_finite(decision.double_take),
+                double_pass=_finite(decision.double_drop),
+                unit="match" if terms.match_length else "cube",
+                chances=_chances(decision.probabilities),
+            ),
+        )
+
+    return ask
+
+
+def _recommended(decision: CubeDecision, moment: _Moment, beaver: bool) -> _Recommended:
+    if moment == "roll":
+        # Too good to double: play on for the gammon, as without a double.
+        return "double" if decision.action is CubeAction.DOUBLE else "roll"
+    if moment == "beaver-answer":
+        return "take" if takes_beaver(decision) else "drop"
+    if decision.response is CubeResponse.DROP:
+        return "drop"
+    return "beaver" if decision.response is CubeResponse.BEAVER and beaver else "take"
+
+
+def _finite(value: float) -> float | None:
+    """An equity as JSON can hold it: None where the decision has none (nan)."""
+    return value if math.isfinite(value) else None
+
+
+def _chances(probabilities: Probabilities) -> Chances:
+    return Chances(
+        win=probabilities.win,
+        win_gammon=probabilities.win_gammon,
+        win_backgammon=probabilities.win_backgammon,
+        lose_gammon=probabilities.lose_gammon,
+        lose_backgammon=probabilities.lose_backgammon,
+    )
+

@@ -1,0 +1,289 @@
+// Hints: the Hint button, the panel beside the board with the computer's advice, and the marks
+// of the play looked at drawn over the board.
+//
+// The server thinks (GET /api/matches/{id}/hint); this module shows what it answers: for a
+// move, the best plays with their equities and chances, each row a button that draws its play
+// on the board (the best one when the panel opens; hovering or focusing a row shows that row's
+// play until the pointer or the focus leaves); for the cube, the right action and its three
+// equities. A hint is for one version of the game: the panel closes when the state moves on.
+
+import { ApiError, getHint } from "./api.js";
+import { drawPlayMarks } from "./board.js";
+import { plural, t } from "./i18n.js";
+
+const hint = {
+  view: 0,
+  nameOf: null, // these two from setUpHints
+  placeOf: null,
+  state: null, // the state last shown
+  data: null, // the hint shown, or null
+  asked: null, // {id, version} of the hint on its way, or null
+  chosen: 0, // the row selected
+  looked: null, // the row hovered or focused, or null
+};
+
+const $ = (selector) => document.querySelector(selector);
+
+/** Whether the seat the game waits for is a person's, at a moment hints cover. */
+function hintable(state) {
+  const seat = state.to_act;
+  if (state.match_over || seat === null || state.seats[seat].kind !== "human") return false;
+  if (state.phase === "roll") return state.actions[seat].includes("double");
+  return ["move", "confirm", "cube"].includes(state.phase);
+}
+
+/**
+ * Set up the button and the panel. `nameOf(state, seat)`: a player's name as the page says
+ * it; `placeOf(location, mover)`: the board's name of the place a step's end lies on.
+ */
+export function setUpHints({ view, nameOf, placeOf }) {
+  hint.view = view;
+  hint.nameOf = nameOf;
+  hint.placeOf = placeOf;
+  $("#hint-button").addEventListener("click", () => (isOpen() ? close() : open()));
+  $("#hint-close").addEventListener("click", () => {
+    close();
+    $("#hint-button").focus();
+  });
+}
+
+/** After each drawing of the board: drop a hint the game has moved past, show or hide the
+ * button, and draw the marks again (the board is drawn afresh each time). */
+export function updateHints(state) {
+  const moved = (seen) => seen && (seen.id !== state.id || seen.version !== state.version);
+  hint.state = state;
+  const button = $("#hint-button");
+  button.hidden = !hintable(state);
+  if (isOpen() && (button.hidden || moved(hint.data) || moved(hint.asked))) close();
+  drawMarks();
+}
+
+function isOpen() {
+  return !$("#hint").hidden;
+}
+
+async function open() {
+  const state = hint.state;
+  if (!state || !hintable(state)) return;
+  const asked = { id: state.id, version: state.version };
+  const byKeyboard = document.activeElement === $("#hint-button");
+  hint.asked = asked;
+  hint.data = null;
+  $("#hint").hidden = false;
+  $("#hint-button").setAttribute("aria-expanded", "true");
+  $("#hint-body").replaceChildren();
+  $("#hint-note").textContent = t("hint.thinking");
+  $("#hint").setAttribute("aria-busy", "true");
+  let data;
+  try {
+    data = await getHint(state.id, hint.view);
+  } catch (error) {
+    if (hint.asked !== asked) return;
+    hint.asked = null;
+    $("#hint").setAttribute("aria-busy", "false");
+    $("#hint-note").textContent = t(error instanceof ApiError && error.status === 409 ? "hint.unavailable" : "error.network");
+    return;
+  }
+  // Closed meanwhile, asked again, or overtaken by the game: this answer is for nothing shown.
+  if (hint.asked !== asked) return;
+  hint.asked = null;
+  $("#hint").setAttribute("aria-busy", "false");
+  if (data.version !== hint.state.version || state.id !== hint.state.id) {
+    close();
+    return;
+  }
+  hint.data = { ...data, id: state.id };
+  hint.chosen = 0;
+  hint.looked = null;
+  renderPanel();
+  drawMarks();
+  if (byKeyboard) $("#hint-body button")?.focus();
+}
+
+function close() {
+  // The focus in the panel would be lost with it: it goes back to the button, if shown.
+  if ($("#hint").contains(document.activeElement) && !$("#hint-button").hidden) {
+    $("#hint-button").focus();
+  }
+  hint.data = null;
+  hint.asked = null;
+  hint.looked = null;
+  $("#hint").hidden = true;
+  $("#hint").setAttribute("aria-busy", "false");
+  $("#hint-button").setAttribute("aria-expanded", "false");
+  $("#hint-body").replaceChildren();
+  $("#hint-note").textContent = "";
+  drawMarks();
+}
+
+// Numbers as the catalogue's language writes them.
+
+function lang() {
+  return document.documentElement.lang || "en";
+}
+
+function signed(value) {
+  return new Intl.NumberFormat(lang(), {
+    minimumFractionDigits: 3, maximumFractionDigits: 3, signDisplay: "exceptZero",
+  }).format(value);
+}
+
+function percent(value) {
+  return new Intl.NumberFormat(lang(), {
+    style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1,
+  }).format(value);
+}
+
+/** The chances in short (`key` "hint.chances") or in words ("hint.chancesLabel"). */
+function chancesText(chances, key = "hint.chances") {
+  return t(key, {
+    win: percent(chances.win),
+    winGammon: percent(chances.win_gammon),
+    winBackgammon: percent(chances.win_backgammon),
+    lose: percent(1 - chances.win),
+    loseGammon: percent(chances.lose_gammon),
+    loseBackgammon: percent(chances.lose_backgammon),
+  });
+}
+
+function span(className, text) {
+  const node = document.createElement("span");
+  node.className = className;
+  node.textContent = text;
+  return node;
+}
+
+function renderPanel() {
+  const { data } = hint;
+  const body = $("#hint-body");
+  body.replaceChildren();
+  if (data.kind === "move") renderPlays(body, data);
+  else renderCube(body, data);
+}
+
+function renderPlays(body, data) {
+  const notes = [plural("hint.plays", data.plays.length, { dice: data.dice.join("–") })];
+  if (data.from_turn_start) notes.push(t("hint.fromStart"));
+  $("#hint-note").textContent = notes.join(" ");
+  const columns = document.createElement("div");
+  columns.className = "hint-columns";
+  columns.setAttribute("aria-hidden", "true");
+  columns.append(
+    span("hint-rank", ""),
+    span("hint-notation", t("hint.column.play")),
+    span("hint-equity", t("hint.column.equity")),
+    span("hint-difference", t("hint.column.difference")),
+  );
+  const list = document.createElement("ol");
+  list.className = "hint-plays";
+  data.plays.forEach((play, index) => {
+    const item = document.createElement("li");
+    const row = document.createElement("button");
+    row.type = "button";
+    row.className = "hint-play";
+    row.dataset.index = String(index);
+    row.dataset.play = play.play;
+    const undoFirst = data.from_turn_start && play.remaining === null;
+    row.classList.toggle("needs-undo", undoFirst);
+    row.setAttribute("aria-pressed", String(index === hint.chosen));
+    const difference = index === 0 ? "" : signed(play.difference);
+    const chances = chancesText(play.chances);
+    const spoken = chancesText(play.chances, "hint.chancesLabel");
+    row.append(
+      span("hint-rank", String(index + 1)),
+      span("hint-notation", play.play),
+      span("hint-equity", signed(play.equity)),
+      span("hint-difference", difference),
+      span("hint-chances", undoFirst ? `${chances} ${t("hint.undoFirst")}` : chances),
+    );
+    row.setAttribute("aria-label", [
+      t("hint.playLabel", { rank: index + 1, play: play.play, equity: signed(play.equity) }),
+      index === 0 ? t("hint.bestLabel") : t("hint.behindLabel", { difference: signed(play.difference) }),
+      spoken,
+      undoFirst ? t("hint.undoFirst") : "",
+    ].filter(Boolean).join(" "));
+    row.addEventListener("click", () => choose(index));
+    row.addEventListener("mouseenter", () => look(index));
+    row.addEventListener("focus", () => look(index));
+    row.addEventListener("mouseleave", () => look(null));
+    row.addEventListener("blur", () => look(null));
+    item.appendChild(row);
+    list.appendChild(item);
+  });
+  body.append(columns, list);
+}
+
+function choose(index) {
+  hint.chosen = index;
+  for (const row of document.querySelectorAll("#hint-body .hint-play")) {
+    row.setAttribute("aria-pressed", String(Number(row.dataset.index) === index));
+  }
+  drawMarks();
+}
+
+function look(index) {
+  hint.looked = index;
+  drawMarks();
+}
+
+const PROPER = { "no double": "noDouble", double: "double", "too good": "tooGood" };
+
+function renderCube(body, data) {
+  const { cube } = data;
+  const state = hint.state;
+  const doubler = hint.nameOf(state, cube.doubler);
+  $("#hint-note").textContent = t(`hint.cube.advice.${cube.recommended}`);
+  const proper = document.createElement("p");
+  proper.className = "hint-proper";
+  proper.textContent = t(`hint.cube.proper.${PROPER[cube.action]}`, {
+    response: t(`hint.cube.response.${cube.response}`),
+  });
+  const value = (equity) => {
+    if (equity === null) return t("hint.cube.none");
+    return cube.unit === "match" ? percent(equity) : signed(equity);
+  };
+  // The equity of the right action, marked in the list.
+  const best = cube.action !== "double" ? "no_double" : cube.response === "drop" ? "double_pass" : "double_take";
+  const list = document.createElement("dl");
+  list.className = "hint-equities";
+  for (const [key, name] of [["no_double", "noDouble"], ["double_take", "doubleTake"], ["double_pass", "doublePass"]]) {
+    const term = document.createElement("dt");
+    term.textContent = t(`hint.cube.${name}`);
+    const figure = document.createElement("dd");
+    figure.textContent = value(cube[key]);
+    figure.dataset.equity = key;
+    term.classList.toggle("is-best", key === best);
+    figure.classList.toggle("is-best", key === best);
+    list.append(term, figure);
+  }
+  const unit = document.createElement("p");
+  unit.className = "hint-unit";
+  unit.textContent = t(cube.unit === "match" ? "hint.cube.unitMatch" : "hint.cube.unitCube", { player: doubler });
+  const chances = document.createElement("p");
+  chances.className = "hint-chances";
+  chances.textContent = t("hint.cube.chances", { player: doubler, chances: chancesText(cube.chances) });
+  body.append(proper, list, unit, chances);
+}
+
+/** The marks of the play looked at (else the one selected) over the board, or none. */
+function drawMarks() {
+  const board = $("#board");
+  const { data, state } = hint;
+  if (!board || !state || !data || data.kind !== "move" || !data.plays.length) {
+    if (board) drawPlayMarks(board, null, []);
+    return;
+  }
+  const play = data.plays[hint.looked ?? hint.chosen];
+  // From the steps made, the steps still to make (numbered on from them); a play the steps
+  // made do not lead to is drawn whole, from its first step.
+  const resume = state.made.length && play.remaining !== null;
+  const steps = resume ? play.remaining : play.steps;
+  const first = resume ? state.made.length + 1 : 1;
+  const mover = data.seat;
+  drawPlayMarks(board, { ...state.board, view: state.view }, steps.map((step, index) => ({
+    from: hint.placeOf(step.board_from, mover),
+    to: hint.placeOf(step.board_to, mover),
+    hit: step.hit,
+    number: first + index,
+  })));
+}
