@@ -328,6 +328,42 @@ def test_an_unknown_match_is_404(client: TestClient) -> None:
     assert closed.value.code == 4404
 
 
+# Set up from an ID
+
+
+def test_a_match_set_up_from_an_id_starts_where_the_id_says(client: TestClient) -> None:
+    xgid = "XGID=-b----E-C---eE---c-e----B-:1:1:1:52:2:1:0:7:10"
+    state = create(client, position=xgid, length=3)
+    assert state["xgid"] == xgid
+    assert state["length"] == 7 and state["score"] == [2, 1]  # the ID's, over the form's
+    assert state["phase"] == "move" and state["to_act"] == 0
+    assert [die["value"] for die in state["dice"]] == [5, 2]
+    assert state["cube"]["value"] == 2 and state["cube"]["owner"] == 0
+    # A bare Position ID: seat 0 to roll, the form's match length.
+    state = create(client, position="4HPwATDgc/ABMA", length=3)
+    assert state["phase"] == "roll" and state["to_act"] == 0 and state["length"] == 3
+    assert state["gnubg_id"].startswith("4HPwATDgc/ABMA:")
+    # The computer to play the position set up: it does at once.
+    gnubg = "4HPwATDgc/ABMA:cAkAAAAAAAAA"  # seat 1 to roll, money
+    match_id = create(client, opponent="computer", position=gnubg, seed=SEED)["id"]
+    state = settled(client, match_id)
+    assert state["to_act"] == 0 and state["record"][0]["entries"][0]["seat"] == 1
+
+
+def test_an_id_that_sets_up_no_game_is_refused(client: TestClient) -> None:
+    for position, phrase in (
+        ("4HPwATDgc/ABMA:MBkAAAAAAAAE", "a double waiting"),
+        ("not an id", "Position ID"),
+        ("4HPwATDgc/ABMA", "more than the 3 a side has"),  # a Hypergammon game
+    ):
+        variant = "hypergammon" if "3 a side" in phrase else "standard"
+        response = client.post(
+            "/api/matches", json={"opponent": "human", "position": position, "variant": variant}
+        )
+        assert response.status_code == 422, response.text
+        assert phrase in response.json()["detail"]
+
+
 # Against the computer
 
 

@@ -52,6 +52,13 @@ class CreateMatch(_Request):
     seed: int | None = Field(
         None, description="seeded, reproducible dice (for tests and reproductions)"
     )
+    position: str | None = Field(
+        None,
+        max_length=100,
+        description="start from a position instead of the opening roll: a GNU Backgammon "
+        "Position ID (seat 0 to roll), a full GNU Backgammon ID or an XGID; the last two "
+        "also give the dice, the cube, and the match length and score (over ``length``)",
+    )
 
 
 class _Action(_Request):

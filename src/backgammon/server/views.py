@@ -209,9 +209,10 @@ def _result(result: GameResult | None) -> ResultView | None:
 def _entries(game: Game) -> Iterator[EntryView]:
     """The record of ``game`` as entries, in the order they were made."""
     plays = iter(game.plays)
-    opening = True
+    # A game set up in mid-play has no opening roll, and its cube is the set-up's.
+    opening = game.setup is None
     # Automatic doubles all come from the opening roll's ties, before any double.
-    cube = 2**game.automatic_doubles
+    cube = game.setup.cube_value if game.setup else 2**game.automatic_doubles
     offered = cube
     for event in game.events:
         action, seat = event.action, event.player

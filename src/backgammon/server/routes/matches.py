@@ -9,9 +9,11 @@ from fastapi.responses import PlainTextResponse
 
 from ...bot import Level
 from ...errors import BackgammonError
+from ...formats.ids import setup_from_id
 from ...formats.mat import export_mat
 from ...game import Rules
 from ...match import Match
+from ...position import Position
 from ..deps import Computers, Live, Store
 from ..schemas import CreateMatch, State
 from ..store import SeatSettings, dice_for
@@ -23,8 +25,9 @@ View = Annotated[int, Query(ge=0, le=1, description="the seat whose side the boa
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=State)
-async def create_match(request: CreateMatch, store: Store) -> State:
-    """Start a match (``length`` points) or a money session (0), waiting for its opening roll.
+async def create_match(request: CreateMatch, store: Store, computer: Computers) -> State:
+    """Start a match (``length`` points) or a money session (0), waiting for its opening roll,
+    or set up from a ``position`` (an ID) where the ID says.
 
     Against the computer, seat 0 is the person and seat 1 the computer.
     """
@@ -41,23 +44,31 @@ async def create_match(request: CreateMatch, store: Store) -> State:
             auto_race_roll=request.auto_race_roll,
         )
         colours = ("white", "black") if request.colour == "white" else ("black", "white")
-        computer = request.opponent == "computer"
-        names = request.names or (("Player", "Computer") if computer else _names(colours))
+        against = request.opponent == "computer"
+        names = request.names or (("Player", "Computer") if against else _names(colours))
+        setting = None
+        if request.position is not None:
+            checkers = Position.initial(request.variant).checkers
+            setting = setup_from_id(request.position, checkers=checkers)
         match = Match(
-            request.length,
+            request.length if setting is None or setting.length is None else setting.length,
             rules,
             dice_for(request.seed),
             players=names,
             colours=colours,
             crawford=request.crawford,
+            setup=setting.setup if setting else None,
+            score=setting.score if setting else (0, 0),
+            crawford_game=bool(setting and setting.crawford_game),
         )
     except BackgammonError as exc:
         raise HTTPException(422, str(exc)) from None
     seats = (
         SeatSettings("human"),
-        SeatSettings("computer", Level(request.level)) if computer else SeatSettings("human"),
+        SeatSettings("computer", Level(request.level)) if against else SeatSettings("human"),
     )
     live = await store.add(match, seats, request.seed)
+    computer.wake(live)  # a position set up with the computer to play
     return state_of(live, 0)
 
 
