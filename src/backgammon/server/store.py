@@ -58,6 +58,9 @@ class LiveMatch:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     #: The copy of the match the computer thinks on (:mod:`.computer`), made when first needed.
     shadow: Match | None = None
+    #: Each game's record as the pages see it, with the number of events it was made from
+    #: (:func:`.views.state_of` rebuilds only a game that has changed).
+    record_views: dict[int, tuple[int, Any]] = field(default_factory=dict)
 
     @property
     def version(self) -> int:

@@ -98,13 +98,7 @@ def state_of(live: LiveMatch, view: int) -> State:
             for seat in (0, 1)
         ],
         record=[
-            GameView(
-                number=number,
-                score_before=list(match.scores_before(number - 1)),
-                crawford=each.crawford,
-                entries=list(_entries(each)),
-                result=_result(each.result),
-            )
+            _game_view(live, number)
             for number, each in enumerate(match.games, start=1)
             if each.events or number == 1
         ],
@@ -112,6 +106,25 @@ def state_of(live: LiveMatch, view: int) -> State:
         xgid=_identifier(xgid_of, live),
         rules=game.rules.to_dict(),
     )
+
+
+def _game_view(live: LiveMatch, number: int) -> GameView:
+    """Game ``number``'s record, rebuilt only when it has new events: every answer and every
+    push carries the whole record, and a finished game's never changes."""
+    game = live.match.games[number - 1]
+    cached = live.record_views.get(number)
+    if cached is not None and cached[0] == len(game.events):
+        view: GameView = cached[1]
+        return view
+    view = GameView(
+        number=number,
+        score_before=list(live.match.scores_before(number - 1)),
+        crawford=game.crawford,
+        entries=list(_entries(game)),
+        result=_result(game.result),
+    )
+    live.record_views[number] = (len(game.events), view)
+    return view
 
 
 def _offer(game: Game) -> OfferView | None:
