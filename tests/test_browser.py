@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 from backgammon.dice import SeededDice
-from backgammon.game import Game, Phase
+from backgammon.game import Action, Game, Phase
 
 ROOT = Path(__file__).resolve().parent.parent
 WEB = ROOT / "src" / "backgammon" / "web"
@@ -211,17 +211,25 @@ def version(page: Any) -> int:
     return int(page.get_attribute("#board", "data-version"))
 
 
+def targets_of(game: Game, source: int) -> set[str]:
+    """The places the engine lets the checker on the mover's point ``source`` go to now."""
+    assert game.turn is not None
+    return {place(b, game.on_roll) for a, b in game.turn.legal_steps() if a == source}
+
+
 def click_step(page: Any, game: Game, step: tuple[int, int]) -> None:
-    """Click the checker, check the highlighted destinations, click the destination."""
+    """Click the checker, check the highlighted destinations, click the destination; a checker
+    with one destination goes there on the first click."""
     assert game.turn is not None
     mover = game.on_roll
     sources = {place(a, mover) for a, _ in game.turn.legal_steps()}
     assert highlighted(page, "source") == sources
-    page.click(f'[data-place="{place(step[0], mover)}"]')
-    targets = {place(b, mover) for a, b in game.turn.legal_steps() if a == step[0]}
-    assert highlighted(page, "target") == targets
+    targets = targets_of(game, step[0])
     before = version(page)
-    page.click(f'[data-place="{place(step[1], mover)}"]')
+    page.click(f'[data-place="{place(step[0], mover)}"]')
+    if len(targets) > 1:
+        assert highlighted(page, "target") == targets
+        page.click(f'[data-place="{place(step[1], mover)}"]')
     game.step(mover, *step)
     wait_version(page, before + 1)
 
@@ -247,11 +255,13 @@ def test_two_players_at_one_screen(server: str, page: Any) -> None:
     assert page.get_attribute("[data-dice]", "data-dice") == "5,4"
     assert "Black" in page.inner_text("#status")
 
-    # A refused drop: a click on a point not highlighted changes nothing.
+    # A refused drop: a click on a point not highlighted changes nothing (black's 13, which
+    # may go to 9 or 8, is picked up rather than moved).
     play = game.position.legal_plays(game.dice)[0]
     first = (play.steps[0].from_point, play.steps[0].to_point)
-    page.click(f'[data-place="{place(first[0], 1)}"]')
-    assert highlighted(page, "selected") == {place(first[0], 1)}
+    assert len(targets_of(game, 13)) == 2
+    page.click(f'[data-place="{place(13, 1)}"]')
+    assert highlighted(page, "selected") == {place(13, 1)}
     offered = highlighted(page, "target") | highlighted(page, "source")
     wrong = next(f"p{n}" for n in range(1, 25) if f"p{n}" not in offered)
     counts = [page.get_attribute(f'[data-place="p{n}"]', "data-count") for n in range(1, 25)]
@@ -349,7 +359,9 @@ def click_next(page: Any, state: dict[str, Any], double: bool) -> None:
     elif state["phase"] == "move":
         step = state["steps"][0]
         page.click(f'[data-place="{place(step["board_from"], 0)}"]')
-        page.click(f'[data-place="{place(step["board_to"], 0)}"]')
+        ends = {each["board_to"] for each in state["steps"] if each["from"] == step["from"]}
+        if len(ends) > 1:  # else that one click made the step
+            page.click(f'[data-place="{place(step["board_to"], 0)}"]')
     else:
         assert "confirm" in offered, (state["phase"], offered)
         page.click('[data-action="confirm"]')
@@ -463,6 +475,293 @@ def test_a_server_restart_resumes_the_game(tmp_path: Path, page: Any) -> None:
         assert page.get_attribute("[data-dice]", "data-dice") == dice
     finally:
         running.stop()
+
+
+# The ways to move: dragging, one-click obvious moves, the keyboard, the mirrored board
+
+
+def test_the_obvious_step_is_a_pure_function_of_the_steps(server: str, page: Any) -> None:
+    page.goto(server + "/")
+    page.wait_for_selector("#setup-form button[type=submit]")
+
+    def step(a: int, b: int, board_a: int | None = None, board_b: int | None = None) -> Any:
+        return {"from": a, "to": b, "board_from": a if board_a is None else board_a,
+                "board_to": b if board_b is None else board_b}
+
+    cases: list[tuple[list[Any], int, str, Any]] = [
+        # One die blocked: the other's step is the only one, made at once.
+        ([step(24, 20), step(13, 9), step(13, 8)], 0, "p24", step(24, 20)),
+        # Two dice, two destinations: a choice, so the checker is picked up.
+        ([step(24, 20), step(13, 9), step(13, 8)], 0, "p13", None),
+        # A double: every step from the point ends on the same point.
+        ([step(13, 9), step(8, 4)], 0, "p13", step(13, 9)),
+        # Entering from the bar with one point open; the second seat's places on the board.
+        ([step(25, 22, 25, 3), step(13, 9, 12, 16)], 1, "bar1", step(25, 22, 25, 3)),
+        ([step(25, 22, 25, 3), step(25, 21, 25, 4)], 1, "bar1", None),
+        # Bearing off with either die: one place, the tray.
+        ([step(3, 0), step(5, 1)], 0, "p3", step(3, 0)),
+        # A place with no step, and no steps at all.
+        ([step(24, 20)], 0, "p6", None),
+        ([], 0, "p6", None),
+    ]
+    answers = page.evaluate(
+        """async (cases) => {
+            const moves = await import('/js/moves.js');
+            return cases.map(([steps, mover, from]) => moves.obviousStep(steps, mover, from));
+        }""",
+        [[steps, mover, source] for steps, mover, source, _ in cases],
+    )
+    assert answers == [expected for *_, expected in cases]
+
+
+def centre(page: Any, selector: str) -> tuple[float, float]:
+    box = page.locator(selector).last.bounding_box()
+    assert box is not None, selector
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def drag(page: Any, source: str, to: tuple[float, float], shot: str | None = None) -> None:
+    """Press the mouse on the top checker of ``source``, move it to ``to`` and let go."""
+    page.mouse.move(*centre(page, f'[data-place="{source}"] circle.checker'))
+    page.mouse.down()
+    page.mouse.move(*to, steps=8)
+    if shot:
+        screenshot(page, shot)
+    page.mouse.up()
+
+
+def counts(page: Any) -> list[str]:
+    return page.eval_on_selector_all(
+        "[data-place]", "nodes => nodes.map(n => n.dataset.place + ':' + n.dataset.count)"
+    )
+
+
+def opened(server: str, page: Any, seed: int) -> tuple[str, Game]:
+    """A game between two players at this screen, past its opening roll, and the engine's."""
+    match_id = post(server, "/api/matches", {"opponent": "human", "seed": seed})["id"]
+    game = Game(dice=SeededDice(seed))
+    page.goto(f"{server}/?match={match_id}")
+    page.wait_for_selector('[data-place="p24"]')
+    page.click("#board", position={"x": 20, "y": 20})
+    game.roll(0)
+    wait_version(page, len(game.events))
+    return match_id, game
+
+
+def test_dragging_a_checker(server: str, page: Any) -> None:
+    match_id, game = opened(server, page, SEED)
+    assert game.on_roll == 1 and game.dice == (5, 4)
+    board = counts(page)
+
+    # Dropped on a point that is not offered (black's 13 to its 10): back, and nothing sent.
+    page.mouse.move(*centre(page, f'[data-place="{place(13, 1)}"] circle.checker'))
+    page.mouse.down()
+    page.mouse.move(*centre(page, f'[data-place="{place(10, 1)}"]'), steps=8)
+    # While it is carried, the places it may go to are lit, as for a click.
+    assert highlighted(page, "target") == targets_of(game, 13)
+    assert page.locator(".is-dragged").count() == 1
+    page.mouse.up()
+    assert page.locator(".is-dragged, .is-lifted").count() == 0
+    assert highlighted(page, "selected") == set() and highlighted(page, "target") == set()
+    # Dropped off the board, on its own place, on an opponent's point: the same.
+    below = page.locator("#status").bounding_box()
+    assert below is not None
+    drag(page, place(13, 1), (below["x"] + 10, below["y"] + 5))
+    drag(page, place(13, 1), centre(page, f'[data-place="{place(13, 1)}"] .point-area'))
+    drag(page, place(13, 1), centre(page, f'[data-place="{place(19, 1)}"]'))
+    # The opponent's checkers cannot be picked up at all.
+    drag(page, place(6, 0), centre(page, f'[data-place="{place(8, 1)}"]'))
+    assert page.locator(".is-dragged, .is-lifted, .is-selected").count() == 0
+    assert counts(page) == board
+    assert fetch_state(server, match_id)["version"] == 1
+
+    # Dropped on a highlighted point: the step, as the engine has it.
+    drag(page, place(13, 1), centre(page, f'[data-place="{place(8, 1)}"]'), "browser-drag.png")
+    game.step(1, 13, 8)
+    wait_version(page, len(game.events))
+    assert fetch_state(server, match_id)["made"] == [
+        {"from": 13, "to": 8, "board_from": 12, "board_to": 17}
+    ]
+    assert page.get_attribute(f'[data-place="{place(8, 1)}"]', "data-count") == "4"
+    # A press that does not move is a click: with one place to go (24 to 20), it moves.
+    assert targets_of(game, 24) == {place(20, 1)}
+    page.click(f'[data-place="{place(24, 1)}"] circle.checker >> nth=-1')
+    game.step(1, 24, 20)
+    wait_version(page, len(game.events))
+    assert game.phase is Phase.CONFIRM
+    assert "So far: 13/8 24/20." in page.inner_text("#status")
+
+
+def test_a_checker_dragged_by_a_finger(server: str, browser: Any) -> None:
+    context = browser.new_context(viewport={"width": 375, "height": 740}, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    match_id = post(server, "/api/matches", {"opponent": "human", "seed": SEED})["id"]
+    page.goto(f"{server}/?match={match_id}")
+    page.wait_for_selector('[data-place="p24"]')
+    page.tap("#board")
+    wait_version(page, 1)
+    touch = context.new_cdp_session(page)
+    x, y = centre(page, f'[data-place="{place(13, 1)}"] circle.checker')
+    x1, y1 = centre(page, f'[data-place="{place(9, 1)}"]')
+    for i in range(11):
+        point = {"x": x + (x1 - x) * i / 10, "y": y + (y1 - y) * i / 10}
+        kind = "touchStart" if i == 0 else "touchMove"
+        touch.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [point]})
+    touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    wait_version(page, 2)
+    assert fetch_state(server, match_id)["made"][0]["to"] == 9
+    # The page did not scroll sideways under the finger.
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    context.close()
+
+
+def test_the_keyboard_alone_plays_a_turn(server: str, page: Any) -> None:
+    match_id, game = opened(server, page, SEED)
+
+    def focused() -> str:
+        return str(page.evaluate(
+            "document.activeElement.dataset.place || document.activeElement.dataset.action || ''"
+        ))
+
+    def tab_to(target: str) -> None:
+        for _ in range(60):
+            page.keyboard.press("Tab")
+            if focused() == target:
+                return
+        pytest.fail(f"Tab never reached {target}")
+
+    # Black's 13 may go to 9 or 8: Enter picks it up, Escape puts it back, Enter again.
+    tab_to(place(13, 1))
+    page.keyboard.press("Enter")
+    assert highlighted(page, "selected") == {place(13, 1)} and focused() == place(13, 1)
+    label = page.get_attribute(f'[data-place="{place(13, 1)}"]', "aria-label")
+    assert label == "Point 12: 5 black checkers, selected"
+    page.keyboard.press("Escape")
+    assert highlighted(page, "selected") == set() and focused() == place(13, 1)
+    page.keyboard.press("Enter")
+    assert highlighted(page, "target") == targets_of(game, 13)
+    tab_to(place(8, 1))
+    assert "move here" in str(page.get_attribute(f'[data-place="{place(8, 1)}"]', "aria-label"))
+    page.keyboard.press("Enter")
+    game.step(1, 13, 8)
+    wait_version(page, len(game.events))
+    # The focus stays on the board; 24 has one place to go (20): Enter makes it at once.
+    assert focused().startswith(("p", "bar"))
+    tab_to(place(24, 1))
+    page.keyboard.press(" ")
+    game.step(1, 24, 20)
+    wait_version(page, len(game.events))
+    # The turn is whole: the focus goes on to Confirm.
+    assert focused() == "confirm"
+    page.keyboard.press("Enter")
+    game.confirm(1)
+    wait_version(page, len(game.events))
+    assert fetch_state(server, match_id)["record"][0]["entries"][-1]["play"] == "24/20 13/8"
+
+
+def test_the_home_board_on_the_left(server: str, page: Any) -> None:
+    page.goto(server + "/")
+    page.wait_for_selector("#setup-form button[type=submit]")
+    page.check('input[name="opponent"][value="human"]')
+    page.select_option('select[name="home_side"]', "left")
+    page.click("#setup-form button[type=submit]")
+    page.wait_for_selector('[data-place="p24"]')
+
+    def x(selector: str) -> float:
+        return centre(page, selector)[0]
+
+    labels = [node.get_attribute("aria-label") for node in page.query_selector_all("[data-place]")]
+    # Point 1 on the left, 12 on the right, the trays on the left, the bar between.
+    assert x('[data-place="p1"]') < x('[data-place="bar0"]') < x('[data-place="p12"]')
+    assert x('[data-place="off0"]') < x('[data-place="p1"]')
+    assert x('[data-place="p24"]') < x('[data-place="p13"]')
+    assert page.input_value("#home-side") == "left"
+    screenshot(page, "browser-home-left.png")
+
+    # Kept in this browser, for a reload and the next game; the play's menu turns it back.
+    page.reload()
+    page.wait_for_selector('[data-place="p24"]')
+    assert x('[data-place="p1"]') < x('[data-place="p12"]')
+    page.select_option("#home-side", "right")
+    assert x('[data-place="p1"]') > x('[data-place="bar0"]') > x('[data-place="p12"]')
+    assert x('[data-place="off0"]') > x('[data-place="p1"]')
+    # The same places, named the same.
+    assert [n.get_attribute("aria-label") for n in page.query_selector_all("[data-place]")] == (
+        labels
+    )
+    assert page.evaluate("localStorage.getItem('backgammon.homeSide')") == "right"
+    page.select_option("#home-side", "left")
+
+    # Another game, mirrored too; there a drag still lands where it is let go.
+    match_id, game = opened(server, page, SEED)
+    assert x('[data-place="p1"]') < x('[data-place="p12"]')
+    drag(page, place(13, 1), centre(page, f'[data-place="{place(9, 1)}"]'))
+    game.step(1, 13, 9)
+    wait_version(page, len(game.events))
+    assert fetch_state(server, match_id)["made"][0]["to"] == 9
+    page.evaluate("localStorage.clear()")
+
+
+DANCE_SEED = 157  # one dance (black's, after 20 rolls), a gammon borne off by white
+
+
+def test_a_whole_game_at_one_screen_by_clicks(server: str, page: Any) -> None:
+    match_id = post(server, "/api/matches", {"opponent": "human", "seed": DANCE_SEED})["id"]
+    game = Game(dice=SeededDice(DANCE_SEED))
+    page.goto(f"{server}/?match={match_id}")
+    page.wait_for_selector('[data-place="p24"]')
+    page.click("#board", position={"x": 20, "y": 20})
+    game.roll(0)
+    wait_version(page, len(game.events))
+    dances = 0
+    borne_off = [0, 0]
+    for _ in range(2000):
+        if game.phase is Phase.OVER:
+            break
+        if game.phase is Phase.ROLL:
+            roller = game.on_roll
+            page.click('[data-action="roll"]')
+            game.roll(roller)
+            wait_version(page, len(game.events))
+            if game.on_roll != roller:  # no legal move: the game passed the roll
+                dances += 1
+                assert game.events[-1].action is Action.PASS
+                entry = fetch_state(server, match_id)["record"][0]["entries"][-1]
+                assert entry["play"] is None and entry["seat"] == roller
+                first, second = entry["dice"]
+                name = ["White", "Black"][roller]
+                status = page.inner_text("#status")
+                assert f"{name} rolled {first} and {second}: no legal move." in status
+                assert page.inner_text("#record li >> nth=-1") == (
+                    f"{name} {first}{second}: no move"
+                )
+                screenshot(page, "browser-dance.png")
+        elif game.phase is Phase.MOVE:
+            assert game.turn is not None
+            click_step(page, game, game.turn.legal_steps()[0])
+            position = game.turn.current()
+            mine, theirs = position.mine[0], position.theirs[0]
+            borne_off = [mine, theirs] if game.on_roll == 0 else [theirs, mine]
+            for seat in (0, 1):
+                shown = page.get_attribute(f'[data-place="off{seat}"]', "data-count")
+                assert shown == str(borne_off[seat])
+        else:
+            assert game.phase is Phase.CONFIRM
+            if game.turn is not None and game.turn.current().mine[0] == 15:
+                screenshot(page, "browser-borne-off.png")
+            page.click('[data-action="confirm"]')
+            game.confirm(game.on_roll)
+            wait_version(page, len(game.events))
+    else:
+        pytest.fail("the game did not end")
+    assert dances >= 1 and 15 in borne_off
+    assert game.result is not None and game.result.reason == "bear off"
+    state = fetch_state(server, match_id)
+    assert state["record"][0]["result"]["winner"] == game.result.winner
+    assert state["score"][game.result.winner] == game.result.points
+    name = ["White", "Black"][game.result.winner]
+    assert f"{name} wins" in page.inner_text("#status")
 
 
 # Hints

@@ -4,8 +4,11 @@
 
 import { ApiError, act, createMatch, getState, matUrl, watch } from "./api.js";
 import { renderBoard } from "./board.js";
+import { enableDrag } from "./drag.js";
 import { setUpHints, updateHints } from "./hint.js";
 import { applyMessages, has, loadMessages, plural, t } from "./i18n.js";
+import { obviousStep, placeOf, stepBetween, targetsOf } from "./moves.js";
+import { homeSide, setHomeSide } from "./prefs.js";
 
 // Phase 1 draws the board from seat 0's side; at one screen, both seats play on it.
 const VIEW = 0;
@@ -18,13 +21,6 @@ const page = {
 };
 
 const $ = (selector) => document.querySelector(selector);
-
-/** The place on the board of a step's end: a point, or the mover's bar or tray. */
-function placeOf(location, mover) {
-  if (location === 25) return `bar${mover}`;
-  if (location === 0) return `off${mover}`;
-  return `p${location}`;
-}
 
 function playerName(state, seat) {
   const info = state.seats[seat];
@@ -104,15 +100,23 @@ function statusText(state) {
       }));
       break;
     case "roll": {
+      const dance = lastDance(state);
+      if (dance) {
+        lines.push(t(about(state, dance.seat, "status.dance"), {
+          player: name(dance.seat), first: dance.dice[0], second: dance.dice[1],
+        }));
+      }
       const key = state.actions[waiting].includes("double") ? "status.rollOrDouble" : "status.roll";
       lines.push(t(about(state, waiting, key), { player: name(waiting) }));
       break;
     }
     case "move":
       lines.push(t(about(state, waiting, "status.move"), { player: name(waiting) }));
+      if (state.made.length) lines.push(madeText(state));
       break;
     case "confirm":
       lines.push(t(about(state, waiting, "status.confirm"), { player: name(waiting) }));
+      if (state.made.length) lines.push(madeText(state));
       break;
     case "cube":
       lines.push(t(about(state, waiting, "status.cube"), {
@@ -129,6 +133,21 @@ function statusText(state) {
       if (state.result) lines.push(resultText(state, state.result));
   }
   return lines.join(" ");
+}
+
+/** The roll just passed for want of a legal move, if the last thing in the game was one: the
+ * game passes it by itself, and the dice are gone before anyone could see them. */
+function lastDance(state) {
+  const game = state.record[state.record.length - 1];
+  const last = game && !game.result ? game.entries[game.entries.length - 1] : null;
+  return last && last.kind === "play" && last.play === null ? last : null;
+}
+
+/** The steps made so far this turn, in notation: what a screen reader hears of the board. */
+function madeText(state) {
+  const name = (point) => (point === 25 ? t("notation.bar") : point === 0 ? t("notation.off") : point);
+  const steps = state.made.map((step) => `${name(step.from)}/${name(step.to)}`);
+  return t("status.made", { steps: steps.join(" ") });
 }
 
 function resultText(state, result) {
@@ -197,7 +216,11 @@ function render() {
   const model = boardModel(state);
   page.selected = model.selected;
   const board = $("#board");
+  const focused = focusedPlace(board);
   renderBoard(board, model, { onPlace, onBoard });
+  // The home board on the left is the same drawing mirrored (css/style.css).
+  board.classList.toggle("is-mirrored", homeSide() === "left");
+  board.classList.toggle("can-drag", model.sources.size > 0);
   // For tests and styles: what the board shows.
   board.dataset.version = String(state.version);
   board.dataset.phase = state.phase;
@@ -215,9 +238,31 @@ function render() {
   $("#gnubg-id").value = state.gnubg_id || "";
   $("#xgid").value = state.xgid || "";
   $("#export").href = matUrl(state.id);
+  // Once the controls show what may be done now (the focus may go on to one of them).
+  if (focused !== null) refocus(board, focused);
   // After the board: a hint the game has moved past goes, and the marks of one shown are
   // drawn again over the new board.
   updateHints(state);
+}
+
+/**
+ * The place of the board that has the keyboard's focus (null: none, or not the keyboard's).
+ * The board is drawn afresh on every state, which would drop the focus to the page's start.
+ */
+function focusedPlace(board) {
+  const node = document.activeElement;
+  if (!node || !board.contains(node) || !node.matches(":focus-visible")) return null;
+  return node.dataset.place || "";
+}
+
+/** Give the focus back after a redraw: to the same place if it can still be acted on, else to
+ * another checker that can move, else to the control that comes next (Confirm, Roll). */
+function refocus(board, place) {
+  const next = (place && board.querySelector(`[data-place="${place}"][tabindex]`))
+    || board.querySelector(".is-source[tabindex]")
+    || document.querySelector(".controls button.primary:not([hidden])")
+    || document.querySelector(".controls button:not([hidden])");
+  if (next) next.focus();
 }
 
 function show(state) {
@@ -260,6 +305,13 @@ function onPlace(place) {
     send({ action: "step", from: step.from, to: step.to });
     return;
   }
+  // A checker with only one place to go goes there at once; one with a choice is picked up.
+  const obvious = place !== model.selected ? obviousStep(movableSteps(state), state.on_roll, place) : null;
+  if (obvious) {
+    page.selected = null;
+    send({ action: "step", from: obvious.from, to: obvious.to });
+    return;
+  }
   // A click anywhere else picks up another checker, or puts the one held back: the game
   // itself does not change.
   page.selected = model.sources.has(place) && place !== model.selected ? place : null;
@@ -267,6 +319,36 @@ function onPlace(place) {
     send({ action: "roll" });
     return;
   }
+  render();
+}
+
+/** The steps this screen may make now (none while the game waits for the other side). */
+function movableSteps(state) {
+  return allowed(state, "step") ? state.steps : [];
+}
+
+// Dragging (drag.js): the places a checker may be dropped on are the server's steps from it.
+function dragTargets(place) {
+  if (!page.state || page.busy) return null;
+  return targetsOf(movableSteps(page.state), page.state.on_roll, place);
+}
+
+function onLift(place) {
+  page.selected = place; // highlighted as a click would
+  render();
+}
+
+function onDrop(from, to) {
+  const state = page.state;
+  // Looked up again: a state may have come in during the drag.
+  const step = state && !page.busy ? stepBetween(movableSteps(state), state.on_roll, from, to) : null;
+  page.selected = null;
+  if (step) send({ action: "step", from: step.from, to: step.to });
+  else render();
+}
+
+function onDragCancel() {
+  page.selected = null;
   render();
 }
 
@@ -318,6 +400,8 @@ async function startMatch(event) {
     automatic_doubles: Number(form.get("automatic_doubles")) || 0,
   };
   if (options.length) Object.assign(options, { jacoby: false, beavers: false, automatic_doubles: 0 });
+  // The home board's side is this screen's preference, not the game's: kept, not sent.
+  chooseHomeSide(form.get("home_side"));
   try {
     const state = await createMatch(options);
     history.pushState(null, "", `?match=${encodeURIComponent(state.id)}`);
@@ -325,6 +409,33 @@ async function startMatch(event) {
   } catch {
     $("#message").textContent = t("error.refused");
   }
+}
+
+/** Draw the home board on `side` from now on, and show the choice in both of its menus. */
+function chooseHomeSide(side) {
+  setHomeSide(side);
+  for (const menu of document.querySelectorAll('[name="home_side"], #home-side')) {
+    menu.value = homeSide();
+  }
+  render();
+}
+
+/** The ways to move besides a click: dragging, Escape, and the home board's side. */
+function setUpBoardInput() {
+  const board = $("#board");
+  enableDrag(board, { targetsFor: dragTargets, onLift, onDrop, onCancel: onDragCancel });
+  board.addEventListener("keydown", (event) => {
+    // Escape puts back the checker picked up, as a click beside it does.
+    if (event.key === "Escape" && page.selected) {
+      event.preventDefault();
+      page.selected = null;
+      render();
+    }
+  });
+  for (const menu of document.querySelectorAll('[name="home_side"], #home-side')) {
+    menu.value = homeSide();
+  }
+  $("#home-side").addEventListener("change", (event) => chooseHomeSide(event.target.value));
 }
 
 function route() {
@@ -338,6 +449,7 @@ async function main() {
   document.title = t("app.title");
   applyMessages();
   $("#setup-form").addEventListener("submit", startMatch);
+  setUpBoardInput();
   setUpHints({ view: VIEW, nameOf: playerName, placeOf });
   $("#new-game").addEventListener("click", () => {
     history.pushState(null, "", location.pathname);

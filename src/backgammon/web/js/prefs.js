@@ -1,0 +1,29 @@
+// The viewer's display preferences, kept in this browser (localStorage): how this screen draws
+// the board, which is no part of the game and so is never sent to the server.
+
+const HOME_SIDE = "backgammon.homeSide";
+const SIDES = ["right", "left"];
+
+// What was chosen on this page, which holds even where the storage refuses to keep it.
+let chosen = null;
+
+/** Which side the viewer's home board is drawn on: "right" (the default) or "left". */
+export function homeSide() {
+  if (chosen) return chosen;
+  try {
+    const stored = localStorage.getItem(HOME_SIDE);
+    return SIDES.includes(stored) ? stored : "right";
+  } catch {
+    return "right"; // storage refused (a private window, say)
+  }
+}
+
+export function setHomeSide(side) {
+  if (!SIDES.includes(side)) return;
+  chosen = side;
+  try {
+    localStorage.setItem(HOME_SIDE, side);
+  } catch {
+    // Not kept beyond this page, but drawn as chosen while it stays open.
+  }
+}
