@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 
 from backgammon.dice import SeededDice
+from backgammon.formats.ids import setup_from_id
 from backgammon.game import Action, Game, Phase
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -762,6 +763,33 @@ def test_a_whole_game_at_one_screen_by_clicks(server: str, page: Any) -> None:
     assert state["score"][game.result.winner] == game.result.points
     name = ["White", "Black"][game.result.winner]
     assert f"{name} wins" in page.inner_text("#status")
+
+
+def test_a_game_set_up_from_an_xgid_in_the_form(server: str, page: Any) -> None:
+    page.goto(server + "/")
+    page.wait_for_selector("#setup-form button[type=submit]")
+    page.check('input[name="opponent"][value="human"]')
+    page.fill('input[name="position"]', "XGID=not-a-position")
+    page.click("#setup-form button[type=submit]")
+    page.wait_for_function("document.querySelector('#message').textContent !== ''")
+    assert "That position cannot be set up: XGID" in page.inner_text("#message")
+    assert page.is_visible("#setup-form")
+
+    xgid = "XGID=-b----E-C---eE---c-e----B-:1:1:1:52:2:1:0:7:10"
+    page.fill('input[name="position"]', xgid)
+    page.click("#setup-form button[type=submit]")
+    page.wait_for_selector('[data-place="p24"]')
+    match_id = page.url.split("match=")[1]
+    state = fetch_state(server, match_id)
+    assert state["xgid"] == xgid and state["length"] == 7 and state["score"] == [2, 1]
+    assert page.input_value("#xgid") == xgid
+    assert page.get_attribute("[data-dice]", "data-dice") == "5,2"
+    # The moves on offer are the engine's for that position and roll.
+    setting = setup_from_id(xgid)
+    game = Game(setup=setting.setup)
+    assert game.turn is not None
+    sources = {place(a, 0) for a, _ in game.turn.legal_steps()}
+    assert highlighted(page, "source") == sources
 
 
 # Hints

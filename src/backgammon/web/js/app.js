@@ -400,14 +400,19 @@ async function startMatch(event) {
     automatic_doubles: Number(form.get("automatic_doubles")) || 0,
   };
   if (options.length) Object.assign(options, { jacoby: false, beavers: false, automatic_doubles: 0 });
+  const position = String(form.get("position") || "").trim();
+  if (position) options.position = position;
   // The home board's side is this screen's preference, not the game's: kept, not sent.
   chooseHomeSide(form.get("home_side"));
   try {
     const state = await createMatch(options);
     history.pushState(null, "", `?match=${encodeURIComponent(state.id)}`);
     await openMatch(state.id);
-  } catch {
-    $("#message").textContent = t("error.refused");
+  } catch (error) {
+    // A position that sets up no game: the server's sentence says why (the ID is the
+    // person's own text, so its reason is worth more than a general refusal).
+    const why = error instanceof ApiError && error.status === 422 && position ? error.message : "";
+    $("#message").textContent = why ? t("error.position", { reason: why }) : t("error.refused");
   }
 }
 
