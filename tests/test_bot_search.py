@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from itertools import islice
 
 import numpy as np
 import pytest
@@ -24,8 +25,10 @@ from backgammon.bot import (
     duel,
     play_match,
     play_out,
+    player,
 )
 from backgammon.bot.bot import LEVELS
+from backgammon.bot.met import MatchScore
 from backgammon.bot.network import Array, equities, flip_outputs
 from backgammon.bot.search import ROLL_WEIGHTS
 from backgammon.bot.selfplay import selfplay
@@ -209,6 +212,44 @@ def test_hints_are_ranked_legal_and_led_by_the_best_play() -> None:
     assert probabilities.equity == pytest.approx(equity, abs=1e-5)
     assert fake_bot().hints(position, (1, 1), n=100)[-1].play is not None
     assert len(bot.hints(Position.from_points({1: 1}, {6: 1}, checkers=1), (2, 1))) == 1
+
+
+# Match play
+
+
+def test_match_play_ranks_by_the_chance_of_winning_the_match() -> None:
+    """In a 1-point match only winning counts: the play chosen is the one with the best
+    chance to win, where money play weighs gammons too and often chooses another."""
+    bot = Bot()
+    differ = 0
+    for position, dice in islice(random_turns(3, 2), 150):
+        plays = position.legal_plays(dice)
+        if len(plays) < 2 or position.is_race():
+            continue
+        wins = flip_outputs(bot.search.values([p.result for p in plays], 0))[:, 0]
+        chosen = bot.best_play(position, dice, MatchScore(1))
+        assert chosen is not None
+        assert wins[[p.result for p in plays].index(chosen.result)] == pytest.approx(wins.max())
+        differ += chosen.result != bot.best_play(position, dice).result  # type: ignore[union-attr]
+    assert differ >= 1
+    # Hints in a match rank as the match's play does.
+    position = Position.initial()
+    hints = bot.hints(position, (6, 4), n=3, score=MatchScore(1))
+    best = bot.best_play(position, (6, 4), MatchScore(1))
+    assert best is not None and hints[0].play.result == best.result
+
+
+def test_a_bot_in_a_match_plays_for_the_match_score() -> None:
+    """The seat's play in a game of a match is the bot's at the match's score and cube."""
+    bot = Bot()
+    match = Match(1, dice=ManualDice(["6 1", "6 4"]))
+    match.game.roll(0)
+    assert player.match_score(match.game, 0, match) == MatchScore(1)
+    assert player.match_score(match.game, 0, None) is None
+    game = match.game
+    assert game.dice is not None
+    expected = bot.best_play(game.position, game.dice, MatchScore(1))
+    assert expected is not None and player.best_play(bot, game, 0, match).result == expected.result
 
 
 def test_evaluate_at_a_chosen_depth() -> None:

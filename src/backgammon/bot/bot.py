@@ -29,6 +29,7 @@ from ..position import Position, WinKind
 from .cube import CubeDecision, CubeOwner, cube_efficiency, match_decision, money_decision
 from .evaluator import Evaluator
 from .met import MatchScore
+from .network import Array
 from .probabilities import Probabilities
 from .search import DEFAULT_FILTERS, MoveFilter, Search
 
@@ -119,27 +120,50 @@ class Bot:
 
     # Plays
 
-    def best_play(self, position: Position, dice: Iterable[int]) -> Play | None:
+    def best_play(
+        self,
+        position: Position,
+        dice: Iterable[int],
+        score: MatchScore | None = None,
+        cube_value: int = 1,
+    ) -> Play | None:
         """The bot's play of ``dice``: one of ``position.legal_plays(dice)``, or None when no
-        checker can move. A forced play is returned without any evaluation."""
+        checker can move. A forced play is returned without any evaluation. In a match
+        (``score``, for the player on roll, with the cube at ``cube_value``) the plays are
+        ranked by the chance of winning the match, so gammons count as much as the score
+        makes them."""
         plays = position.legal_plays(check_dice(dice))
         if len(plays) <= 1:
             return plays[0] if plays else None
-        return self.choose(position, plays)
+        return self.choose(position, plays, _weights(score, cube_value))
 
-    def choose(self, position: Position, plays: Sequence[Play]) -> Play:
+    def choose(
+        self, position: Position, plays: Sequence[Play], weights: Array | None = None
+    ) -> Play:
         """The bot's choice among ``plays``, the legal plays (two or more) of one roll from
-        ``position``: the :class:`~backgammon.bot.duel.Chooser` of cubeless duels."""
+        ``position``: the :class:`~backgammon.bot.duel.Chooser` of cubeless duels.
+        ``weights``: the equity to maximise (:meth:`.met.MatchScore.play_weights`; money's
+        by default)."""
         ranked = self.search.rank(
-            plays, self.plies, self.filters, noise=self.noise, rng=self._rng
+            plays, self.plies, self.filters, noise=self.noise, rng=self._rng, weights=weights
         )
         return ranked[0].play
 
-    def hints(self, position: Position, dice: Iterable[int], n: int = 5) -> list[Hint]:
+    def hints(
+        self,
+        position: Position,
+        dice: Iterable[int],
+        n: int = 5,
+        score: MatchScore | None = None,
+        cube_value: int = 1,
+    ) -> list[Hint]:
         """The ``n`` best plays of ``dice`` (fewer if there are fewer), best first, each
-        evaluated at the bot's depth, with no noise."""
+        evaluated at the bot's depth, with no noise. In a match (``score``) they are ranked
+        as :meth:`best_play` ranks them, and each equity is the match's, in money units."""
         plays = position.legal_plays(check_dice(dice))
-        ranked = self.search.rank(plays, self.plies, self.filters, at_least=n)
+        ranked = self.search.rank(
+            plays, self.plies, self.filters, at_least=n, weights=_weights(score, cube_value)
+        )
         return [
             Hint(r.play, Probabilities.from_values(r.values), r.equity) for r in ranked[:n]
         ]
@@ -266,3 +290,8 @@ class _ResignationValues:
         """The value to the player of accepting the opponent's resignation at ``level``."""
         points = int(level) * self.cube_value
         return float(points) if self.match is None else self.match.equity_after(won=points)
+
+
+def _weights(score: MatchScore | None, cube_value: int) -> Array | None:
+    """The equity weights of a match score (None: money play's)."""
+    return None if score is None else score.play_weights(cube_value)

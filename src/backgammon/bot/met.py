@@ -21,6 +21,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+from numpy.typing import NDArray
+
 from ..errors import BackgammonError
 from . import _met_kazaross_xg2
 
@@ -127,6 +130,32 @@ class MatchScore:
     def flip(self) -> MatchScore:
         """The same score seen by the opponent."""
         return MatchScore(self.length, (self.score[1], self.score[0]), self.crawford, self.table)
+
+    def play_weights(self, cube: int = 1) -> NDArray[np.float32]:
+        """The weights ``w`` of the five outputs (win, win gammon, win backgammon, lose
+        gammon, lose backgammon) such that ``outputs @ w - 1`` is the player's chance of
+        winning the match after this game, rescaled so that a single game won is +1 and one
+        lost is -1, as in money play: the equity that match-aware checker play maximises.
+
+        >>> [round(w, 3) for w in MatchScore(7).play_weights().tolist()]  # money: 2, 1, 1, -1, -1
+        [2.0, 1.019, 1.164, -1.019, -1.164]
+        >>> # 1 away in the Crawford game: a gammon won adds nothing; a backgammon lost costs.
+        >>> [round(w, 3) for w in MatchScore(3, (2, 0), crawford=True).play_weights().tolist()]
+        [2.0, 0.0, 0.0, -0.049, -2.049]
+        """
+        won = [self.equity_after(won=k * cube) for k in (1, 2, 3)]
+        lost = [self.equity_after(lost=k * cube) for k in (1, 2, 3)]
+        scale = 2.0 / (won[0] - lost[0])
+        return np.array(
+            [
+                2.0,
+                (won[1] - won[0]) * scale,
+                (won[2] - won[1]) * scale,
+                (lost[1] - lost[0]) * scale,
+                (lost[2] - lost[1]) * scale,
+            ],
+            dtype=np.float32,
+        )
 
     def gammon_value(self, cube: int = 1) -> float:
         """What winning a gammon adds to winning a single game, for the player with the cube

@@ -22,9 +22,11 @@ from dataclasses import dataclass
 
 from ..game import Action, Game, Phase
 from ..match import Match
+from ..moves import Play
 from ..position import Position
 from .bot import Bot
 from .cube import CubeAction, CubeDecision, CubeOwner, CubeResponse
+from .met import MatchScore
 
 
 def _match_terms(
@@ -35,6 +37,23 @@ def _match_terms(
         return 0, (0, 0), False
     score = match.scores_before(match.games.index(game))
     return match.length, (score[seat], score[1 - seat]), game.crawford
+
+
+def match_score(game: Game, seat: int, match: Match | None = None) -> MatchScore | None:
+    """The score of ``game`` for ``seat`` when it is a game of a match (None: money play)."""
+    length, score, crawford = _match_terms(game, seat, match)
+    return MatchScore(length, score, crawford) if length else None
+
+
+def best_play(bot: Bot, game: Game, seat: int, match: Match | None = None) -> Play:
+    """``bot``'s play for ``seat``, on roll in ``game`` with the dice rolled: in a game of
+    a match, the play that gives the best chance of winning the match at its score."""
+    assert game.dice is not None and game.on_roll == seat
+    score = match_score(game, seat, match)
+    play = bot.best_play(game.position, game.dice, score, game.cube_value)
+    # A roll with no legal move is passed by the game itself, so a play exists here.
+    assert play is not None
+    return play
 
 
 @dataclass(frozen=True)
@@ -123,11 +142,7 @@ def act(bot: Bot, game: Game, seat: int, match: Match | None = None) -> Action |
     if phase is Phase.CUBE:
         return _answer_double(bot, game, seat, match)
     if phase is Phase.MOVE:
-        assert game.dice is not None
-        play = bot.best_play(game.position, game.dice)
-        # A roll with no legal move is passed by the game itself, so a play exists here.
-        assert play is not None
-        game.play(seat, play)
+        game.play(seat, best_play(bot, game, seat, match))
         return Action.PLAY
     if phase is Phase.CONFIRM:
         game.confirm(seat)

@@ -154,6 +154,7 @@ class Search:
         at_least: int = 1,
         noise: float = 0.0,
         rng: np.random.Generator | None = None,
+        weights: Array | None = None,
     ) -> list[Ranked]:
         """The plays ranked best first for the player who makes them: all at 0-ply, then, at
         each further ply up to ``plies``, those that passed the filter of the ply before
@@ -161,13 +162,15 @@ class Search:
 
         Plays evaluated deeper rank above the others. ``noise`` (with ``rng``) adds normal
         noise of that standard deviation to each play's equity, for the filters and the
-        ranking both (the equities reported are without it).
+        ranking both (the equities reported are without it). ``weights`` rank by the equity
+        at a match score (:meth:`~backgammon.bot.met.MatchScore.play_weights`) instead of
+        money's; the search below the plays stays cubeless money play.
         """
         if not plays:
             return []
         depth = np.zeros(len(plays), dtype=np.int64)
         values = flip_outputs(self.values([play.result for play in plays], 0))
-        equity = equities(values).astype(np.float64)
+        equity = equities(values, weights).astype(np.float64)
         # The noise of each play is drawn once and counts at every stage, filters included.
         shift = (
             (rng or np.random.default_rng()).normal(0.0, noise, len(plays))
@@ -182,7 +185,7 @@ class Search:
                 break  # the one play left ranks first already
             deeper = flip_outputs(self.values([plays[int(i)].result for i in alive], ply))
             values[alive] = deeper
-            equity[alive] = equities(deeper)
+            equity[alive] = equities(deeper, weights)
             depth[alive] = ply
         order = np.lexsort((-(equity + shift), -depth))
         return [

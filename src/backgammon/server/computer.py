@@ -22,6 +22,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ..bot import Bot, Level
 from ..bot import act as bot_act
+from ..bot.player import best_play
 from ..game import Action, Game, Phase
 from ..match import Match
 from .hub import Hub
@@ -62,17 +63,14 @@ def think(shadow: Match, seat: int, level: Level) -> list[dict[str, Any]]:
     before = len(game.events)
     with _lock:
         if game.phase is Phase.MOVE and game.player_to_act == seat:
-            _step_best_play(_bot(level), game, seat)
+            _step_best_play(_bot(level), game, seat, shadow)
         else:
             bot_act(_bot(level), game, seat, shadow)
     return [event.to_dict() for event in game.events[before:]]
 
 
-def _step_best_play(bot: Bot, game: Game, seat: int) -> None:
-    assert game.dice is not None
-    play = bot.best_play(game.position, game.dice)
-    # A roll with no legal move is passed by the game itself, so a play exists here.
-    assert play is not None
+def _step_best_play(bot: Bot, game: Game, seat: int, match: Match) -> None:
+    play = best_play(bot, game, seat, match)
     for step in play.steps:
         game.step(seat, step.from_point, step.to_point)
     if game.phase is Phase.CONFIRM:

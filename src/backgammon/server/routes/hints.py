@@ -17,7 +17,8 @@ from fastapi import APIRouter, HTTPException, Query, status
 from starlette.concurrency import run_in_threadpool
 
 from ...bot import Bot, CubeAction, CubeDecision, CubeResponse, Level
-from ...bot.player import CubeTerms, takes_beaver
+from ...bot.met import MatchScore
+from ...bot.player import CubeTerms, match_score, takes_beaver
 from ...bot.probabilities import Probabilities
 from ...game import Action, Game, Phase
 from ...moves import Step, Turn
@@ -77,7 +78,7 @@ def _question(live: LiveMatch, view: int) -> _Question:
         raise _refuse(f"The game waits for the computer (seat {seat}), which needs no hint.")
     version = live.version
     if game.phase in (Phase.MOVE, Phase.CONFIRM):
-        return _move_question(game, seat, view, version)
+        return _move_question(game, seat, view, version, match_score(game, seat, match))
     if game.phase is Phase.ROLL:
         if not game.may_double(seat):
             raise _refuse(
@@ -102,9 +103,11 @@ def _refuse(sentence: str) -> HTTPException:
     return HTTPException(status.HTTP_409_CONFLICT, sentence)
 
 
-def _move_question(game: Game, seat: int, view: int, version: int) -> _Question:
+def _move_question(
+    game: Game, seat: int, view: int, version: int, score: MatchScore | None
+) -> _Question:
     assert game.dice is not None and game.turn is not None
-    position, dice, turn = game.position, game.dice, game.turn
+    position, dice, turn, cube = game.position, game.dice, game.turn, game.cube_value
     made = [step_view(a, b, seat, view) for a, b in turn.made]
     # How to finish each play that the steps made still lead to (read now: the turn may
     # change while the bot thinks).
@@ -115,7 +118,7 @@ def _move_question(game: Game, seat: int, view: int, version: int) -> _Question:
         return HintStepView(**seen.model_dump(), hit=step.hit)
 
     def ask(bot: Bot) -> HintView:
-        hints = bot.hints(position, dice, PLAYS)
+        hints = bot.hints(position, dice, PLAYS, score, cube)
         best = hints[0].equity if hints else 0.0
         plays = []
         for hint in hints:
