@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 from collections.abc import Iterable
@@ -15,13 +16,15 @@ from typing import Any
 import pytest
 
 from backgammon import Position
+from backgammon.bot import Bot
+from backgammon.bot.player import match_score
 from backgammon.cli import main
 from backgammon.cli.display import board_text
 from backgammon.cli.interactive import Session, Setup, run
 from backgammon.dice import Dice, DiceSource, ManualDice, SeededDice
 from backgammon.errors import BackgammonError, InvalidPositionError
 from backgammon.formats.ids import gnubg_id_of
-from backgammon.game import Game, Phase, Rules
+from backgammon.game import Game, Phase, Rules, SetUp
 
 START = "4HPwATDgc/ABMA"
 AFTER_31 = Position.initial().parse_play("8/5 6/5", (3, 1)).result
@@ -31,6 +34,16 @@ LATE_BEAROFF = Position.from_points({6: 1, 1: 1}, {20: 1, 13: 14})
 # The player on roll has a checker on the bar and the opponent's home board is closed.
 _ON_THE_BAR: dict[int | str, int] = {"bar": 1, 6: 14}
 CLOSED_OUT = Position.from_points(_ON_THE_BAR, {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 12: 3})
+# A bear-off, the player on roll 9 checkers (45 pips) against 10 (48): a double and a take
+# (the exact bearoff table's, at every level).
+DOUBLE_TAKE = Position.from_points({6: 3, 5: 3, 4: 3}, {6: 3, 5: 3, 4: 3, 3: 1})
+# The player on roll has one checker off and 14 on the 6 point; the opponent bears off its
+# last checker next: a single game lost for sure.
+SURELY_LOST = Position.from_points({6: 14}, {1: 1})
+AGAINST_THE_COMPUTER: dict[str, Any] = {
+    "players": ("human", "computer"),
+    "names": ("White", "Computer"),
+}
 
 
 def session(dice: DiceSource | None = None, **setup: Any) -> Session:
@@ -60,6 +73,30 @@ def drive(script: str, dice: Iterable[Dice | str] = (), **setup: Any) -> tuple[i
     out = io.StringIO()
     status = run(io.StringIO(script), out, ManualDice(dice), setup=Setup(**setup))
     return status, out.getvalue()
+
+
+def answer(table: Session) -> str:
+    """A person's line for any moment of a game: roll, the first legal play, take, accept."""
+    replies = {Phase.MOVE: "1", Phase.CUBE: "take", Phase.RESIGN: "accept"}
+    return replies.get(table.game.phase, "")
+
+
+def load_set_up(table: Session, tmp_path: Path, position: Position, on_roll: int) -> str:
+    """Load, into ``table``, a game set up at ``position`` with ``on_roll`` to roll or double;
+    what the session wrote."""
+    path = tmp_path / "set-up.json"
+    path.write_text(Game(setup=SetUp(position, on_roll=on_roll)).to_json())
+    return feed(table, f"load {path}")
+
+
+#: A row of a play hint: its number in the list of legal plays, the play, its equity.
+_HINT_ROW = re.compile(r"^ +(\d+)\. (\S.*?) +([+-]\d\.\d{3})(?:  \(\d\.\d{3} behind\))?$")
+
+
+def hinted_plays(output: str) -> list[tuple[int, str, str]]:
+    """The rows of the play hint in ``output``: number, play and equity."""
+    rows = [_HINT_ROW.match(line) for line in output.splitlines()]
+    return [(int(row[1]), row[2], row[3]) for row in rows if row]
 
 
 def lines_after(output: str, marker: str) -> list[str]:
@@ -437,9 +474,9 @@ def test_no_traceback_for_any_bad_line() -> None:
 
 def test_help_lists_the_commands() -> None:
     _, output = drive("help\nquit\n")
-    for command in ("roll", "double", "take, drop", "beaver", "resign [single|gammon|backgammon]",
-                    "accept, reject", "undo", "board", "id", "score", "save FILE", "load FILE",
-                    "export FILE", "quit"):
+    for command in ("roll", "double", "hint", "take, drop", "beaver",
+                    "resign [single|gammon|backgammon]", "accept, reject", "undo", "board", "id",
+                    "score", "save FILE", "load FILE", "export FILE", "quit"):
         assert command in output
 
 
@@ -570,7 +607,13 @@ def test_the_jacoby_rule_counts_an_uncubed_gammon_single() -> None:
     [
         ({"names": ("Ann", "ann")}, "two different names"),
         ({"names": ("Ann", " ")}, "two different names"),
-        ({"players": ("human", "computer")}, "A seat is played by one of human"),
+        ({"players": ("human", "robot")}, "A seat is played by one of human, computer"),
+        ({"players": ("computer", "computer")}, "A person plays at least one seat"),
+        (
+            {"players": ("human", "computer"), "level": "grandmaster"},
+            "The computer's levels are beginner, casual, intermediate, advanced, expert, "
+            "strongest; got 'grandmaster'.",
+        ),
         ({"position": LATE_BEAROFF, "length": 3}, "it takes no match length"),
         (
             {"position": Position.from_points({3: 2}, {}, checkers=2)},
@@ -581,6 +624,254 @@ def test_the_jacoby_rule_counts_an_uncubed_gammon_single() -> None:
 def test_a_bad_setup_is_refused(setup: dict[str, Any], message: str) -> None:
     with pytest.raises(BackgammonError, match=message):
         Setup(**setup)
+
+
+# Against the computer
+
+
+def test_a_money_game_against_the_computer_to_its_end() -> None:
+    table = session(SeededDice(8), seed=8, **AGAINST_THE_COMPUTER)
+    match = table.match
+    assert match is not None
+    first = match.game
+    for _ in range(2000):
+        if first.result is not None:
+            break
+        assert table.game.player_to_act != 1  # the computer never waits for the person
+        table.handle(answer(table))
+    assert first.result is not None
+    output = said(table)
+    assert "Opening roll: White rolls " in output
+    # Every turn of the computer's is said as a person's is, without any input for it.
+    turns = [(dice, play) for seat, dice, play in first.plays if seat == 1]
+    assert turns
+    for dice, play in turns:
+        if play is None:
+            assert f"Computer dances with {dice[0]}-{dice[1]}: no checker can move." in output
+        else:
+            assert f"Computer plays {play}." in output
+    assert "Computer rolls " in output
+    winner = ("White", "Computer")[first.result.winner]
+    assert f"Game 1: {winner} " in output
+    assert f"Score: White {match.score[0]}, Computer {match.score[1]} (money play)." in output
+    assert "Game 2 begins." in output
+    assert table.prompt() == "opening roll> "  # the next game waits for the person's roll
+
+
+def test_a_match_against_the_computer_at_the_command_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A person who rolls, plays the first legal play, takes and accepts, to the match's end;
+    # the seed repeats the computer's choices as well as the dice.
+    outputs = []
+    for _ in range(2):
+        monkeypatch.setattr(sys, "stdin", io.StringIO("\n1\ntake\naccept\n" * 300))
+        argv = ["play", "--computer", "beginner", "--seed", "4", "--match-length", "1"]
+        assert main(argv) == 0
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1]
+    output = outputs[0]
+    assert "a 1-point match, White against Computer (beginner)." in output
+    assert "Computer plays " in output
+    over = re.search(r"The match is over: (White|Computer) wins it 1-0\.", output)
+    assert over is not None
+    score = (1, 0) if over[1] == "White" else (0, 1)
+    assert f"Score: White {score[0]}, Computer {score[1]} (match to 1)." in output
+    assert output.endswith("over> \nGoodbye.\n")
+
+
+def test_the_computer_doubles_and_the_person_takes(tmp_path: Path) -> None:
+    table = session(SeededDice(2), **AGAINST_THE_COMPUTER)
+    output = load_set_up(table, tmp_path, DOUBLE_TAKE, on_roll=1)
+    assert "Computer doubles to 2." in output
+    assert board_text(DOUBLE_TAKE, "X") in output  # the board comes with the double
+    assert "White: take or drop? Taking plays on for 2; dropping gives up 1 point." in output
+    assert table.prompt() == "White to take or drop> "
+    output = feed(table, "take")
+    assert "White takes: the cube is at 2, White's." in output
+    # The computer goes on with its turn, and the person is on roll.
+    assert re.search(r"Computer rolls \d-\d\.\nComputer plays \S", output)
+    assert (table.game.cube_value, table.game.cube_owner, table.game.on_roll) == (2, 0, 0)
+
+
+def test_a_set_up_game_s_first_roll_is_no_opening_roll(tmp_path: Path) -> None:
+    table = session(ManualDice(["1 1"]))
+    load_set_up(table, tmp_path, DOUBLE_TAKE, on_roll=1)
+    output = feed(table, "roll")
+    assert output.startswith("Black rolls 1-1.\n")  # not "Opening roll: both roll 1"
+
+
+def test_the_computer_doubles_and_the_person_drops(tmp_path: Path) -> None:
+    table = session(SeededDice(2), **AGAINST_THE_COMPUTER)
+    load_set_up(table, tmp_path, DOUBLE_TAKE, on_roll=1)
+    output = feed(table, "drop")
+    assert "White drops." in output
+    assert "Game 1: White dropped the double: Computer wins 1 point." in output
+    assert table.prompt() == "over> "
+
+
+def test_the_computer_answers_a_double(tmp_path: Path) -> None:
+    table = session(SeededDice(2), **AGAINST_THE_COMPUTER)
+    load_set_up(table, tmp_path, DOUBLE_TAKE, on_roll=0)
+    output = feed(table, "double")
+    assert "White doubles to 2.\nComputer takes: the cube is at 2, Computer's." in output
+    assert table.prompt() == "White to roll> "
+
+
+def test_the_computer_resigns_and_answers_a_resignation(tmp_path: Path) -> None:
+    table = session(SeededDice(2), **AGAINST_THE_COMPUTER)
+    output = load_set_up(table, tmp_path, SURELY_LOST, on_roll=1)
+    assert "Computer offers to resign a single game." in output
+    assert "White: accept or reject Computer's resignation of a single game?" in output
+    before = len(table.game.events)
+    assert feed(table, "hint") == (
+        "No hint now: hints cover plays and the cube, not the answer to a resignation.\n"
+    )
+    assert len(table.game.events) == before
+    output = feed(table, "accept")
+    assert "Game 1: Computer resigned a single game: White wins 1 point." in output
+    # The person resigns a backgammon at the start of a game: the computer accepts at once.
+    table = session(**AGAINST_THE_COMPUTER)
+    output = feed(table, "31\nresign backgammon")
+    assert "White offers to resign a backgammon.\nComputer accepts the resignation." in output
+    assert "Game 1: White resigned a backgammon: Computer wins 3 points." in output
+
+
+def test_the_person_types_the_computer_s_physical_dice() -> None:
+    table = session(**AGAINST_THE_COMPUTER)
+    output = feed(table, "12")
+    assert "Opening roll: White rolls 1, Computer rolls 2: Computer plays first with 2-1." in output
+    assert "Computer plays " in output
+    output = feed(table, "31\n8/5 6/5")
+    assert "White plays 8/5 6/5." in output
+    assert output.endswith(
+        "The computer is on roll and does not double: type the numbers its dice show "
+        "(like 31, 3 1 or 3-1).\n"
+    )
+    assert table.prompt() == "Computer's dice> "
+    before, events = gnubg_id_of(table.record), len(table.game.events)
+    output = feed(table, "roll\n\ndouble\ntake\n8/5 6/5\nhint")
+    assert output.count("It is the computer's turn: type the numbers its dice show") == 5
+    assert "No hint now: the game waits for the computer's dice" in output
+    assert (gnubg_id_of(table.record), len(table.game.events)) == (before, events)
+    output = feed(table, "64")
+    assert output.startswith("Computer rolls 6-4.\nComputer plays ")
+    assert table.prompt() == "White to roll or double> "
+
+
+def test_playing_black_against_the_computer() -> None:
+    table = session(players=("computer", "human"), names=("Computer", "Black"))
+    output = feed(table, "52")
+    assert "Opening roll: Computer rolls 5, Black rolls 2: Computer plays first with 5-2." in output
+    assert "Computer plays " in output
+    assert table.prompt() == "Black to roll or double> "
+    table = session(players=("computer", "human"), names=("Computer", "Black"))
+    feed(table, "25")
+    assert table.prompt() == "Black to move 5-2> "
+    assert not table.game.plays  # the computer waits for its turn
+
+
+# Hints
+
+
+def test_a_hint_lists_the_best_legal_plays_and_changes_nothing() -> None:
+    table = session()
+    feed(table, "31")
+    before, prompt = gnubg_id_of(table.record), table.prompt()
+    output = feed(table, "hint")
+    assert output.startswith("Hint for White's 3-1 (the computer at 2-ply), the best play first:")
+    assert "Equity: points a game, without the cube." in output
+    assert "win " in output and "lose " in output
+    rows = hinted_plays(output)
+    legal = Position.initial().legal_plays((3, 1))
+    assert 1 <= len(rows) <= 5
+    for number, play, _ in rows:
+        assert str(legal[number - 1]) == play  # numbered as in the list of legal plays
+    equities = [float(equity) for _, _, equity in rows]
+    assert equities == sorted(equities, reverse=True)  # the best first
+    assert (gnubg_id_of(table.record), table.prompt()) == (before, prompt)
+    number, play, _ = rows[0]
+    assert feed(table, str(number)).startswith(f"White plays {play}.")
+
+
+def test_a_cube_hint_before_the_roll_and_when_doubled() -> None:
+    # After White's good 3-1 Black is the underdog: a double would be beavered.
+    table = session(rules=Rules(beavers=True))
+    output = feed(table, "31\n8/5 6/5\nhint")
+    assert "Cube hint on Black's double (the computer at 2-ply):" in output
+    for choice in ("No double", "Double, take", "Double, drop"):
+        assert re.search(rf"^  {choice} +[+-]\d\.\d{{3}}$", output, re.MULTILINE)
+    assert re.search(r"^  Cubeless: win \d+\.\d% \(G \d+\.\d%, BG", output, re.MULTILINE)
+    assert "Equities and chances are Black's; equities in points per unit of the cube" in output
+    assert "Right cube action: no double, beaver. Best now: roll without doubling." in output
+    output = feed(table, "double\nhint")
+    assert "Cube hint on Black's double" in output
+    assert output.endswith("Best now: beaver.\n")
+    assert table.game.phase is Phase.CUBE and table.game.offer is not None
+    # The doubler answers the beaver, on the terms of the double.
+    output = feed(table, "beaver\nhint")
+    assert re.search(r"Cube hint on Black's double .*Best now: (take|drop)\.\n$", output, re.DOTALL)
+    assert table.prompt() == "Black to take or drop> "
+    # Without beavers, the same double is a take.
+    table = session()
+    output = feed(table, "31\n8/5 6/5\ndouble\nhint")
+    assert output.endswith("Right cube action: no double, take. Best now: take.\n")
+
+
+def test_match_hints_are_the_match_s(tmp_path: Path) -> None:
+    table = session(length=5)
+    output = feed(table, "31\n8/5 6/5\nhint")
+    assert "Equities and chances are Black's; equities in the chances of winning the match." in (
+        output
+    )
+    assert re.search(r"^  No double +\d+\.\d%$", output, re.MULTILINE)
+    output = feed(table, "42\nhint")
+    assert "Equity: the chance of winning the match, scaled to +1 a single game won" in output
+    game, match = table.game, table.match
+    assert game.dice is not None
+    expected = Bot(level="strongest").hints(
+        game.position, game.dice, 5, match_score(game, 1, match), game.cube_value
+    )
+    assert [(play, equity) for _, play, equity in hinted_plays(output)] == [
+        (str(hint.play), f"{hint.equity:+.3f}") for hint in expected
+    ]
+
+
+def test_a_hint_against_the_computer() -> None:
+    table = session(SeededDice(8), seed=8, **AGAINST_THE_COMPUTER)
+    for _ in range(200):
+        if table.game.phase is Phase.MOVE:
+            break
+        table.handle(answer(table))
+    output = feed(table, "hint")
+    game = table.game
+    assert game.dice is not None and game.on_roll == 0
+    legal = game.position.legal_plays(game.dice)
+    rows = hinted_plays(output)
+    assert rows and all(str(legal[number - 1]) == play for number, play, _ in rows)
+
+
+@pytest.mark.parametrize(
+    ("script", "answer_"),
+    [
+        ("", "No hint now: the opening roll needs no decision; type roll."),
+        ("31\n8/5 6/5\ndouble\ntake",
+         "No hint now: Black may not double, so there is nothing to decide before the roll; "
+         "ask again once the dice are in."),
+        ("31\nresign\naccept", "No hint now: The game is over. White resigned"),
+        ("31\nhint now", "hint takes nothing after it."),
+    ],
+)
+def test_no_hint_when_there_is_nothing_to_hint(script: str, answer_: str) -> None:
+    table = session(position=LATE_BEAROFF) if "resign" in script else session()
+    feed(table, script.removesuffix("\nhint now"))
+    before, events, prompt = gnubg_id_of(table.record), len(table.game.events), table.prompt()
+    output = feed(table, "hint now" if script.endswith("hint now") else "hint")
+    assert output.startswith(answer_)
+    assert output.count("\n") == 1
+    assert (gnubg_id_of(table.record), len(table.game.events), table.prompt()) == (
+        before, events, prompt
+    )
 
 
 # The command line
@@ -608,6 +899,15 @@ def test_a_bad_setup_is_refused(setup: dict[str, Any], message: str) -> None:
         (["play", "--no-cube", "--match-length", "3", "--no-crawford"],
          "Rules: no cube, no Crawford rule."),
         (["play", "--manual-dice"], "Opening roll: enter the two dice"),
+        (["play", "--computer"], "money play, White against Computer (intermediate)."),
+        (
+            ["play", "--computer", "expert", "--colour", "black", "--match-length", "3"],
+            "a 3-point match, Computer (expert) against Black.",
+        ),
+        (
+            ["play", "--computer", "beginner", "--names", "Ann", "Bo"],
+            "Ann against Bo (the computer, beginner).",
+        ),
         (["play", "--seed", "7"], "Opening roll: type roll"),
     ],
 )
@@ -663,6 +963,13 @@ def test_the_options_reach_the_game(
         (["play", "--names", "Ann", "Ann"], "two different names"),
         (["play", "--names", "Ann"], "expected 2 arguments"),
         (["play", "--seed", "1", "--manual-dice"], "--seed and --manual-dice do not go together"),
+        (
+            ["play", "--computer", "grandmaster"],
+            "argument --computer: the computer's levels are beginner, casual, intermediate, "
+            "advanced, expert, strongest; got 'grandmaster'",
+        ),
+        (["play", "--colour", "black"], "--colour chooses your colour against the computer"),
+        (["play", "--computer", "--colour", "red"], "invalid choice: 'red'"),
         (["--variant", "chess"], "invalid choice: 'chess'"),
         (["frobnicate"], "invalid choice: 'frobnicate'"),
     ],

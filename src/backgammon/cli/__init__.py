@@ -6,6 +6,7 @@
     backgammon play --match-length 5 --names Alice Bob
     backgammon play --variant nackgammon --jacoby --beavers --seed 7
     backgammon play --manual-dice       type the numbers of physical dice
+    backgammon play --computer expert --colour black   against the computer, at 1-ply
     backgammon play --position 4HPwATDgc/ABMA   one game from a set-up position
     backgammon moves 4HPwATDgc/ABMA 31  the board and the numbered legal plays of a roll
     backgammon train --games 400000     train the computer player by self-play
@@ -29,18 +30,20 @@ from __future__ import annotations
 
 import argparse
 import sys
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
+from ..bot import Level
 from ..dice import DiceSource, ManualDice, SecureDice, SeededDice, parse_dice
 from ..errors import BackgammonError
 from ..game import Rules
 from ..position import MAX_CHECKERS, Position
 from ..variants import Variant
 from .display import format_plays, outcome_text
-from .interactive import DEFAULT_NAMES, Setup, run
+from .interactive import PlayerKind, Setup, default_names, run
 
 #: What a subcommand does with its parsed arguments: the exit status.
 Handler = Callable[[argparse.Namespace], int]
@@ -130,6 +133,16 @@ def _checker_count(text: str) -> int:
     return number
 
 
+def _level(text: str) -> Level:
+    try:
+        return Level(text.lower())
+    except ValueError:
+        levels = ", ".join(Level)
+        raise argparse.ArgumentTypeError(
+            f"the computer's levels are {levels}; got {text!r}"
+        ) from None
+
+
 def _count(text: str) -> int:
     number = int(text) if text.isdigit() else -1
     if number < 0:
@@ -139,7 +152,8 @@ def _count(text: str) -> int:
 
 @subcommand(
     "play",
-    "Play a match, or money games, at the terminal: two people at one keyboard.",
+    "Play a match, or money games, at the terminal: two people at one keyboard, or a person "
+    "against the computer (--computer).",
     arg("--match-length", type=_count, default=0, metavar="N",
         help="play a match to N points (default 0: money play, game after game)"),
     arg("--variant", choices=[variant.value for variant in Variant], default="standard",
@@ -159,9 +173,16 @@ def _count(text: str) -> int:
     arg("--auto-race-roll", action="store_true",
         help="roll automatically in a pure race when there is no cube action"),
     arg("--no-crawford", action="store_true", help="a match without the Crawford rule"),
-    arg("--names", nargs=2, metavar=("FIRST", "SECOND"), default=list(DEFAULT_NAMES),
-        help="the players' names (default: White Black); FIRST plays white"),
-    arg("--seed", metavar="S", help="seeded dice, to play the same rolls again"),
+    arg("--computer", nargs="?", type=_level, const=Level.INTERMEDIATE, metavar="LEVEL",
+        help="play against the computer, at LEVEL: beginner, casual, intermediate (the default), "
+        "advanced, expert (1-ply) or strongest (2-ply)"),
+    arg("--colour", choices=("white", "black"),
+        help="with --computer: the colour you play (default white, the first seat)"),
+    arg("--names", nargs=2, metavar=("FIRST", "SECOND"),
+        help="the players' names (default: White Black, or Computer for the computer's seat); "
+        "FIRST plays white"),
+    arg("--seed", metavar="S",
+        help="seeded dice (and the computer's choices), to play the same game again"),
     arg("--manual-dice", action="store_true",
         help="type the numbers of physical dice instead of rolling"),
     arg("--position", metavar="ID",
@@ -193,14 +214,32 @@ def _play(args: argparse.Namespace) -> int:
     position = None
     if args.position is not None:
         position = Position.from_id(args.position, checkers=variant.checkers)
+    players = _players(args)
+    names = default_names(players) if args.names is None else (args.names[0], args.names[1])
     setup = Setup(
         length=args.match_length,
         rules=rules,
-        names=(args.names[0], args.names[1]),
+        names=names,
         crawford=not args.no_crawford,
         position=position,
+        players=players,
+        level=args.computer or Level.INTERMEDIATE,
+        # The dice's seed seeds the computer's noise too, so that a game can be replayed.
+        seed=None if args.seed is None else zlib.crc32(args.seed.encode()),
     )
     return run(dice_source=dice, setup=setup)
+
+
+def _players(args: argparse.Namespace) -> tuple[PlayerKind, PlayerKind]:
+    """Who plays each seat: two people, or a person and the computer (--computer, --colour)."""
+    if args.computer is None:
+        if args.colour is not None:
+            raise BackgammonError("--colour chooses your colour against the computer: "
+                                  "add --computer.")
+        return "human", "human"
+    if args.colour == "black":
+        return "computer", "human"
+    return "human", "computer"
 
 
 @subcommand(

@@ -1,9 +1,13 @@
-"""The interactive table: two people play games and matches at one terminal.
+"""The interactive table: games and matches at one terminal, two people or a person and the
+computer.
 
 The game engine (:class:`~backgammon.match.Match`, :class:`~backgammon.game.Game`) keeps the
 state and decides what is allowed; the session reads a line, turns it into one action of the
 seat the game waits for, and says what happened. Every refused action leaves the game as it
-was and prints the engine's one-line reason.
+was and prints the engine's one-line reason. Whenever the game waits for a seat the computer
+plays, the session lets the bot act (:func:`backgammon.bot.act`, as the web app does) and says
+what it did in the same sentences as for a person; with physical dice the person types the
+computer's dice too. ``hint`` asks the computer for the best plays or the cube decision.
 
 The loop reads lines from one text stream and writes to another, so a test can drive it with a
 script:
@@ -29,8 +33,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, TextIO
 
+from ..bot import Bot, CubeAction, CubeDecision, CubeResponse, Level, act
+from ..bot.bot import LEVELS
+from ..bot.player import CubeTerms, match_score, takes_beaver
 from ..dice import Dice, DiceSource, ManualDice, SecureDice, parse_dice
-from ..errors import BackgammonError
+from ..errors import BackgammonError, InvalidDiceError
 from ..formats.ids import gnubg_id_of, xgid_of
 from ..game import Action, Game, Phase, Rules, load_json
 from ..match import Match
@@ -40,21 +47,34 @@ from .display import (
     SEAT_LETTERS,
     WIN_NAMES,
     board_text,
+    cube_hint_lines,
     cube_text,
     event_lines,
     format_plays,
     outcome_text,
+    play_hint_lines,
     result_text,
     rules_text,
     seat_label,
 )
 
-#: Who sits in a seat. Only people for now; the computer player will be another kind, and the
-#: session will ask it for its action whenever the game waits for its seat.
-PlayerKind = Literal["human"]
-PLAYER_KINDS: tuple[PlayerKind, ...] = ("human",)
+#: Who sits in a seat: a person, who types, or the computer, which the session lets act
+#: whenever the game waits for its seat.
+PlayerKind = Literal["human", "computer"]
+PLAYER_KINDS: tuple[PlayerKind, ...] = ("human", "computer")
 
 DEFAULT_NAMES = ("White", "Black")
+#: The name of the computer's seat when no names are given.
+COMPUTER_NAME = "Computer"
+
+#: The strength hints think at, as in the web app: 2-ply, under a second a play.
+HINT_LEVEL = Level.STRONGEST
+_HINT_PLIES = LEVELS[HINT_LEVEL][0]
+#: The most plays a hint ranks.
+HINT_PLAYS = 5
+# A bound on the actions the computer makes in a row, against a loop that never gives the
+# turn back (a whole game of the computer's alone is a few hundred).
+_MOST_COMPUTER_ACTIONS = 10_000
 
 #: What ``resign`` may be followed by.
 _LEVELS = {
@@ -74,6 +94,8 @@ Commands (each is made for the player the game waits for, named in the prompt):
   31, 3 1, 3-1    the numbers of physical dice (with --manual-dice); at the opening roll,
                   the first number is the first player's die
   double          offer to double, before rolling
+  hint            the computer's advice: the best plays of the roll, or the cube decision
+                  before rolling and when doubled
   take, drop      answer a double; beaver: redouble at once (where beavers are on)
   8/5 6/5         make a play in gnubg notation (bar/22*, 6/off, 8/5(2), 13/7*/5)
   3               make the play numbered 3 in the list
@@ -94,7 +116,9 @@ class Setup:
 
     ``length`` is the match length (0: money play); ``crawford`` whether a match keeps the
     Crawford rule; ``position``, seen from seat 0, sets up one money game from there (a
-    match always starts from the variant's position). ``players`` says who sits in each seat.
+    match always starts from the variant's position). ``players`` says who sits in each seat
+    (the computer in one at most); ``level`` is the computer's strength and ``seed`` seeds
+    its choices, so that seeded dice replay the same game.
     """
 
     length: int = 0
@@ -103,6 +127,8 @@ class Setup:
     crawford: bool = True
     position: Position | None = None
     players: tuple[PlayerKind, PlayerKind] = ("human", "human")
+    level: Level = Level.INTERMEDIATE
+    seed: int | None = None
 
     def __post_init__(self) -> None:
         names = tuple(name.strip() for name in self.names)
@@ -114,6 +140,15 @@ class Setup:
                 raise BackgammonError(
                     f"A seat is played by one of {', '.join(PLAYER_KINDS)}; got {player!r}."
                 )
+        if "human" not in self.players:
+            raise BackgammonError(
+                "A person plays at least one seat: the computer plays one seat at most."
+            )
+        if self.level not in LEVELS:
+            raise BackgammonError(
+                f"The computer's levels are {', '.join(LEVELS)}; got {self.level!r}."
+            )
+        object.__setattr__(self, "level", Level(self.level))
         if self.position is not None:
             if self.length:
                 raise BackgammonError(
@@ -125,11 +160,25 @@ class Setup:
                     f"The position is already over: {outcome_text(outcome, 'O')}"
                 )
 
+    def computer_seats(self) -> tuple[int, ...]:
+        """The seats the computer plays."""
+        return tuple(seat for seat, kind in enumerate(self.players) if kind == "computer")
+
     def new_record(self, dice: DiceSource) -> Match | Game:
         """The match, or the one game, this set-up starts."""
         if self.position is not None:
             return Game(self.rules, dice, start=self.position)
         return Match(self.length, self.rules, dice, players=self.names, crawford=self.crawford)
+
+
+def default_names(players: tuple[PlayerKind, PlayerKind]) -> tuple[str, str]:
+    """The players' names when none are given: the colours, the computer's seat named
+    :data:`COMPUTER_NAME`."""
+    first, second = (
+        COMPUTER_NAME if kind == "computer" else colour
+        for kind, colour in zip(players, DEFAULT_NAMES, strict=True)
+    )
+    return first, second
 
 
 class Session:
@@ -148,6 +197,12 @@ class Session:
         self._manual = self.dice_source if isinstance(self.dice_source, ManualDice) else None
         self.setup = Setup() if setup is None else setup
         self.record: Match | Game = self.setup.new_record(self.dice_source)
+        # The computer's player in each seat it plays.
+        self._bots = {
+            seat: Bot(level=self.setup.level, seed=self.setup.seed)
+            for seat in self.setup.computer_seats()
+        }
+        self._hint_bot: Bot | None = None  # made on the first hint
         # The seat and position last drawn, so that the board is drawn again only when it changed.
         self._shown: tuple[int, Position] | None = None
         self._commands: dict[str, Callable[[str], None]] = {
@@ -168,6 +223,7 @@ class Session:
             "reject": self._simple("reject", Game.reject),
             "resign": self._resign,
             "undo": self._undo,
+            "hint": self._hint,
         }
 
     # What is being played
@@ -199,16 +255,25 @@ class Session:
             what = f"a {match.length}-point match"
         else:
             what = "money play"
-        names = self.names
+        first, second = (self._player_text(seat) for seat in (0, 1))
         self._say(
-            f"Backgammon ({variant}): {what}, {names[0]} against {names[1]}. "
+            f"Backgammon ({variant}): {what}, {first} against {second}. "
             "Type help for the commands."
         )
         length, crawford = (match.length, match.crawford_rule) if match else (0, False)
         options = rules_text(self.game.rules, length, crawford)
         if options:
             self._say(f"Rules: {options}.")
+        self._let_the_computer_act()
         self._show_state()
+
+    def _player_text(self, seat: int) -> str:
+        """A seat's name, with the computer's level where the computer plays it."""
+        name = self.names[seat]
+        if seat not in self._bots:
+            return name
+        level = self.setup.level.value
+        return f"{name} ({level})" if name == COMPUTER_NAME else f"{name} (the computer, {level})"
 
     def prompt(self) -> str:
         """The prompt before each line of input: who the game waits for, and for what."""
@@ -220,6 +285,9 @@ class Session:
         seat = game.player_to_act
         assert seat is not None  # every phase but the opening and the end waits for one seat
         name = self.names[seat]
+        if seat in self._bots:
+            # The only moment the computer waits at the prompt: for its physical dice.
+            return f"{name}'s dice> "
         if game.phase is Phase.ROLL:
             return f"{name} to roll{' or double' if game.may_double() else ''}> "
         if game.phase in (Phase.MOVE, Phase.CONFIRM):
@@ -259,18 +327,54 @@ class Session:
         if over:
             self._say(f"{over} Type save FILE, export FILE.mat or quit.")
             return
-        game = self.game
-        seat = game.player_to_act
-        start, cube = len(game.events), game.cube_value
+        seat = self.game.player_to_act
+        if seat in self._bots:
+            self._say(self._computer_dice_text())
+            return
         # The opening roll waits for no seat in particular: seat 0 makes it.
-        action(game, game.on_roll if seat is None else seat)
+        self._perform(lambda game: action(game, game.on_roll if seat is None else seat))
+        self._let_the_computer_act()
+        self._show_state()
+
+    def _perform(self, action: Callable[[Game], object]) -> None:
+        """Make ``action`` in the game being played, then say what it led to."""
+        game = self.game
+        start, cube = len(game.events), game.cube_value
+        action(game)
         for line in event_lines(game, start, self.names):
             self._say(line)
         if game.phase is Phase.OPENING and game.cube_value > cube:
             self._say(f"Automatic double: the cube is at {game.cube_value}, in the middle.")
         if game.result is not None:
             self._announce_result(game)
-        self._show_state()
+
+    def _let_the_computer_act(self) -> None:
+        """Let the computer act for as long as the game waits for its seat, saying what it
+        does; with physical dice it stops where it is to roll, for the person to type them."""
+        for _ in range(_MOST_COMPUTER_ACTIONS):
+            seat = self.game.player_to_act
+            if seat is None or seat not in self._bots or self._over_text():
+                return
+            if not self._computer_acts(seat):
+                return
+        raise BackgammonError(f"The computer made {_MOST_COMPUTER_ACTIONS} actions in a row.")
+
+    def _computer_acts(self, seat: int) -> bool:
+        """Let the computer make one action for ``seat``; False when it waits for its dice."""
+        bot, match = self._bots[seat], self.match
+        try:
+            self._perform(lambda game: act(bot, game, seat, match))
+        except InvalidDiceError:
+            if self._manual is None:
+                raise
+            # It chose to roll (no resignation, no double) and no dice are typed yet. The
+            # refused roll changed nothing; it rolls once they are (_typed_dice).
+            return False
+        return True
+
+    def _computer_dice_text(self) -> str:
+        """What to type while the computer waits for its physical dice."""
+        return "It is the computer's turn: type the numbers its dice show (like 31, 3 1 or 3-1)."
 
     def _simple(self, name: str, action: Callable[[Game, int], None]) -> Callable[[str], None]:
         """A command that is one action with nothing after it."""
@@ -307,7 +411,14 @@ class Session:
                 manual.enter(dice)
             game.roll(seat)
 
-        self._act(roll)
+        seat = self.game.player_to_act
+        if seat in self._bots:
+            # The computer waits for its dice only once it has chosen to roll: it rolls them.
+            self._perform(lambda game: roll(game, game.on_roll))
+            self._let_the_computer_act()
+            self._show_state()
+        else:
+            self._act(roll)
 
     def _play(self, text: str) -> None:
         moving = self._moving()
@@ -346,6 +457,80 @@ class Session:
             "A play cannot be taken back: it is typed whole, and once made it stays in the "
             "game's record. Until a play is typed, no checker has moved."
         )
+
+    # Hints
+
+    def _hint(self, argument: str) -> None:
+        if argument:
+            self._say("hint takes nothing after it.")
+            return
+        refusal = self._no_hint()
+        if refusal:
+            self._say(f"No hint now: {refusal}")
+            return
+        seat = self.game.player_to_act
+        assert seat is not None  # _no_hint refuses the opening roll
+        # What is left is a play, or a cube decision: to double or to answer one.
+        lines = self._play_hint(seat) if self._moving() else self._cube_hint(seat)
+        for line in lines:
+            self._say(line)
+
+    def _no_hint(self) -> str:
+        """Why there is nothing to hint now, or '' when there is."""
+        game = self.game
+        over = self._over_text()
+        if over:
+            return over
+        seat = game.player_to_act
+        if seat is None:
+            return "the opening roll needs no decision; type roll."
+        if seat in self._bots:
+            return "the game waits for the computer's dice; hints are for a person's turn."
+        if game.phase is Phase.ROLL and not game.may_double():
+            return (
+                f"{self.names[seat]} may not double, so there is nothing to decide before the "
+                "roll; ask again once the dice are in."
+            )
+        if game.phase is Phase.RESIGN:
+            return "hints cover plays and the cube, not the answer to a resignation."
+        return ""
+
+    def _hint_player(self) -> Bot:
+        if self._hint_bot is None:
+            self._hint_bot = Bot(level=HINT_LEVEL)
+        return self._hint_bot
+
+    def _play_hint(self, seat: int) -> list[str]:
+        """The best plays of the roll, for the match's score and cube in a match."""
+        game = self.game
+        assert game.dice is not None  # a play is awaited
+        score = match_score(game, seat, self.match)
+        hints = self._hint_player().hints(
+            game.position, game.dice, HINT_PLAYS, score, game.cube_value
+        )
+        lines = play_hint_lines(
+            hints, self._legal_plays(), game.dice, self.names[seat], score is not None,
+            _HINT_PLIES,
+        )
+        return [*lines, "Type a play (like 8/5 6/5) or its number."]
+
+    def _cube_hint(self, seat: int) -> list[str]:
+        """The cube decision of ``seat``, who may double, or of the double (or beaver) waiting
+        for ``seat``'s answer, with the advice for ``seat``."""
+        game = self.game
+        offer = game.offer
+        # A beaver is answered by the doubler, on the terms of the double itself.
+        doubler = seat if offer is None else offer.decider if offer.beavered else offer.player
+        terms = CubeTerms.of(game, doubler, self.match)
+        decision = terms.decide(self._hint_player())
+        if offer is None:
+            advice = _roll_advice(decision)
+        elif offer.beavered:
+            advice = "take" if takes_beaver(decision) else "drop"
+        else:
+            advice = _answer_advice(decision, Action.BEAVER in game.legal_actions(seat))
+        match_play = bool(terms.match_length)
+        return cube_hint_lines(decision, self.names[doubler], match_play, advice, _HINT_PLIES)
 
     # Other commands
 
@@ -410,6 +595,7 @@ class Session:
         self._say(f"Loaded {argument}.")
         if isinstance(record, Match):
             self._say(self._score_line(record))
+        self._let_the_computer_act()
         self._show_state()
 
     def _export(self, argument: str) -> None:
@@ -501,7 +687,15 @@ class Session:
         elif phase is Phase.ROLL:
             self._show_board()
             name = names[game.on_roll]
-            if self._manual is not None:
+            if game.on_roll in self._bots:
+                # The computer waits only for its physical dice, having chosen not to double.
+                who = "The computer" if name == COMPUTER_NAME else f"{name} (the computer)"
+                double = " and does not double" if game.may_double() else ""
+                self._say(
+                    f"{who} is on roll{double}: type the numbers its dice show "
+                    "(like 31, 3 1 or 3-1)."
+                )
+            elif self._manual is not None:
                 double = " or type double" if game.may_double() else ""
                 self._say(f"{name} on roll: enter the dice (like 31, 3 1 or 3-1){double}.")
             else:
@@ -510,6 +704,7 @@ class Session:
         elif phase is Phase.CUBE:
             assert game.offer is not None  # a double waits for its answer
             offer = game.offer
+            self._show_board()  # the computer's double comes with no board of its own
             self._say(
                 f"{names[offer.decider]}: {self._answers()}? "
                 f"Taking plays on for {offer.value}; dropping gives up "
@@ -521,6 +716,7 @@ class Session:
         elif phase is Phase.RESIGN:
             assert game.resignation is not None  # a resignation waits for its answer
             resigning = game.resignation.player
+            self._show_board()
             self._say(
                 f"{names[1 - resigning]}: accept or reject {names[resigning]}'s resignation "
                 f"of {WIN_NAMES[game.resignation.level]}?"
@@ -593,3 +789,16 @@ def run(
         return 130
     out.write("Goodbye.\n")
     return 0
+
+
+def _roll_advice(decision: CubeDecision) -> str:
+    """What the player who may double should do, by ``decision``."""
+    # Too good to double: play on for the gammon, as with no double.
+    return "double" if decision.action is CubeAction.DOUBLE else "roll without doubling"
+
+
+def _answer_advice(decision: CubeDecision, may_beaver: bool) -> str:
+    """How the doubled player should answer, by ``decision``: a beaver only where allowed."""
+    if decision.response is CubeResponse.DROP:
+        return "drop"
+    return "beaver" if decision.response is CubeResponse.BEAVER and may_beaver else "take"
