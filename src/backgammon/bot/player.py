@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
 from ..game import Action, Game, Phase
 from ..match import Match
@@ -117,9 +118,54 @@ def takes_beaver(decision: CubeDecision) -> bool:
     return 2 * decision.double_take >= -2.0
 
 
-def _cube(bot: Bot, game: Game, doubler: int, match: Match | None) -> CubeDecision:
-    """The cube decision of ``doubler`` (on roll) with the cube as it stands before a double."""
-    return CubeTerms.of(game, doubler, match).decide(bot)
+class CubeMoment(StrEnum):
+    """When a cube decision is asked for."""
+
+    ROLL = "roll"  # the player on roll may double before rolling
+    ANSWER = "answer"  # a double waits for its answer
+    BEAVER_ANSWER = "beaver-answer"  # a beaver waits for the doubler's answer
+
+
+@dataclass(frozen=True)
+class CubeQuestion:
+    """The cube decision a seat faces now: the doubler's terms (a double and a beaver are
+    both judged on the terms of the double), when it is asked, and whether the seat may
+    beaver. Plain values, read at once from the game (see :class:`CubeTerms`)."""
+
+    terms: CubeTerms
+    doubler: int
+    moment: CubeMoment
+    may_beaver: bool = False
+
+    @classmethod
+    def of(cls, game: Game, seat: int, match: Match | None = None) -> CubeQuestion | None:
+        """The question ``seat`` faces in ``game``, or None when it has no cube decision to
+        make (it may not double now, or no double waits for its answer)."""
+        offer = game.offer
+        if game.phase is Phase.ROLL and game.may_double(seat):
+            return cls(CubeTerms.of(game, seat, match), seat, CubeMoment.ROLL)
+        if game.phase is not Phase.CUBE or offer is None or game.player_to_act != seat:
+            return None
+        if offer.beavered:
+            terms = CubeTerms.of(game, offer.decider, match)
+            return cls(terms, offer.decider, CubeMoment.BEAVER_ANSWER)
+        beaver = Action.BEAVER in game.legal_actions(seat)
+        return cls(CubeTerms.of(game, offer.player, match), offer.player, CubeMoment.ANSWER,
+                   beaver)
+
+    def advice(self, decision: CubeDecision) -> Action:
+        """What the seat should do by ``decision`` (on :attr:`terms`): double or roll (too
+        good to double: play on for the gammon, as without a double); take, drop or, where
+        allowed, beaver a double; take or drop a beaver."""
+        if self.moment is CubeMoment.ROLL:
+            return Action.DOUBLE if decision.action is CubeAction.DOUBLE else Action.ROLL
+        if self.moment is CubeMoment.BEAVER_ANSWER:
+            return Action.TAKE if takes_beaver(decision) else Action.DROP
+        if decision.response is CubeResponse.DROP:
+            return Action.DROP
+        if decision.response is CubeResponse.BEAVER and self.may_beaver:
+            return Action.BEAVER
+        return Action.TAKE
 
 
 def _resigned_before(game: Game, seat: int) -> bool:
@@ -172,7 +218,8 @@ def _start_turn(bot: Bot, game: Game, seat: int, match: Match | None) -> Action:
         if level is not None:
             game.resign(seat, level)
             return Action.RESIGN
-    if game.may_double(seat) and _cube(bot, game, seat, match).action is CubeAction.DOUBLE:
+    question = CubeQuestion.of(game, seat, match)
+    if question is not None and _ask(bot, question) is Action.DOUBLE:
         game.double(seat)
         return Action.DOUBLE
     game.roll(seat)
@@ -181,23 +228,15 @@ def _start_turn(bot: Bot, game: Game, seat: int, match: Match | None) -> Action:
 
 def _answer_double(bot: Bot, game: Game, seat: int, match: Match | None) -> Action:
     """Take, drop or beaver a double; or, having doubled, take or drop the beaver."""
-    offer = game.offer
-    assert offer is not None
-    doubler = offer.decider if offer.beavered else offer.player
-    decision = _cube(bot, game, doubler, match)
-    if offer.beavered:
-        take = takes_beaver(decision)
-        (game.take if take else game.drop)(seat)
-        return Action.TAKE if take else Action.DROP
-    response = decision.response
-    if response is CubeResponse.BEAVER and Action.BEAVER in game.legal_actions(seat):
-        game.beaver(seat)
-        return Action.BEAVER
-    if response is CubeResponse.DROP:
-        game.drop(seat)
-        return Action.DROP
-    game.take(seat)
-    return Action.TAKE
+    question = CubeQuestion.of(game, seat, match)
+    assert question is not None
+    answer = _ask(bot, question)
+    {Action.TAKE: game.take, Action.DROP: game.drop, Action.BEAVER: game.beaver}[answer](seat)
+    return answer
+
+
+def _ask(bot: Bot, question: CubeQuestion) -> Action:
+    return question.advice(question.terms.decide(bot))
 
 
 def play_out(

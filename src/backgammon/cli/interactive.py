@@ -33,9 +33,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, TextIO
 
-from ..bot import Bot, CubeAction, CubeDecision, CubeResponse, Level, act
+from ..bot import Bot, Level, act
 from ..bot.bot import LEVELS
-from ..bot.player import CubeTerms, match_score, takes_beaver
+from ..bot.player import CubeQuestion, match_score
 from ..dice import Dice, DiceSource, ManualDice, SecureDice, parse_dice
 from ..errors import BackgammonError, InvalidDiceError
 from ..formats.ids import gnubg_id_of, xgid_of
@@ -517,20 +517,13 @@ class Session:
     def _cube_hint(self, seat: int) -> list[str]:
         """The cube decision of ``seat``, who may double, or of the double (or beaver) waiting
         for ``seat``'s answer, with the advice for ``seat``."""
-        game = self.game
-        offer = game.offer
-        # A beaver is answered by the doubler, on the terms of the double itself.
-        doubler = seat if offer is None else offer.decider if offer.beavered else offer.player
-        terms = CubeTerms.of(game, doubler, self.match)
-        decision = terms.decide(self._hint_player())
-        if offer is None:
-            advice = _roll_advice(decision)
-        elif offer.beavered:
-            advice = "take" if takes_beaver(decision) else "drop"
-        else:
-            advice = _answer_advice(decision, Action.BEAVER in game.legal_actions(seat))
-        match_play = bool(terms.match_length)
-        return cube_hint_lines(decision, self.names[doubler], match_play, advice, _HINT_PLIES)
+        question = CubeQuestion.of(self.game, seat, self.match)
+        assert question is not None  # asked only where the seat has a cube decision
+        decision = question.terms.decide(self._hint_player())
+        advice = _ADVICE[question.advice(decision)]
+        match_play = bool(question.terms.match_length)
+        name = self.names[question.doubler]
+        return cube_hint_lines(decision, name, match_play, advice, _HINT_PLIES)
 
     # Other commands
 
@@ -791,14 +784,11 @@ def run(
     return 0
 
 
-def _roll_advice(decision: CubeDecision) -> str:
-    """What the player who may double should do, by ``decision``."""
-    # Too good to double: play on for the gammon, as with no double.
-    return "double" if decision.action is CubeAction.DOUBLE else "roll without doubling"
-
-
-def _answer_advice(decision: CubeDecision, may_beaver: bool) -> str:
-    """How the doubled player should answer, by ``decision``: a beaver only where allowed."""
-    if decision.response is CubeResponse.DROP:
-        return "drop"
-    return "beaver" if decision.response is CubeResponse.BEAVER and may_beaver else "take"
+#: The words of the cube hint's advice.
+_ADVICE = {
+    Action.DOUBLE: "double",
+    Action.ROLL: "roll without doubling",
+    Action.TAKE: "take",
+    Action.DROP: "drop",
+    Action.BEAVER: "beaver",
+}

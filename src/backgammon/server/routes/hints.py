@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Annotated, Literal
+from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, status
 from starlette.concurrency import run_in_threadpool
 
-from ...bot import Bot, CubeAction, CubeDecision, CubeResponse, Level
+from ...bot import Bot, Level
 from ...bot.met import MatchScore
-from ...bot.player import CubeTerms, match_score, takes_beaver
+from ...bot.player import CubeMoment, CubeQuestion, match_score
 from ...bot.probabilities import Probabilities
-from ...game import Action, Game, Phase
+from ...game import Game, Phase
 from ...moves import Step, Turn
 from ...position import BAR, Position
 from .. import computer
@@ -41,10 +41,6 @@ View = Annotated[
     int, Query(ge=0, le=1, description="the seat whose side the board places are drawn from")
 ]
 _Question = Callable[[Bot], HintView]
-# When a cube hint is asked: the doubler may double, the opponent answers the double, or the
-# doubler answers a beaver.
-_Moment = Literal["roll", "answer", "beaver-answer"]
-_Recommended = Literal["roll", "double", "take", "drop", "beaver"]
 
 
 @router.get(
@@ -79,23 +75,14 @@ def _question(live: LiveMatch, view: int) -> _Question:
     version = live.version
     if game.phase in (Phase.MOVE, Phase.CONFIRM):
         return _move_question(game, seat, view, version, match_score(game, seat, match))
-    if game.phase is Phase.ROLL:
-        if not game.may_double(seat):
+    if game.phase in (Phase.ROLL, Phase.CUBE):
+        question = CubeQuestion.of(game, seat, match)
+        if question is None:
             raise _refuse(
                 f"Seat {seat} may not double now, so there is no cube decision; "
                 "ask again after the roll for the play."
             )
-        terms = CubeTerms.of(game, seat, match)
-        return _cube_question(terms, seat, seat, "roll", False, version)
-    if game.phase is Phase.CUBE:
-        offer = game.offer
-        assert offer is not None
-        beaver = Action.BEAVER in game.legal_actions(seat)
-        # A beaver is answered by the doubler, on the terms of the double itself.
-        doubler = offer.decider if offer.beavered else offer.player
-        terms = CubeTerms.of(game, doubler, match)
-        answer: _Moment = "beaver-answer" if offer.beavered else "answer"
-        return _cube_question(terms, doubler, seat, answer, beaver, version)
+        return _cube_question(question, seat, version)
     raise _refuse("The game waits for an answer to a resignation; hints cover plays and the cube.")
 
 
@@ -164,10 +151,9 @@ def _ways_on(turn: Turn) -> dict[Position, tuple[Step, ...]]:
     return ways
 
 
-def _cube_question(
-    terms: CubeTerms, doubler: int, seat: int, moment: _Moment, beaver: bool, version: int
-) -> _Question:
-    """The cube decision on ``terms``, for ``seat`` (who may beaver if ``beaver``)."""
+def _cube_question(question: CubeQuestion, seat: int, version: int) -> _Question:
+    """The cube decision ``seat`` faces (:class:`~backgammon.bot.player.CubeQuestion`)."""
+    terms = question.terms
 
     def ask(bot: Bot) -> HintView:
         decision = terms.decide(bot)
@@ -181,11 +167,11 @@ def _cube_question(
             made=[],
             plays=[],
             cube=CubeHint(
-                doubler=doubler,
+                doubler=question.doubler,
                 action=decision.action.value,
                 response=decision.response.value,
-                recommended=_recommended(decision, moment, beaver),
-                beavered=moment == "beaver-answer",
+                recommended=question.advice(decision).value,  # type: ignore[arg-type]
+                beavered=question.moment is CubeMoment.BEAVER_ANSWER,
                 no_double=_finite(decision.no_double),
                 double_take=_finite(decision.double_take),
                 double_pass=_finite(decision.double_drop),
@@ -195,17 +181,6 @@ def _cube_question(
         )
 
     return ask
-
-
-def _recommended(decision: CubeDecision, moment: _Moment, beaver: bool) -> _Recommended:
-    if moment == "roll":
-        # Too good to double: play on for the gammon, as without a double.
-        return "double" if decision.action is CubeAction.DOUBLE else "roll"
-    if moment == "beaver-answer":
-        return "take" if takes_beaver(decision) else "drop"
-    if decision.response is CubeResponse.DROP:
-        return "drop"
-    return "beaver" if decision.response is CubeResponse.BEAVER and beaver else "take"
 
 
 def _finite(value: float) -> float | None:
