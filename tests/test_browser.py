@@ -930,3 +930,203 @@ def test_a_cube_hint_in_the_browser(server: str, page: Any) -> None:
     assert marks(page) == []
     page.click("#hint-close")
     assert page.is_hidden("#hint")
+
+
+# Languages: a catalogue each, English the fallback
+
+LANGUAGES = ["en", "vi", "mt", "fa", "km"]
+# CLDR's plural categories of each language (those Intl.PluralRules selects among): a counted
+# message has exactly these forms in that language's catalogue.
+PLURAL_CATEGORIES = {
+    "en": {"one", "other"},
+    "vi": {"other"},
+    "mt": {"one", "two", "few", "many", "other"},
+    "fa": {"one", "other"},
+    "km": {"other"},
+}
+ENDONYMS = {"en": "English", "vi": "Tiếng Việt", "mt": "Malti", "fa": "فارسی", "km": "ភាសាខ្មែរ"}
+PERSIAN = re.compile(r"[\u0600-\u06ff]")
+
+
+def catalogue_of(lang: str) -> dict[str, str]:
+    messages: dict[str, str] = json.loads((WEB / "messages" / f"{lang}.json").read_text())
+    return messages
+
+
+def counted(messages: dict[str, str]) -> set[str]:
+    """The counted messages of the English catalogue (those with an "other" form)."""
+    return {key.rsplit(".", 1)[0] for key in messages if key.endswith(".other")}
+
+
+def placeholders(text: str) -> set[str]:
+    return set(re.findall(r"\{(\w+)\}", text))
+
+
+def test_there_is_a_catalogue_for_each_language_and_no_other() -> None:
+    assert sorted(path.stem for path in (WEB / "messages").glob("*.json")) == sorted(LANGUAGES)
+    source = (WEB / "js" / "i18n.js").read_text()
+    assert f"export const LANGUAGES = {json.dumps(LANGUAGES)};" in source.replace("'", '"')
+    options = re.findall(r'<option value="(\w+)" lang="(\w+)"[^>]*data-msg="language\.(\w+)"',
+                         (WEB / "index.html").read_text())
+    assert [value for value, _, _ in options] == LANGUAGES
+    assert all(value == lang == key for value, lang, key in options)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_catalogue_has_the_english_keys_and_placeholders(lang: str) -> None:
+    english = catalogue()
+    messages = catalogue_of(lang)  # valid JSON, or this fails
+    assert all(isinstance(text, str) and text.strip() for text in messages.values())
+    assert messages["meta.lang"] == lang
+    assert messages["meta.dir"] == ("rtl" if lang == "fa" else "ltr")
+    plurals = counted(english)
+    plain = {key for key in english if key.rsplit(".", 1)[0] not in plurals}
+    # Every plain message, and nothing else but the plural forms of the counted ones.
+    assert {key for key in messages if key.rsplit(".", 1)[0] not in plurals} == plain
+    for key in plain:
+        assert placeholders(messages[key]) == placeholders(english[key]), (lang, key)
+    for base in plurals:
+        forms = {key.rsplit(".", 1)[1] for key in messages if key.rsplit(".", 1)[0] == base}
+        assert forms == PLURAL_CATEGORIES[lang], (lang, base, forms)
+        wanted = placeholders(english[f"{base}.other"]) - {"count"}
+        for form in forms:
+            # A form may say its number in words ("1 checker", "żewġ pedini"): {count} aside.
+            assert placeholders(messages[f"{base}.{form}"]) - {"count"} == wanted, (lang, base)
+    # The language menu names each language in its own, the same in every catalogue.
+    assert {code: messages[f"language.{code}"] for code in LANGUAGES} == ENDONYMS
+
+
+def test_the_page_in_persian_reads_right_to_left(server: str, browser: Any) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 1000}, locale="fa-IR")
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    persian = catalogue_of("fa")
+    # The plural categories the catalogues are written for are the browser's own.
+    for lang, categories in PLURAL_CATEGORIES.items():
+        found = page.evaluate(
+            "lang => new Intl.PluralRules(lang).resolvedOptions().pluralCategories", lang
+        )
+        assert set(found) == categories, lang
+    match_id = post(server, "/api/matches", {"opponent": "human", "seed": SEED})["id"]
+    page.goto(f"{server}/?match={match_id}")
+    page.wait_for_selector('[data-place="p24"]')
+    # From the browser's language, with nothing chosen yet.
+    assert page.get_attribute("html", "lang") == "fa"
+    assert page.get_attribute("html", "dir") == "rtl"
+    assert page.input_value("#language") == "fa"
+    assert page.title() == persian["app.title"] == page.inner_text("h1")
+    assert page.inner_text("#new-game") == persian["button.newGame"]
+    assert PERSIAN.search(page.inner_text("#status"))
+    assert page.inner_text('[data-action="roll"]') == persian["button.roll"]
+
+    page.click("#board", position={"x": 20, "y": 20})  # the opening roll: black moves 5-4
+    wait_version(page, 1)
+    assert page.inner_text("#status").startswith("نوبت حرکت سیاه")
+    assert page.inner_text("#hint-button") == persian["button.hint"]
+    labels = [node.get_attribute("aria-label") for node in page.query_selector_all("[data-place]")]
+    assert "خانهٔ ۶: ۵ مهرهٔ سفید" in labels
+    # The layout reads from the right: the player's name right of the score, the controls
+    # from the right, the record's numbers on the right.
+    def x(selector: str) -> float:
+        return centre(page, selector)[0]
+
+    assert x('.player[data-seat="0"] .name') > x('.player[data-seat="0"] .score')
+    assert page.evaluate("getComputedStyle(document.querySelector('.record')).direction") == "rtl"
+    record_list = "getComputedStyle(document.querySelector('#record ol')).listStyleType"
+    assert page.evaluate(record_list) == "persian"  # its numbers in Persian digits too
+    # The board is not mirrored by the language: the home board on the right, 1 to 6.
+    assert x('[data-place="p1"]') > x('[data-place="bar0"]') > x('[data-place="p12"]')
+    assert x('[data-place="off0"]') > x('[data-place="p1"]')
+
+    page.click("#hint-button")
+    page.wait_for_selector(".hint-play")
+    assert x("#hint-heading") > x("#hint-close")
+    assert x("#hint") < x("#board")  # beside the board, on its left
+    equity = page.inner_text('.hint-play[data-index="0"] .hint-equity')
+    assert re.search(r"[۰-۹]", equity) and not re.search(r"[0-9]", equity)
+    assert "٪" in page.inner_text('.hint-play[data-index="0"] .hint-chances')
+    # The notation stays left to right: its first step on the left.
+    row = '.hint-play[data-index="0"] .hint-notation'
+    assert page.evaluate(f"getComputedStyle(document.querySelector('{row}')).direction") == "ltr"
+    page.click('.hint-play[data-index="0"]')
+    screenshot(page, "browser-persian.png")
+    context.close()
+    assert errors == [], errors
+
+
+def test_the_language_menu_switches_and_is_kept(server: str, page: Any) -> None:
+    vietnamese = catalogue_of("vi")
+    page.goto(server + "/")
+    page.wait_for_selector("#setup-form button[type=submit]")
+    assert page.get_attribute("html", "lang") == "en"
+    assert page.input_value("#language") == "en"  # the browser's language: en-US
+    options = page.query_selector_all("#language option")
+    assert {o.get_attribute("value"): o.inner_text() for o in options} == ENDONYMS
+    assert all(o.get_attribute("lang") == o.get_attribute("value") for o in options)
+
+    page.select_option("#language", "vi")
+    page.wait_for_function("document.documentElement.lang === 'vi'")
+    assert page.get_attribute("html", "dir") == "ltr"
+    assert page.inner_text("#setup-heading") == vietnamese["setup.heading"]
+    assert page.inner_text("#setup-form button[type=submit]") == vietnamese["setup.start"]
+    assert page.get_attribute("#language", "aria-label") == vietnamese["language.label"]
+    assert page.evaluate("localStorage.getItem('backgammon.language')") == "vi"
+
+    # Kept for a reload, and for a game: its texts in Vietnamese.
+    page.reload()
+    page.wait_for_selector("#setup-form button[type=submit]")
+    page.wait_for_function("document.documentElement.lang === 'vi'")
+    assert page.input_value("#language") == "vi"
+    page.check('input[name="opponent"][value="human"]')
+    page.click("#setup-form button[type=submit]")
+    page.wait_for_selector('[data-place="p24"]')
+    assert page.inner_text('[data-action="roll"]') == vietnamese["button.roll"]
+    assert page.inner_text("#record-heading") == vietnamese["record.heading"]
+    labels = [node.get_attribute("aria-label") for node in page.query_selector_all("[data-place]")]
+    assert "Ô 6: 5 quân trắng" in labels
+
+    # Back to English mid-game: the board and the status said again at once.
+    page.select_option("#language", "en")
+    page.wait_for_function("document.documentElement.lang === 'en'")
+    assert "Roll" in page.inner_text("#status")
+    assert page.inner_text('[data-action="roll"]') == "Roll"
+    labels = [node.get_attribute("aria-label") for node in page.query_selector_all("[data-place]")]
+    assert "Point 6: 5 white checkers" in labels
+    page.reload()
+    page.wait_for_selector('[data-place="p24"]')
+    assert page.get_attribute("html", "lang") == "en" and page.input_value("#language") == "en"
+    page.evaluate("localStorage.clear()")
+
+
+def test_a_message_missing_from_a_catalogue_is_said_in_english(
+    server: str, browser: Any
+) -> None:
+    # The browser's first language with a catalogue (Vietnamese) is the page's; a catalogue
+    # that lacks a message, or a counted message's forms, gives the English one.
+    context = browser.new_context(locale="de-DE")
+    page = context.new_page()
+    page.add_init_script(
+        "Object.defineProperty(navigator, 'languages', {get: () => ['de-DE', 'vi-VN']})"
+    )
+    page.set_default_timeout(10_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    shortened = {key: text for key, text in catalogue_of("vi").items()
+                 if key != "setup.start" and not key.startswith("point.checkers.")}
+    page.route("**/messages/vi.json", lambda route: route.fulfill(
+        status=200, content_type="application/json", body=json.dumps(shortened)))
+    page.goto(server + "/")
+    page.wait_for_selector("#setup-form button[type=submit]")
+    page.wait_for_function("document.documentElement.lang === 'vi'")
+    assert page.inner_text("#setup-heading") == catalogue_of("vi")["setup.heading"]
+    assert page.inner_text("#setup-form button[type=submit]") == "Start"
+    page.check('input[name="opponent"][value="human"]')
+    page.click("#setup-form button[type=submit]")
+    page.wait_for_selector('[data-place="p24"]')
+    labels = [node.get_attribute("aria-label") for node in page.query_selector_all("[data-place]")]
+    assert "Point 6: 5 trắng checkers" in labels  # the English form, the colour Vietnamese
+    assert "Ô 2, trống" in labels
+    context.close()
+    assert errors == [], errors

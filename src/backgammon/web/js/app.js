@@ -5,10 +5,13 @@
 import { ApiError, act, createMatch, getState, matUrl, watch } from "./api.js";
 import { renderBoard } from "./board.js";
 import { enableDrag } from "./drag.js";
-import { setUpHints, updateHints } from "./hint.js";
-import { applyMessages, has, loadMessages, plural, t } from "./i18n.js";
+import { relabelHints, setUpHints, updateHints } from "./hint.js";
+import {
+  LANGUAGES, applyMessages, browserLanguage, formatNumber, has, isolate, language, loadMessages,
+  plural, t,
+} from "./i18n.js";
 import { obviousStep, placeOf, stepBetween, targetsOf } from "./moves.js";
-import { homeSide, setHomeSide } from "./prefs.js";
+import { homeSide, language as chosenLanguage, setHomeSide, setLanguage } from "./prefs.js";
 
 // Phase 1 draws the board from seat 0's side; at one screen, both seats play on it.
 const VIEW = 0;
@@ -84,7 +87,7 @@ function statusText(state) {
   const name = (seat) => playerName(state, seat);
   if (state.match_over) {
     return t(about(state, state.winner, "status.matchOver"), {
-      player: name(state.winner), score: state.score.join("–"),
+      player: name(state.winner), score: state.score.map(formatNumber).join("–"),
     });
   }
   const waiting = state.to_act;
@@ -147,7 +150,7 @@ function lastDance(state) {
 function madeText(state) {
   const name = (point) => (point === 25 ? t("notation.bar") : point === 0 ? t("notation.off") : point);
   const steps = state.made.map((step) => `${name(step.from)}/${name(step.to)}`);
-  return t("status.made", { steps: steps.join(" ") });
+  return t("status.made", { steps: isolate(steps.join(" ")) });
 }
 
 function resultText(state, result) {
@@ -157,7 +160,7 @@ function resultText(state, result) {
 
 function entryText(state, entry) {
   const player = playerName(state, entry.seat);
-  const dice = entry.dice ? entry.dice.join("") : "";
+  const dice = entry.dice ? entry.dice.map(formatNumber).join("") : "";
   const key = (name) => about(state, entry.seat, `record.${name}`);
   switch (entry.kind) {
     case "opening":
@@ -165,7 +168,7 @@ function entryText(state, entry) {
     case "play":
       return entry.play === null
         ? t(key("dance"), { player, dice })
-        : t(key("play"), { player, dice, play: entry.play });
+        : t(key("play"), { player, dice, play: isolate(entry.play) });
     case "double":
     case "beaver":
       return t(key(entry.kind), { player, value: entry.value });
@@ -449,10 +452,32 @@ function route() {
   else showSetup();
 }
 
-async function main() {
-  await loadMessages("en");
+/** Every text of the page again, in the language just loaded. */
+function relabel() {
   document.title = t("app.title");
   applyMessages();
+  $("#language").value = language();
+  render();
+  relabelHints();
+}
+
+/** The language menu: the one chosen in this browser, else the browser's own; a change loads
+ * its catalogue and says everything again (the game goes on as it was). */
+function setUpLanguage() {
+  $("#language").value = language();
+  $("#language").addEventListener("change", async (event) => {
+    const lang = event.target.value;
+    setLanguage(lang);
+    await loadMessages(lang);
+    relabel();
+  });
+}
+
+async function main() {
+  await loadMessages(chosenLanguage(LANGUAGES) || browserLanguage());
+  document.title = t("app.title");
+  applyMessages();
+  setUpLanguage();
   $("#setup-form").addEventListener("submit", startMatch);
   setUpBoardInput();
   setUpHints({ view: VIEW, nameOf: playerName, placeOf });

@@ -5,7 +5,7 @@
 // The renderer draws the checkers, the dice, the cube and the highlights it is told, and
 // reports clicks (and Enter or Space) on a place, or on the board as a whole.
 
-import { t, plural } from "./i18n.js";
+import { formatNumber, t, plural } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const R = 17; // checker radius
@@ -40,7 +40,7 @@ function checker(parent, x, y, colour, label) {
   el("circle", { cx: x, cy: y, r: R, class: `checker checker--${colour}` }, parent);
   if (label !== null) {
     const text = el("text", { x, y: y + 5, class: `checker-count checker-count--${colour}` }, parent);
-    text.textContent = String(label);
+    text.textContent = formatNumber(label);
   }
 }
 
@@ -108,7 +108,7 @@ function drawPoint(layer, n, model, handlers) {
   group.setAttribute("data-seat", point.seat === null ? "" : String(point.seat));
   interactive(group, `p${n}`, model, handlers, checkersLabel("point", point.count, colour, { n }));
   const number = el("text", { x, y: bottom ? 434 : 14, class: "point-number", "aria-hidden": "true" }, layer);
-  number.textContent = String(n);
+  number.textContent = formatNumber(n);
 }
 
 function drawBar(layer, seat, model, handlers) {
@@ -144,7 +144,7 @@ function drawTray(layer, seat, model, handlers) {
     const text = el("text", {
       x: TRAY_X, y: mine ? BOTTOM - 10 * count - 6 : TOP + 10 * count + 16, class: "tray-count",
     }, group);
-    text.textContent = String(count);
+    text.textContent = formatNumber(count);
   }
   group.setAttribute("data-count", String(count));
   interactive(group, `off${seat}`, model, handlers, checkersLabel("tray", count, colour, {
@@ -188,7 +188,7 @@ function drawDice(layer, model) {
   const gap = size + 8;
   const start = x0 - (gap * (model.dice.length - 1)) / 2;
   model.dice.forEach((d, i) => die(group, start + gap * i, MIDDLE, size, d.value, d.used, model.colours[model.mover]));
-  const faces = model.dice.map((d) => (d.used ? t("dice.used", { value: d.value }) : String(d.value)));
+  const faces = model.dice.map((d) => (d.used ? t("dice.used", { value: d.value }) : formatNumber(d.value)));
   group.setAttribute("aria-label", t("dice.label", { player: model.names[model.mover], dice: faces.join(", ") }));
   group.setAttribute("data-dice", model.dice.map((d) => d.value).join(","));
 }
@@ -204,7 +204,7 @@ function drawCube(layer, model) {
   el("rect", { x: CUBE_X - 18, y: y - 18, width: 36, height: 36, rx: 5, class: "cube-face" }, group);
   const text = el("text", { x: CUBE_X, y: y + 6, class: "cube-value" }, group);
   // A cube in the middle at 1 shows its highest face, as a real one does.
-  text.textContent = String(owner === null && value === 1 ? 64 : value);
+  text.textContent = formatNumber(owner === null && value === 1 ? 64 : value);
   let label;
   if (offer) label = t("cube.offered", { player: model.names[offer.by], value });
   else if (owner === null) label = t("cube.centred", { value });
@@ -317,6 +317,6 @@ export function drawPlayMarks(svg, board, steps) {
     badges.push(mid);
     el("circle", { cx: mid.x, cy: mid.y, r: 10, class: "play-mark-badge" }, numbers);
     const number = el("text", { x: mid.x, y: mid.y + 4, class: "play-mark-number" }, numbers);
-    number.textContent = String(step.number);
+    number.textContent = formatNumber(step.number);
   }
 }

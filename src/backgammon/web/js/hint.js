@@ -9,7 +9,7 @@
 
 import { ApiError, getHint } from "./api.js";
 import { drawPlayMarks } from "./board.js";
-import { plural, t } from "./i18n.js";
+import { formatNumber, plural, t } from "./i18n.js";
 
 const hint = {
   view: 0,
@@ -162,7 +162,8 @@ function renderPanel() {
 }
 
 function renderPlays(body, data) {
-  const notes = [plural("hint.plays", data.plays.length, { dice: data.dice.join("–") })];
+  const dice = data.dice.map(formatNumber).join("–");
+  const notes = [plural("hint.plays", data.plays.length, { dice })];
   if (data.from_turn_start) notes.push(t("hint.fromStart"));
   $("#hint-note").textContent = notes.join(" ");
   const columns = document.createElement("div");
@@ -190,7 +191,7 @@ function renderPlays(body, data) {
     const chances = chancesText(play.chances);
     const spoken = chancesText(play.chances, "hint.chancesLabel");
     row.append(
-      span("hint-rank", String(index + 1)),
+      span("hint-rank", formatNumber(index + 1)),
       span("hint-notation", play.play),
       span("hint-equity", signed(play.equity)),
       span("hint-difference", difference),
@@ -211,6 +212,13 @@ function renderPlays(body, data) {
     list.appendChild(item);
   });
   body.append(columns, list);
+}
+
+/** After the language changed: the panel said again in the new one. */
+export function relabelHints() {
+  if (!isOpen()) return;
+  if (hint.data) renderPanel();
+  else if (hint.asked) $("#hint-note").textContent = t("hint.thinking");
 }
 
 function choose(index) {

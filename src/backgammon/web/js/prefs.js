@@ -27,3 +27,29 @@ export function setHomeSide(side) {
     // Not kept beyond this page, but drawn as chosen while it stays open.
   }
 }
+
+// The language of the page: the viewer's choice in the menu, kept the same way; none kept, the
+// browser's languages decide (i18n.js).
+
+const LANGUAGE = "backgammon.language";
+let chosenLanguage = null;
+
+/** The language chosen on this browser, if it is one of `supported`; else null. */
+export function language(supported) {
+  if (chosenLanguage) return chosenLanguage;
+  try {
+    const stored = localStorage.getItem(LANGUAGE);
+    return supported.includes(stored) ? stored : null;
+  } catch {
+    return null; // storage refused
+  }
+}
+
+export function setLanguage(lang) {
+  chosenLanguage = lang;
+  try {
+    localStorage.setItem(LANGUAGE, lang);
+  } catch {
+    // Not kept beyond this page.
+  }
+}
