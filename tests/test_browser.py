@@ -1130,3 +1130,19 @@ def test_a_message_missing_from_a_catalogue_is_said_in_english(
     assert "Ô 2, trống" in labels
     context.close()
     assert errors == [], errors
+
+
+def test_a_forced_play_is_made_for_the_player_and_said(server: str, page: Any) -> None:
+    # White: one checker on the bar, the rest off; Black's home board closed but its 5 point.
+    # The seeded roll is 2-5: enter on the 20 point and go on to the 18, the only play.
+    options = {"opponent": "human", "position": "22bABwAAAAABAA", "seed": 1, "auto_forced": True}
+    match_id = post(server, "/api/matches", options)["id"]
+    page.goto(f"{server}/?match={match_id}")
+    page.wait_for_selector('[data-place="p24"]')
+    page.click("#board", position={"x": 20, "y": 20})
+    wait_version(page, 2)  # the roll and the play the game made
+    entries = fetch_state(server, match_id)["record"][0]["entries"]
+    assert entries[-1]["auto"] and entries[-1]["play"] == "bar/18"
+    status = page.inner_text("#status")
+    assert "White rolled" in status and "the only play, bar/18, was made" in status
+    assert "Black" in status  # and whose turn it is now

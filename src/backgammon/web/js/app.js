@@ -10,7 +10,7 @@ import {
   LANGUAGES, applyMessages, browserLanguage, formatNumber, has, isolate, language, loadMessages,
   plural, t,
 } from "./i18n.js";
-import { obviousStep, placeOf, stepBetween, targetsOf } from "./moves.js";
+import { obviousStep, sourcesOf, stepBetween, targetsOf } from "./moves.js";
 import { homeSide, language as chosenLanguage, setHomeSide, setLanguage } from "./prefs.js";
 
 // Phase 1 draws the board from seat 0's side; at one screen, both seats play on it.
@@ -57,14 +57,10 @@ function allowed(state, action) {
 function boardModel(state) {
   const names = [0, 1].map((seat) => playerName(state, seat));
   const mover = state.on_roll;
-  const movable = allowed(state, "step") ? state.steps : [];
-  const sources = new Set(movable.map((step) => placeOf(step.board_from, mover)));
+  const movable = movableSteps(state);
+  const sources = sourcesOf(movable, mover);
   const selected = sources.has(page.selected) ? page.selected : null;
-  const targets = new Set(
-    movable
-      .filter((step) => placeOf(step.board_from, mover) === selected)
-      .map((step) => placeOf(step.board_to, mover)),
-  );
+  const targets = targetsOf(movable, mover, selected);
   return {
     view: state.view,
     mover,
@@ -103,10 +99,13 @@ function statusText(state) {
       }));
       break;
     case "roll": {
-      const dance = lastDance(state);
-      if (dance) {
-        lines.push(t(about(state, dance.seat, "status.dance"), {
-          player: name(dance.seat), first: dance.dice[0], second: dance.dice[1],
+      // A roll the game played for the player (no move, or only one): say what happened.
+      const passed = lastAutomatic(state);
+      if (passed) {
+        const key = passed.play === null ? "status.dance" : "status.forced";
+        lines.push(t(about(state, passed.seat, key), {
+          player: name(passed.seat), first: passed.dice[0], second: passed.dice[1],
+          play: passed.play === null ? "" : isolate(passed.play),
         }));
       }
       const key = state.actions[waiting].includes("double") ? "status.rollOrDouble" : "status.roll";
@@ -138,12 +137,12 @@ function statusText(state) {
   return lines.join(" ");
 }
 
-/** The roll just passed for want of a legal move, if the last thing in the game was one: the
- * game passes it by itself, and the dice are gone before anyone could see them. */
-function lastDance(state) {
+/** The roll the game just played by itself, if the last thing in the game was one: a roll with
+ * no legal move, or a forced play (an option); the dice are gone before anyone could see them. */
+function lastAutomatic(state) {
   const game = state.record[state.record.length - 1];
   const last = game && !game.result ? game.entries[game.entries.length - 1] : null;
-  return last && last.kind === "play" && last.play === null ? last : null;
+  return last && last.kind === "play" && (last.play === null || last.auto) ? last : null;
 }
 
 /** The steps made so far this turn, in notation: what a screen reader hears of the board. */
@@ -301,9 +300,7 @@ function onPlace(place) {
   if (!state || page.busy) return;
   const model = boardModel(state);
   if (model.selected && model.targets.has(place)) {
-    const step = state.steps.find(
-      (s) => placeOf(s.board_from, state.on_roll) === model.selected && placeOf(s.board_to, state.on_roll) === place,
-    );
+    const step = stepBetween(state.steps, state.on_roll, model.selected, place);
     page.selected = null;
     send({ action: "step", from: step.from, to: step.to });
     return;
@@ -397,6 +394,7 @@ async function startMatch(event) {
     colour: form.get("colour"),
     variant: form.get("variant"),
     cube: form.has("cube"),
+    auto_forced: form.has("auto_forced"),
     crawford: form.has("crawford"),
     jacoby: form.has("jacoby"),
     beavers: form.has("beavers"),
@@ -480,7 +478,7 @@ async function main() {
   setUpLanguage();
   $("#setup-form").addEventListener("submit", startMatch);
   setUpBoardInput();
-  setUpHints({ view: VIEW, nameOf: playerName, placeOf });
+  setUpHints({ view: VIEW, nameOf: playerName });
   $("#new-game").addEventListener("click", () => {
     history.pushState(null, "", location.pathname);
     showSetup();

@@ -10,11 +10,11 @@
 import { ApiError, getHint } from "./api.js";
 import { drawPlayMarks } from "./board.js";
 import { formatNumber, plural, t } from "./i18n.js";
+import { placeOf } from "./moves.js";
 
 const hint = {
   view: 0,
-  nameOf: null, // these two from setUpHints
-  placeOf: null,
+  nameOf: null, // from setUpHints
   state: null, // the state last shown
   data: null, // the hint shown, or null
   asked: null, // {id, version} of the hint on its way, or null
@@ -34,12 +34,11 @@ function hintable(state) {
 
 /**
  * Set up the button and the panel. `nameOf(state, seat)`: a player's name as the page says
- * it; `placeOf(location, mover)`: the board's name of the place a step's end lies on.
+ * it.
  */
-export function setUpHints({ view, nameOf, placeOf }) {
+export function setUpHints({ view, nameOf }) {
   hint.view = view;
   hint.nameOf = nameOf;
-  hint.placeOf = placeOf;
   $("#hint-button").addEventListener("click", () => (isOpen() ? close() : open()));
   $("#hint-close").addEventListener("click", () => {
     close();
@@ -289,8 +288,8 @@ function drawMarks() {
   const first = resume ? state.made.length + 1 : 1;
   const mover = data.seat;
   drawPlayMarks(board, { ...state.board, view: state.view }, steps.map((step, index) => ({
-    from: hint.placeOf(step.board_from, mover),
-    to: hint.placeOf(step.board_to, mover),
+    from: placeOf(step.board_from, mover),
+    to: placeOf(step.board_to, mover),
     hit: step.hit,
     number: first + index,
   })));
