@@ -708,13 +708,7 @@ DANCE_SEED = 157  # one dance (black's, after 20 rolls), a gammon borne off by w
 
 
 def test_a_whole_game_at_one_screen_by_clicks(server: str, page: Any) -> None:
-    match_id = post(server, "/api/matches", {"opponent": "human", "seed": DANCE_SEED})["id"]
-    game = Game(dice=SeededDice(DANCE_SEED))
-    page.goto(f"{server}/?match={match_id}")
-    page.wait_for_selector('[data-place="p24"]')
-    page.click("#board", position={"x": 20, "y": 20})
-    game.roll(0)
-    wait_version(page, len(game.events))
+    match_id, game = opened(server, page, DANCE_SEED)
     dances = 0
     borne_off = [0, 0]
     for _ in range(2000):

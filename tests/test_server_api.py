@@ -116,6 +116,18 @@ def settled(client: TestClient, match_id: str) -> State:
     return state
 
 
+def break_the_computer(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """Make the computer's thinking fail; the event is set once it has tried."""
+    tried = threading.Event()
+
+    def broken(*_args: object) -> list[dict[str, Any]]:
+        tried.set()
+        raise RuntimeError("the bot is out to lunch")
+
+    monkeypatch.setattr(computer, "think", broken)
+    return tried
+
+
 def opening(client: TestClient, match_id: str) -> State:
     """Roll the opening roll until it is not a tie."""
     state = act(client, match_id, seat=0, action="roll")
@@ -398,14 +410,7 @@ def test_the_computer_resumes_after_a_failed_try(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     match_id = create(client, opponent="computer", seed=SEED)["id"]
-
-    tried = threading.Event()
-
-    def broken(*_args: object) -> list[dict[str, Any]]:
-        tried.set()
-        raise RuntimeError("the bot is out to lunch")
-
-    monkeypatch.setattr(computer, "think", broken)
+    tried = break_the_computer(monkeypatch)
     state = act(client, match_id, seat=0, action="roll")  # the computer wins the opening roll
     assert tried.wait(10)
     state = state_of(client, match_id)
@@ -584,14 +589,8 @@ def test_no_hint_when_none_is_due(
     no_hint(client, over, "The match is over")
 
     computer_id = create(client, opponent="computer", seed=SEED)["id"]
-    tried = threading.Event()
-
-    def broken(*_args: object) -> list[dict[str, Any]]:
-        tried.set()
-        raise RuntimeError("the bot is out to lunch")
-
     # The computer fails to act, so the game goes on waiting for it.
-    monkeypatch.setattr(computer, "think", broken)
+    tried = break_the_computer(monkeypatch)
     act(client, computer_id, seat=0, action="roll")  # the computer wins the opening roll
     assert tried.wait(10)
     no_hint(client, computer_id, "waits for the computer")
