@@ -96,8 +96,11 @@ class Computer:
 
     def wake(self, live: LiveMatch) -> None:
         """Let the computer act in the background if ``live`` waits for it. Tasks queue on
-        the match's lock; one that finds nothing left to do ends at once."""
-        if to_act(live):
+        the match's lock; one that finds nothing left to do ends at once. One waiting for
+        the lock is enough (it looks at the game once it has the lock), so a page reading
+        the state again and again while the computer thinks queues no more."""
+        if to_act(live) and not live.computer_queued:
+            live.computer_queued = True
             task = asyncio.get_running_loop().create_task(self._act(live))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
@@ -109,6 +112,7 @@ class Computer:
 
     async def _act(self, live: LiveMatch) -> None:
         async with live.lock:
+            live.computer_queued = False
             for _ in range(MAX_ACTIONS):
                 if not to_act(live) or not await self._one_action(live):
                     return

@@ -61,6 +61,8 @@ class LiveMatch:
     #: Each game's record as the pages see it, with the number of events it was made from
     #: (:func:`.views.state_of` rebuilds only a game that has changed).
     record_views: dict[int, tuple[int, Any]] = field(default_factory=dict)
+    #: Whether a task of the computer's waits for the lock (:meth:`.computer.Computer.wake`).
+    computer_queued: bool = False
 
     @property
     def version(self) -> int:
