@@ -31,8 +31,10 @@ from .store import LiveMatch, MatchStore
 log = logging.getLogger(__name__)
 
 _bots: dict[Level, Bot] = {}
-# One bot a level, shared by every match; its search is not known to be thread-safe.
-_lock = threading.Lock()
+# One bot a level, shared by every match, and a lock for each: a bot's search (its caches) is
+# not known to be thread-safe, but bots of different levels share only read-only networks,
+# so a hint at the strongest level does not wait for a beginner's move in another match.
+_locks = {level: threading.Lock() for level in Level}
 
 #: A bound on the computer's actions in a row, as a guard against a seam that never yields.
 MAX_ACTIONS = 64
@@ -49,9 +51,9 @@ def _bot(level: Level) -> Bot:
 
 def consult(level: Level, question: Callable[[Bot], _T]) -> _T:
     """The answer of the shared bot of ``level`` to ``question``, asked under the lock that
-    the computer's own thinking takes (call it in a worker thread: it waits for the lock
-    and thinks)."""
-    with _lock:
+    the computer's own thinking at that level takes (call it in a worker thread: it waits
+    for the lock and thinks)."""
+    with _locks[level]:
         return question(_bot(level))
 
 
@@ -61,7 +63,7 @@ def think(shadow: Match, seat: int, level: Level) -> list[dict[str, Any]]:
     and the confirm, as a person makes it, so that it can be shown step by step."""
     game = shadow.game
     before = len(game.events)
-    with _lock:
+    with _locks[level]:
         if game.phase is Phase.MOVE and game.player_to_act == seat:
             _step_best_play(_bot(level), game, seat, shadow)
         else:
