@@ -1140,3 +1140,21 @@ def test_a_forced_play_is_made_for_the_player_and_said(server: str, page: Any) -
     status = page.inner_text("#status")
     assert "White rolled" in status and "the only play, bar/18, was made" in status
     assert "Black" in status  # and whose turn it is now
+
+
+def test_a_match_won_by_a_resignation_says_the_winners_score_first(
+    server: str, page: Any
+) -> None:
+    # A 1-point match: black wins the opening roll and resigns, white accepts.
+    match_id = post(server, "/api/matches", {"opponent": "human", "seed": SEED, "length": 1})["id"]
+    page.goto(f"{server}/?match={match_id}")
+    page.wait_for_selector('[data-place="p24"]')
+    page.click("#board", position={"x": 20, "y": 20})
+    wait_version(page, 1)
+    page.click('[data-action="resign"]')
+    wait_version(page, 2)
+    page.click('[data-action="accept"]')
+    wait_version(page, 3)
+    state = fetch_state(server, match_id)
+    assert state["match_over"] and state["score"] == [1, 0]
+    assert page.inner_text("#status") == "White wins the match, 1–0."

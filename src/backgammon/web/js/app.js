@@ -83,7 +83,9 @@ function statusText(state) {
   const name = (seat) => playerName(state, seat);
   if (state.match_over) {
     return t(about(state, state.winner, "status.matchOver"), {
-      player: name(state.winner), score: state.score.map(formatNumber).join("–"),
+      // The winner's points first, as a result is said ("wins 7–3").
+      player: name(state.winner),
+      score: [state.score[state.winner], state.score[1 - state.winner]].map(formatNumber).join("–"),
     });
   }
   const waiting = state.to_act;
