@@ -800,8 +800,11 @@ def test_the_hint_panel_names_only_known_messages() -> None:
         assert f"hint.cube.response.{response}" in messages
     for advice in ("roll", "double", "take", "drop", "beaver"):
         assert f"hint.cube.advice.{advice}" in messages
+    for answer in ("accept", "reject", "unitPoints", "unitMatch"):
+        assert f"hint.resign.{answer}" in messages
+    # The rows of the cube's and the resignation's lists.
     for name in re.findall(r'\["\w+", "(\w+)"\]', source):
-        assert f"hint.cube.{name}" in messages
+        assert f"hint.cube.{name}" in messages or f"hint.resign.{name}" in messages
 
 
 def fetch_hint(base: str, match_id: str) -> dict[str, Any]:
@@ -924,6 +927,27 @@ def test_a_cube_hint_in_the_browser(server: str, page: Any) -> None:
     assert marks(page) == []
     page.click("#hint-close")
     assert page.is_hidden("#hint")
+
+
+def test_a_resignation_hint_in_the_browser(server: str, page: Any) -> None:
+    match_id = post(server, "/api/matches", {"opponent": "human", "seed": SEED})["id"]
+    page.goto(f"{server}/?match={match_id}")
+    page.wait_for_selector('[data-place="p24"]')
+    page.click("#board", position={"x": 20, "y": 20})
+    wait_version(page, 1)
+    # Black, to move, offers a single game; white is asked.
+    post(server, f"/api/matches/{match_id}/actions", {"seat": 1, "action": "resign", "level": 1})
+    wait_version(page, 2)
+    page.click("#hint-button")
+    page.wait_for_selector('.hint-equities dd[data-equity="accepting"]')
+    expected = fetch_hint(server, match_id)["resignation"]
+    assert expected["accept"] and page.inner_text("#hint-note") == "Best now: accept."
+    shown = {
+        node.get_attribute("data-equity"): node.inner_text()
+        for node in page.query_selector_all(".hint-equities dd")
+    }
+    assert shown == {key: _signed(expected[key]) for key in ("accepting", "playing_on")}
+    assert "Accept a single game" in page.inner_text(".hint-equities")
 
 
 # Languages: a catalogue each, English the fallback

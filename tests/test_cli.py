@@ -724,9 +724,9 @@ def test_the_computer_resigns_and_answers_a_resignation(tmp_path: Path) -> None:
     assert "Computer offers to resign a single game." in output
     assert "White: accept or reject Computer's resignation of a single game?" in output
     before = len(table.game.events)
-    assert feed(table, "hint") == (
-        "No hint now: hints cover plays and the cube, not the answer to a resignation.\n"
-    )
+    hint = feed(table, "hint")
+    assert hint.startswith("Resignation hint for White (the computer at 2-ply):\n")
+    assert "  Accept a single game" in hint and hint.endswith("Best now: accept.\n")
     assert len(table.game.events) == before
     output = feed(table, "accept")
     assert "Game 1: Computer resigned a single game: White wins 1 point." in output

@@ -579,8 +579,16 @@ def test_no_hint_when_none_is_due(
     state = opening(client, match_id)
     act(client, match_id, seat=state["to_act"], action="play", play="24/20 13/8")
     no_hint(client, match_id, "may not double")  # no cube in this game
+    # An offer to resign waits for seat 1's answer: the hint is for seat 1, not seat 0.
     act(client, match_id, seat=0, action="resign", level=1)
-    no_hint(client, match_id, "resignation")
+    response = client.get(f"/api/matches/{match_id}/hint")
+    assert response.status_code == 200, response.text
+    resignation = response.json()["resignation"]
+    assert response.json()["kind"] == "resign" and response.json()["seat"] == 1
+    assert resignation["by"] == 0 and resignation["level"] == 1
+    assert resignation["unit"] == "points" and resignation["accepting"] == 1.0
+    # A single game conceded at the second turn is worth more than playing on.
+    assert resignation["accept"] and resignation["playing_on"] < resignation["accepting"]
 
     over = create(client, length=1, seed=SEED)["id"]
     state = opening(client, over)

@@ -11,7 +11,7 @@
 """
 
 from .bearoff import BearoffEvaluator, BearoffTable
-from .bot import Bot, Hint, Level
+from .bot import Bot, Hint, Level, ResignationAnswer
 from .cube import CubeAction, CubeDecision, CubeOwner, CubeResponse
 from .duel import Chooser, DuelResult, GreedyPlayer, duel
 from .evaluator import Evaluator, FakeEvaluator, NetworkEvaluator
@@ -44,6 +44,7 @@ __all__ = [
     "NetworkEvaluator",
     "Probabilities",
     "PubEval",
+    "ResignationAnswer",
     "Search",
     "act",
     "duel",

@@ -76,6 +76,16 @@ class Hint(NamedTuple):
     equity: float
 
 
+class ResignationAnswer(NamedTuple):
+    """The answer to an offer to resign, and the values it weighs for the player answering:
+    the game the offer gives against playing on (cubeless), in points, or in chances of
+    winning the match."""
+
+    accept: bool
+    accepting: float
+    playing_on: float
+
+
 class Bot:
     """A computer player.
 
@@ -244,11 +254,29 @@ class Bot:
         ``position`` is seen from its player on roll: the resigner (``resigner_on_roll``, as
         when a player resigns on their turn) or the bot. ``score`` is the bot's first.
         """
+        return self.answer_resignation(
+            position, level, resigner_on_roll, cube_value, match_length, score, crawford
+        ).accept
+
+    def answer_resignation(
+        self,
+        position: Position,
+        level: WinKind | int,
+        resigner_on_roll: bool = True,
+        cube_value: int = 1,
+        match_length: int = 0,
+        score: tuple[int, int] = (0, 0),
+        crawford: bool = False,
+    ) -> ResignationAnswer:
+        """:meth:`should_accept_resignation` with the two values it compares."""
         probabilities = self.evaluate(position)
         if resigner_on_roll:
             probabilities = probabilities.flip()
         value = _ResignationValues(probabilities, cube_value, match_length, score, crawford)
-        return value.accepting(WinKind(level)) >= value.playing_on - _ACCEPT_TOLERANCE
+        accepting = value.accepting(WinKind(level))
+        return ResignationAnswer(
+            accepting >= value.playing_on - _ACCEPT_TOLERANCE, accepting, value.playing_on
+        )
 
 
 class _ResignationValues:

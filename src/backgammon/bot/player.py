@@ -24,8 +24,8 @@ from enum import StrEnum
 from ..game import Action, Game, Phase
 from ..match import Match
 from ..moves import Play
-from ..position import Position
-from .bot import Bot
+from ..position import Position, WinKind
+from .bot import Bot, ResignationAnswer
 from .cube import CubeAction, CubeDecision, CubeOwner, CubeResponse
 from .met import MatchScore
 
@@ -118,6 +118,50 @@ def takes_beaver(decision: CubeDecision) -> bool:
     return 2 * decision.double_take >= -2.0
 
 
+@dataclass(frozen=True)
+class ResignationTerms:
+    """What :meth:`Bot.answer_resignation` is asked about an offer to resign that waits for
+    a seat's answer, as plain values (see :class:`CubeTerms`)."""
+
+    position: Position
+    level: WinKind
+    resigner_on_roll: bool
+    cube_value: int
+    match_length: int
+    score: tuple[int, int]
+    crawford: bool
+
+    @classmethod
+    def of(cls, game: Game, seat: int, match: Match | None = None) -> ResignationTerms | None:
+        """The terms of the offer waiting for ``seat``'s answer, or None when none waits."""
+        if game.phase is not Phase.RESIGN or game.resignation is None:
+            return None
+        if game.player_to_act != seat:
+            return None
+        length, score, crawford = _match_terms(game, seat, match)
+        return cls(
+            game.position,
+            game.resignation.level,
+            resigner_on_roll=game.on_roll != seat,
+            cube_value=game.cube_value,
+            match_length=length,
+            score=score,
+            crawford=crawford,
+        )
+
+    def decide(self, bot: Bot) -> ResignationAnswer:
+        """``bot``'s answer on these terms."""
+        return bot.answer_resignation(
+            self.position,
+            self.level,
+            self.resigner_on_roll,
+            self.cube_value,
+            self.match_length,
+            self.score,
+            self.crawford,
+        )
+
+
 class CubeMoment(StrEnum):
     """When a cube decision is asked for."""
 
@@ -193,17 +237,9 @@ def act(bot: Bot, game: Game, seat: int, match: Match | None = None) -> Action |
     if phase is Phase.CONFIRM:
         game.confirm(seat)
         return Action.CONFIRM
-    assert phase is Phase.RESIGN and game.resignation is not None
-    length, score, crawford = _match_terms(game, seat, match)
-    accept = bot.should_accept_resignation(
-        game.position,
-        game.resignation.level,
-        resigner_on_roll=game.on_roll != seat,
-        cube_value=game.cube_value,
-        match_length=length,
-        score=score,
-        crawford=crawford,
-    )
+    terms = ResignationTerms.of(game, seat, match)
+    assert phase is Phase.RESIGN and terms is not None
+    accept = terms.decide(bot).accept
     (game.accept if accept else game.reject)(seat)
     return Action.ACCEPT if accept else Action.REJECT
 

@@ -20,7 +20,7 @@ import math
 import re
 from collections.abc import Sequence
 
-from ..bot.bot import Hint
+from ..bot.bot import Hint, ResignationAnswer
 from ..bot.cube import CubeAction, CubeDecision
 from ..bot.probabilities import Probabilities
 from ..dice import Dice
@@ -278,6 +278,25 @@ _CUBE_ACTIONS = {
     CubeAction.DOUBLE: "double",
     CubeAction.TOO_GOOD: "too good to double",
 }
+
+
+def resignation_hint_lines(
+    answer: ResignationAnswer, answering: str, level: WinKind, match_play: bool, plies: int
+) -> list[str]:
+    """Whether ``answering`` should accept an offer to resign at ``level``: the value of
+    accepting against playing on, and the answer; ``plies``: the depth of the evaluation."""
+
+    def value(figure: float) -> str:
+        return percent(figure) if match_play else f"{figure:+.3f}"
+
+    unit = "the chances of winning the match" if match_play else "points, the cube in"
+    return [
+        f"Resignation hint for {answering} (the computer at {plies}-ply):",
+        f"  Accept {WIN_NAMES[level]:<12} {value(answer.accepting)}",
+        f"  Play on             {value(answer.playing_on)}",
+        f"Values are {answering}'s, in {unit}, without the cube's future.",
+        f"Best now: {'accept' if answer.accept else 'reject and play on'}.",
+    ]
 
 
 def cube_hint_lines(

@@ -35,7 +35,7 @@ from typing import Literal, TextIO
 
 from ..bot import Bot, Level, act
 from ..bot.bot import LEVELS
-from ..bot.player import CubeQuestion, match_score
+from ..bot.player import CubeQuestion, ResignationTerms, match_score
 from ..dice import Dice, DiceSource, ManualDice, SecureDice, parse_dice
 from ..errors import BackgammonError, InvalidDiceError
 from ..formats.ids import gnubg_id_of, xgid_of
@@ -53,6 +53,7 @@ from .display import (
     format_plays,
     outcome_text,
     play_hint_lines,
+    resignation_hint_lines,
     result_text,
     rules_text,
     seat_label,
@@ -470,8 +471,13 @@ class Session:
             return
         seat = self.game.player_to_act
         assert seat is not None  # _no_hint refuses the opening roll
-        # What is left is a play, or a cube decision: to double or to answer one.
-        lines = self._play_hint(seat) if self._moving() else self._cube_hint(seat)
+        # What is left is a play, an answer to a resignation, or a cube decision.
+        if self._moving():
+            lines = self._play_hint(seat)
+        elif self.game.phase is Phase.RESIGN:
+            lines = self._resignation_hint(seat)
+        else:
+            lines = self._cube_hint(seat)
         for line in lines:
             self._say(line)
 
@@ -491,8 +497,6 @@ class Session:
                 f"{self.names[seat]} may not double, so there is nothing to decide before the "
                 "roll; ask again once the dice are in."
             )
-        if game.phase is Phase.RESIGN:
-            return "hints cover plays and the cube, not the answer to a resignation."
         return ""
 
     def _hint_player(self) -> Bot:
@@ -513,6 +517,15 @@ class Session:
             _HINT_PLIES,
         )
         return [*lines, "Type a play (like 8/5 6/5) or its number."]
+
+    def _resignation_hint(self, seat: int) -> list[str]:
+        """Whether ``seat`` should accept the offer to resign that waits for its answer."""
+        terms = ResignationTerms.of(self.game, seat, self.match)
+        assert terms is not None  # asked only while an offer waits for the seat
+        answer = terms.decide(self._hint_player())
+        return resignation_hint_lines(
+            answer, self.names[seat], terms.level, bool(terms.match_length), _HINT_PLIES
+        )
 
     def _cube_hint(self, seat: int) -> list[str]:
         """The cube decision of ``seat``, who may double, or of the double (or beaver) waiting

@@ -345,9 +345,24 @@ class CubeHint(BaseModel):
     chances: Chances = Field(description="the doubler's cubeless chances, before rolling")
 
 
+class ResignationHint(BaseModel):
+    """Whether to accept an offer to resign, and the two values the answer weighs, for the
+    seat answering: the game the offer gives, and playing on (cubeless)."""
+
+    by: int = Field(description="the seat that offers to resign")
+    level: int = Field(ge=1, le=3, description="1 a single game, 2 a gammon, 3 a backgammon")
+    accept: bool = Field(description="the right answer: accept (else reject)")
+    accepting: float = Field(description="the value of accepting")
+    playing_on: float = Field(description="the value of playing on")
+    unit: Literal["points", "match"] = Field(
+        description="points: points a game (money play, the cube's value in); match: the "
+        "seat's chances of winning the match"
+    )
+
+
 class HintView(BaseModel):
-    """The computer's advice to the seat the game waits for: the best plays of its roll, or
-    its cube decision.
+    """The computer's advice to the seat the game waits for: the best plays of its roll, its
+    cube decision, or its answer to an offer to resign.
 
     A move's plays are whole plays of the roll from the position at the turn's start, even
     when steps of the turn have been made (``from_turn_start``): a player asks how the roll
@@ -357,10 +372,11 @@ class HintView(BaseModel):
 
     version: int = Field(description="the state's version the hint is for")
     seat: int = Field(description="the seat the hint is for")
-    kind: Literal["move", "cube"]
+    kind: Literal["move", "cube", "resign"]
     level: Level = Field(description="the strength the bot thought at")
     dice: list[int] | None = Field(description="the roll of a move hint")
     from_turn_start: bool = Field(description="steps were made: the plays start before them")
     made: list[StepView] = Field(description="the steps made so far this turn")
     plays: list[PlayHint] = Field(description="a move's best plays, best first")
     cube: CubeHint | None = Field(description="a cube decision")
+    resignation: ResignationHint | None = Field(description="the answer to an offer to resign")

@@ -18,14 +18,14 @@ from starlette.concurrency import run_in_threadpool
 
 from ...bot import Bot, Level
 from ...bot.met import MatchScore
-from ...bot.player import CubeMoment, CubeQuestion, match_score
+from ...bot.player import CubeMoment, CubeQuestion, ResignationTerms, match_score
 from ...bot.probabilities import Probabilities
 from ...game import Game, Phase
 from ...moves import Step, Turn
 from ...position import BAR, Position
 from .. import computer
 from ..deps import Live
-from ..schemas import Chances, CubeHint, HintStepView, HintView, PlayHint
+from ..schemas import Chances, CubeHint, HintStepView, HintView, PlayHint, ResignationHint
 from ..store import LiveMatch
 from ..views import step_view
 
@@ -83,7 +83,9 @@ def _question(live: LiveMatch, view: int) -> _Question:
                 "ask again after the roll for the play."
             )
         return _cube_question(question, seat, version)
-    raise _refuse("The game waits for an answer to a resignation; hints cover plays and the cube.")
+    terms = ResignationTerms.of(game, seat, match)
+    assert terms is not None  # what is left: an offer to resign waits for the seat's answer
+    return _resignation_question(terms, seat, version)
 
 
 def _refuse(sentence: str) -> HTTPException:
@@ -131,6 +133,7 @@ def _move_question(
             made=made,
             plays=plays,
             cube=None,
+            resignation=None,
         )
 
     return ask
@@ -177,6 +180,35 @@ def _cube_question(question: CubeQuestion, seat: int, version: int) -> _Question
                 double_pass=_finite(decision.double_drop),
                 unit="match" if terms.match_length else "cube",
                 chances=_chances(decision.probabilities),
+            ),
+            resignation=None,
+        )
+
+    return ask
+
+
+def _resignation_question(terms: ResignationTerms, seat: int, version: int) -> _Question:
+    """Whether ``seat`` should accept the offer to resign (:class:`ResignationTerms`)."""
+
+    def ask(bot: Bot) -> HintView:
+        answer = terms.decide(bot)
+        return HintView(
+            version=version,
+            seat=seat,
+            kind="resign",
+            level=LEVEL,
+            dice=None,
+            from_turn_start=False,
+            made=[],
+            plays=[],
+            cube=None,
+            resignation=ResignationHint(
+                by=1 - seat,
+                level=int(terms.level),
+                accept=answer.accept,
+                accepting=answer.accepting,
+                playing_on=answer.playing_on,
+                unit="match" if terms.match_length else "points",
             ),
         )
 

@@ -29,7 +29,7 @@ function hintable(state) {
   const seat = state.to_act;
   if (state.match_over || seat === null || state.seats[seat].kind !== "human") return false;
   if (state.phase === "roll") return state.actions[seat].includes("double");
-  return ["move", "confirm", "cube"].includes(state.phase);
+  return ["move", "confirm", "cube", "resign"].includes(state.phase);
 }
 
 /**
@@ -157,6 +157,7 @@ function renderPanel() {
   const body = $("#hint-body");
   body.replaceChildren();
   if (data.kind === "move") renderPlays(body, data);
+  else if (data.kind === "resign") renderResignation(body, data);
   else renderCube(body, data);
 }
 
@@ -270,6 +271,30 @@ function renderCube(body, data) {
   chances.className = "hint-chances";
   chances.textContent = t("hint.cube.chances", { player: doubler, chances: chancesText(cube.chances) });
   body.append(proper, list, unit, chances);
+}
+
+function renderResignation(body, data) {
+  const { resignation } = data;
+  $("#hint-note").textContent = t(resignation.accept ? "hint.resign.accept" : "hint.resign.reject");
+  const value = (figure) => (resignation.unit === "match" ? percent(figure) : signed(figure));
+  const list = document.createElement("dl");
+  list.className = "hint-equities";
+  const best = resignation.accept ? "accepting" : "playing_on";
+  for (const [key, name] of [["accepting", "accepting"], ["playing_on", "playingOn"]]) {
+    const term = document.createElement("dt");
+    term.textContent = t(`hint.resign.${name}`, { level: t(`resign.level.${resignation.level}`) });
+    const figure = document.createElement("dd");
+    figure.textContent = value(resignation[key]);
+    figure.dataset.equity = key;
+    term.classList.toggle("is-best", key === best);
+    figure.classList.toggle("is-best", key === best);
+    list.append(term, figure);
+  }
+  const unit = document.createElement("p");
+  unit.className = "hint-unit";
+  const player = hint.nameOf(hint.state, data.seat);
+  unit.textContent = t(resignation.unit === "match" ? "hint.resign.unitMatch" : "hint.resign.unitPoints", { player });
+  body.append(list, unit);
 }
 
 /** The marks of the play looked at (else the one selected) over the board, or none. */
