@@ -289,6 +289,8 @@ def _moves(args: argparse.Namespace) -> int:
     arg("--from", dest="start", default="src/backgammon/bot/weights/td.npz", metavar="FILE",
         help="search: the networks to start from (default the shipped ones)"),
     arg("--plies", type=int, default=1, help="search: the depth of the labelling search (1)"),
+    arg("--rollout", type=int, default=0, metavar="PLIES",
+        help="search: label by truncated rollouts of PLIES plies instead (0: by the search)"),
     arg("--positions", type=int, default=20_000,
         help="search: positions labelled each round (20000)"),
     arg("--rounds", type=int, default=10, help="search: rounds (10)"),
@@ -325,6 +327,7 @@ def _train(args: argparse.Namespace) -> int:
             supervised.Settings(
                 start=Path(args.start),
                 plies=args.plies,
+                rollout=args.rollout,
                 positions=args.positions,
                 rounds=args.rounds,
                 seed=args.seed,
