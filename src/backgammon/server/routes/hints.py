@@ -160,15 +160,9 @@ def _cube_question(question: CubeQuestion, seat: int, version: int) -> _Question
 
     def ask(bot: Bot) -> HintView:
         decision = terms.decide(bot)
-        return HintView(
-            version=version,
-            seat=seat,
-            kind="cube",
-            level=LEVEL,
-            dice=None,
-            from_turn_start=False,
-            made=[],
-            plays=[],
+        return _decision_view(
+            version,
+            seat,
             cube=CubeHint(
                 doubler=question.doubler,
                 action=decision.action.value,
@@ -181,7 +175,6 @@ def _cube_question(question: CubeQuestion, seat: int, version: int) -> _Question
                 unit="match" if terms.match_length else "cube",
                 chances=_chances(decision.probabilities),
             ),
-            resignation=None,
         )
 
     return ask
@@ -192,16 +185,9 @@ def _resignation_question(terms: ResignationTerms, seat: int, version: int) -> _
 
     def ask(bot: Bot) -> HintView:
         answer = terms.decide(bot)
-        return HintView(
-            version=version,
-            seat=seat,
-            kind="resign",
-            level=LEVEL,
-            dice=None,
-            from_turn_start=False,
-            made=[],
-            plays=[],
-            cube=None,
+        return _decision_view(
+            version,
+            seat,
             resignation=ResignationHint(
                 by=1 - seat,
                 level=int(terms.level),
@@ -213,6 +199,27 @@ def _resignation_question(terms: ResignationTerms, seat: int, version: int) -> _
         )
 
     return ask
+
+
+def _decision_view(
+    version: int,
+    seat: int,
+    cube: CubeHint | None = None,
+    resignation: ResignationHint | None = None,
+) -> HintView:
+    """A hint on a decision without dice: the cube's, or the answer to a resignation."""
+    return HintView(
+        version=version,
+        seat=seat,
+        kind="cube" if cube is not None else "resign",
+        level=LEVEL,
+        dice=None,
+        from_turn_start=False,
+        made=[],
+        plays=[],
+        cube=cube,
+        resignation=resignation,
+    )
 
 
 def _finite(value: float) -> float | None:

@@ -252,18 +252,8 @@ function renderCube(body, data) {
   };
   // The equity of the right action, marked in the list.
   const best = cube.action !== "double" ? "no_double" : cube.response === "drop" ? "double_pass" : "double_take";
-  const list = document.createElement("dl");
-  list.className = "hint-equities";
-  for (const [key, name] of [["no_double", "noDouble"], ["double_take", "doubleTake"], ["double_pass", "doublePass"]]) {
-    const term = document.createElement("dt");
-    term.textContent = t(`hint.cube.${name}`);
-    const figure = document.createElement("dd");
-    figure.textContent = value(cube[key]);
-    figure.dataset.equity = key;
-    term.classList.toggle("is-best", key === best);
-    figure.classList.toggle("is-best", key === best);
-    list.append(term, figure);
-  }
+  const rows = [["no_double", "noDouble"], ["double_take", "doubleTake"], ["double_pass", "doublePass"]];
+  const list = valueList(rows.map(([key, name]) => [key, t(`hint.cube.${name}`), value(cube[key])]), best);
   const unit = document.createElement("p");
   unit.className = "hint-unit";
   unit.textContent = t(cube.unit === "match" ? "hint.cube.unitMatch" : "hint.cube.unitCube", { player: doubler });
@@ -273,23 +263,31 @@ function renderCube(body, data) {
   body.append(proper, list, unit, chances);
 }
 
-function renderResignation(body, data) {
-  const { resignation } = data;
-  $("#hint-note").textContent = t(resignation.accept ? "hint.resign.accept" : "hint.resign.reject");
-  const value = (figure) => (resignation.unit === "match" ? percent(figure) : signed(figure));
+/** A list of [key, term, figure] rows, the row `best` marked: the values a decision weighs. */
+function valueList(rows, best) {
   const list = document.createElement("dl");
   list.className = "hint-equities";
-  const best = resignation.accept ? "accepting" : "playing_on";
-  for (const [key, name] of [["accepting", "accepting"], ["playing_on", "playingOn"]]) {
+  for (const [key, text, shown] of rows) {
     const term = document.createElement("dt");
-    term.textContent = t(`hint.resign.${name}`, { level: t(`resign.level.${resignation.level}`) });
+    term.textContent = text;
     const figure = document.createElement("dd");
-    figure.textContent = value(resignation[key]);
+    figure.textContent = shown;
     figure.dataset.equity = key;
     term.classList.toggle("is-best", key === best);
     figure.classList.toggle("is-best", key === best);
     list.append(term, figure);
   }
+  return list;
+}
+
+function renderResignation(body, data) {
+  const { resignation } = data;
+  $("#hint-note").textContent = t(resignation.accept ? "hint.resign.accept" : "hint.resign.reject");
+  const value = (figure) => (resignation.unit === "match" ? percent(figure) : signed(figure));
+  const best = resignation.accept ? "accepting" : "playing_on";
+  const level = t(`resign.level.${resignation.level}`);
+  const rows = [["accepting", "accepting"], ["playing_on", "playingOn"]];
+  const list = valueList(rows.map(([key, name]) => [key, t(`hint.resign.${name}`, { level }), value(resignation[key])]), best);
   const unit = document.createElement("p");
   unit.className = "hint-unit";
   const player = hint.nameOf(hint.state, data.seat);
