@@ -303,11 +303,11 @@ class Game:
             start = setup.position if setup.on_roll == 0 else setup.position.flip()
         self.start = start or Position.initial(self.rules.variant)
         self.setup = setup
-        if self.start.checkers != Position.initial(self.rules.variant).checkers:
+        if self.start.checkers != self.rules.variant.checkers:
             raise BackgammonError(
                 f"The position has {self.start.checkers} checkers a side; "
                 f"{self.rules.variant.value.capitalize()} is played with "
-                f"{Position.initial(self.rules.variant).checkers} checkers a side."
+                f"{self.rules.variant.checkers} checkers a side."
             )
         if self.start.is_game_over():
             raise BackgammonError("The starting position has no game left: a side is all off.")

@@ -114,8 +114,8 @@ class CubeTerms:
 def takes_beaver(decision: CubeDecision) -> bool:
     """Whether the doubler should take a beaver, by ``decision`` (the doubler's, before the
     double): playing on at twice the take's stake facing the cube beats dropping, which pays
-    the double's stake (one cube, doubled)."""
-    return 2 * decision.double_take >= -2.0
+    the double's stake (one cube, doubled): twice the take's equity against minus two."""
+    return decision.double_take >= -1.0
 
 
 @dataclass(frozen=True)

@@ -322,7 +322,6 @@ def _train(args: argparse.Namespace) -> int:
     if args.stage == "search":
         from ..bot import supervised
 
-        defaults = supervised.Settings()
         return supervised.train(
             supervised.Settings(
                 start=Path(args.start),
@@ -333,7 +332,7 @@ def _train(args: argparse.Namespace) -> int:
                 seed=args.seed,
                 explore=args.explore,
                 epochs=args.epochs,
-                lr=defaults.lr if args.lr is None else args.lr,
+                lr=supervised.Settings.lr if args.lr is None else args.lr,
                 parallel=args.parallel,
                 eval_games=args.eval_games,
                 out=Path(args.out or "data/training-search"),
@@ -387,8 +386,7 @@ def _bearoff(args: argparse.Namespace) -> int:
     arg("--match-length", type=int, default=0, metavar="L",
         help="play one match to L points instead (default 0: a money session)"),
     arg("--seed", type=int, default=None, help="seed of the dice and the bots' noise"),
-    arg("--level", default="advanced",
-        choices=["beginner", "casual", "intermediate", "advanced", "expert", "strongest"],
+    arg("--level", type=_level, default=Level.ADVANCED,
         help="the strength of both bots (default advanced: 0-ply)"),
     arg("--out", required=True, metavar="FILE.mat", help="the .mat file to write"),
 )
@@ -402,7 +400,7 @@ def _selfplay(args: argparse.Namespace) -> int:
     if args.games < 1 or args.match_length < 0:
         raise BackgammonError("Play at least one game, and a match of 0 points or more.")
     bots = (Bot(level=args.level, seed=args.seed),) * 2
-    names = (f"Bot {args.level} 0", f"Bot {args.level} 1")
+    names = (f"Bot {args.level.value} 0", f"Bot {args.level.value} 1")
     match = selfplay(args.games, args.match_length, args.seed, bots, names)
     Path(args.out).write_text(export_mat(match))
     played = sum(game.result is not None for game in match.games)

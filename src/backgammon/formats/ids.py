@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import InvalidIdError
+from ..errors import BackgammonError, InvalidIdError
 from ..game import Game, Phase, SetUp
 from ..match import Match
 from ..position import Position
@@ -159,7 +159,7 @@ def _setup(
         return SetUp(position, on_roll=on_roll, dice=dice, cube_value=cube, cube_owner=owner)
     except InvalidIdError:
         raise
-    except Exception as exc:  # a BackgammonError of the set-up: the ID's, to the reader
+    except BackgammonError as exc:  # the set-up's refusal: the ID's, to the reader
         raise InvalidIdError(f"The ID describes no game to play: {exc}") from exc
 
 

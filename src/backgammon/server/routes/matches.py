@@ -13,7 +13,6 @@ from ...formats.ids import setup_from_id
 from ...formats.mat import export_mat
 from ...game import Rules
 from ...match import Match
-from ...position import Position
 from ..deps import Computers, Live, Store
 from ..schemas import CreateMatch, State
 from ..store import SeatSettings, dice_for
@@ -48,8 +47,7 @@ async def create_match(request: CreateMatch, store: Store, computer: Computers) 
         names = request.names or (("Player", "Computer") if against else _names(colours))
         setting = None
         if request.position is not None:
-            checkers = Position.initial(request.variant).checkers
-            setting = setup_from_id(request.position, checkers=checkers)
+            setting = setup_from_id(request.position, checkers=request.variant.checkers)
         match = Match(
             request.length if setting is None or setting.length is None else setting.length,
             rules,

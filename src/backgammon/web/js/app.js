@@ -270,7 +270,8 @@ function refocus(board, place) {
 }
 
 function show(state) {
-  if (page.state && state.id === page.state.id && state.version < page.state.version) return;
+  // The acting page hears of its own action twice (the push and the answer): draw it once.
+  if (page.state && state.id === page.state.id && state.version <= page.state.version) return;
   if (page.state && state.version !== page.state.version) page.selected = null;
   page.state = state;
   render();
