@@ -386,7 +386,7 @@ def _bearoff(args: argparse.Namespace) -> int:
     arg("--match-length", type=int, default=0, metavar="L",
         help="play one match to L points instead (default 0: a money session)"),
     arg("--seed", type=int, default=None, help="seed of the dice and the bots' noise"),
-    arg("--level", type=_level, default=Level.ADVANCED,
+    arg("--level", type=_level, choices=list(Level), default=Level.ADVANCED,
         help="the strength of both bots (default advanced: 0-ply)"),
     arg("--out", required=True, metavar="FILE.mat", help="the .mat file to write"),
 )
