@@ -31,6 +31,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
+from .cube import CubeContext, CubeOwner, MatchScore, jacoby_applies
 from .dice import Dice, DiceSource, SecureDice, check_dice
 from .errors import BackgammonError, IllegalPlayError, InvalidDiceError
 from .moves import Play, Turn
@@ -279,6 +280,7 @@ class Game:
         setup: SetUp | None = None,
         colours: tuple[str, str] = ("white", "black"),
         on_over: Callable[[Game], None] | None = None,
+        score: MatchScore | None = None,
     ) -> None:
         """A new game waiting for its opening roll.
 
@@ -287,7 +289,8 @@ class Game:
         another starting position, seen from seat 0. ``setup`` starts the game in the middle
         instead, without an opening roll (:class:`SetUp`). ``colours`` names each seat's
         checkers (which way each moves on screen is the viewer's setting). ``on_over`` is
-        called once the game ends.
+        called once the game ends. ``score`` is the match score at the start of the game,
+        seat 0's first, for a game of a match (its Crawford flag is ``crawford``'s).
         """
         self.rules = rules or Rules()
         if in_match and (self.rules.jacoby or self.rules.beavers or self.rules.automatic_doubles):
@@ -296,7 +299,10 @@ class Game:
             )
         self.dice_source: DiceSource = dice or SecureDice()
         self.crawford = crawford
-        self.in_match = in_match
+        self.in_match = in_match or score is not None
+        if score is not None and score.crawford != crawford:
+            raise BackgammonError("The match score and the game disagree on the Crawford game.")
+        self.score = score
         if setup is not None:
             if start is not None:
                 raise BackgammonError("A game has a starting position or a set-up, not both.")
@@ -397,6 +403,36 @@ class Game:
             and not self.crawford
             and self.cube_owner in (None, player)
             and self._cube_may_reach(self.cube_value * 2)
+        )
+
+    def cube_context(self, seat: int) -> CubeContext:
+        """The cube as ``seat`` sees it now: value, owner, match score and the options in
+        force, for every question that depends on the stake (the bot's, the hints').
+
+        >>> game = Game(Rules(jacoby=True, beavers=True))
+        >>> context = game.cube_context(1)
+        >>> context.owner, context.jacoby, context.beavers, context.match
+        (<CubeOwner.CENTRE: 'centre'>, True, True, None)
+        """
+        _seat(seat)
+        if self.in_match and self.score is None:
+            raise BackgammonError("This game of a match was made without its match score.")
+        owner = (
+            CubeOwner.CENTRE
+            if self.cube_owner is None
+            else CubeOwner.ON_ROLL
+            if self.cube_owner == seat
+            else CubeOwner.OPPONENT
+        )
+        score = self.score if self.score is None or seat == 0 else self.score.flip()
+        return CubeContext(
+            self.cube_value,
+            owner,
+            score,
+            jacoby=jacoby_applies(self.rules.jacoby, self.in_match, self.cube_turned),
+            beavers=self.rules.beavers and not self.in_match,
+            # Without a cube it stays where it is: the highest value it may reach is its own.
+            max_cube=self.rules.max_cube if self.rules.cube else self.cube_value,
         )
 
     def _cube_may_reach(self, value: int) -> bool:
@@ -696,9 +732,7 @@ class Game:
         self.phase = Phase.ROLL
 
     def _points(self, kind: WinKind) -> int:
-        # RULES.md, Doubling: "Jacoby rule: gammons and backgammons count as a single game
-        # unless the cube was turned in that game."
-        if self.rules.jacoby and not self.in_match and not self.cube_turned:
+        if jacoby_applies(self.rules.jacoby, self.in_match, self.cube_turned):
             return self.cube_value
         return self.cube_value * int(kind)
 
@@ -793,6 +827,7 @@ class Game:
             start=None if self.setup else self.start,
             setup=self.setup,
             colours=self.colours,
+            score=self.score,
         )
 
     def __repr__(self) -> str:

@@ -24,6 +24,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from .cube import MatchScore
 from .dice import DiceSource, SecureDice
 from .errors import BackgammonError
 from .game import SCHEMA_VERSION, Game, Rules, SetUp, load_json
@@ -114,6 +115,7 @@ class Match:
                 setup=None if self.games else self.setup,
                 on_over=self._game_over,
                 colours=self.colours,
+                score=MatchScore(self.length, self.score, crawford) if self.length else None,
             )
         )
 
