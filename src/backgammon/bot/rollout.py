@@ -224,7 +224,7 @@ def _summary(
             gradient[k] = (
                 _cubeful(mean + shift, position, cube) - _cubeful(mean - shift, position, cube)
             ) / (2 * step)
-        cubeful_se = float(math.sqrt(max(gradient @ covariance @ gradient, 0.0)))
+        cubeful_se = math.sqrt(max(float(gradient @ covariance @ gradient), 0.0))
     return RolloutResult(
         position.id(),
         trials,

@@ -45,8 +45,8 @@ def position_of(board: NDArray[np.integer]) -> Position:
 
 
 @functools.cache
-def _workspace() -> tuple[NDArray[np.generic], ...]:
-    return _movegen.workspace()  # type: ignore[no-any-return]
+def _workspace() -> _movegen.Workspace:
+    return _movegen.workspace()
 
 
 def legal_results(position: Position, dice: Iterable[int]) -> Boards:
@@ -56,13 +56,16 @@ def legal_results(position: Position, dice: Iterable[int]) -> Boards:
     high, low = check_dice(dice)
     workspace = _workspace()
     count = _movegen.generate(workspace, board_of(position), high, low)
-    return workspace[0][:count].copy()  # type: ignore[no-any-return]
+    results: Boards = workspace[0][:count].copy()
+    return results
 
 
-def legal_results_batch(boards: Boards, dice: NDArray[np.integer]) -> tuple[Boards, NDArray[np.int64]]:
+def legal_results_batch(
+    boards: Boards, dice: NDArray[np.integer]
+) -> tuple[Boards, NDArray[np.int64]]:
     """The results of each board with its roll ``(n, 2)``: all of them ``(total, 2, 26)``
     and the offsets ``(n + 1,)`` of each board's results."""
-    return _movegen.generate_batch(  # type: ignore[no-any-return]
+    return _movegen.generate_batch(
         np.ascontiguousarray(boards, dtype=np.int8), np.ascontiguousarray(dice, dtype=np.int64)
     )
 
@@ -82,20 +85,16 @@ class Engine:
 
     def __init__(self, contact: Network, race: Network, table: BearoffTable | None = None) -> None:
         if table is None:
-            empty = np.zeros((0, 1), dtype=np.float32)
-            bearoff = (empty, empty, empty)
+            off = off_tail = first_tail = np.zeros((0, 1), dtype=np.float32)
         else:
+            off = table.off
             # The chance of needing at least i rolls (as BearoffTable's race sums use it).
-            off_tail = np.cumsum(table.off[:, ::-1], axis=1)[:, ::-1]
-            first_tail = np.cumsum(table.first[:, ::-1], axis=1)[:, ::-1]
-            bearoff = tuple(
-                np.ascontiguousarray(a, dtype=np.float32)
-                for a in (table.off, off_tail, first_tail)
-            )
+            off_tail = np.ascontiguousarray(np.cumsum(table.off[:, ::-1], axis=1)[:, ::-1])
+            first_tail = np.ascontiguousarray(np.cumsum(table.first[:, ::-1], axis=1)[:, ::-1])
         self.nets: _evaluate.Nets = (
             contact.w1, contact.b1, contact.w2, contact.b2,
             race.w1, race.b1, race.w2, race.b2,
-            *bearoff,
+            off, off_tail, first_tail,
         )
 
     @classmethod
@@ -105,14 +104,14 @@ class Engine:
 
     def evaluate(self, boards: Boards) -> NDArray[np.float32]:
         """The 0-ply outputs ``(n, 5)`` of boards, as the shipped evaluator gives them."""
-        return _evaluate.evaluate_batch(  # type: ignore[no-any-return]
+        return _evaluate.evaluate_batch(
             np.ascontiguousarray(boards, dtype=np.int8), self.nets
         )
 
     def best_results(self, boards: Boards, dice: NDArray[np.integer]) -> Boards:
         """The result of the 0-ply play of each board with its roll ``(n, 2)`` (the board
         turned round when the roll cannot be played)."""
-        return _games.best_batch(  # type: ignore[no-any-return]
+        return _games.best_batch(
             np.ascontiguousarray(boards, dtype=np.int8),
             np.ascontiguousarray(dice, dtype=np.int64),
             self.nets,
@@ -134,7 +133,7 @@ class Engine:
         """Trials ``first .. first + trials - 1`` of a rollout of ``position``: each trial's
         outputs for its player on roll, and the sum of each trial's lucks (zeros without
         ``luck``); see :mod:`.games`."""
-        return _games.rollout_trials(  # type: ignore[no-any-return]
+        return _games.rollout_trials(
             board_of(position), first, trials, seed, truncate, luck, self.nets
         )
 

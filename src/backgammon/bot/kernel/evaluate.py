@@ -203,7 +203,8 @@ def encode_race(board: np.ndarray, x: np.ndarray) -> None:
 @njit(cache=True)
 def _sigmoid(v: float) -> np.float32:
     clipped = min(max(np.float32(v), np.float32(-40.0)), np.float32(40.0))
-    return np.float32(1.0) / (np.float32(1.0) + np.exp(-clipped))
+    result: np.float32 = np.float32(1.0) / (np.float32(1.0) + np.exp(-clipped))
+    return result
 
 
 @njit(cache=True)
@@ -246,7 +247,7 @@ def is_bearoff(board: np.ndarray, checkers: int) -> bool:
         for p in range(7, 26):
             if board[s, p] > 0:
                 return False
-    return board[0, 0] < checkers and board[1, 0] < checkers
+    return bool(board[0, 0] < checkers and board[1, 0] < checkers)
 
 
 @njit(cache=True)

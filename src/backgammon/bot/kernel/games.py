@@ -45,7 +45,8 @@ def _next(state: np.ndarray) -> np.uint64:
     state[0] = z
     z = (z ^ (z >> np.uint64(30))) * _MIX1
     z = (z ^ (z >> np.uint64(27))) * _MIX2
-    return z ^ (z >> np.uint64(31))
+    result: np.uint64 = z ^ (z >> np.uint64(31))
+    return result
 
 
 @njit(cache=True)
@@ -61,7 +62,7 @@ def seed_state(seed: int, index: int) -> np.ndarray:
 def _roll(state: np.ndarray) -> int:
     """One of the 36 outcomes of the dice, 0..35 (first die ``r // 6 + 1``, second
     ``r % 6 + 1``)."""
-    return np.int64(((_next(state) >> np.uint64(32)) * np.uint64(36)) >> np.uint64(32))
+    return int(np.int64(((_next(state) >> np.uint64(32)) * np.uint64(36)) >> np.uint64(32)))
 
 
 @njit(cache=True)
@@ -82,7 +83,7 @@ def _mover_view(values: np.ndarray, out: np.ndarray) -> None:
 
 @njit(cache=True)
 def _equity(v: np.ndarray) -> float:
-    return 2.0 * v[0] - 1.0 + v[1] + v[2] - v[3] - v[4]
+    return float(2.0 * v[0] - 1.0 + v[1] + v[2] - v[3] - v[4])
 
 
 @njit(cache=True)
@@ -139,7 +140,7 @@ def best_batch(boards: np.ndarray, dice: np.ndarray, nets: Nets) -> np.ndarray:
 @njit(cache=True)
 def _game_over(result: np.ndarray, checkers: int) -> bool:
     """Whether the player who made ``result`` has borne off every checker."""
-    return result[1, 0] == checkers
+    return bool(result[1, 0] == checkers)
 
 
 @njit(cache=True)
