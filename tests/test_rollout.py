@@ -54,6 +54,14 @@ def test_the_first_two_rolls_are_stratified() -> None:
     one_turn, _ = engine.rollout_trials(position, 0, 72, seed=9, truncate=1, luck=False)
     np.testing.assert_array_equal(one_turn[:36], one_turn[36:])
     np.testing.assert_allclose(one_turn[:36], flip(engine.evaluate(first)), atol=1e-6)
+    # Any 36 trials in a row have each second roll once too: trials 36 k .. 36 k + 35 have
+    # the pairs (a, a + k), so their mean over the first rolls' is the same for every k.
+    by_second = second.reshape(36, 36, 2, 26)
+    block = np.stack([by_second[a, (a + 5) % 36] for a in range(36)])
+    np.testing.assert_allclose(results[180:216], engine.evaluate(block), atol=1e-6)
+    random_dice, _ = engine.rollout_trials(position, 0, 72, seed=9, truncate=1, luck=False,
+                                           stratify=False)
+    assert not np.array_equal(random_dice[:36], random_dice[36:])
 
 
 def test_variance_reduction_lowers_the_standard_error() -> None:

@@ -8,9 +8,10 @@ same result however many processes share it (:func:`rollout`, ``workers``).
 
 Two things make the trials count for more, as in GNU Backgammon's rollouts:
 
-* quasi-random dice: the first roll of trial ``i`` is the ``i mod 36``-th of the 36 and the
-  second the ``(i div 36) mod 36``-th, so every 36 trials have each first roll once (every
-  1,296 each pair of first two rolls once);
+* quasi-random dice, when the trials are a multiple of 36 (as GNU Backgammon's rotation):
+  every 36 trials have each first roll once and each second roll once, every 1,296 each pair
+  of first two rolls once (:mod:`.kernel.games`); otherwise the first rolls would not weigh
+  the same and the dice are all random;
 * variance reduction (``luck``): each turn's luck is the 0-ply value of the play made with the
   roll less the average over the 21 rolls of the value of the play each would have made, and a
   trial counts its result less the sum of its lucks. The expectation is the same, the variance
@@ -170,11 +171,13 @@ def _set_engine(engine: Engine) -> None:
 
 
 def _piece(
-    task: tuple[Position, int, int, int, int, bool],
+    task: tuple[Position, int, int, int, int, bool, bool],
 ) -> tuple[int, NDArray[np.float64]]:
-    position, first, count, seed, truncate, luck = task
+    position, first, count, seed, truncate, luck, stratify = task
     assert _ENGINE is not None
-    results, lucks = _ENGINE.rollout_trials(position, first, count, seed, truncate, luck)
+    results, lucks = _ENGINE.rollout_trials(
+        position, first, count, seed, truncate, luck, stratify
+    )
     return first, results - lucks
 
 
@@ -184,7 +187,10 @@ def _run(
 ) -> NDArray[np.float64]:
     """Every trial's (luck-adjusted) outputs, in trial order: ``(trials, 5)``."""
     chunks = _chunks(trials, workers)
-    tasks = [(position, first, count, seed, truncate, luck) for first, count in chunks]
+    stratify = trials % 36 == 0
+    tasks = [
+        (position, first, count, seed, truncate, luck, stratify) for first, count in chunks
+    ]
     values = np.zeros((trials, 5))
     bar = tqdm(total=trials, unit="trial", disable=not progress, desc="rollout")
     if workers == 1 or len(tasks) == 1:

@@ -128,13 +128,13 @@ class Engine:
 
     def rollout_trials(
         self, position: Position, first: int, trials: int, seed: int, truncate: int = 0,
-        luck: bool = True,
+        luck: bool = True, stratify: bool = True,
     ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         """Trials ``first .. first + trials - 1`` of a rollout of ``position``: each trial's
         outputs for its player on roll, and the sum of each trial's lucks (zeros without
-        ``luck``); see :mod:`.games`."""
+        ``luck``); ``stratify``: quasi-random first two rolls. See :mod:`.games`."""
         return _games.rollout_trials(
-            board_of(position), first, trials, seed, truncate, luck, self.nets
+            board_of(position), first, trials, seed, truncate, luck, stratify, self.nets
         )
 
 

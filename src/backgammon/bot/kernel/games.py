@@ -11,10 +11,11 @@ outputs turned round); among equal equities the first found.
 
 Rollout trials (:func:`rollout_trials`) play from a position to the end, or for ``truncate``
 turns and then take the 0-ply value of the position reached, and report the five outputs of
-each trial for the player on roll at the start. Their dice are quasi-random (as GNU
-Backgammon's rotation): the first roll of trial ``i`` is the ``i mod 36``-th of the 36, the
-second the ``(i div 36) mod 36``-th, so every block of 36 trials has each first roll once and
-every block of 1,296 each pair of first and second rolls once; later rolls are random. With
+each trial for the player on roll at the start. With ``stratify`` their first two rolls are
+quasi-random (as GNU Backgammon's rotation, for a number of trials that is a multiple of 36):
+trial ``i = 36 k + a`` rolls the ``a``-th of the 36 first and the ``(a + k) mod 36``-th
+second, so every block of 36 trials has each first roll once and each second roll once, and
+every 1,296 trials each pair once; later rolls are random. With
 ``luck`` each turn's luck is measured as GNU Backgammon's variance reduction measures it: the
 value (at 0-ply) of the play made with the roll, less the average over the 21 rolls of the
 value of the play each would have made; the trial reports the sum of the lucks (seen by the
@@ -208,7 +209,7 @@ def _difference_to_root(difference: np.ndarray, root_moves: bool, out: np.ndarra
 
 @njit(cache=True)
 def rollout_trials(start: np.ndarray, first: int, trials: int, seed: int, truncate: int,
-                   luck: bool, nets: Nets) -> tuple[np.ndarray, np.ndarray]:
+                   luck: bool, stratify: bool, nets: Nets) -> tuple[np.ndarray, np.ndarray]:
     """Trials ``first .. first + trials - 1`` of a rollout of ``start`` (player on roll, before
     rolling): each trial's five outputs for that player, and (with ``luck``) the sum of its
     lucks, both ``(trials, 5)`` float64. ``truncate``: the turns to play before taking the
@@ -241,10 +242,10 @@ def rollout_trials(start: np.ndarray, first: int, trials: int, seed: int, trunca
                 # The leaf's player on roll is the one about to move.
                 _to_root(value, root_moves, results[t])
                 break
-            if turn == 0:
+            if stratify and turn == 0:
                 r = index % 36
-            elif turn == 1:
-                r = (index // 36) % 36
+            elif stratify and turn == 1:
+                r = (index + index // 36) % 36
             else:
                 r = _roll(state)
             a, b = r // 6 + 1, r % 6 + 1
