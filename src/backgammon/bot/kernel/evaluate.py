@@ -209,17 +209,19 @@ def _sigmoid(v: float) -> np.float32:
 
 @njit(cache=True)
 def forward(x: np.ndarray, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
-            hidden: np.ndarray, out: np.ndarray) -> None:
+            out: np.ndarray) -> None:
     """The network's five outputs for one input row ``x`` into ``out`` (float32)."""
     units = b1.shape[0]
+    # A fresh array, which the compiler knows no weight shares: the inner loop vectorises
+    # (twice as fast as summing into an array passed in).
+    hidden = np.empty(units, dtype=np.float32)
     for h in range(units):
         hidden[h] = 0.0
     for i in range(x.shape[0]):
         v = x[i]
         if v != 0.0:
-            row = w1[i]
             for h in range(units):
-                hidden[h] += v * row[h]
+                hidden[h] += v * w1[i, h]
     for h in range(units):
         hidden[h] = _sigmoid(hidden[h] + b1[h])
     for k in range(5):
@@ -306,12 +308,11 @@ def terminal(board: np.ndarray, checkers: int, out: np.ndarray) -> bool:
 
 
 @njit(cache=True)
-def evaluate(board: np.ndarray, nets: Nets, scratch: np.ndarray, hidden: np.ndarray,
-             out: np.ndarray) -> None:
+def evaluate(board: np.ndarray, nets: Nets, scratch: np.ndarray, out: np.ndarray) -> None:
     """The 0-ply outputs of one board for its player on roll, as the shipped evaluator gives
     them: exact when the game is over, the bearoff table (if any) in a bear-off, the race
-    network without contact, the contact network elsewhere. ``scratch`` and ``hidden`` are
-    float32 work space of at least the largest input and hidden sizes."""
+    network without contact, the contact network elsewhere. ``scratch`` is float32 work
+    space for the inputs (:func:`scratch_for`)."""
     checkers = checkers_of(board)
     if terminal(board, checkers, out):
         return
@@ -320,28 +321,26 @@ def evaluate(board: np.ndarray, nets: Nets, scratch: np.ndarray, hidden: np.ndar
     elif is_race(board):
         x = scratch[:_RACE]
         encode_race(board, x)
-        forward(x, nets[4], nets[5], nets[6], nets[7], hidden, out)
+        forward(x, nets[4], nets[5], nets[6], nets[7], out)
     else:
         x = scratch[:_CONTACT]
         encode_contact(board, x)
-        forward(x, nets[0], nets[1], nets[2], nets[3], hidden, out)
+        forward(x, nets[0], nets[1], nets[2], nets[3], out)
 
 
 @njit(cache=True)
-def scratch_for(nets: Nets) -> tuple[np.ndarray, np.ndarray]:
-    """Work space for :func:`evaluate`: inputs and hidden units."""
-    inputs = max(nets[0].shape[0], nets[4].shape[0])
-    units = max(nets[0].shape[1], nets[4].shape[1])
-    return np.zeros(inputs, dtype=np.float32), np.zeros(units, dtype=np.float32)
+def scratch_for(nets: Nets) -> np.ndarray:
+    """Work space for :func:`evaluate`: room for the inputs of either network."""
+    return np.zeros(max(nets[0].shape[0], nets[4].shape[0]), dtype=np.float32)
 
 
 @njit(cache=True)
 def evaluate_batch(boards: np.ndarray, nets: Nets) -> np.ndarray:
     """:func:`evaluate` of each board ``(n, 2, 26)``: ``(n, 5)`` float32."""
-    scratch, hidden = scratch_for(nets)
+    scratch = scratch_for(nets)
     out = np.zeros((boards.shape[0], 5), dtype=np.float32)
     for i in range(boards.shape[0]):
-        evaluate(boards[i], nets, scratch, hidden, out[i])
+        evaluate(boards[i], nets, scratch, out[i])
     return out
 
 

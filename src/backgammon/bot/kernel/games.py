@@ -90,8 +90,7 @@ def _equity(v: np.ndarray) -> float:
 @njit(cache=True)
 def make_work(nets: Nets) -> tuple:  # type: ignore[type-arg]
     """Work space of :func:`choose`: the move generator's, the evaluation's, two rows."""
-    scratch, hidden = scratch_for(nets)
-    return (workspace(), scratch, hidden, np.zeros(5, dtype=np.float32),
+    return (workspace(), scratch_for(nets), np.zeros(5, dtype=np.float32),
             np.zeros(5, dtype=np.float64))
 
 
@@ -102,20 +101,20 @@ def choose(board: np.ndarray, high: int, low: int, nets: Nets, work: tuple,  # t
     its outputs for the player who moves into ``value`` (float64); returns the number of
     legal results (0: the roll cannot be played, ``chosen`` is the board turned round).
     With ``value`` of length 0 a forced play is not evaluated."""
-    ws, scratch, hidden, out, mover = work
+    ws, scratch, out, mover = work
     count = generate(ws, board, high, low)
     results = ws[0]
     if count == 0:
         _flip(board, chosen)
         if value.shape[0]:
-            evaluate(chosen, nets, scratch, hidden, out)
+            evaluate(chosen, nets, scratch, out)
             _mover_view(out, value)
         return 0
     best = 0
     if count > 1 or value.shape[0]:
         best_equity = -1e9
         for i in range(count):
-            evaluate(results[i], nets, scratch, hidden, out)
+            evaluate(results[i], nets, scratch, out)
             _mover_view(out, mover)
             equity = _equity(mover)
             if equity > best_equity:
@@ -215,7 +214,7 @@ def rollout_trials(start: np.ndarray, first: int, trials: int, seed: int, trunca
     lucks, both ``(trials, 5)`` float64. ``truncate``: the turns to play before taking the
     0-ply value (0: play to the end)."""
     work = make_work(nets)
-    scratch, hidden = work[1], work[2]
+    scratch = work[1]
     checkers = checkers_of(start)
     results = np.zeros((trials, 5), dtype=np.float64)
     lucks = np.zeros((trials, 5), dtype=np.float64)
@@ -236,7 +235,7 @@ def rollout_trials(start: np.ndarray, first: int, trials: int, seed: int, trunca
         while True:
             root_moves = turn % 2 == 0
             if truncate > 0 and turn == truncate:
-                evaluate(board, nets, scratch, hidden, leaf)
+                evaluate(board, nets, scratch, leaf)
                 for k in range(5):
                     value[k] = leaf[k]
                 # The leaf's player on roll is the one about to move.
@@ -268,7 +267,7 @@ def rollout_trials(start: np.ndarray, first: int, trials: int, seed: int, trunca
                 choose(board, high, low, nets, work, after, none)
             turn += 1
             if _game_over(after, checkers):
-                evaluate(after, nets, scratch, hidden, leaf)
+                evaluate(after, nets, scratch, leaf)
                 for k in range(5):
                     value[k] = leaf[k]
                 # ``after`` has the loser on roll: the mover's view is the other one.

@@ -57,7 +57,7 @@ def workspace() -> Workspace:
 
 
 @njit(cache=True)
-def _clear(ws: tuple, count: int) -> None:  # type: ignore[type-arg]
+def _clear(ws: Workspace, count: int) -> None:
     """Empty the table of the ``count`` results stored."""
     slots, table = ws[3], ws[4]
     for i in range(count):
@@ -65,13 +65,10 @@ def _clear(ws: tuple, count: int) -> None:  # type: ignore[type-arg]
 
 
 @njit(cache=True)
-def _record(ws: tuple, count: int, me: np.ndarray, theirs: np.ndarray,  # type: ignore[type-arg]
-            mask: int, board_key: int) -> int:
-    """Store the result of moving to ``me`` (whose key is ``board_key``) having hit the
-    points in ``mask`` unless it is stored already; returns the new count."""
-    results, masks, keys, slots, table = ws[:5]
-    # Multiplying by an odd number is one-to-one on 64-bit ints: masks never collide.
-    key = board_key + mask * _HIT_FACTOR
+def _probe(ws: Workspace, key: int, mask: int, me: np.ndarray) -> int:
+    """The slot of the result with ``key``, ``mask`` and board ``me`` in the table, or of the
+    empty slot where it belongs (the table is searched linearly from the key's slot)."""
+    results, masks, keys, table = ws[0], ws[1], ws[2], ws[4]
     slot = (key ^ (key >> 29)) & _TABLE_MASK
     while table[slot] != 0:
         other = table[slot] - 1
@@ -82,8 +79,22 @@ def _record(ws: tuple, count: int, me: np.ndarray, theirs: np.ndarray,  # type: 
                     same = False
                     break
             if same:
-                return count
+                return slot
         slot = (slot + 1) & _TABLE_MASK
+    return slot
+
+
+@njit(cache=True)
+def _record(ws: Workspace, count: int, me: np.ndarray, theirs: np.ndarray,
+            mask: int, board_key: int) -> int:
+    """Store the result of moving to ``me`` (whose key is ``board_key``) having hit the
+    points in ``mask`` unless it is stored already; returns the new count."""
+    results, masks, keys, slots, table = ws[:5]
+    # Multiplying by an odd number is one-to-one on 64-bit ints: masks never collide.
+    key = board_key + mask * _HIT_FACTOR
+    slot = _probe(ws, key, mask, me)
+    if table[slot] != 0:
+        return count
     table[slot] = count + 1
     keys[count] = key
     masks[count] = mask
@@ -133,17 +144,24 @@ def _board_key(me: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def _non_doubles(ws: tuple, me: np.ndarray, rev: np.ndarray,  # type: ignore[type-arg]
+def _non_doubles(ws: Workspace, me: np.ndarray, rev: np.ndarray,
                  theirs: np.ndarray, high: int, low: int) -> int:
     outside = _outside(me)
     key = _board_key(me)
+    # The points with checkers, highest first (the bar's checkers move first, alone).
+    points = ws[5]
+    occupied = 0
+    for p in range(24, 0, -1):
+        if me[p] > 0:
+            points[occupied] = p
+            occupied += 1
+    on_bar = me[BAR] > 0
     count = 0
     for order in range(2):
         first = high if order == 0 else low
         second = low if order == 0 else high
-        for s1 in range(25, 0, -1):
-            if me[s1] == 0 or (me[BAR] > 0 and s1 != BAR):
-                continue
+        for i in range(1 if on_bar else occupied):
+            s1 = BAR if on_bar else points[i]
             t1 = _target(me, rev, s1, first, outside)
             if t1 < 0:
                 continue
@@ -152,8 +170,13 @@ def _non_doubles(ws: tuple, me: np.ndarray, rev: np.ndarray,  # type: ignore[typ
             me[s1] -= 1
             me[t1] += 1
             out1 = outside - (1 if s1 > 6 and t1 <= 6 else 0)
-            for s2 in range(25, 0, -1):
-                if me[s2] == 0 or (me[BAR] > 0 and s2 != BAR):
+            # The second checker: from the bar while any is left, else from a point that had a
+            # checker or the one just reached (tried last, when it was empty before).
+            still_on_bar = me[BAR] > 0
+            extra = 1 if t1 > 0 and me[t1] == 1 else 0
+            for j in range(1 if still_on_bar else occupied + extra):
+                s2 = BAR if still_on_bar else (points[j] if j < occupied else t1)
+                if me[s2] == 0:
                     continue
                 t2 = _target(me, rev, s2, second, out1)
                 if t2 < 0:
@@ -172,9 +195,8 @@ def _non_doubles(ws: tuple, me: np.ndarray, rev: np.ndarray,  # type: ignore[typ
         return count
     # No play uses both dice: the larger die if it can be played, else the smaller.
     for die in (high, low):
-        for s1 in range(25, 0, -1):
-            if me[s1] == 0 or (me[BAR] > 0 and s1 != BAR):
-                continue
+        for i in range(1 if on_bar else occupied):
+            s1 = BAR if on_bar else points[i]
             t1 = _target(me, rev, s1, die, outside)
             if t1 < 0:
                 continue
@@ -192,7 +214,7 @@ def _non_doubles(ws: tuple, me: np.ndarray, rev: np.ndarray,  # type: ignore[typ
 
 
 @njit(cache=True)
-def _doubles(ws: tuple, me: np.ndarray, rev: np.ndarray,  # type: ignore[type-arg]
+def _doubles(ws: Workspace, me: np.ndarray, rev: np.ndarray,
              theirs: np.ndarray, die: int) -> int:
     entered = 0
     entry_mask = 0
@@ -308,7 +330,7 @@ def _doubles(ws: tuple, me: np.ndarray, rev: np.ndarray,  # type: ignore[type-ar
 
 
 @njit(cache=True)
-def generate(ws: tuple, board: np.ndarray, high: int, low: int) -> int:  # type: ignore[type-arg]
+def generate(ws: Workspace, board: np.ndarray, high: int, low: int) -> int:
     """Store every distinct result of the roll (``high``, ``low``) from ``board`` in ``ws[0]``
     and return how many there are (0: no checker can move)."""
     me = board[0].copy()
