@@ -10,7 +10,9 @@ import numpy as np
 import pytest
 
 from backgammon import Position
-from backgammon.bot.kernel import Engine, board_of
+from backgammon.bot import Bot
+from backgammon.bot.evaluator import FakeEvaluator
+from backgammon.bot.kernel import Engine, KernelError, board_of
 from backgammon.bot.rollout import RolloutError, rollout
 from backgammon.bot.shipped import shipped_evaluator
 from backgammon.cli.rollout import ARGUMENTS, rollout_command
@@ -120,3 +122,11 @@ def test_the_command_prints_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["equity_interval"][0] < data["equity"] < data["equity_interval"][1]
     assert set(data["probabilities"]) == {"win", "win_gammon", "win_backgammon",
                                           "lose_gammon", "lose_backgammon"}
+
+
+def test_the_bot_rolls_out_with_its_networks() -> None:
+    position = POSITIONS[1]
+    result = Bot().rollout(position, trials=36, truncate=2, seed=8, workers=1)
+    assert result == rollout(position, trials=36, truncate=2, seed=8, workers=1)
+    with pytest.raises(KernelError, match="networks"):
+        Bot(evaluator=FakeEvaluator()).rollout(position, trials=36)

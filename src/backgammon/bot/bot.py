@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from enum import StrEnum
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -32,6 +32,10 @@ from .met import MatchScore
 from .network import Array
 from .probabilities import Probabilities
 from .search import DEFAULT_FILTERS, MoveFilter, Search
+
+if TYPE_CHECKING:
+    from ..cube import CubeContext
+    from .rollout import RolloutResult
 
 
 class Level(StrEnum):
@@ -277,6 +281,27 @@ class Bot:
         return ResignationAnswer(
             accepting >= value.playing_on - _ACCEPT_TOLERANCE, accepting, value.playing_on
         )
+
+    # Rollouts
+
+    def rollout(
+        self,
+        position: Position,
+        cube: CubeContext | None = None,
+        trials: int = 1296,
+        truncate: int = 0,
+        seed: int | None = None,
+        workers: int | None = None,
+        luck: bool = True,
+        progress: bool = False,
+    ) -> RolloutResult:
+        """Roll ``position`` out with this bot's networks, playing at 0-ply whatever the
+        bot's depth (:func:`.rollout.rollout` says what each argument does)."""
+        from .kernel import Engine
+        from .rollout import rollout
+
+        engine = Engine.from_evaluator(self.evaluator)
+        return rollout(position, cube, trials, 0, truncate, seed, workers, luck, progress, engine)
 
 
 class _ResignationValues:

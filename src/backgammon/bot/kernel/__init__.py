@@ -10,6 +10,7 @@ so later runs load it at once.
 from .engine import (
     Boards,
     Engine,
+    KernelError,
     SelfPlayResult,
     board_of,
     boards_of,
@@ -21,6 +22,7 @@ from .engine import (
 __all__ = [
     "Boards",
     "Engine",
+    "KernelError",
     "SelfPlayResult",
     "board_of",
     "boards_of",

@@ -18,8 +18,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ...dice import check_dice
+from ...errors import BackgammonError
 from ...position import Position
-from ..bearoff import BearoffTable
+from ..bearoff import BearoffEvaluator, BearoffTable
+from ..evaluator import Evaluator, NetworkEvaluator
 from ..network import Network
 from . import evaluate as _evaluate
 from . import games as _games
@@ -70,6 +72,10 @@ def legal_results_batch(
     )
 
 
+class KernelError(BackgammonError):
+    """What the kernel cannot compile: an evaluator other than the networks."""
+
+
 @dataclass(frozen=True)
 class SelfPlayResult:
     """Games of :meth:`Engine.selfplay`: the points each won for the side that moved first,
@@ -101,6 +107,21 @@ class Engine:
     def shipped(cls) -> Engine:
         """The shipped networks and bearoff table (as :func:`shipped_evaluator`)."""
         return _shipped_engine()
+
+    @classmethod
+    def from_evaluator(cls, evaluator: Evaluator) -> Engine:
+        """The engine of an evaluator made of the networks (with or without the bearoff
+        table); :class:`KernelError` for any other."""
+        table = None
+        base = evaluator
+        if isinstance(evaluator, BearoffEvaluator):
+            table, base = evaluator.table, evaluator.base
+        if not isinstance(base, NetworkEvaluator):
+            raise KernelError(
+                "The compiled kernel runs the contact and race networks only; this evaluator "
+                f"is a {type(base).__name__}."
+            )
+        return cls(base.contact, base.race, table)
 
     def evaluate(self, boards: Boards) -> NDArray[np.float32]:
         """The 0-ply outputs ``(n, 5)`` of boards, as the shipped evaluator gives them."""
