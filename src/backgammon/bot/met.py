@@ -1,5 +1,9 @@
 """Match equity: each score's chance of winning the match, from a match equity table.
 
+The score itself is the core's :class:`~backgammon.cube.MatchScore` (re-exported here); this
+module adds what the table says of it: :func:`equity_after` a game, the weights of match-aware
+checker play (:func:`play_weights`) and the value of a gammon (:func:`gammon_value`).
+
 The table is Kazaross-XG2 (:mod:`backgammon.bot._met_kazaross_xg2`, GNU Backgammon's default),
 for matches of up to 25 points. Its Crawford entries (one player 1 away, no doubling this game)
 and post-Crawford entries (the games after it) are apart, as the cube's value differs.
@@ -9,21 +13,18 @@ and post-Crawford entries (the games after it) are apart, as the cube's value di
 0.5
 >>> round(met.equity(2, 4), 5)          # 2-away against 4-away
 0.6687
->>> score = MatchScore(length=5, score=(3, 0))
->>> score.away, score.opponent_away
-(2, 5)
->>> round(score.equity_after(won=2), 5)  # winning a gammon wins the match
-1.0
+>>> round(equity_after(MatchScore(7, (5, 3)), won=1), 5)  # then 1-away against 4-away
+0.81436
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 
+from ..cube import MatchScore
 from ..errors import BackgammonError
 from . import _met_kazaross_xg2
 
@@ -79,87 +80,63 @@ _KAZAROSS_XG2 = MatchEquityTable(
 )
 
 
-@dataclass(frozen=True)
-class MatchScore:
-    """The score of a match at the start of a game, for the player on roll: a match to
-    ``length`` points, ``score`` (the player's, the opponent's), and whether this game is the
-    Crawford game (no doubling in it)."""
+#: The table the bot plays by.
+TABLE = _KAZAROSS_XG2
 
-    length: int
-    score: tuple[int, int] = (0, 0)
-    crawford: bool = False
-    table: MatchEquityTable = _KAZAROSS_XG2
 
-    def __post_init__(self) -> None:
-        if self.length < 1 or not all(0 <= s < self.length for s in self.score):
-            raise BackgammonError(
-                f"A score in a {self.length}-point match is two numbers from 0 to "
-                f"{self.length - 1}; got {self.score}."
-            )
-        if self.crawford and self.length - 1 not in self.score:
-            raise BackgammonError("The Crawford game is played when a player is 1 away.")
+def equity_after(score: MatchScore, won: int = 0, lost: int = 0) -> float:
+    """The chance of winning the match, for the player whose ``score`` it is, after the game
+    being played ends with ``won`` points to that player or ``lost`` points to the opponent.
 
-    @property
-    def away(self) -> int:
-        """Points the player on roll still needs."""
-        return self.length - self.score[0]
+    >>> round(equity_after(MatchScore(5, (3, 0)), won=2), 5)  # a gammon wins the match
+    1.0
+    """
+    # A player 1 away now means the Crawford game is this one or behind: every later score
+    # with a player 1 away is post-Crawford. Otherwise it would be the Crawford game.
+    after_crawford = min(score.away, score.opponent_away) == 1
+    return TABLE.equity(score.away - won, score.opponent_away - lost, after_crawford)
 
-    @property
-    def opponent_away(self) -> int:
-        """Points the opponent still needs."""
-        return self.length - self.score[1]
 
-    @property
-    def post_crawford(self) -> bool:
-        """A game after the Crawford game: one player is 1 away, and doubling is allowed."""
-        return not self.crawford and min(self.away, self.opponent_away) == 1
+def play_weights(score: MatchScore, cube: int = 1) -> NDArray[np.float32]:
+    """The weights ``w`` of the five outputs (win, win gammon, win backgammon, lose gammon,
+    lose backgammon) such that ``outputs @ w - 1`` is the player's chance of winning the match
+    after this game, with the cube at ``cube``, rescaled so that a single game won is +1 and
+    one lost is -1, as in money play: the equity that match-aware checker play maximises.
 
-    @property
-    def cube_allowed(self) -> bool:
-        """Whether doubling is allowed in this game (not in the Crawford game)."""
-        return not self.crawford
+    >>> [round(w, 3) for w in play_weights(MatchScore(7)).tolist()]  # money: 2, 1, 1, -1, -1
+    [2.0, 1.019, 1.164, -1.019, -1.164]
+    >>> # 1 away in the Crawford game: a gammon won adds nothing; a backgammon lost costs.
+    >>> [round(w, 3) for w in play_weights(MatchScore(3, (2, 0), crawford=True)).tolist()]
+    [2.0, 0.0, 0.0, -0.049, -2.049]
+    """
+    won = [equity_after(score, won=k * cube) for k in (1, 2, 3)]
+    lost = [equity_after(score, lost=k * cube) for k in (1, 2, 3)]
+    scale = 2.0 / (won[0] - lost[0])
+    return np.array(
+        [
+            2.0,
+            (won[1] - won[0]) * scale,
+            (won[2] - won[1]) * scale,
+            (lost[1] - lost[0]) * scale,
+            (lost[2] - lost[1]) * scale,
+        ],
+        dtype=np.float32,
+    )
 
-    def equity_after(self, won: int = 0, lost: int = 0) -> float:
-        """The player's chance of winning the match after this game ends with ``won`` points
-        to the player or ``lost`` points to the opponent."""
-        # A player 1 away now means the Crawford game is this one or behind: every later
-        # score with a player 1 away is post-Crawford. Otherwise it would be the Crawford game.
-        after_crawford = min(self.away, self.opponent_away) == 1
-        return self.table.equity(self.away - won, self.opponent_away - lost, after_crawford)
 
-    def flip(self) -> MatchScore:
-        """The same score seen by the opponent."""
-        return MatchScore(self.length, (self.score[1], self.score[0]), self.crawford, self.table)
+def gammon_value(score: MatchScore, cube: int = 1) -> float:
+    """What winning a gammon adds to winning a single game, for the player whose ``score`` it
+    is, with the cube at ``cube``, in units of what a single game's win gains over its loss."""
+    win, gammon = equity_after(score, won=cube), equity_after(score, won=2 * cube)
+    lose = equity_after(score, lost=cube)
+    return (gammon - win) / (win - lose)
 
-    def play_weights(self, cube: int = 1) -> NDArray[np.float32]:
-        """The weights ``w`` of the five outputs (win, win gammon, win backgammon, lose
-        gammon, lose backgammon) such that ``outputs @ w - 1`` is the player's chance of
-        winning the match after this game, rescaled so that a single game won is +1 and one
-        lost is -1, as in money play: the equity that match-aware checker play maximises.
 
-        >>> [round(w, 3) for w in MatchScore(7).play_weights().tolist()]  # money: 2, 1, 1, -1, -1
-        [2.0, 1.019, 1.164, -1.019, -1.164]
-        >>> # 1 away in the Crawford game: a gammon won adds nothing; a backgammon lost costs.
-        >>> [round(w, 3) for w in MatchScore(3, (2, 0), crawford=True).play_weights().tolist()]
-        [2.0, 0.0, 0.0, -0.049, -2.049]
-        """
-        won = [self.equity_after(won=k * cube) for k in (1, 2, 3)]
-        lost = [self.equity_after(lost=k * cube) for k in (1, 2, 3)]
-        scale = 2.0 / (won[0] - lost[0])
-        return np.array(
-            [
-                2.0,
-                (won[1] - won[0]) * scale,
-                (won[2] - won[1]) * scale,
-                (lost[1] - lost[0]) * scale,
-                (lost[2] - lost[1]) * scale,
-            ],
-            dtype=np.float32,
-        )
-
-    def gammon_value(self, cube: int = 1) -> float:
-        """What winning a gammon adds to winning a single game, for the player with the cube
-        at ``cube``, in units of what a single game's win gains over its loss."""
-        win, gammon = self.equity_after(won=cube), self.equity_after(won=2 * cube)
-        lose = self.equity_after(lost=cube)
-        return (gammon - win) / (win - lose)
+__all__ = [
+    "TABLE",
+    "MatchEquityTable",
+    "MatchScore",
+    "equity_after",
+    "gammon_value",
+    "play_weights",
+]

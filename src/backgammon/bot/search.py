@@ -165,7 +165,7 @@ class Search:
         Plays evaluated deeper rank above the others. ``noise`` (with ``rng``) adds normal
         noise of that standard deviation to each play's equity, for the filters and the
         ranking both (the equities reported are without it). ``weights`` rank by the equity
-        at a match score (:meth:`~backgammon.bot.met.MatchScore.play_weights`) instead of
+        at a match score (:func:`~backgammon.bot.met.play_weights`) instead of
         money's; the search below the plays stays cubeless money play.
         """
         if not plays:
