@@ -1,4 +1,4 @@
-"""Cube decisions (money and match), the match equity table, resignations, and bots handling
+"""Cube decisions (money and match), resignations, and bots handling
 the cube and resignations through the game engine. Textbook positions are built from their
 probabilities directly, by an evaluator that returns fixed figures."""
 
@@ -17,7 +17,6 @@ from backgammon.bot import (
     CubeContext,
     CubeOwner,
     CubeResponse,
-    MatchEquityTable,
     MatchScore,
     Probabilities,
     act,
@@ -30,7 +29,7 @@ from backgammon.bot.cube import (
     money_decision,
     money_equity,
 )
-from backgammon.bot.met import equity_after, gammon_value
+from backgammon.bot.met import equity_after
 from backgammon.bot.network import Array
 from backgammon.dice import ManualDice
 from backgammon.errors import BackgammonError
@@ -156,61 +155,6 @@ def test_bot_cube_decision_uses_its_evaluation() -> None:
     assert decision.action == "no double"
     context = CubeContext(value=2, owner=CubeOwner.ON_ROLL)
     assert bot_seeing(0.5, 0.1, 0.0, 0.1, 0.0).cube_decision(START, context) == decision
-
-
-# The match equity table
-
-
-def test_met_is_symmetric() -> None:
-    met = MatchEquityTable.kazaross_xg2()
-    assert met.max_length == 25
-    for away in range(1, 26):
-        for other in range(1, 26):
-            assert met.equity(away, other) + met.equity(other, away) == pytest.approx(1.0)
-    assert met.equity(1, 1) == 0.5 == met.equity(7, 7)
-
-
-def test_met_entries() -> None:
-    met = MatchEquityTable.kazaross_xg2()
-    assert met.name == "Kazaross-XG2"
-    assert met.equity(1, 2) == pytest.approx(0.67736)  # the Crawford game, 1-away 2-away
-    assert met.equity(2, 4) == pytest.approx(0.66870)
-    assert met.equity(0, 3) == 1.0 and met.equity(3, -1) == 0.0
-    # Post-Crawford: the trailer's chances (the free drop makes 2-away nearly even).
-    assert met.equity(2, 1, post_crawford=True) == pytest.approx(0.48803)
-    assert met.equity(1, 2, post_crawford=True) == pytest.approx(1 - 0.48803)
-    assert met.equity(1, 1, post_crawford=True) == 0.5
-    # Leading is better, everywhere.
-    for away in range(1, 25):
-        assert met.equity(away, 10) > met.equity(away + 1, 10)
-    with pytest.raises(BackgammonError):
-        met.equity(26, 3)
-
-
-def test_equity_after_a_game_that_ends_the_match() -> None:
-    score = MatchScore(length=7, score=(6, 3))
-    assert equity_after(score, won=1) == 1.0
-    assert equity_after(score, lost=4) == 0.0
-    assert equity_after(score, lost=3) == pytest.approx(1.0 - equity_after(score.flip(), won=3))
-
-
-def test_scores_after_the_game_enter_the_crawford_game() -> None:
-    # 3-away 3-away: a single win leaves 2-away 3-away; a gammon 1-away, for the Crawford game.
-    score = MatchScore(5, (2, 2))
-    met = MatchEquityTable.kazaross_xg2()
-    assert equity_after(score, won=2) == pytest.approx(met.equity(1, 3))
-    # In the Crawford game, what follows is post-Crawford.
-    crawford = MatchScore(5, (4, 2), crawford=True)
-    assert equity_after(crawford, lost=1) == pytest.approx(met.equity(1, 2, post_crawford=True))
-
-
-def test_gammon_values() -> None:
-    # In the Crawford game the leader's gammon is worth nothing: a single game wins.
-    assert gammon_value(MatchScore(5, (4, 2), crawford=True)) == 0.0
-    # Post-Crawford the trailer at 2-away wins the match with a gammon or with a single game
-    # won with the cube on 2: at cube 1 a gammon is worth as much as the single game's swing.
-    assert gammon_value(MatchScore(5, (3, 4))) == pytest.approx(1.0)
-    assert 0.3 < gammon_value(MatchScore(7)) < 0.7
 
 
 # Match play
