@@ -30,7 +30,6 @@ import random
 import re
 import subprocess
 import sys
-import tempfile
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -145,15 +144,10 @@ def judge(ids: list[str], plies: int) -> list[dict[str, Any] | None]:
     ]
     for text in ids:
         commands += [f"set gnubgid {text}", "hint"]
-    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as script:
-        script.write("\n".join(commands) + "\n")
-    try:
-        out = subprocess.run(
-            [GNUBG, "-t", "-q"], stdin=open(script.name), capture_output=True, text=True,
-            timeout=3600,
-        ).stdout
-    finally:
-        os.unlink(script.name)
+    out = subprocess.run(
+        [GNUBG, "-t", "-q"], input="\n".join(commands) + "\n", capture_output=True,
+        text=True, timeout=3600,
+    ).stdout
     blocks = out.split("Setting GNUbg ID")[1:]
     results: list[dict[str, Any] | None] = []
     for block in blocks:
