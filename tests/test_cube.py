@@ -199,6 +199,10 @@ def test_bot_match_cube_decision() -> None:
         bot.cube_decision(START, CubeContext(match=MatchScore(7), beavers=True))
     with pytest.raises(BackgammonError, match="not both"):
         bot.cube_decision(START, CubeContext(), cube_value=2)
+    with pytest.raises(BackgammonError, match="its decision is a match decision"):
+        money_decision(DOUBLE_TAKE, CONTACT_EFFICIENCY, CubeContext(match=MatchScore(7)))
+    with pytest.raises(BackgammonError, match="its decision is a money decision"):
+        match_decision(DOUBLE_TAKE, CONTACT_EFFICIENCY, CubeContext())
 
 
 # Resignations

@@ -171,7 +171,7 @@ def money_decision(
     and the options of ``cube`` (by default centred at 1)."""
     cube = cube or CubeContext()
     if not cube.money:
-        raise BackgammonError("A money decision is asked without a match score.")
+        raise BackgammonError("This cube has a match score: its decision is a match decision.")
     no_double = money_equity(p, efficiency, cube.owner, cube.jacoby)
     # Once doubled, the cube has turned (gammons count) and the taker owns it at twice.
     double_take = 2.0 * money_equity(p, efficiency, CubeOwner.OPPONENT)
@@ -317,7 +317,7 @@ def match_decision(p: Probabilities, efficiency: float, cube: CubeContext) -> Cu
     the cube and the score of ``cube``."""
     score = cube.match
     if score is None:
-        raise BackgammonError("A match decision is asked with the match score.")
+        raise BackgammonError("This cube has no match score: its decision is a money decision.")
     model = _MatchCube(p, score)
     dead = model.dead(0, p.win, cube.value)
     live = {
