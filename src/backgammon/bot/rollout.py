@@ -250,7 +250,4 @@ def _summary(
 def _cubeful(mean: NDArray[np.float64], position: Position, cube: CubeContext) -> float:
     """Janowski's money equity per unit of the cube of the rolled-out probabilities."""
     p = Probabilities.from_values(np.clip(mean, 0.0, 1.0))
-    decision = money_decision(
-        p, cube_efficiency(position), cube.owner.value, cube.jacoby, cube.may_beaver
-    )
-    return decision.best
+    return money_decision(p, cube_efficiency(position), cube).best
