@@ -6,10 +6,10 @@ own order (row 0 the player on roll, row 1 the opponent; each on its own numberi
 as ``Play.result`` is. The search is the core's (:mod:`backgammon.moves`), written with arrays
 and explicit loops so that numba compiles it: the rules are quoted there, not here.
 
-Results are told apart by a 64-bit key (a random weight for each checker on each point and for
-each point hit) and, where two keys agree, by comparing the boards, so no result is merged
-with another by chance. A tuple of arrays (:func:`workspace`) holds the
-results of one call and the hash table, allocated once and reused.
+Results are told apart by a 64-bit key (a random weight for each checker on each point, and
+the set of points hit) and, where two keys agree, by comparing the boards, so no result is
+merged with another by chance. A tuple of arrays (:func:`workspace`) holds the results of one
+call and the hash table, allocated once and reused.
 """
 
 from __future__ import annotations
@@ -39,9 +39,9 @@ Workspace = tuple[
 @njit(cache=True)
 def workspace() -> Workspace:
     """The reusable arrays of :func:`generate`: the results, their hit masks, their keys,
-    their slots in the table, the table (0 = empty, else index + 1); then scratch space of
-    the search of a double (its moves' sources, targets and hits, its stacks, and the points
-    its checkers can reach)."""
+    their slots in the table, the table (0 = empty, else index + 1); then scratch space:
+    the occupied points of a non-double, or the search of a double (its moves' sources,
+    targets and hits, its stacks, and the points its checkers can reach)."""
     return (
         np.zeros((CAPACITY, 2, 26), dtype=np.int8),
         np.zeros(CAPACITY, dtype=np.int64),
