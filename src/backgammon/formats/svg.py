@@ -12,8 +12,10 @@ sign of whose a checker is. Only the standard library is used.
 >>> svg = board_svg(Position.initial(), dice=(3, 1))
 >>> svg.startswith('<svg xmlns="http://www.w3.org/2000/svg"') and 'role="img"' in svg
 True
->>> print(describe(Position.initial(), dice=(3, 1)))
-Backgammon board. White to play, dice 3 and 1. White: 5 on point 6, 3 on point 8, 5 on point 13, 2 on point 24. Black: 2 on point 1, 5 on point 12, 3 on point 17, 5 on point 19.
+>>> import textwrap
+>>> print(textwrap.fill(describe(Position.initial(), dice=(3, 1)), 90))
+Backgammon board. White to play, dice 3 and 1. White: 5 on point 6, 3 on point 8, 5 on
+point 13, 2 on point 24. Black: 2 on point 1, 5 on point 12, 3 on point 17, 5 on point 19.
 """
 
 from __future__ import annotations
@@ -89,8 +91,12 @@ def describe(
     reader says of :func:`board_svg`'s image.
 
     >>> p = Position.from_points({"bar": 1, 3: 2}, {20: 3}, checkers=3)
-    >>> print(describe(p, cube=2, cube_owner=CubeOwner.OPPONENT))
-    Backgammon board. White to play, the cube at 2, Black's. White: 1 on the bar, 2 on point 3. Black: 3 on point 5.
+    >>> for sentence in describe(p, cube=2, cube_owner=CubeOwner.OPPONENT).split(". "):
+    ...     print(sentence)
+    Backgammon board
+    White to play, the cube at 2, Black's
+    White: 1 on the bar, 2 on point 3
+    Black: 3 on point 5.
     """
     n = labels.number
     head = [labels.to_play.format(player=labels.player)]

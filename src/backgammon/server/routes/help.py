@@ -108,12 +108,13 @@ _OWNERS = {"centre": CubeOwner.CENTRE, "me": CubeOwner.ON_ROLL, "opponent": Cube
 def boards(fragment: str, board_labels: BoardLabels) -> str:
     """``fragment`` with each ``<board …>`` placeholder drawn as a figure.
 
-    >>> print(boards('<p>x</p><board id="4HPwATDgc/ABMA" caption="The start">', BoardLabels())[:60])
-    <p>x</p><figure class="board"><svg xmlns="http://www.w3.org/2
-    >>> boards('<board caption="no id">', BoardLabels())
+    >>> page = boards('<p>x</p><board id="4HPwATDgc/ABMA" caption="The start">', BoardLabels())
+    >>> page[:39], page[-49:]
+    ('<p>x</p><figure class="board"><svg xmln', '</svg><figcaption>The start</figcaption></figure>')
+    >>> boards('<board caption="no id">', BoardLabels())  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    backgammon.server.routes.help.HelpContentError: A board in the help has no position: <board caption="no id">.
+    backgammon.server.routes.help.HelpContentError: A board in the help has no position: ...
     """
 
     def draw(found: re.Match[str]) -> str:
