@@ -190,3 +190,13 @@ def test_raw_counts_are_the_counts() -> None:
     position = Position.from_points({"bar": 1, 6: 14}, {1: 2, 24: 13})
     assert tuple(position.mine_bytes) == position.mine
     assert tuple(position.theirs_bytes) == position.theirs
+
+
+def test_the_points_of_a_win_count_the_cube_and_the_jacoby_rule() -> None:
+    game = Game(Rules(jacoby=True), ManualDice(["6 1"]))
+    game.roll(0)
+    game.play(0, "13/7 8/7")
+    assert [game.points_for(kind) for kind in WinKind] == [1, 1, 1]
+    game.double(1)
+    game.take(0)
+    assert [game.points_for(kind) for kind in WinKind] == [2, 4, 6]

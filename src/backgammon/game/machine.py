@@ -28,6 +28,7 @@ from .rules import (
     Phase,
     Resignation,
     Rules,
+    check_level,
     check_seat,
     cube_context_for,
     why_no_beaver,
@@ -192,6 +193,13 @@ class Game:
             score=self.score,
         )
 
+    def points_for(self, kind: WinKind) -> int:
+        """The points a game won now as ``kind`` scores: the cube's value, times the kind
+        unless the Jacoby rule holds (RULES.md, Doubling)."""
+        if jacoby_applies(self.rules.jacoby, self.in_match, self.cube_turned):
+            return self.cube_value
+        return self.cube_value * int(kind)
+
     def legal_actions(self, player: int) -> list[Action]:
         """The actions ``player`` may take now, for interfaces to offer."""
         check_seat(player)
@@ -275,7 +283,7 @@ class Game:
 
     def resign(self, player: int, level: WinKind | int = WinKind.SINGLE) -> None:
         """Offer to resign, conceding a single game, a gammon or a backgammon."""
-        self.act(player, Act(Action.RESIGN, level=level))  # type: ignore[arg-type]
+        self.act(player, Act(Action.RESIGN, level=check_level(level)))
 
     def accept(self, player: int) -> None:
         """Accept the opponent's resignation, ending the game at its level."""
@@ -419,7 +427,7 @@ class Game:
         elif action is Action.ACCEPT:
             assert self.resignation is not None
             level = self.resignation.level
-            self._finish(1 - self.resignation.player, level, self._points(level), "resign")
+            self._finish(1 - self.resignation.player, level, self.points_for(level), "resign")
         elif action is Action.REJECT:
             assert self.resignation is not None
             self.phase = self.resignation.resume
@@ -484,14 +492,9 @@ class Game:
         if outcome is not None:
             # The player who just moved is now the opponent of the player on roll.
             winner = 1 - self.on_roll
-            self._finish(winner, outcome.kind, self._points(outcome.kind), "bear off")
+            self._finish(winner, outcome.kind, self.points_for(outcome.kind), "bear off")
             return
         self.phase = Phase.ROLL
-
-    def _points(self, kind: WinKind) -> int:
-        if jacoby_applies(self.rules.jacoby, self.in_match, self.cube_turned):
-            return self.cube_value
-        return self.cube_value * int(kind)
 
     def _finish(self, winner: int, kind: WinKind, points: int, reason: str) -> None:
         self.result = GameResult(winner, kind, points, reason)
