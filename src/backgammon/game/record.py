@@ -10,7 +10,7 @@ Act(action=<Action.STEP: 'step'>, step=(13, 7), play=None, level=None)
 >>> Act(Action.ROLL, level=WinKind.GAMMON)
 Traceback (most recent call last):
 ...
-backgammon.game.IllegalActionError: A roll takes no level; only a resignation offers one.
+backgammon.game.IllegalActionError: A roll takes no level.
 """
 
 from __future__ import annotations
@@ -157,15 +157,7 @@ class Act:
             if name == needed and not given:
                 raise IllegalActionError(f"{_NAMES[action].capitalize()} needs its {name}.")
             if name != needed and given:
-                raise IllegalActionError(
-                    f"{_NAMES[action].capitalize()} takes no {name}; only "
-                    f"{_NAMES[_argument_of(name)]} {'offers' if name == 'level' else 'names'} "
-                    "one."
-                )
-
-
-def _argument_of(name: str) -> Action:
-    return next(action for action, argument in _ARGUMENTS.items() if argument == name)
+                raise IllegalActionError(f"{_NAMES[action].capitalize()} takes no {name}.")
 
 
 @dataclass(frozen=True)
