@@ -17,7 +17,14 @@ from backgammon.bot import Bot
 from backgammon.bot.bearoff import BearoffEvaluator, is_bearoff
 from backgammon.bot.encoding import boards, encode_contact, encode_race, is_race
 from backgammon.bot.evaluator import NetworkEvaluator
-from backgammon.bot.kernel import Engine, board_of, boards_of, legal_results, position_of
+from backgammon.bot.kernel import (
+    Engine,
+    KernelError,
+    board_of,
+    boards_of,
+    legal_results,
+    position_of,
+)
 from backgammon.bot.kernel import evaluate as kernel_evaluate
 from backgammon.bot.kernel.movegen import generate, workspace
 from backgammon.bot.shipped import load_shipped_networks, shipped_evaluator
@@ -141,3 +148,8 @@ def test_selfplay_is_seeded_and_splits_without_change() -> None:
     np.testing.assert_array_equal(whole.turns, np.concatenate([h.turns for h in halves]))
     assert set(np.abs(whole.points)) <= {1, 2, 3} and whole.turns.min() > 10
     assert not np.array_equal(whole.points, engine.selfplay(12, seed=6).points)
+
+
+def test_seeds_out_of_range_are_refused() -> None:
+    with pytest.raises(KernelError, match="seed"):
+        Engine.shipped().selfplay(1, seed=-1)

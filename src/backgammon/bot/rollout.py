@@ -200,8 +200,10 @@ def _run(
             values[first : first + len(piece)] = piece
             bar.update(len(piece))
     else:
-        # Forked workers inherit the compiled kernel and the weights.
-        context = multiprocessing.get_context("fork")
+        # Forked workers inherit the compiled kernel and the weights; where there is no fork
+        # the engine travels to each worker (which loads the kernel from numba's cache).
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("fork" if "fork" in methods else None)
         with context.Pool(min(workers, len(tasks)), _set_engine, (engine,)) as pool:
             for first, piece in pool.imap_unordered(_piece, tasks):
                 values[first : first + len(piece)] = piece

@@ -73,7 +73,7 @@ def legal_results_batch(
 
 
 class KernelError(BackgammonError):
-    """What the kernel cannot compile: an evaluator other than the networks."""
+    """What the kernel cannot do: an evaluator other than the networks, a seed out of range."""
 
 
 @dataclass(frozen=True)
@@ -143,6 +143,7 @@ class Engine:
     ) -> SelfPlayResult:
         """Games ``first ..`` of a cubeless 0-ply self-play run seeded by ``seed`` (from the
         standard start unless ``start`` is given)."""
+        _check_seed(seed)
         board = board_of(start or Position.initial())
         points, turns = _games.selfplay(board, games, seed, first, self.nets)
         return SelfPlayResult(points, turns)
@@ -154,9 +155,15 @@ class Engine:
         """Trials ``first .. first + trials - 1`` of a rollout of ``position``: each trial's
         outputs for its player on roll, and the sum of each trial's lucks (zeros without
         ``luck``); ``stratify``: quasi-random first two rolls. See :mod:`.games`."""
+        _check_seed(seed)
         return _games.rollout_trials(
             board_of(position), first, trials, seed, truncate, luck, stratify, self.nets
         )
+
+
+def _check_seed(seed: int) -> None:
+    if not 0 <= seed < 2**63:
+        raise KernelError(f"A seed is a whole number from 0 to 2**63 - 1; got {seed}.")
 
 
 @functools.cache
