@@ -33,12 +33,14 @@ Boards = NDArray[np.int8]
 
 def board_of(position: Position) -> Boards:
     """The ``(2, 26)`` int8 board of a position."""
-    return np.array([position.mine, position.theirs], dtype=np.int8)
+    board: Boards = boards_of([position])[0]
+    return board
 
 
 def boards_of(positions: Sequence[Position]) -> Boards:
     """The ``(n, 2, 26)`` boards of positions."""
-    return np.array([[p.mine, p.theirs] for p in positions], dtype=np.int8).reshape(-1, 2, 26)
+    counts = b"".join([p.mine_bytes + p.theirs_bytes for p in positions])
+    return np.frombuffer(counts, dtype=np.int8).reshape(-1, 2, 26).copy()
 
 
 def position_of(board: NDArray[np.integer]) -> Position:
