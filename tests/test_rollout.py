@@ -13,7 +13,7 @@ from backgammon import Position
 from backgammon.bot import Bot
 from backgammon.bot.evaluator import FakeEvaluator
 from backgammon.bot.kernel import Engine, KernelError, board_of
-from backgammon.bot.rollout import RolloutError, rollout
+from backgammon.bot.rollout import RolloutError, rollout, rollouts
 from backgammon.bot.shipped import shipped_evaluator
 from backgammon.cli.rollout import ARGUMENTS, rollout_command
 from backgammon.cube import CubeContext, CubeOwner
@@ -130,3 +130,12 @@ def test_the_bot_rolls_out_with_its_networks() -> None:
     assert result == rollout(position, trials=36, truncate=2, seed=8, workers=1)
     with pytest.raises(KernelError, match="networks"):
         Bot(evaluator=FakeEvaluator()).rollout(position, trials=36)
+
+
+def test_many_positions_roll_out_as_each_alone() -> None:
+    results = rollouts(POSITIONS[1:3], trials=36, truncate=2, seed=11, workers=2)
+    assert results[0].seed == 11 and results[1].seed != 11
+    for position, result in zip(POSITIONS[1:3], results, strict=True):
+        assert result == rollout(position, trials=36, truncate=2, seed=result.seed, workers=1)
+    with pytest.raises(RolloutError, match="position 1"):
+        rollouts([POSITIONS[0], Position.from_points({}, {1: 1}, checkers=1)])

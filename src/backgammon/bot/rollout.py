@@ -4,7 +4,8 @@ Each trial plays the position to the end (or for ``truncate`` turns and takes th
 of the position reached) with the bot's 0-ply play for both sides, and reports the five
 outcomes for the player on roll; their means are the cubeless probabilities. Trials are
 independent and their dice come from their index and the seed alone, so a rollout gives the
-same result however many processes share it (:func:`rollout`, ``workers``).
+same result however many processes share it (:func:`rollout`, ``workers``; :func:`rollouts`
+rolls many positions out with one set of processes, as labelling training positions needs).
 
 Two things make the trials count for more, as in GNU Backgammon's rollouts:
 
@@ -40,6 +41,7 @@ import math
 import multiprocessing
 import os
 import secrets
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -135,6 +137,28 @@ def rollout(
     one a core; 1 runs in this process). ``luck``: variance reduction. ``progress``: a
     progress bar on standard error. ``engine``: the networks (the shipped ones by default).
     """
+    return rollouts(
+        [position], cube, trials, plies, truncate, seed, workers, luck, progress, engine
+    )[0]
+
+
+def rollouts(
+    positions: Sequence[Position],
+    cube: CubeContext | None = None,
+    trials: int = 1296,
+    plies: int = 0,
+    truncate: int = 0,
+    seed: int | None = None,
+    workers: int | None = None,
+    luck: bool = True,
+    progress: bool = False,
+    engine: Engine | None = None,
+) -> list[RolloutResult]:
+    """:func:`rollout` of each of ``positions`` (with the same cube), sharing one set of
+    processes, as labelling many positions needs. Position ``i`` is rolled out with the
+    seed ``seed + i * 0x9E3779B97F4A7C15`` (mod 2**63), reported in its result, so that
+    :func:`rollout` with that seed gives the same result.
+    """
     if plies not in ROLLOUT_PLIES:
         raise RolloutError(
             f"Rollouts choose their plays at 0-ply for now (the compiled kernel); got {plies}."
@@ -143,22 +167,35 @@ def rollout(
         raise RolloutError(f"A rollout needs at least 2 trials for an error bar; got {trials}.")
     if truncate < 0:
         raise RolloutError(f"Truncation is a number of turns, 0 or more; got {truncate}.")
-    if position.is_game_over():
-        raise RolloutError("The game is over in this position: there is nothing to roll out.")
+    for index, position in enumerate(positions):
+        if position.is_game_over():
+            raise RolloutError(
+                f"The game is over in position {index} ({position.id()}): there is nothing "
+                "to roll out."
+            )
     cube = cube or CubeContext()
     seed = secrets.randbits(62) if seed is None else seed
     if not 0 <= seed < 2**63:
         raise RolloutError(f"A seed is a whole number from 0 to 2**63 - 1; got {seed}.")
+    seeds = [(seed + index * _SEED_STEP) % 2**63 for index in range(len(positions))]
     engine = engine or Engine.shipped()
     workers = workers or os.cpu_count() or 1
-    values = _run(engine, position, trials, seed, truncate, luck, workers, progress)
-    return _summary(position, cube, values, trials, plies, truncate, seed, luck)
+    values = _run(engine, positions, seeds, trials, truncate, luck, workers, progress)
+    return [
+        _summary(position, cube, rows, trials, plies, truncate, position_seed, luck)
+        for position, rows, position_seed in zip(positions, values, seeds, strict=True)
+    ]
 
 
-def _chunks(trials: int, workers: int) -> list[tuple[int, int]]:
-    """(first, count) of the pieces of work: whole blocks of 36 trials where possible, about
-    eight pieces a worker (so that the progress bar moves and the workers finish together)."""
-    size = max(36, math.ceil(trials / (8 * workers) / 36) * 36)
+# The seeds of successive positions: splitmix64's step, so that neighbours are far apart.
+_SEED_STEP = 0x9E3779B97F4A7C15
+
+
+def _chunks(trials: int, positions: int, workers: int) -> list[tuple[int, int]]:
+    """(first, count) of the pieces of each position's trials: whole blocks of 36 where
+    possible, about eight pieces a worker in all (so that the progress bar moves and the
+    workers finish together)."""
+    size = max(36, math.ceil(trials * positions / (8 * workers) / 36) * 36)
     return [(first, min(size, trials - first)) for first in range(0, trials, size)]
 
 
@@ -170,34 +207,37 @@ def _set_engine(engine: Engine) -> None:
     _ENGINE = engine
 
 
-def _piece(
-    task: tuple[Position, int, int, int, int, bool, bool],
-) -> tuple[int, NDArray[np.float64]]:
-    position, first, count, seed, truncate, luck, stratify = task
+_Task = tuple[int, Position, int, int, int, int, bool, bool]
+
+
+def _piece(task: _Task) -> tuple[int, int, NDArray[np.float64]]:
+    index, position, first, count, seed, truncate, luck, stratify = task
     assert _ENGINE is not None
     results, lucks = _ENGINE.rollout_trials(
         position, first, count, seed, truncate, luck, stratify
     )
-    return first, results - lucks
+    return index, first, results - lucks
 
 
 def _run(
-    engine: Engine, position: Position, trials: int, seed: int, truncate: int, luck: bool,
-    workers: int, progress: bool,
+    engine: Engine, positions: Sequence[Position], seeds: list[int], trials: int,
+    truncate: int, luck: bool, workers: int, progress: bool,
 ) -> NDArray[np.float64]:
-    """Every trial's (luck-adjusted) outputs, in trial order: ``(trials, 5)``."""
-    chunks = _chunks(trials, workers)
+    """Every trial's (luck-adjusted) outputs, in trial order: ``(positions, trials, 5)``."""
+    chunks = _chunks(trials, len(positions), workers)
     stratify = trials % 36 == 0
-    tasks = [
-        (position, first, count, seed, truncate, luck, stratify) for first, count in chunks
+    tasks: list[_Task] = [
+        (index, position, first, count, position_seed, truncate, luck, stratify)
+        for index, (position, position_seed) in enumerate(zip(positions, seeds, strict=True))
+        for first, count in chunks
     ]
-    values = np.zeros((trials, 5))
-    bar = tqdm(total=trials, unit="trial", disable=not progress, desc="rollout")
+    values = np.zeros((len(positions), trials, 5))
+    bar = tqdm(total=trials * len(positions), unit="trial", disable=not progress,
+               desc="rollout")
     if workers == 1 or len(tasks) == 1:
         _set_engine(engine)
-        pieces = map(_piece, tasks)
-        for first, piece in pieces:
-            values[first : first + len(piece)] = piece
+        for index, first, piece in map(_piece, tasks):
+            values[index, first : first + len(piece)] = piece
             bar.update(len(piece))
     else:
         # Forked workers inherit the compiled kernel and the weights; where there is no fork
@@ -205,8 +245,8 @@ def _run(
         methods = multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("fork" if "fork" in methods else None)
         with context.Pool(min(workers, len(tasks)), _set_engine, (engine,)) as pool:
-            for first, piece in pool.imap_unordered(_piece, tasks):
-                values[first : first + len(piece)] = piece
+            for index, first, piece in pool.imap_unordered(_piece, tasks):
+                values[index, first : first + len(piece)] = piece
                 bar.update(len(piece))
     bar.close()
     return values
