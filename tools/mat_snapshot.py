@@ -117,7 +117,8 @@ def act(game: Game, rng: random.Random, double_rate: float, resign_rate: float) 
     """One random action that the rules allow, of whoever must act (either seat may resign).
 
     Rare entries of the format are made likelier: a resignation with one legal play to make
-    (written ``???``), beavers, and rejected resignations.
+    (written ``???``), beavers, and rejected resignations. Like tests/test_mat.py's random
+    player, but frozen: the golden files depend on every choice it makes.
     """
     phase = game.phase
     if phase is Phase.OPENING:

@@ -30,9 +30,11 @@ _DEFAULT_MAX_CUBE = 1 << 10
 
 
 def _context(source: Match | Game) -> tuple[Game, int, tuple[int, int]]:
-    if isinstance(source, Match):
-        return source.game, source.length, source.scores_before(len(source.games) - 1)
-    return source, 0, (0, 0)
+    """The game being played, the match length (0: money) and the score at its start."""
+    game = source.game if isinstance(source, Match) else source
+    if game.score is None:
+        return game, 0, (0, 0)
+    return game, game.score.length, game.score.score
 
 
 def match_id_state(source: Match | Game) -> MatchIdState:
