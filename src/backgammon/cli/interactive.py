@@ -38,7 +38,7 @@ from ..bot.bot import LEVELS
 from ..bot.player import CubeQuestion, ResignationTerms, match_score
 from ..dice import Dice, DiceSource, ManualDice, SecureDice, parse_dice
 from ..errors import BackgammonError, InvalidDiceError
-from ..formats.ids import gnubg_id_of, xgid_of
+from ..formats.ids import IdSetting, gnubg_id_of, xgid_of
 from ..game import Action, Game, Phase, Rules, load_json
 from ..match import Match
 from ..moves import Play
@@ -51,7 +51,6 @@ from .display import (
     cube_text,
     event_lines,
     format_plays,
-    outcome_text,
     play_hint_lines,
     resignation_hint_lines,
     result_text,
@@ -116,8 +115,10 @@ class Setup:
     """What the session plays: a match or money session, or one game from a set-up position.
 
     ``length`` is the match length (0: money play); ``crawford`` whether a match keeps the
-    Crawford rule; ``position``, seen from seat 0, sets up one money game from there (a
-    match always starts from the variant's position). ``players`` says who sits in each seat
+    Crawford rule; ``start`` sets the first game up in the middle of play, as an ID describes
+    it (:func:`~backgammon.formats.ids.setup_from_id`: the position, who is on roll, the dice,
+    the cube, and with a full ID the match length and score, which win over ``length``).
+    ``players`` says who sits in each seat
     (the computer in one at most); ``level`` is the computer's strength and ``seed`` seeds
     its choices, so that seeded dice replay the same game.
     """
@@ -126,7 +127,7 @@ class Setup:
     rules: Rules = field(default_factory=Rules)
     names: tuple[str, str] = DEFAULT_NAMES
     crawford: bool = True
-    position: Position | None = None
+    start: IdSetting | None = None
     players: tuple[PlayerKind, PlayerKind] = ("human", "human")
     level: Level = Level.INTERMEDIATE
     seed: int | None = None
@@ -150,25 +151,24 @@ class Setup:
                 f"The computer's levels are {', '.join(LEVELS)}; got {self.level!r}."
             )
         object.__setattr__(self, "level", Level(self.level))
-        if self.position is not None:
-            if self.length:
-                raise BackgammonError(
-                    "A set-up position is played as one money game; it takes no match length."
-                )
-            outcome = self.position.outcome()
-            if outcome is not None:
-                raise BackgammonError(
-                    f"The position is already over: {outcome_text(outcome, 'O')}"
-                )
+        given = self.start.length if self.start is not None else None
+        if given is not None and self.length and given != self.length:
+            said = f"a {given}-point match" if given else "money play"
+            raise BackgammonError(
+                f"The ID is of {said}, not a {self.length}-point match: leave the match "
+                "length out, or give it as the ID says."
+            )
 
     def computer_seats(self) -> tuple[int, ...]:
         """The seats the computer plays."""
         return tuple(seat for seat, kind in enumerate(self.players) if kind == "computer")
 
-    def new_record(self, dice: DiceSource) -> Match | Game:
-        """The match, or the one game, this set-up starts."""
-        if self.position is not None:
-            return Game(self.rules, dice, start=self.position)
+    def new_match(self, dice: DiceSource) -> Match:
+        """The match (or money session) this set-up starts."""
+        if self.start is not None:
+            return self.start.match(
+                self.length, self.rules, dice, players=self.names, crawford=self.crawford
+            )
         return Match(self.length, self.rules, dice, players=self.names, crawford=self.crawford)
 
 
@@ -197,7 +197,8 @@ class Session:
         # Physical dice: the numbers typed at the prompt go into this source.
         self._manual = self.dice_source if isinstance(self.dice_source, ManualDice) else None
         self.setup = Setup() if setup is None else setup
-        self.record: Match | Game = self.setup.new_record(self.dice_source)
+        # A match; a lone game only where one is loaded (load FILE).
+        self.record: Match | Game = self.setup.new_match(self.dice_source)
         # The computer's player in each seat it plays.
         self._bots = {
             seat: Bot(level=self.setup.level, seed=self.setup.seed)
@@ -250,19 +251,16 @@ class Session:
         """Greet the players and show the table."""
         variant = self.game.rules.variant
         match = self.match
-        if match is None:
-            what = f"one money game from {self.game.start.id()}"
-        elif match.length:
-            what = f"a {match.length}-point match"
-        else:
-            what = "money play"
+        assert match is not None  # a session starts with a match
+        what = f"a {match.length}-point match" if match.length else "money play"
+        if match.setup is not None:
+            what += f" from {gnubg_id_of(match)}"
         first, second = (self._player_text(seat) for seat in (0, 1))
         self._say(
             f"Backgammon ({variant}): {what}, {first} against {second}. "
             "Type help for the commands."
         )
-        length, crawford = (match.length, match.crawford_rule) if match else (0, False)
-        options = rules_text(self.game.rules, length, crawford)
+        options = rules_text(self.game.rules, match.length, match.crawford_rule)
         if options:
             self._say(f"Rules: {options}.")
         self._let_the_computer_act()
