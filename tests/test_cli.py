@@ -20,7 +20,8 @@ from backgammon.bot import Bot
 from backgammon.bot.player import match_score
 from backgammon.cli import main
 from backgammon.cli.display import board_text
-from backgammon.cli.interactive import Session, Setup, run
+from backgammon.cli.interactive import Session, run
+from backgammon.cli.setup import Setup
 from backgammon.dice import Dice, DiceSource, ManualDice, SeededDice
 from backgammon.errors import BackgammonError, InvalidPositionError
 from backgammon.formats.ids import IdSetting, gnubg_id_of, setup_from_id

@@ -44,7 +44,8 @@ from ..game import Rules
 from ..position import MAX_CHECKERS, Position
 from ..variants import Variant
 from .display import format_plays, outcome_text
-from .interactive import PlayerKind, Setup, default_names, run
+from .interactive import run
+from .setup import PlayerKind, Setup, default_names
 
 #: What a subcommand does with its parsed arguments: the exit status.
 Handler = Callable[[argparse.Namespace], int]

@@ -16,17 +16,13 @@ Opening roll: Alice rolls 3, Bob rolls 1: Alice plays first with 3-1.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Sequence
 
-from ..bot.bot import Hint, ResignationAnswer
-from ..bot.cube import CubeAction, CubeDecision
-from ..bot.probabilities import Probabilities
-from ..dice import Dice
-from ..game import Action, Game, GameResult, Rules
+from ..game import Action, Game, GameResult, Phase, Rules
 from ..moves import Play
 from ..position import Outcome, Position, Side, WinKind
+from .setup import COMPUTER_NAME
 
 Letter = str
 
@@ -153,6 +149,57 @@ def result_text(game: Game, result: GameResult, names: tuple[str, str]) -> str:
     return text
 
 
+def answers_text(game: Game) -> str:
+    """What the player who is doubled may answer: ``take or drop``, or with a beaver."""
+    assert game.offer is not None  # asked for only while a double waits for its answer
+    if Action.BEAVER in game.legal_actions(game.offer.decider):
+        return "take, drop or beaver"
+    return "take or drop"
+
+
+def waiting_text(game: Game, names: tuple[str, str], *, computer: bool, manual: bool) -> str:
+    """What the game waits for, said before the prompt: the opening roll, a roll or a double
+    (``computer``: the computer is on roll, and waits only for its physical dice, having
+    chosen not to double), an answer to a double or to a resignation. ``manual``: the dice
+    are physical, typed at the prompt. (A play is awaited with the list of legal plays.)"""
+    phase = game.phase
+    if phase is Phase.OPENING:
+        if manual:
+            return (
+                f"Opening roll: enter the two dice, {names[0]}'s die first (like 52); "
+                "the higher plays first."
+            )
+        return (
+            "Opening roll: type roll (or just Enter); each player rolls one die and the higher "
+            "plays first."
+        )
+    if phase is Phase.CUBE:
+        offer = game.offer
+        assert offer is not None  # a double waits for its answer
+        return (
+            f"{names[offer.decider]}: {answers_text(game)}? Taking plays on for {offer.value}; "
+            f"dropping gives up {points_text(offer.value // 2)}."
+        )
+    if phase is Phase.RESIGN:
+        assert game.resignation is not None  # a resignation waits for its answer
+        resigning = game.resignation.player
+        return (
+            f"{names[1 - resigning]}: accept or reject {names[resigning]}'s resignation "
+            f"of {WIN_NAMES[game.resignation.level]}?"
+        )
+    assert phase is Phase.ROLL
+    name = names[game.on_roll]
+    if computer:
+        who = "The computer" if name == COMPUTER_NAME else f"{name} (the computer)"
+        double = " and does not double" if game.may_double() else ""
+        return f"{who} is on roll{double}: type the numbers its dice show (like 31, 3 1 or 3-1)."
+    if manual:
+        double = " or type double" if game.may_double() else ""
+        return f"{name} on roll: enter the dice (like 31, 3 1 or 3-1){double}."
+    double = " or double" if game.may_double() else ""
+    return f"{name} on roll: type roll (or just Enter){double}."
+
+
 def event_lines(game: Game, start: int, names: tuple[str, str]) -> list[str]:
     """Sentences for the events of ``game`` from index ``start`` on.
 
@@ -224,105 +271,3 @@ def _opening_text(game: Game, dice: tuple[int, int], names: tuple[str, str]) -> 
     if game.rules.opening_reroll:
         return f"{rolls}: {winner} plays first and rolls both dice afresh."
     return f"{rolls}: {winner} plays first with {max(dice)}-{min(dice)}."
-
-
-# Hints
-
-
-def percent(chance: float) -> str:
-    """A chance as a percentage with one decimal: ``54.5%``."""
-    return f"{100 * chance:.1f}%"
-
-
-def chances_text(chances: Probabilities) -> str:
-    """The five chances in a line, gammons (G) and backgammons (BG) counted in the wins and
-    losses: ``win 54.5% (G 15.8%, BG 0.7%), lose 45.5% (G 11.2%, BG 0.5%)``."""
-    c = chances
-    return (
-        f"win {percent(c.win)} (G {percent(c.win_gammon)}, BG {percent(c.win_backgammon)}), "
-        f"lose {percent(c.lose)} (G {percent(c.lose_gammon)}, BG {percent(c.lose_backgammon)})"
-    )
-
-
-def play_hint_lines(
-    hints: Sequence[Hint], legal: Sequence[Play], dice: Dice, name: str, match_play: bool,
-    plies: int,
-) -> list[str]:
-    """The best plays of ``dice`` for ``name``, best first, each numbered as in the list of
-    ``legal`` plays (so that the number typed makes it), with its equity, how far it is behind
-    the best, and its chances; ``match_play``: the equities are a match's; ``plies``: the
-    depth of the search that found them."""
-    numbers = {play.result: number for number, play in enumerate(legal, 1)}
-    roll = f"{dice[0]}-{dice[1]}"
-    which = "the only play" if len(hints) == 1 else "the best play first"
-    unit = (
-        "the chance of winning the match, scaled to +1 a single game won, -1 lost"
-        if match_play
-        else "points a game, without the cube"
-    )
-    lines = [f"Hint for {name}'s {roll} (the computer at {plies}-ply), {which}:"]
-    width = max(len(str(hint.play)) for hint in hints)
-    best = hints[0].equity
-    for hint in hints:
-        gap = "" if hint is hints[0] else f"  ({best - hint.equity:.3f} behind)"
-        number = f"{numbers[hint.play.result]:3d}."
-        lines.append(f"  {number} {hint.play!s:<{width}}  {hint.equity:+.3f}{gap}")
-        lines.append(f"       {chances_text(hint.probabilities)}")
-    lines.append(f"Numbers as in the list of legal plays. Equity: {unit}.")
-    return lines
-
-
-#: How the right action with the cube and the right answer to a double are said.
-_CUBE_ACTIONS = {
-    CubeAction.NO_DOUBLE: "no double",
-    CubeAction.DOUBLE: "double",
-    CubeAction.TOO_GOOD: "too good to double",
-}
-
-
-def resignation_hint_lines(
-    answer: ResignationAnswer, answering: str, level: WinKind, match_play: bool, plies: int
-) -> list[str]:
-    """Whether ``answering`` should accept an offer to resign at ``level``: the value of
-    accepting against playing on, and the answer; ``plies``: the depth of the evaluation."""
-
-    def value(figure: float) -> str:
-        return percent(figure) if match_play else f"{figure:+.3f}"
-
-    unit = "the chances of winning the match" if match_play else "points, the cube in"
-    return [
-        f"Resignation hint for {answering} (the computer at {plies}-ply):",
-        f"  Accept {WIN_NAMES[level]:<12} {value(answer.accepting)}",
-        f"  Play on             {value(answer.playing_on)}",
-        f"Values are {answering}'s, in {unit}, without the cube's future.",
-        f"Best now: {'accept' if answer.accept else 'reject and play on'}.",
-    ]
-
-
-def cube_hint_lines(
-    decision: CubeDecision, doubler: str, match_play: bool, advice: str, plies: int
-) -> list[str]:
-    """The cube decision of ``doubler`` (whose equities and chances it gives): the equity of
-    each choice, the right action and answer, and ``advice``, what to do now (``take``,
-    ``roll without doubling``, ...); ``plies``: the depth of the evaluation."""
-
-    def equity(value: float) -> str:
-        if not math.isfinite(value):
-            return "-"  # a choice the rules leave the doubler without
-        return percent(value) if match_play else f"{value:+.3f}"
-
-    unit = (
-        "the chances of winning the match"
-        if match_play
-        else "points per unit of the cube before the double"
-    )
-    right = f"{_CUBE_ACTIONS[decision.action]}, {decision.response.value}"
-    return [
-        f"Cube hint on {doubler}'s double (the computer at {plies}-ply):",
-        f"  No double      {equity(decision.no_double)}",
-        f"  Double, take   {equity(decision.double_take)}",
-        f"  Double, drop   {equity(decision.double_drop)}",
-        f"  Cubeless: {chances_text(decision.probabilities)}",
-        f"Equities and chances are {doubler}'s; equities in {unit}.",
-        f"Right cube action: {right}. Best now: {advice}.",
-    ]
