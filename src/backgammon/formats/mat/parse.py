@@ -60,6 +60,9 @@ class Cell:
 
 @dataclass
 class GameText:
+    """One game as written: the line of its ``Game N``, its score line (the score at its
+    start and the names), and its entries."""
+
     line: int
     score_line: int
     score: tuple[int, int]
@@ -69,10 +72,12 @@ class GameText:
 
 @dataclass
 class MatText:
+    """A file as written: its header comments (lower-case name: line and value), the match
+    length and the games."""
+
     headers: dict[str, tuple[int, str]]
     length: int
     games: list[GameText]
-
 
 
 def parse(text: str) -> MatText:

@@ -17,6 +17,7 @@ from .common import VARIATION_NAMES, MatFormatError
 _LEFT_WIDTH = 27
 _SCORE_WIDTH = 31
 
+
 @dataclass
 class _Entry:
     """One entry of a move line: whose column, its text, and whether it gets a number."""
