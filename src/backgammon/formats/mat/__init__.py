@@ -78,4 +78,7 @@ from .common import MatFormatError
 from .read import import_mat, read_mat
 from .write import export_mat
 
+# The error a reader of files meets names the package it is imported from, in tracebacks too.
+MatFormatError.__module__ = __name__
+
 __all__ = ["MatFormatError", "export_mat", "import_mat", "read_mat"]
