@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..cube import jacoby_applies
 from ..game import Action, Game, GameResult, Phase, Rules
 from ..moves import Play
 from ..position import Outcome, Position, Side, WinKind
@@ -144,7 +145,9 @@ def result_text(game: Game, result: GameResult, names: tuple[str, str]) -> str:
         text = f"{loser} resigned {kind}: {winner} wins {points}."
     else:
         text = f"{winner} wins {kind}: {points}."
-    if result.points < game.cube_value * int(result.kind):
+    if result.kind is not WinKind.SINGLE and jacoby_applies(
+        game.rules.jacoby, game.in_match, game.cube_turned
+    ):
         text += " (The Jacoby rule counts it single: the cube was never turned.)"
     return text
 
