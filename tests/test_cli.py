@@ -585,6 +585,19 @@ def test_quit_and_exit_and_end_of_input() -> None:
 # The set-up
 
 
+def test_an_xgid_sets_up_the_dice_the_cube_and_the_match_score() -> None:
+    # Black (XG's top player) to play 5-2, White owning the cube at 2, at 2-1 in a 7-point
+    # match.
+    table = session(start=setup_from_id(SEVEN_POINTS))
+    assert "Backgammon (standard): a 7-point match from " in said(table)
+    assert table.prompt() == "Black to move 5-2> "
+    assert feed(table, "score") == (
+        "Score: White 2, Black 1 (match to 7).\nGame 1: cube 2, White's.\n"
+    )
+    assert "Black plays 13/11 13/8." in feed(table, "13/8 13/11")
+    assert table.prompt() == "White to roll or double> "
+
+
 def test_a_game_from_a_set_up_position_played_to_the_end() -> None:
     # White bears off its last two checkers while Black still has a checker in White's home
     # board and none borne off: a backgammon. One play typed, one by number.
