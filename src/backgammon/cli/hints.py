@@ -12,11 +12,10 @@ from collections.abc import Sequence
 from ..bot import Bot, Level
 from ..bot.bot import LEVELS, Hint, ResignationAnswer
 from ..bot.cube import CubeAction, CubeDecision
-from ..bot.player import CubeQuestion, ResignationTerms, match_score
+from ..bot.player import CubeQuestion, ResignationQuestion
 from ..bot.probabilities import Probabilities
 from ..dice import Dice
 from ..game import Action, Game, Phase
-from ..match import Match
 from ..moves import Play
 from ..position import WinKind
 from .display import WIN_NAMES
@@ -55,46 +54,44 @@ class Hinter:
             )
         return ""
 
-    def lines(self, game: Game, names: tuple[str, str], match: Match | None) -> list[str]:
+    def lines(self, game: Game, names: tuple[str, str]) -> list[str]:
         """The hint for the seat ``game`` waits for (where :meth:`refusal` finds one): the
-        best plays, the answer to a resignation, or the cube decision; ``match`` gives the
-        score of a game of a match."""
+        best plays, the answer to a resignation, or the cube decision (a game of a match
+        knows its score)."""
         seat = game.player_to_act
         assert seat is not None  # refusal() refuses the opening roll
         if game.phase in (Phase.MOVE, Phase.CONFIRM):
-            return self._plays(game, seat, names[seat], match)
+            return self._plays(game, seat, names[seat])
         if game.phase is Phase.RESIGN:
-            return self._resignation(game, seat, names[seat], match)
-        return self._cube(game, seat, names, match)
+            return self._resignation(game, seat, names[seat])
+        return self._cube(game, seat, names)
 
-    def _plays(self, game: Game, seat: int, name: str, match: Match | None) -> list[str]:
+    def _plays(self, game: Game, seat: int, name: str) -> list[str]:
         """The best plays of the roll, for the match's score and cube in a match."""
         assert game.dice is not None  # a play is awaited
-        score = match_score(game, seat, match)
-        hints = self.bot.hints(game.position, game.dice, HINT_PLAYS, score, game.cube_value)
+        cube = game.cube_context(seat)
+        hints = self.bot.hints(game.position, game.dice, HINT_PLAYS, cube)
         legal = game.position.legal_plays(game.dice)
-        lines = play_hint_lines(hints, legal, game.dice, name, score is not None, HINT_PLIES)
+        lines = play_hint_lines(hints, legal, game.dice, name, not cube.money, HINT_PLIES)
         return [*lines, "Type a play (like 8/5 6/5) or its number."]
 
-    def _resignation(self, game: Game, seat: int, name: str, match: Match | None) -> list[str]:
+    def _resignation(self, game: Game, seat: int, name: str) -> list[str]:
         """Whether ``seat`` should accept the offer to resign that waits for its answer."""
-        terms = ResignationTerms.of(game, seat, match)
-        assert terms is not None  # asked only while an offer waits for the seat
-        answer = terms.decide(self.bot)
+        question = ResignationQuestion.of(game, seat)
+        assert question is not None  # asked only while an offer waits for the seat
+        answer = question.decide(self.bot)
         return resignation_hint_lines(
-            answer, name, terms.level, bool(terms.match_length), HINT_PLIES
+            answer, name, question.level, not question.cube.money, HINT_PLIES
         )
 
-    def _cube(
-        self, game: Game, seat: int, names: tuple[str, str], match: Match | None
-    ) -> list[str]:
+    def _cube(self, game: Game, seat: int, names: tuple[str, str]) -> list[str]:
         """The cube decision of ``seat``, who may double, or of the double (or beaver) waiting
         for ``seat``'s answer, with the advice for ``seat``."""
-        question = CubeQuestion.of(game, seat, match)
+        question = CubeQuestion.of(game, seat)
         assert question is not None  # asked only where the seat has a cube decision
-        decision = question.terms.decide(self.bot)
+        decision = question.decide(self.bot)
         advice = _ADVICE[question.advice(decision)]
-        match_play = bool(question.terms.match_length)
+        match_play = not question.cube.money
         return cube_hint_lines(decision, names[question.doubler], match_play, advice, HINT_PLIES)
 
 

@@ -267,9 +267,9 @@ class Session:
 
     def _computer_acts(self, seat: int) -> bool:
         """Let the computer make one action for ``seat``; False when it waits for its dice."""
-        bot, match = self._bots[seat], self.match
+        bot = self._bots[seat]
         try:
-            self._perform(lambda game: act(bot, game, seat, match))
+            self._perform(lambda game: act(bot, game, seat))
         except InvalidDiceError:
             if self._manual is None:
                 raise
@@ -374,7 +374,7 @@ class Session:
         if refusal:
             self._say(f"No hint now: {refusal}")
             return
-        for line in self._hinter.lines(self.game, self.names, self.match):
+        for line in self._hinter.lines(self.game, self.names):
             self._say(line)
 
     # Other commands
