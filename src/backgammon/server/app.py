@@ -17,7 +17,7 @@ from fastapi.staticfiles import StaticFiles
 from .computer import Computer
 from .db import make_engine, migrate
 from .hub import Hub
-from .routes import actions, hints, matches, updates
+from .routes import actions, help, hints, matches, updates
 from .settings import Settings
 from .store import MatchStore
 
@@ -54,6 +54,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(actions.router)
     app.include_router(hints.router)
     app.include_router(updates.router)
+    app.include_router(help.router)  # before the page's files, which would answer /help/ too
     app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
     return app
 
