@@ -20,7 +20,25 @@ import re
 from collections.abc import Sequence
 
 from ..cube import jacoby_applies
-from ..game import Action, Game, GameResult, Phase, Rules
+from ..game import (
+    Action,
+    Beavered,
+    Doubled,
+    Dropped,
+    Entry,
+    Game,
+    GameEnded,
+    GameResult,
+    OpeningRoll,
+    Phase,
+    ResignationAccepted,
+    ResignationOffered,
+    ResignationRejected,
+    Rolled,
+    Rules,
+    Taken,
+    TurnPlayed,
+)
 from ..moves import Play
 from ..position import Outcome, Position, Side, WinKind
 from .setup import COMPUTER_NAME
@@ -204,73 +222,55 @@ def waiting_text(game: Game, names: tuple[str, str], *, computer: bool, manual: 
 
 
 def event_lines(game: Game, start: int, names: tuple[str, str]) -> list[str]:
-    """Sentences for the events of ``game`` from index ``start`` on.
-
-    The cube's value and owner are read from the game as it is now, which is right for the
-    events one command makes: after a double or a beaver nothing else happens, and the
-    automatic moves that may follow a take change no cube.
-    """
-    lines = []
-    events = game.events
-    # game.plays holds one entry for each turn that ended: a play, a pass or a confirm.
-    turn_ends = (Action.PLAY, Action.PASS, Action.CONFIRM)
-    played = sum(1 for event in events[:start] if event.action in turn_ends)
-    for index in range(start, len(events)):
-        event = events[index]
-        name = names[event.player]
-        action = event.action
-        if action is Action.ROLL:
-            assert event.dice is not None  # a roll always records its dice
-            if _is_opening(game, index):
-                lines.append(_opening_text(game, event.dice, names))
-            else:
-                race = " (rolled for them: the race needs no decision)" if event.auto else ""
-                lines.append(f"{name} rolls {event.dice[0]}-{event.dice[1]}{race}.")
-        elif action in turn_ends:
-            _, dice, play = game.plays[played]
-            played += 1
-            if play is None:
-                lines.append(f"{name} dances with {dice[0]}-{dice[1]}: no checker can move.")
-            else:
-                forced = " (the only legal play)" if event.auto else ""
-                lines.append(f"{name} plays {play}{forced}.")
-        elif action is Action.DOUBLE:
-            lines.append(f"{name} doubles to {2 * game.cube_value}.")
-        elif action is Action.BEAVER:
-            assert game.offer is not None  # the doubler has yet to answer the beaver
-            lines.append(
-                f"{name} beavers: the cube goes to {game.offer.value} and {name} keeps it."
-            )
-        elif action is Action.TAKE:
-            owner = names[game.cube_owner] if game.cube_owner is not None else name
-            lines.append(f"{name} takes: the cube is at {game.cube_value}, {owner}'s.")
-        elif action is Action.DROP:
-            lines.append(f"{name} drops.")
-        elif action is Action.RESIGN:
-            assert event.level is not None  # a resignation always records its level
-            lines.append(f"{name} offers to resign {WIN_NAMES[event.level]}.")
-        elif action is Action.ACCEPT:
-            lines.append(f"{name} accepts the resignation.")
-        elif action is Action.REJECT:
-            lines.append(f"{name} rejects the resignation: the game goes on.")
-    return lines
+    """Sentences for what happened in ``game`` from event ``start`` on (the result is said
+    apart, with the score)."""
+    return [
+        line
+        for entry in game.history()
+        if entry.index >= start and not isinstance(entry, GameEnded)
+        for line in _entry_lines(entry, names)
+    ]
 
 
-def _is_opening(game: Game, index: int) -> bool:
-    """True when event ``index`` is an opening roll: every roll before it tied (and the game
-    was not set up in the middle of play, where the first roll is an ordinary one)."""
-    return game.setup is None and all(
-        event.action is Action.ROLL and event.dice is not None and event.dice[0] == event.dice[1]
-        for event in game.events[:index]
-    )
+def _entry_lines(entry: Entry, names: tuple[str, str]) -> list[str]:
+    name = names[entry.seat]
+    if isinstance(entry, OpeningRoll):
+        return _opening_lines(entry, names)
+    if isinstance(entry, Rolled):
+        if entry.opening:
+            return []  # the opening roll's sentence says it
+        race = " (rolled for them: the race needs no decision)" if entry.auto else ""
+        return [f"{name} rolls {entry.dice[0]}-{entry.dice[1]}{race}."]
+    if isinstance(entry, TurnPlayed):
+        if not entry.play.steps:
+            return [f"{name} dances with {entry.dice[0]}-{entry.dice[1]}: no checker can move."]
+        forced = " (the only legal play)" if entry.auto else ""
+        return [f"{name} plays {entry.play}{forced}."]
+    if isinstance(entry, Doubled):
+        return [f"{name} doubles to {entry.value}."]
+    if isinstance(entry, Beavered):
+        return [f"{name} beavers: the cube goes to {entry.value} and {name} keeps it."]
+    if isinstance(entry, Taken):
+        return [f"{name} takes: the cube is at {entry.value}, {names[entry.owner]}'s."]
+    if isinstance(entry, Dropped):
+        return [f"{name} drops."]
+    if isinstance(entry, ResignationOffered):
+        return [f"{name} offers to resign {WIN_NAMES[entry.level]}."]
+    if isinstance(entry, ResignationAccepted):
+        return [f"{name} accepts the resignation."]
+    assert isinstance(entry, ResignationRejected)
+    return [f"{name} rejects the resignation: the game goes on."]
 
 
-def _opening_text(game: Game, dice: tuple[int, int], names: tuple[str, str]) -> str:
-    first, second = dice
-    if first == second:
-        return f"Opening roll: both roll {first}; roll again."
-    winner = names[0] if first > second else names[1]
+def _opening_lines(entry: OpeningRoll, names: tuple[str, str]) -> list[str]:
+    first, second = entry.dice
+    if entry.winner is None:
+        lines = [f"Opening roll: both roll {first}; roll again."]
+        if entry.automatic_double:
+            lines.append(f"Automatic double: the cube is at {entry.cube_value}, in the middle.")
+        return lines
     rolls = f"Opening roll: {names[0]} rolls {first}, {names[1]} rolls {second}"
-    if game.rules.opening_reroll:
-        return f"{rolls}: {winner} plays first and rolls both dice afresh."
-    return f"{rolls}: {winner} plays first with {max(dice)}-{min(dice)}."
+    if entry.reroll:
+        return [f"{rolls}: {names[entry.winner]} plays first and rolls both dice afresh."]
+    high, low = max(entry.dice), min(entry.dice)
+    return [f"{rolls}: {names[entry.winner]} plays first with {high}-{low}."]

@@ -245,12 +245,10 @@ class Session:
     def _perform(self, action: Callable[[Game], object]) -> None:
         """Make ``action`` in the game being played, then say what it led to."""
         game = self.game
-        start, cube = len(game.events), game.cube_value
+        start = len(game.events)
         action(game)
         for line in event_lines(game, start, self.names):
             self._say(line)
-        if game.phase is Phase.OPENING and game.cube_value > cube:
-            self._say(f"Automatic double: the cube is at {game.cube_value}, in the middle.")
         if game.result is not None:
             self._announce_result(game)
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import itertools
 import os
 
-from ...cube import jacoby_applies
 from ...dice import ManualDice
 from ...errors import BackgammonError
 from ...game import Game, Phase, Rules
@@ -429,8 +428,4 @@ class _Replay:
 
 def _resign_level(game: Game, points: int) -> WinKind | None:
     """The resignation that gives ``points``: the lowest level worth that much."""
-    jacoby = jacoby_applies(game.rules.jacoby, game.in_match, game.cube_turned)
-    for kind in WinKind:
-        if game.cube_value * (1 if jacoby else int(kind)) == points:
-            return kind
-    return None
+    return next((kind for kind in WinKind if game.points_for(kind) == points), None)

@@ -5,8 +5,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...dice import Dice
-from ...game import Action, Event, Game, Rules
+from ...game import (
+    Beavered,
+    Doubled,
+    Dropped,
+    Game,
+    GameEnded,
+    OpeningRoll,
+    ResignationOffered,
+    ResignationRejected,
+    Rolled,
+    Rules,
+    Taken,
+    TurnPlayed,
+)
 from ...match import Match
 from ...moves import Play
 from ...position import Position
@@ -123,86 +135,56 @@ def _score_name(name: str, seat: int) -> str:
 
 
 def _entries(game: Game, number: int) -> list[_Entry]:
-    """The entries of one game, in order, from its record."""
-    if game.automatic_doubles:
-        raise MatFormatError(
-            None, f"Game {number} has an automatic double, which a .mat file cannot record."
-        )
-    entries: list[_Entry] = []
-    plays = iter(game.plays)
-    opening = True
-    roll: _Entry | None = None  # the roll whose play is still to be written
-    dice: Dice = (1, 1)
-    cube = 1
-    offered = 1
-    # The actions a .mat file keeps: no resignation that was rejected (or is still pending).
-    events = [
-        event
-        for index, event in enumerate(game.events)
-        if event.action is not Action.REJECT
-        and not (
-            event.action is Action.RESIGN
-            and (index + 1 == len(game.events) or game.events[index + 1].action is Action.REJECT)
-        )
+    """The entries of one game, in order, from its history."""
+    # What a .mat file keeps: no resignation that was rejected (or is still pending), and of
+    # a turn only its play.
+    history = [
+        entry
+        for entry in game.history()
+        if not isinstance(entry, ResignationRejected)
+        and not (isinstance(entry, ResignationOffered) and not entry.accepted)
     ]
-    for index, event in enumerate(events):
-        action = event.action
-        if action is Action.ROLL:
-            assert event.dice is not None
-            dice = event.dice
-            high, low = max(dice), min(dice)
-            if opening:
-                first, second = dice
-                if first == second:
-                    continue
-                opening = False
-                if game.rules.opening_reroll:
-                    continue  # the winner now rolls both dice afresh
-                roll = _Entry(0 if first > second else 1, f"{high}{low}:")
-            else:
-                roll = _Entry(event.player, f"{high}{low}:")
-            entries.append(roll)
-        elif action in (Action.PLAY, Action.PASS, Action.CONFIRM):
-            _seat, _dice, play = next(plays)
-            if play is not None and roll is not None:
-                roll.text += " " + _play_text(play)
-            roll = None
-        elif action is Action.DOUBLE:
-            offered = cube * 2
-            entries.append(_Entry(event.player, f" Doubles => {offered}"))
-        elif action is Action.BEAVER:
-            offered *= 2
+    entries: list[_Entry] = []
+    # The roll whose play is still to be written, and its entry.
+    rolled: tuple[Rolled, _Entry] | None = None
+    for index, entry in enumerate(history):
+        following = [type(later) for later in history[index + 1 : index + 3]]
+        if isinstance(entry, OpeningRoll) and entry.automatic_double:
+            raise MatFormatError(
+                None, f"Game {number} has an automatic double, which a .mat file cannot record."
+            )
+        if isinstance(entry, Rolled):
+            # The opening roll's winner makes the first entry, with both dice.
+            rolled = (entry, _Entry(entry.seat, f"{max(entry.dice)}{min(entry.dice)}:"))
+            entries.append(rolled[1])
+        elif isinstance(entry, TurnPlayed):
+            if entry.play.steps and rolled is not None:
+                rolled[1].text += " " + _play_text(entry.play)
+            rolled = None
+        elif isinstance(entry, Doubled):
+            entries.append(_Entry(entry.seat, f" Doubles => {entry.value}"))
+        elif isinstance(entry, Beavered):
             # GNU Backgammon takes the doubler's roll after "Beavers" as the take, and loses
             # its way on a "Takes" or "Drops" written there (its ParseMatMove keeps the beaver
             # pending, for the rest of the file); so a beaver that no roll takes is written as
             # the second double it is in gnubg's own record, which reads right.
-            taken_by_roll = _actions(events, index, 3) == _BEAVER_TAKEN
-            word = "Beavers" if taken_by_roll else "Doubles"
-            entries.append(_Entry(event.player, f" {word} => {offered}"))
-        elif action is Action.TAKE:
-            cube = offered
-            if _actions(events, index - 1, 3) != _BEAVER_TAKEN:
-                entries.append(_Entry(event.player, " Takes"))
-        elif action is Action.DROP:
-            entries.append(_Entry(event.player, " Drops"))
-        # Steps, undos and resignations leave no entry of their own: a turn is written as
-        # its play, and an accepted resignation as the winner's "Wins" line below.
-    if roll is not None and len(game.position.legal_plays(dice)) == 1:
+            word = "Beavers" if following == [Taken, Rolled] else "Doubles"
+            entries.append(_Entry(entry.seat, f" {word} => {entry.value}"))
+        elif isinstance(entry, Taken):
+            if not (isinstance(history[index - 1], Beavered) and following[:1] == [Rolled]):
+                entries.append(_Entry(entry.seat, " Takes"))
+        elif isinstance(entry, Dropped):
+            entries.append(_Entry(entry.seat, " Drops"))
+        elif isinstance(entry, GameEnded):
+            plural = "" if entry.points == 1 else "s"
+            entries.append(_Entry(entry.winner, f" Wins {entry.points} point{plural}", False))
+        # The opening roll is its winner's first roll, and an accepted resignation the
+        # winner's "Wins" line.
+    if rolled is not None and len(rolled[0].position.legal_plays(rolled[0].dice)) == 1:
         # Rolled, then resigned or stopped: eXtreme Gammon's "???" says no play follows,
         # where a reader would otherwise make the one legal play (as gnubg does).
-        roll.text += " ???"
-    result = game.result
-    if result is not None:
-        plural = "" if result.points == 1 else "s"
-        entries.append(_Entry(result.winner, f" Wins {result.points} point{plural}", False))
+        rolled[1].text += " ???"
     return entries
-
-
-_BEAVER_TAKEN = [Action.BEAVER, Action.TAKE, Action.ROLL]
-
-
-def _actions(events: list[Event], start: int, count: int) -> list[Action]:
-    return [event.action for event in events[max(start, 0) : start + count]]
 
 
 def _play_text(play: Play) -> str:
