@@ -7,7 +7,9 @@ seat the game waits for, and says what happened. Every refused action leaves the
 was and prints the engine's one-line reason. Whenever the game waits for a seat the computer
 plays, the session lets the bot act (:func:`backgammon.bot.act`, as the web app does) and says
 what it did in the same sentences as for a person; with physical dice the person types the
-computer's dice too. ``hint`` asks the computer for the best plays or the cube decision.
+computer's dice too. What is played is a :class:`~.setup.Setup`; ``hint`` asks
+:mod:`.hints`, ``save``, ``load`` and ``export`` go through :mod:`.files`, and every sentence
+about the game is :mod:`.display`'s.
 
 The loop reads lines from one text stream and writes to another, so a test can drive it with a
 script:
