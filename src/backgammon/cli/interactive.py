@@ -33,9 +33,9 @@ import sys
 from collections.abc import Callable
 from typing import TextIO
 
-from ..bot import Bot, act
+from ..bot import Bot, decide
 from ..dice import Dice, DiceSource, ManualDice, SecureDice, parse_dice
-from ..errors import BackgammonError, InvalidDiceError
+from ..errors import BackgammonError
 from ..formats.ids import gnubg_id_of, xgid_of
 from ..game import Action, Game, Phase
 from ..match import Match
@@ -267,15 +267,14 @@ class Session:
 
     def _computer_acts(self, seat: int) -> bool:
         """Let the computer make one action for ``seat``; False when it waits for its dice."""
-        bot = self._bots[seat]
-        try:
-            self._perform(lambda game: act(bot, game, seat))
-        except InvalidDiceError:
-            if self._manual is None:
-                raise
-            # It chose to roll (no resignation, no double) and no dice are typed yet. The
-            # refused roll changed nothing; it rolls once they are (_typed_dice).
+        move = decide(self._bots[seat], self.game, seat)
+        if move is None:
             return False
+        if move.action is Action.ROLL and self._manual is not None and not self._manual.pending:
+            # It chose to roll (no resignation, no double) and no dice are typed yet: it
+            # rolls once they are (_typed_dice).
+            return False
+        self._perform(lambda game: game.act(seat, move))
         return True
 
     def _simple(self, name: str, action: Callable[[Game, int], None]) -> Callable[[str], None]:
