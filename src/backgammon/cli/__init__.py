@@ -433,3 +433,9 @@ def _serve(args: argparse.Namespace) -> int:
     print(f"Backgammon: open http://{settings.host}:{settings.port}/ (Ctrl-C stops it).")
     uvicorn.run(create_app(settings), host=settings.host, port=settings.port)
     return 0
+
+
+# Subcommands with modules of their own, registered here once the registry above exists.
+from . import rollout as _rollout  # noqa: E402
+
+subcommand("rollout", _rollout.SUMMARY, *_rollout.ARGUMENTS)(_rollout.rollout_command)

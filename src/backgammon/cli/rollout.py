@@ -1,6 +1,6 @@
 """``backgammon rollout ID``: roll a position out and print its value with error bars.
 
-The lead registers it in :mod:`backgammon.cli` with::
+:mod:`backgammon.cli` registers it::
 
     subcommand("rollout", SUMMARY, *ARGUMENTS)(rollout_command)
 
