@@ -37,6 +37,7 @@ from .cube import (
     money_decision,
 )
 from .evaluator import Evaluator
+from .kernel import Engine, KernelError
 from .met import equity_after, play_weights
 from .network import Array
 from .probabilities import Probabilities
@@ -139,7 +140,7 @@ class Bot:
             evaluator = shipped_evaluator()
         self.evaluator = evaluator
         self.filters = filters
-        self.search = Search(evaluator)
+        self.search = Search(evaluator, engine=_engine_of(evaluator))
         self._rng = np.random.default_rng(seed)
 
     def __repr__(self) -> str:
@@ -288,10 +289,9 @@ class Bot:
     ) -> RolloutResult:
         """Roll ``position`` out with this bot's networks, playing at 0-ply whatever the
         bot's depth (:func:`.rollout.rollout` says what each argument does)."""
-        from .kernel import Engine
         from .rollout import rollout
 
-        engine = Engine.from_evaluator(self.evaluator)
+        engine = self.search.engine or Engine.from_evaluator(self.evaluator)
         return rollout(position, cube, trials, 0, truncate, seed, workers, luck, progress, engine)
 
 
@@ -352,3 +352,12 @@ def _context(
         CubeOwner.CENTRE if cube_owner is None else CubeOwner(cube_owner),
         MatchScore(match_length, score, crawford) if in_match else None,
     )
+
+
+def _engine_of(evaluator: Evaluator) -> Engine | None:
+    """The compiled kernel of ``evaluator``'s networks, or None for another evaluator (a
+    fake, pubeval), which the search then runs in Python."""
+    try:
+        return Engine.from_evaluator(evaluator)
+    except KernelError:
+        return None
