@@ -172,3 +172,12 @@ def test_backgammon_train_stage_rollout(tmp_path: Path) -> None:
     _, _, meta = load_generation(out / "gen-001.npz")
     assert meta["settings"]["trials"] == 36 and meta["settings"]["positions"] == 20
     assert meta["command"].startswith("backgammon ")
+
+
+def test_a_resumed_run_may_widen_its_contact_network(tmp_path: Path) -> None:
+    settings = tiny(tmp_path, "grow", generations=1, eval_games=0, positions=20)
+    train(settings)
+    assert train(Settings(**{**settings.__dict__, "generations": 2, "hidden": 10,
+                             "resume": True})) == 0
+    networks, _ = load_networks(settings.out / "nets-002.npz", NETWORKS)
+    assert networks["contact"].hidden == 10

@@ -12,7 +12,9 @@ A generation:
    ``truncate`` turns then the network's value, luck-adjusted unless ``luck`` is off);
 3. trains the contact and race networks, from the previous generation's, on the positions of
    every generation kept so far (:func:`fit`: minibatch steps of the cross-entropy of the five
-   outputs, :meth:`Network.fit`);
+   outputs, :meth:`Network.fit`); with ``hidden`` above the networks' contact width, the
+   contact network is widened first (:func:`widen`: the same function, room to learn more),
+   below it a new one is trained from scratch on the kept data;
 4. measures the new networks (with the bearoff table, at 0-ply) head to head against the
    previous generation's and against pubeval, same dice in both seatings, and logs it.
 
@@ -233,15 +235,14 @@ def _evaluator(path: Path) -> NetworkEvaluator:
     return NetworkEvaluator(networks["contact"], networks["race"])
 
 
-def _start(settings: Settings) -> NetworkEvaluator:
-    """The networks of generation 0: ``start``, the contact network widened to ``hidden``
-    (or new, trained from scratch on the data, when ``hidden`` is smaller)."""
-    evaluator = _evaluator(settings.start)
-    hidden = settings.hidden or evaluator.contact.hidden
-    if hidden >= evaluator.contact.hidden:
-        contact = widen(evaluator.contact, hidden, settings.seed)
-    else:
-        contact = Network.create(CONTACT_INPUTS, hidden, seed=settings.seed)
+def _resized(evaluator: NetworkEvaluator, hidden: int, seed: int) -> NetworkEvaluator:
+    """The networks with a contact network of ``hidden`` units (0: as it is): widened
+    (:func:`widen`) when that is more, new (trained from scratch on the data) when fewer."""
+    contact = evaluator.contact
+    if hidden and hidden > contact.hidden:
+        contact = widen(contact, hidden, seed)
+    elif hidden and hidden < contact.hidden:
+        contact = Network.create(CONTACT_INPUTS, hidden, seed=seed)
     return NetworkEvaluator(contact, evaluator.race)
 
 
@@ -279,7 +280,6 @@ def _labelled(
         boards = draw(engine, settings.positions, seed, settings.explore)
         targets = np.zeros((len(boards), OUTPUTS), dtype=np.float32)
         done, seconds = 0, 0.0
-    bar.update(done)
     meta = {"settings": settings_json(settings), "command": settings.command,
             "generation": generation, "labelled_by": f"nets-{generation - 1:03d}.npz"}
     started = saved = time.monotonic()
@@ -309,12 +309,18 @@ def train(settings: Settings, on_generation: Callable[[int], object] = lambda g:
             "with it, or choose another --out."
         )
     if not trained:
-        save_networks(out / "nets-000.npz", _networks(_start(settings)),
+        start = _resized(_evaluator(settings.start), settings.hidden, settings.seed)
+        save_networks(out / "nets-000.npz", _networks(start),
                       {"generation": 0, "settings": settings_json(settings)})
         trained = [0]
     done = trained[-1]
-    evaluator = _evaluator(out / f"nets-{done:03d}.npz")
+    # A resumed run may widen its contact network (or start a new one) from here on.
+    evaluator = _resized(_evaluator(out / f"nets-{done:03d}.npz"), settings.hidden,
+                         settings.seed)
+    partial = out / f"gen-{done + 1:03d}.partial.npz"
+    labelled = int(load_generation(partial)[2]["labelled"]) if partial.exists() else 0
     bar = tqdm(total=settings.positions * max(settings.generations - done, 0), unit="pos",
+               initial=labelled,
                disable=not settings.progress, dynamic_ncols=True,
                mininterval=1.0 if sys.stderr.isatty() else 60.0)
     while done < settings.generations:
