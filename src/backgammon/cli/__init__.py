@@ -10,6 +10,7 @@
     backgammon play --position 4HPwATDgc/ABMA   play from a position (or a gnubg ID, an XGID)
     backgammon moves 4HPwATDgc/ABMA 31  the board and the numbered legal plays of a roll
     backgammon train --games 400000     train the computer player by self-play
+    backgammon train --stage rollout --resume --generations 12   on rollouts of its positions
     backgammon serve                    play in the browser at http://127.0.0.1:8000
     backgammon --version
 
