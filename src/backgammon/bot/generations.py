@@ -41,7 +41,6 @@ import json
 import re
 import sys
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -297,9 +296,8 @@ def _labelled(
     return boards, targets, seconds + time.monotonic() - started
 
 
-def train(settings: Settings, on_generation: Callable[[int], object] = lambda g: None) -> int:
-    """Run (or, with ``resume``, go on with) a generations run; returns the exit status.
-    ``on_generation(g)`` is called when generation ``g``'s data are labelled (for tests)."""
+def train(settings: Settings) -> int:
+    """Run (or, with ``resume``, go on with) a generations run; returns the exit status."""
     out = settings.out
     out.mkdir(parents=True, exist_ok=True)
     trained = _numbered(out, "nets")
@@ -326,9 +324,10 @@ def train(settings: Settings, on_generation: Callable[[int], object] = lambda g:
     while done < settings.generations:
         generation = done + 1
         data = out / f"gen-{generation:03d}.npz"
-        seconds = 0.0
+        seconds, count = 0.0, 0
         if not data.exists():
             boards, targets, seconds = _labelled(_engine(evaluator), generation, settings, bar)
+            count = len(boards)
             save_generation(data, boards, targets, {
                 "settings": settings_json(settings), "command": settings.command,
                 "generation": generation, "labelled_by": f"nets-{done:03d}.npz",
@@ -337,7 +336,6 @@ def train(settings: Settings, on_generation: Callable[[int], object] = lambda g:
             (out / f"gen-{generation:03d}.partial.npz").unlink(missing_ok=True)
         else:
             bar.update(settings.positions)
-        on_generation(generation)
         kept = [load_generation(out / f"gen-{g:03d}.npz") for g in range(1, generation + 1)]
         boards = np.concatenate([k[0] for k in kept])
         targets = np.concatenate([k[1] for k in kept])
@@ -350,7 +348,7 @@ def train(settings: Settings, on_generation: Callable[[int], object] = lambda g:
             "mse": {name: round(error, 6) for name, error in errors.items()},
         }
         if seconds:
-            entry["labels_per_second"] = round(settings.positions / seconds, 2)
+            entry["labels_per_second"] = round(count / seconds, 2)
         if settings.eval_games:
             entry.update(_measure(evaluator, previous, settings.eval_games))
         bar.write(f"generation {generation}: {json.dumps(entry)}")
