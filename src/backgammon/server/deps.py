@@ -10,7 +10,12 @@ from .computer import Computer
 from .hub import Hub
 from .store import LiveMatch, MatchStore, UnknownMatchError
 
-MatchId = Annotated[str, Path(min_length=1, max_length=32, description="the match's id")]
+#: The longest match id (the ids made are 16 characters).
+MATCH_ID_LENGTH = 32
+
+MatchId = Annotated[
+    str, Path(min_length=1, max_length=MATCH_ID_LENGTH, description="the match's id")
+]
 
 
 def get_store(request: Request) -> MatchStore:

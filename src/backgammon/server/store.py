@@ -1,9 +1,11 @@
 """The matches being played: kept in memory while in use, written through to the database.
 
-Each accepted action is saved before its answer goes out, so the database always holds the
-record the players last saw. A match not in memory (after a restart) is rebuilt by replaying
-its record; seeded dice are then advanced past the rolls already made, so they go on exactly
-as they would have.
+Each accepted action is saved, in one write, before its answer goes out, so the database
+always holds the record the players last saw. A save names the version it was made on and is
+refused if the database holds another (:class:`MatchChangedError`), so two copies of a match
+can never both write. A match not in memory (after a restart) is rebuilt by replaying its
+record; seeded dice are then advanced past the rolls already made, so they go on exactly as
+they would have.
 """
 
 from __future__ import annotations
@@ -63,11 +65,17 @@ class LiveMatch:
     record_views: dict[int, tuple[int, Any]] = field(default_factory=dict)
     #: Whether a task of the computer's waits for the lock (:meth:`.computer.Computer.wake`).
     computer_queued: bool = False
+    #: The events of the finished games, and how many games they are: a finished game's
+    #: record never changes, so :attr:`version` counts only the game in play.
+    _finished: tuple[int, int] = field(default=(0, 0), init=False, repr=False)
 
     @property
     def version(self) -> int:
         """The number of events in the record: it grows with every accepted action."""
-        return sum(len(game.events) for game in self.match.games)
+        games = self.match.games
+        if self._finished[0] != len(games) - 1:
+            self._finished = (len(games) - 1, events_in(self.match) - len(games[-1].events))
+        return self._finished[1] + len(games[-1].events)
 
     def synced_shadow(self) -> Match:
         """The shadow copy, brought up to date with the match's record (call with the lock
@@ -91,6 +99,11 @@ class LiveMatch:
         return {"seats": [seat.to_dict() for seat in self.seats], "seed": self.seed}
 
 
+def events_in(match: Match) -> int:
+    """The number of events in ``match``'s record (its version)."""
+    return sum(len(game.events) for game in match.games)
+
+
 def dice_for(seed: int | None) -> DiceSource:
     """The dice of a match: secure ones, or seeded ones when a seed is given."""
     return SecureDice() if seed is None else SeededDice(seed)
@@ -98,6 +111,11 @@ def dice_for(seed: int | None) -> DiceSource:
 
 class UnknownMatchError(LookupError):
     """No match has this id."""
+
+
+class MatchChangedError(RuntimeError):
+    """The database holds another version of the match than the one an action was made on
+    (another copy of it wrote first): the action is not kept."""
 
 
 class MatchStore:
@@ -125,10 +143,15 @@ class MatchStore:
             live = self._live.setdefault(match_id, loaded)
         return live
 
-    async def save(self, live: LiveMatch) -> None:
-        """Write the match's record; on failure, forget it so the next read reloads it."""
+    async def save(self, live: LiveMatch, before: int, match: Match | None = None) -> None:
+        """Write the record of ``match`` (the live match by default) in place of version
+        ``before``, in one write; on failure (MatchChangedError if the database no longer
+        holds version ``before``, or the database's error), forget the match so that the
+        next read reloads it."""
+        match = match or live.match
+        version = live.version if match is live.match else events_in(match)
         try:
-            await run_in_threadpool(self._update, live)
+            await run_in_threadpool(self._update, live.id, match.to_dict(), version, before)
         except Exception:
             self._live.pop(live.id, None)
             raise
@@ -147,13 +170,15 @@ class MatchStore:
                 )
             )
 
-    def _update(self, live: LiveMatch) -> None:
+    def _update(self, match_id: str, record: dict[str, Any], version: int, before: int) -> None:
         with Session(self.engine) as session, session.begin():
-            session.execute(
+            written = session.execute(
                 update(MatchRow)
-                .where(MatchRow.id == live.id)
-                .values(record=live.match.to_dict(), version=live.version, updated_at=now())
+                .where(MatchRow.id == match_id, MatchRow.version == before)
+                .values(record=record, version=version, updated_at=now())
             )
+            if written.rowcount != 1:  # type: ignore[attr-defined]
+                raise MatchChangedError(match_id)
 
     def _load(self, match_id: str) -> LiveMatch:
         with Session(self.engine) as session:

@@ -27,7 +27,7 @@ from ..schemas import (
     Take,
     Undo,
 )
-from ..store import LiveMatch, MatchStore
+from ..store import LiveMatch, MatchChangedError, MatchStore
 from ..views import state_of
 
 log = logging.getLogger(__name__)
@@ -70,19 +70,26 @@ async def post_action(
             )
         if live.match.is_over:
             raise HTTPException(status.HTTP_409_CONFLICT, "The match is over.")
+        before = live.version
         try:
             apply(live.match.game, action)
         except BackgammonError as exc:
             raise HTTPException(status.HTTP_409_CONFLICT, str(exc)) from None
-        await _save(store, live)
-        await hub.publish(live)
+        await _save(store, live, before)
+        hub.publish(live)
         computer.wake(live)
     return state_of(live, action.seat if view is None else view)
 
 
-async def _save(store: MatchStore, live: LiveMatch) -> None:
+async def _save(store: MatchStore, live: LiveMatch, before: int) -> None:
     try:
-        await store.save(live)
+        await store.save(live, before)
+    except MatchChangedError:
+        raise HTTPException(
+            status.HTTP_409_CONFLICT,
+            "The match was changed elsewhere meanwhile, so the action was not kept; "
+            "look again and retry.",
+        ) from None
     except SQLAlchemyError:
         log.exception("match %s could not be saved", live.id)
         raise HTTPException(
