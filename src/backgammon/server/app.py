@@ -31,7 +31,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     engine = make_engine(settings.database_url)
     migrate(engine)
 
-    store, hub = MatchStore(engine), Hub()
+    store, hub = MatchStore(engine), Hub(settings.watcher_queue)
     computer = Computer(store, hub, settings.computer_pause)
 
     @asynccontextmanager
