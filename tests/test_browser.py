@@ -115,7 +115,11 @@ class Running:
         from backgammon.server import Settings, create_app
         from backgammon.server.settings import sqlite_url
 
-        app = create_app(Settings(database_url=sqlite_url(database), computer_pause=0.05))
+        settings = Settings(
+            database_url=sqlite_url(database), computer_pause=0.05, allow_seed=True,
+            create_rate=None, hint_rate=None, action_rate=None,
+        )
+        app = create_app(settings)
         listener = socket.socket()
         # The old server's connections may linger in TIME_WAIT on the port taken over.
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -39,8 +39,12 @@ State = dict[str, Any]
 SEED = 11  # seat 1 wins the opening roll, 5 against 4
 
 
-def client_for(database: Path) -> TestClient:
-    return TestClient(create_app(Settings(database_url=sqlite_url(database), computer_pause=0)))
+def client_for(database: Path, **settings: Any) -> TestClient:
+    """A client of an app on ``database`` that takes seeds and limits no rate (unless the
+    settings say otherwise)."""
+    unlimited = {"create_rate": None, "hint_rate": None, "action_rate": None}
+    options = {"computer_pause": 0, "allow_seed": True, **unlimited, **settings}
+    return TestClient(create_app(Settings(database_url=sqlite_url(database), **options)))
 
 
 @pytest.fixture

@@ -9,13 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from .computer import Computer
 from .db import make_engine, migrate
+from .guards import BodyLimit, HintPool, RateLimits
 from .hub import Hub
 from .routes import actions, hints, matches, updates
 from .settings import Settings
@@ -33,11 +33,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     store, hub = MatchStore(engine), Hub(settings.watcher_queue)
     computer = Computer(store, hub, settings.computer_pause)
+    hint_pool = HintPool(settings.hint_workers, settings.hint_queue)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         yield
         await computer.settle()
+        hint_pool.close()
         engine.dispose()
 
     app = FastAPI(
@@ -49,6 +51,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.store = store
     app.state.hub = hub
     app.state.computer = computer
+    app.state.hint_pool = hint_pool
+    app.state.limits = RateLimits(
+        {
+            "create": settings.create_rate,
+            "hint": settings.hint_rate,
+            "action": settings.action_rate,
+        }
+    )
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body)
     app.add_exception_handler(RequestValidationError, _invalid_request)
     app.include_router(matches.router)
     app.include_router(actions.router)
@@ -59,13 +70,31 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 
 async def _invalid_request(_request: Request, exc: Exception) -> JSONResponse:
-    """A malformed request: 422 with one sentence saying what is wrong, and the details."""
+    """A malformed request: 422 with one sentence saying what is wrong, and each problem's
+    place, kind and message. What was sent is never echoed: it may be something JSON cannot
+    hold (NaN, a lone surrogate) or megabytes long."""
     assert isinstance(exc, RequestValidationError)
-    errors = exc.errors()
-    return JSONResponse(
-        status_code=422,
-        content={"detail": _sentence(errors), "errors": jsonable_encoder(errors)},
-    )
+    errors = [
+        {
+            "loc": [_printable(part) for part in error.get("loc", ())],
+            "type": _printable(error.get("type", "")),
+            "msg": _printable(error.get("msg", ""), 300),
+        }
+        for error in exc.errors()
+    ]
+    return JSONResponse(status_code=422, content={"detail": _sentence(errors), "errors": errors})
+
+
+def _printable(part: object, longest: int = 40) -> str | int:
+    """A piece of an error as JSON can hold it: short, and without lone surrogates.
+
+    >>> _printable(3), _printable("name"), _printable("\\ud800x"), len(_printable("n" * 99))
+    (3, 'name', '?x', 41)
+    """
+    if isinstance(part, int) and not isinstance(part, bool):
+        return part
+    text = str(part).encode("utf-8", "replace").decode("utf-8")
+    return text if len(text) <= longest else text[:longest] + "…"
 
 
 def _sentence(errors: Sequence[Any]) -> str:

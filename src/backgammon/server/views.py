@@ -57,6 +57,7 @@ def state_of(live: LiveMatch, view: int) -> State:
     return State(
         id=live.id,
         version=live.version,
+        seed=live.seed,
         view=view,
         seats=[
             SeatView(

@@ -5,12 +5,13 @@ from __future__ import annotations
 import logging
 from typing import Annotated
 
-from fastapi import APIRouter, Body, HTTPException, Query, status
+from fastapi import APIRouter, Body, Depends, HTTPException, Query, status
 from sqlalchemy.exc import SQLAlchemyError
 
 from ...errors import BackgammonError
 from ...game import Game
 from ..deps import Computers, Live, Store, Watchers
+from ..guards import rate_limited
 from ..schemas import (
     Accept,
     ActionRequest,
@@ -38,11 +39,13 @@ router = APIRouter(prefix="/api/matches", tags=["actions"])
 @router.post(
     "/{match_id}/actions",
     response_model=State,
+    dependencies=[Depends(rate_limited("action"))],
     responses={
         403: {"description": "the seat is the computer's"},
         404: {"description": "no such match"},
         409: {"description": "not allowed now: out of turn, an illegal step, a stale version"},
         422: {"description": "a malformed request"},
+        429: {"description": "too many actions from this address"},
     },
 )
 async def post_action(

@@ -2,9 +2,10 @@
 
 What the bot is asked is read from the match at once, on the event loop, as plain values
 (the position, the dice, :class:`~backgammon.bot.player.CubeTerms`), so the match may go on
-while the bot thinks; the thinking is done in a worker thread, under the lock of the
-computer's shared bots (:func:`~backgammon.server.computer.consult`). The answer carries the
-version it was asked at, so a page can drop one that the game has overtaken.
+while the bot thinks; the thinking is done in a bounded pool of threads
+(:class:`~backgammon.server.guards.HintPool`), under the lock of the computer's shared bots
+(:func:`~backgammon.server.computer.consult`). The answer carries the version it was asked
+at, so a page can drop one that the game has overtaken.
 """
 
 from __future__ import annotations
@@ -13,8 +14,7 @@ import math
 from collections.abc import Callable
 from typing import Annotated
 
-from fastapi import APIRouter, HTTPException, Query, status
-from starlette.concurrency import run_in_threadpool
+from fastapi import APIRouter, Depends, HTTPException, Query, Request, status
 
 from ...bot import Bot, Level
 from ...bot.met import MatchScore
@@ -25,6 +25,7 @@ from ...moves import Step, Turn
 from ...position import BAR, Position
 from .. import computer
 from ..deps import Live
+from ..guards import HintPool, rate_limited
 from ..schemas import Chances, CubeHint, HintStepView, HintView, PlayHint, ResignationHint
 from ..store import LiveMatch
 from ..views import step_view
@@ -46,18 +47,22 @@ _Question = Callable[[Bot], HintView]
 @router.get(
     "/{match_id}/hint",
     response_model=HintView,
+    dependencies=[Depends(rate_limited("hint"))],
     responses={
         404: {"description": "no such match"},
         409: {"description": "no hint now: the game waits for nobody, the computer, or "
               "a decision hints do not cover"},
+        429: {"description": "too many hints asked from this address"},
+        503: {"description": "the threads that think out hints are all busy"},
     },
 )
-async def get_hint(live: Live, view: View = 0) -> HintView:
+async def get_hint(request: Request, live: Live, view: View = 0) -> HintView:
     """The computer's advice to the seat whose turn it is (a person's): the best plays of
     its roll (up to five), or its cube decision when it may double or must answer a
-    double. The bot thinks for up to about a second."""
+    double. The bot thinks for up to about a second, in a pool of a few threads."""
     question = _question(live, view)
-    return await run_in_threadpool(computer.consult, LEVEL, question)
+    pool: HintPool = request.app.state.hint_pool
+    return await pool.run(computer.consult, LEVEL, question)
 
 
 def _question(live: LiveMatch, view: int) -> _Question:
