@@ -237,3 +237,41 @@ def test_the_money_cube_stops_at_gnubgs_cap(client: TestClient) -> None:
 def test_a_match_longer_than_the_limit_is_refused_from_an_id(client: TestClient) -> None:
     xgid = "XGID=-b----E-C---eE---c-e----B-:1:1:1:52:2:1:0:100:10"
     sentence(client.post("/api/matches", json={"position": xgid}), 422, "at most 25")
+
+
+# Memory
+
+
+def test_matches_leave_memory_and_come_back_from_the_database(tmp_path: Path) -> None:
+    with client_for(tmp_path / "games.sqlite", live_matches=2, allow_seed=True) as client:
+        store = client.app.state.store  # type: ignore[attr-defined]
+        first = create(client, seed=3)
+        client.post(f"/api/matches/{first['id']}/actions", json={"seat": 0, "action": "roll"})
+        before = client.get(f"/api/matches/{first['id']}").json()
+        others = [create(client)["id"] for _ in range(2)]
+        assert first["id"] not in store and all(other in store for other in others)
+        assert client.get(f"/api/matches/{first['id']}").json() == before
+        assert first["id"] in store
+        # A watched match stays, however many others come.
+        with client.websocket_connect(f"/api/matches/{first['id']}/updates") as socket:
+            socket.receive_json()
+            for _ in range(3):
+                create(client)
+            assert first["id"] in store
+    with client_for(tmp_path / "games.sqlite", idle_seconds=0) as client:
+        store = client.app.state.store  # type: ignore[attr-defined]
+        ids = [create(client)["id"] for _ in range(3)]
+        assert [match_id in store for match_id in ids] == [False, False, True]
+
+
+def test_two_copies_of_a_match_never_both_write(tmp_path: Path) -> None:
+    """Two servers on one database (or a copy left in memory): the one that acts on a
+    version the database no longer holds is refused, and then reads the other's action."""
+    database = tmp_path / "games.sqlite"
+    with client_for(database) as one, client_for(database) as other:
+        match_id = create(one)["id"]
+        path = f"/api/matches/{match_id}/actions"
+        assert other.get(f"/api/matches/{match_id}").status_code == 200  # both hold it
+        rolled = one.post(path, json={"seat": 0, "action": "roll"}).json()
+        sentence(other.post(path, json={"seat": 1, "action": "roll"}), 409, "elsewhere")
+        assert other.get(f"/api/matches/{match_id}").json()["version"] == rolled["version"]

@@ -31,7 +31,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     engine = make_engine(settings.database_url)
     migrate(engine)
 
-    store, hub = MatchStore(engine), Hub(settings.watcher_queue)
+    hub = Hub(settings.watcher_queue)
+    store = MatchStore(engine, settings.live_matches, settings.idle_seconds, hub.watching)
     computer = Computer(store, hub, settings.computer_pause)
     hint_pool = HintPool(settings.hint_workers, settings.hint_queue)
 

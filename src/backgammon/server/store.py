@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
@@ -119,11 +122,30 @@ class MatchChangedError(RuntimeError):
 
 
 class MatchStore:
-    """Loads, caches and saves matches; one per app."""
+    """Loads, caches and saves matches; one per app.
 
-    def __init__(self, engine: Engine) -> None:
+    At most ``most`` matches stay in memory, and none unused for ``idle`` seconds, except
+    those in use: an action or the computer under way, or a page watching (``watched``).
+    A match that left memory is loaded again from the database when next asked for.
+    """
+
+    def __init__(
+        self,
+        engine: Engine,
+        most: int = 1000,
+        idle: float = 600.0,
+        watched: Callable[[str], bool] = lambda _id: False,
+    ) -> None:
         self.engine = engine
-        self._live: dict[str, LiveMatch] = {}
+        self.most = most
+        self.idle = idle
+        self.watched = watched
+        # By last use, the least recent first, with the time of that use.
+        self._live: OrderedDict[str, tuple[LiveMatch, float]] = OrderedDict()
+
+    def __contains__(self, match_id: object) -> bool:
+        """Whether the match is in memory."""
+        return match_id in self._live
 
     async def add(
         self, match: Match, seats: tuple[SeatSettings, SeatSettings], seed: int | None
@@ -131,17 +153,33 @@ class MatchStore:
         """Store a new match and keep it in memory."""
         live = LiveMatch(secrets.token_urlsafe(12), match, seats, seed, now())
         await run_in_threadpool(self._insert, live)
-        self._live[live.id] = live
+        self._keep(live)
         return live
 
     async def get(self, match_id: str) -> LiveMatch:
         """The match with this id, from memory or rebuilt from the database."""
-        live = self._live.get(match_id)
-        if live is None:
-            loaded = await run_in_threadpool(self._load, match_id)
-            # Another request may have loaded it meanwhile: keep one copy, and one lock.
-            live = self._live.setdefault(match_id, loaded)
+        kept = self._live.get(match_id)
+        if kept is not None:
+            return self._keep(kept[0])
+        loaded = await run_in_threadpool(self._load, match_id)
+        # Another request may have loaded it meanwhile: keep one copy, and one lock.
+        kept = self._live.get(match_id)
+        return self._keep(loaded if kept is None else kept[0])
+
+    def _keep(self, live: LiveMatch) -> LiveMatch:
+        """Note ``live``'s use now, and let the matches unused too long leave memory."""
+        stamp = time.monotonic()
+        self._live[live.id] = (live, stamp)
+        self._live.move_to_end(live.id)
+        for match_id, (other, used) in list(self._live.items())[:-1]:  # not ``live`` itself
+            if len(self._live) <= self.most and stamp - used < self.idle:
+                break  # the rest were used later
+            if not self._in_use(other):
+                del self._live[match_id]
         return live
+
+    def _in_use(self, live: LiveMatch) -> bool:
+        return live.lock.locked() or live.computer_queued or self.watched(live.id)
 
     async def save(self, live: LiveMatch, before: int, match: Match | None = None) -> None:
         """Write the record of ``match`` (the live match by default) in place of version
@@ -153,8 +191,14 @@ class MatchStore:
         try:
             await run_in_threadpool(self._update, live.id, match.to_dict(), version, before)
         except Exception:
-            self._live.pop(live.id, None)
+            self._forget(live)
             raise
+
+    def _forget(self, live: LiveMatch) -> None:
+        """Drop ``live`` from memory (if it is the copy there), so the next read reloads it."""
+        kept = self._live.get(live.id)
+        if kept is not None and kept[0] is live:
+            del self._live[live.id]
 
     def _insert(self, live: LiveMatch) -> None:
         stamp = now()
