@@ -9,9 +9,12 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
+from starlette.responses import Response
 
 from .computer import Computer
 from .db import make_engine, migrate
@@ -62,6 +65,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.add_middleware(BodyLimit, max_bytes=settings.max_body)
     app.add_exception_handler(RequestValidationError, _invalid_request)
+    app.add_exception_handler(HTTPException, _refused)
     app.include_router(matches.router)
     app.include_router(actions.router)
     app.include_router(hints.router)
@@ -84,6 +88,24 @@ async def _invalid_request(_request: Request, exc: Exception) -> JSONResponse:
         for error in exc.errors()
     ]
     return JSONResponse(status_code=422, content={"detail": _sentence(errors), "errors": errors})
+
+
+#: Starlette's and FastAPI's own refusals, said as sentences.
+_SENTENCES = {
+    400: "The request could not be read: its body is not JSON text.",
+    404: "There is nothing at this address.",
+    405: "This address does not take that method.",
+}
+
+
+async def _refused(request: Request, exc: Exception) -> Response:
+    """A refusal, with its detail a sentence even where the framework wrote a phrase."""
+    assert isinstance(exc, HTTPException)
+    detail = exc.detail
+    if not (isinstance(detail, str) and detail.endswith(".")):
+        detail = _SENTENCES.get(exc.status_code, f"The request is refused ({detail}).")
+    changed = HTTPException(exc.status_code, detail, exc.headers)
+    return await http_exception_handler(request, changed)
 
 
 def _printable(part: object, longest: int = 40) -> str | int:

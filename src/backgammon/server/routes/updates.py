@@ -13,7 +13,7 @@ router = APIRouter(tags=["updates"])
 
 
 @router.websocket("/api/matches/{match_id}/updates")
-async def updates(socket: WebSocket, match_id: str, view: int = 0) -> None:
+async def updates(socket: WebSocket, match_id: str, view: str = "0") -> None:
     """Send the state at once, then again after each action; messages sent in, text or
     binary, are ignored.
 
@@ -25,8 +25,9 @@ async def updates(socket: WebSocket, match_id: str, view: int = 0) -> None:
     hub: Hub = socket.app.state.hub
     computer: Computer = socket.app.state.computer
     await socket.accept()
-    if view not in (0, 1):
-        await socket.close(code=status.WS_1008_POLICY_VIOLATION, reason="view is 0 or 1")
+    # Read here rather than by FastAPI, whose refusal on a WebSocket is not a sentence.
+    if view not in ("0", "1"):
+        await socket.close(code=status.WS_1008_POLICY_VIOLATION, reason="The view is seat 0 or 1.")
         return
     try:
         if len(match_id) > MATCH_ID_LENGTH:
@@ -36,7 +37,7 @@ async def updates(socket: WebSocket, match_id: str, view: int = 0) -> None:
         # A close reason holds at most 123 bytes: the id is not repeated in it.
         await socket.close(code=4404, reason="There is no match with this id.")
         return
-    watcher = hub.watcher(socket, view)
+    watcher = hub.watcher(socket, int(view))
     hub.join(live, watcher)
     watcher.start()
     computer.wake(live)
