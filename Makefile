@@ -1,27 +1,37 @@
 # The whole set-up on a fresh machine: `make run` starts the web app, `make test` runs every test.
+# `make run` installs what playing needs (the package and its server); `make test` adds the
+# development tools (pytest, mypy, ruff, Playwright, the reference engine gnubg-nn).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+PLAY := $(VENV)/.installed-play
+DEV := $(VENV)/.installed-dev
 
 .PHONY: run test lint bench clean
 
-$(BIN)/backgammon: pyproject.toml
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
+
+$(PLAY): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[server]'
+	touch $@
+
+$(DEV): pyproject.toml $(PLAY)
 	$(BIN)/pip install --quiet -e '.[dev,server]'
 	touch $@
 
-run: $(BIN)/backgammon
+run: $(PLAY)
 	$(BIN)/backgammon serve
 
-lint: $(BIN)/backgammon
+lint: $(DEV)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy
 
 test: lint
 	$(BIN)/pytest
 
-bench: $(BIN)/backgammon
+bench: $(DEV)
 	$(BIN)/python bench/movegen.py
 
 clean:

@@ -3,8 +3,6 @@ Backgammon's own table and evaluations as a test-only reference."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 import pytest
 
@@ -20,7 +18,7 @@ from backgammon.bot.bearoff import (
     rank,
     shipped_table,
 )
-from backgammon.bot.encoding import boards
+from backgammon.bot.encoding import Board, boards
 from backgammon.bot.evaluator import FakeEvaluator
 from backgammon.bot.network import Array
 from backgammon.cli import main
@@ -151,9 +149,9 @@ class CountingEvaluator(FakeEvaluator):
     def __init__(self) -> None:
         self.seen = 0
 
-    def evaluate_batch(self, positions: Sequence[Position]) -> Array:
-        self.seen += len(positions)
-        return super().evaluate_batch(positions)
+    def evaluate_boards(self, mine: Board, theirs: Board) -> Array:
+        self.seen += len(mine)
+        return super().evaluate_boards(mine, theirs)
 
 
 def test_bearoff_evaluator_answers_bear_offs_from_the_table(table: BearoffTable) -> None:

@@ -28,11 +28,11 @@ from backgammon.bot import (
     player,
 )
 from backgammon.bot.bot import LEVELS
-from backgammon.bot.met import MatchScore
 from backgammon.bot.network import Array, equities, flip_outputs
 from backgammon.bot.search import ROLL_WEIGHTS
 from backgammon.bot.selfplay import selfplay
 from backgammon.cli import main
+from backgammon.cube import CubeContext, MatchScore
 from backgammon.dice import ManualDice, SeededDice
 from backgammon.formats.mat import import_mat, read_mat
 from backgammon.game import Action, Game, Phase
@@ -217,6 +217,9 @@ def test_hints_are_ranked_legal_and_led_by_the_best_play() -> None:
 # Match play
 
 
+ONE_POINT = CubeContext(match=MatchScore(1))
+
+
 def test_match_play_ranks_by_the_chance_of_winning_the_match() -> None:
     """In a 1-point match only winning counts: the play chosen is the one with the best
     chance to win, where money play weighs gammons too and often chooses another."""
@@ -227,15 +230,15 @@ def test_match_play_ranks_by_the_chance_of_winning_the_match() -> None:
         if len(plays) < 2 or position.is_race():
             continue
         wins = flip_outputs(bot.search.values([p.result for p in plays], 0))[:, 0]
-        chosen = bot.best_play(position, dice, MatchScore(1))
+        chosen = bot.best_play(position, dice, ONE_POINT)
         assert chosen is not None
         assert wins[[p.result for p in plays].index(chosen.result)] == pytest.approx(wins.max())
         differ += chosen.result != bot.best_play(position, dice).result  # type: ignore[union-attr]
     assert differ >= 1
     # Hints in a match rank as the match's play does.
     position = Position.initial()
-    hints = bot.hints(position, (6, 4), n=3, score=MatchScore(1))
-    best = bot.best_play(position, (6, 4), MatchScore(1))
+    hints = bot.hints(position, (6, 4), n=3, cube=ONE_POINT)
+    best = bot.best_play(position, (6, 4), ONE_POINT)
     assert best is not None and hints[0].play.result == best.result
 
 
@@ -244,12 +247,11 @@ def test_a_bot_in_a_match_plays_for_the_match_score() -> None:
     bot = Bot()
     match = Match(1, dice=ManualDice(["6 1", "6 4"]))
     match.game.roll(0)
-    assert player.match_score(match.game, 0, match) == MatchScore(1)
-    assert player.match_score(match.game, 0, None) is None
     game = match.game
+    assert game.cube_context(0) == ONE_POINT
     assert game.dice is not None
-    expected = bot.best_play(game.position, game.dice, MatchScore(1))
-    assert expected is not None and player.best_play(bot, game, 0, match).result == expected.result
+    expected = bot.best_play(game.position, game.dice, ONE_POINT)
+    assert expected is not None and player.best_play(bot, game, 0).result == expected.result
 
 
 def test_evaluate_at_a_chosen_depth() -> None:

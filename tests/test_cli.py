@@ -17,7 +17,6 @@ import pytest
 
 from backgammon import Position
 from backgammon.bot import Bot
-from backgammon.bot.player import match_score
 from backgammon.cli import main
 from backgammon.cli.display import board_text
 from backgammon.cli.interactive import Session, Setup, run
@@ -827,11 +826,9 @@ def test_match_hints_are_the_match_s(tmp_path: Path) -> None:
     assert re.search(r"^  No double +\d+\.\d%$", output, re.MULTILINE)
     output = feed(table, "42\nhint")
     assert "Equity: the chance of winning the match, scaled to +1 a single game won" in output
-    game, match = table.game, table.match
+    game = table.game
     assert game.dice is not None
-    expected = Bot(level="strongest").hints(
-        game.position, game.dice, 5, match_score(game, 1, match), game.cube_value
-    )
+    expected = Bot(level="strongest").hints(game.position, game.dice, 5, game.cube_context(1))
     assert [(play, equity) for _, play, equity in hinted_plays(output)] == [
         (str(hint.play), f"{hint.equity:+.3f}") for hint in expected
     ]

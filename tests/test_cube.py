@@ -1,4 +1,4 @@
-"""Cube decisions (money and match), the match equity table, resignations, and bots handling
+"""Cube decisions (money and match), resignations, and bots handling
 the cube and resignations through the game engine. Textbook positions are built from their
 probabilities directly, by an evaluator that returns fixed figures."""
 
@@ -14,9 +14,9 @@ from backgammon import Position, WinKind
 from backgammon.bot import (
     Bot,
     CubeAction,
+    CubeContext,
     CubeOwner,
     CubeResponse,
-    MatchEquityTable,
     MatchScore,
     Probabilities,
     act,
@@ -29,6 +29,7 @@ from backgammon.bot.cube import (
     money_decision,
     money_equity,
 )
+from backgammon.bot.met import equity_after
 from backgammon.bot.network import Array
 from backgammon.dice import ManualDice
 from backgammon.errors import BackgammonError
@@ -91,14 +92,22 @@ def test_no_double_yet() -> None:
 
 def test_a_beaver_where_the_double_is_a_blunder() -> None:
     weak = Probabilities(0.35, 0.05, 0.0, 0.05, 0.0)
-    assert money_decision(weak, CONTACT_EFFICIENCY, beavers=True).response == "beaver"
+    assert money_decision(weak, CONTACT_EFFICIENCY, CubeContext(beavers=True)).response == "beaver"
     assert money_decision(weak, CONTACT_EFFICIENCY).response == "take"
+    # Not where the cube may not reach four times its value.
+    capped = CubeContext(beavers=True, max_cube=2)
+    assert money_decision(weak, CONTACT_EFFICIENCY, capped).response == "take"
 
 
 def test_no_double_when_the_opponent_owns_the_cube() -> None:
-    decision = money_decision(DOUBLE_PASS, CONTACT_EFFICIENCY, CubeOwner.OPPONENT)
+    decision = money_decision(
+        DOUBLE_PASS, CONTACT_EFFICIENCY, CubeContext(owner=CubeOwner.OPPONENT)
+    )
     assert decision.action is CubeAction.NO_DOUBLE
     assert math.isnan(decision.double_take) and math.isnan(decision.double_drop)
+    # Nor where the cube has reached its highest value.
+    capped = CubeContext(value=2, owner=CubeOwner.ON_ROLL, max_cube=2)
+    assert money_decision(DOUBLE_PASS, CONTACT_EFFICIENCY, capped).action is CubeAction.NO_DOUBLE
 
 
 def test_owning_the_cube_is_worth_more_than_a_centred_one() -> None:
@@ -122,7 +131,8 @@ def test_gammonless_take_point_is_a_quarter_with_a_dead_cube() -> None:
 
 def test_jacoby_makes_too_good_a_double() -> None:
     # Gammons count only once the cube is turned: cash rather than play on for nothing.
-    assert money_decision(TOO_GOOD, CONTACT_EFFICIENCY, jacoby=True).action == "double"
+    jacoby = CubeContext(jacoby=True)
+    assert money_decision(TOO_GOOD, CONTACT_EFFICIENCY, jacoby).action == "double"
 
 
 def test_cube_efficiency_by_kind_of_position() -> None:
@@ -139,99 +149,43 @@ def test_bot_cube_decision_uses_its_evaluation() -> None:
     decision = bot_seeing(0.85, 0.10, 0.0, 0.02, 0.0).cube_decision(START)
     assert decision.action == "double" and decision.response == "drop"
     assert decision.probabilities.win == pytest.approx(0.85)
-    decision = bot_seeing(0.5, 0.1, 0.0, 0.1, 0.0).cube_decision(START, 2, "on roll")
+    decision = bot_seeing(0.5, 0.1, 0.0, 0.1, 0.0).cube_decision(
+        START, cube_value=2, cube_owner="on roll"
+    )
     assert decision.action == "no double"
-
-
-# The match equity table
-
-
-def test_met_is_symmetric() -> None:
-    met = MatchEquityTable.kazaross_xg2()
-    assert met.max_length == 25
-    for away in range(1, 26):
-        for other in range(1, 26):
-            assert met.equity(away, other) + met.equity(other, away) == pytest.approx(1.0)
-    assert met.equity(1, 1) == 0.5 == met.equity(7, 7)
-
-
-def test_met_entries() -> None:
-    met = MatchEquityTable.kazaross_xg2()
-    assert met.name == "Kazaross-XG2"
-    assert met.equity(1, 2) == pytest.approx(0.67736)  # the Crawford game, 1-away 2-away
-    assert met.equity(2, 4) == pytest.approx(0.66870)
-    assert met.equity(0, 3) == 1.0 and met.equity(3, -1) == 0.0
-    # Post-Crawford: the trailer's chances (the free drop makes 2-away nearly even).
-    assert met.equity(2, 1, post_crawford=True) == pytest.approx(0.48803)
-    assert met.equity(1, 2, post_crawford=True) == pytest.approx(1 - 0.48803)
-    assert met.equity(1, 1, post_crawford=True) == 0.5
-    # Leading is better, everywhere.
-    for away in range(1, 25):
-        assert met.equity(away, 10) > met.equity(away + 1, 10)
-    with pytest.raises(BackgammonError):
-        met.equity(26, 3)
-
-
-def test_match_score() -> None:
-    score = MatchScore(length=7, score=(6, 3))
-    assert (score.away, score.opponent_away, score.post_crawford) == (1, 4, True)
-    assert MatchScore(7, (6, 3), crawford=True).post_crawford is False
-    assert score.equity_after(won=1) == 1.0
-    assert score.equity_after(lost=4) == 0.0
-    assert score.flip().score == (3, 6)
-    with pytest.raises(BackgammonError):
-        MatchScore(5, (5, 0))
-    with pytest.raises(BackgammonError):
-        MatchScore(5, (2, 2), crawford=True)
-
-
-def test_scores_after_the_game_enter_the_crawford_game() -> None:
-    # 3-away 3-away: a single win leaves 2-away 3-away; a gammon 1-away, for the Crawford game.
-    score = MatchScore(5, (2, 2))
-    met = MatchEquityTable.kazaross_xg2()
-    assert score.equity_after(won=2) == pytest.approx(met.equity(1, 3))
-    # In the Crawford game, what follows is post-Crawford.
-    crawford = MatchScore(5, (4, 2), crawford=True)
-    assert crawford.equity_after(lost=1) == pytest.approx(met.equity(1, 2, post_crawford=True))
-
-
-def test_gammon_values() -> None:
-    # In the Crawford game the leader's gammon is worth nothing: a single game wins.
-    assert MatchScore(5, (4, 2), crawford=True).gammon_value() == 0.0
-    # Post-Crawford the trailer at 2-away wins the match with a gammon or with a single game
-    # won with the cube on 2: at cube 1 a gammon is worth as much as the single game's swing.
-    assert MatchScore(5, (3, 4)).gammon_value() == pytest.approx(1.0)
-    assert 0.3 < MatchScore(7).gammon_value() < 0.7
+    context = CubeContext(value=2, owner=CubeOwner.ON_ROLL)
+    assert bot_seeing(0.5, 0.1, 0.0, 0.1, 0.0).cube_decision(START, context) == decision
 
 
 # Match play
 
 
 def test_no_double_in_the_crawford_game() -> None:
-    score = MatchScore(5, (2, 4), crawford=True)
-    decision = match_decision(DOUBLE_PASS, CONTACT_EFFICIENCY, score)
+    cube = CubeContext(match=MatchScore(5, (2, 4), crawford=True))
+    decision = match_decision(DOUBLE_PASS, CONTACT_EFFICIENCY, cube)
     assert decision.action is CubeAction.NO_DOUBLE
 
 
 def test_the_trailer_doubles_at_once_after_the_crawford_game() -> None:
-    score = MatchScore(5, (3, 4))  # 2-away against the leader's 1-away
-    decision = match_decision(Probabilities(0.45, 0.1, 0.0, 0.1, 0.0), CONTACT_EFFICIENCY, score)
+    cube = CubeContext(match=MatchScore(5, (3, 4)))  # 2-away against the leader's 1-away
+    decision = match_decision(Probabilities(0.45, 0.1, 0.0, 0.1, 0.0), CONTACT_EFFICIENCY, cube)
     assert decision.action is CubeAction.DOUBLE
     assert decision.response is CubeResponse.TAKE
 
 
 def test_match_double_take_and_pass() -> None:
-    score = MatchScore(7)
-    assert match_decision(DOUBLE_TAKE, CONTACT_EFFICIENCY, score).action == "double"
-    decision = match_decision(DOUBLE_PASS, CONTACT_EFFICIENCY, score)
+    cube = CubeContext(match=MatchScore(7))
+    assert match_decision(DOUBLE_TAKE, CONTACT_EFFICIENCY, cube).action == "double"
+    decision = match_decision(DOUBLE_PASS, CONTACT_EFFICIENCY, cube)
     assert (decision.action, decision.response) == ("double", "drop")
-    assert decision.double_drop == pytest.approx(score.equity_after(won=1))
-    assert match_decision(NO_DOUBLE, CONTACT_EFFICIENCY, score).action == "no double"
+    assert decision.double_drop == pytest.approx(equity_after(MatchScore(7), won=1))
+    assert match_decision(NO_DOUBLE, CONTACT_EFFICIENCY, cube).action == "no double"
 
 
 def test_last_game_of_the_match_needs_no_cube() -> None:
     # Both 1 away: the game decides the match whatever the cube says.
-    decision = match_decision(DOUBLE_TAKE, CONTACT_EFFICIENCY, MatchScore(5, (4, 4)))
+    cube = CubeContext(match=MatchScore(5, (4, 4)))
+    decision = match_decision(DOUBLE_TAKE, CONTACT_EFFICIENCY, cube)
     assert decision.no_double == pytest.approx(DOUBLE_TAKE.win)
     assert decision.action == "no double" and decision.response == "take"
 
@@ -240,8 +194,15 @@ def test_bot_match_cube_decision() -> None:
     bot = bot_seeing(0.85, 0.10, 0.0, 0.02, 0.0)
     decision = bot.cube_decision(START, match_length=7, score=(0, 0))
     assert decision.action == "double" and decision.response == "drop"
-    with pytest.raises(BackgammonError):
-        bot.cube_decision(START, match_length=7, beavers=True)
+    assert bot.cube_decision(START, CubeContext(match=MatchScore(7))) == decision
+    with pytest.raises(BackgammonError, match="do not apply in matches"):
+        bot.cube_decision(START, CubeContext(match=MatchScore(7), beavers=True))
+    with pytest.raises(BackgammonError, match="not both"):
+        bot.cube_decision(START, CubeContext(), cube_value=2)
+    with pytest.raises(BackgammonError, match="its decision is a match decision"):
+        money_decision(DOUBLE_TAKE, CONTACT_EFFICIENCY, CubeContext(match=MatchScore(7)))
+    with pytest.raises(BackgammonError, match="its decision is a money decision"):
+        match_decision(DOUBLE_TAKE, CONTACT_EFFICIENCY, CubeContext())
 
 
 # Resignations
@@ -272,8 +233,27 @@ def test_accepting_a_resignation() -> None:
 def test_resignations_in_a_match() -> None:
     lost = bot_seeing(0.0, 0.0, 0.0, 0.3, 0.0)
     # At 4-away 1-away a gammon costs no more than a single game: resign the single.
-    assert lost.resignation_to_offer(START, match_length=5, score=(1, 4)) is WinKind.SINGLE
+    four_away = CubeContext(match=MatchScore(5, (1, 4)))
+    assert lost.resignation_to_offer(START, four_away) is WinKind.SINGLE
     assert lost.resignation_to_offer(START) is None  # money: the gammons matter
+    # The answer is for the bot; the position and the cube are its player on roll's.
+    # The bot on roll wins, 30% of games with a gammon: 1 away, a single game is enough.
+    gammoning = bot_seeing(1.0, 0.3, 0.0, 0.0, 0.0)
+    assert not gammoning.should_accept_resignation(START, 1, False)
+    assert not gammoning.should_accept_resignation(START, 1, False, four_away)
+    assert gammoning.should_accept_resignation(START, 1, False, four_away.flip())
+    # The same game with the resigner on roll, the cube seen by the resigner.
+    gammoned = bot_seeing(0.0, 0.0, 0.0, 0.3, 0.0)
+    assert gammoned.should_accept_resignation(START, 1, True, four_away)
+    assert not gammoned.should_accept_resignation(START, 1, True, four_away.flip())
+
+
+def test_resignations_under_the_jacoby_rule() -> None:
+    # Gammons count single while the cube is centred: a single game gives all there is.
+    gammoned = bot_seeing(0.0, 0.0, 0.0, 0.6, 0.0)
+    assert gammoned.resignation_to_offer(START) is None
+    assert gammoned.resignation_to_offer(START, CubeContext(jacoby=True)) is WinKind.SINGLE
+    assert gammoned.should_accept_resignation(START, 1, True, CubeContext(jacoby=True))
 
 
 # Bots and the cube through the engine
@@ -339,15 +319,15 @@ def test_bots_use_the_match_score() -> None:
     game.roll(0)
     game.play(0, "13/7 8/7")
     # Seat 1 with 70%: at 0-0 in a 5-point match the bot doubles.
-    assert act(bot_seeing(0.70, 0.05, 0.0, 0.02, 0.0), game, 1, match) is Action.DOUBLE
+    assert act(bot_seeing(0.70, 0.05, 0.0, 0.02, 0.0), game, 1) is Action.DOUBLE
 
 
 def test_two_away_two_away_take_point_is_the_crawford_score() -> None:
     # Taken, the cube on 2 decides the match; dropped, the taker is 2-away against 1-away in
     # the Crawford game (32.264%). So the taker needs 32.264% in the game.
-    score = MatchScore(5, (3, 3))
-    assert match_decision(Probabilities(0.67, 0, 0, 0, 0), 0.68, score).response == "take"
-    assert match_decision(Probabilities(0.68, 0, 0, 0, 0), 0.68, score).response == "drop"
+    cube = CubeContext(match=MatchScore(5, (3, 3)))
+    assert match_decision(Probabilities(0.67, 0, 0, 0, 0), 0.68, cube).response == "take"
+    assert match_decision(Probabilities(0.68, 0, 0, 0, 0), 0.68, cube).response == "drop"
 
 
 def test_fully_live_gammonless_take_point_is_a_fifth() -> None:

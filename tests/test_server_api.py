@@ -22,7 +22,6 @@ from starlette.websockets import WebSocketDisconnect
 
 from backgammon import BackgammonError, Position
 from backgammon.bot import Bot, Level
-from backgammon.bot.player import CubeTerms
 from backgammon.dice import SeededDice
 from backgammon.formats.mat import import_mat
 from backgammon.game import Game, Rules
@@ -569,7 +568,9 @@ def test_a_cube_hint_for_the_doubler_and_for_the_taker(client: TestClient) -> No
     act(client, match_id, seat=state["to_act"], action="play", play="24/20 13/8")
     reference.play(reference.on_roll, "24/20 13/8")
     doubler = reference.on_roll
-    decision = CubeTerms.of(reference, doubler).decide(Bot(level=Level.STRONGEST))
+    decision = Bot(level=Level.STRONGEST).cube_decision(
+        reference.position, reference.cube_context(doubler)
+    )
     answer = hint(client, match_id)
     assert answer["kind"] == "cube" and answer["seat"] == doubler and answer["plays"] == []
     cube = answer["cube"]

@@ -4,18 +4,22 @@
   evaluators (:mod:`.evaluator`), exact bear-offs (:mod:`.bearoff`) and the shipped weights
   (:mod:`.shipped`).
 * Play: n-ply search with move filters (:mod:`.search`) and the :class:`Bot` with its levels
-  (:mod:`.bot`); cube decisions (:mod:`.cube`) with match equities (:mod:`.met`); bots
-  playing games through the engine (:mod:`.player`, :mod:`.selfplay`).
+  (:mod:`.bot`); cube decisions (:mod:`.cube`) with match equities (:mod:`.met`), every
+  question that depends on the stake asked with the core's :class:`~backgammon.cube.CubeContext`
+  (re-exported here with :class:`~backgammon.cube.CubeOwner` and
+  :class:`~backgammon.cube.MatchScore`); bots playing games through the engine
+  (:mod:`.player`, :mod:`.selfplay`).
 * Measuring and training: Tesauro's pubeval as a baseline (:mod:`.pubeval`), games between
   players (:mod:`.duel`) and self-play TD(lambda) training (:mod:`.train`).
 """
 
+from ..cube import CubeContext, CubeOwner, MatchScore
 from .bearoff import BearoffEvaluator, BearoffTable
 from .bot import Bot, Hint, Level, ResignationAnswer
-from .cube import CubeAction, CubeDecision, CubeOwner, CubeResponse
+from .cube import CubeAction, CubeDecision, CubeResponse
 from .duel import Chooser, DuelResult, GreedyPlayer, duel
 from .evaluator import Evaluator, FakeEvaluator, NetworkEvaluator
-from .met import MatchEquityTable, MatchScore
+from .met import MatchEquityTable
 from .network import Network
 from .player import act, play_match, play_out
 from .probabilities import Probabilities
@@ -28,6 +32,7 @@ __all__ = [
     "Bot",
     "Chooser",
     "CubeAction",
+    "CubeContext",
     "CubeDecision",
     "CubeOwner",
     "CubeResponse",

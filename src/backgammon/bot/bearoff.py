@@ -37,8 +37,8 @@ from numpy.typing import NDArray
 
 from ..position import Position
 from .encoding import Board, boards
-from .evaluator import Evaluator
-from .network import Array
+from .evaluator import BoardEvaluator
+from .network import OUTPUTS, Array
 from .probabilities import Probabilities
 
 POINTS = 6
@@ -243,7 +243,7 @@ class BearoffTable:
         later = np.zeros_like(mine_off)
         later[:, :-1] = self._first_tail[mine_rows][:, 1:]
         lose_gammon = (theirs_off * later).sum(axis=1)
-        values = np.zeros((len(mine), 5), dtype=np.float32)
+        values = np.zeros((len(mine), OUTPUTS), dtype=np.float32)
         values[:, 0] = win
         values[:, 1] = np.where(theirs[:, 0] == 0, win_gammon, 0.0)
         values[:, 3] = np.where(mine[:, 0] == 0, lose_gammon, 0.0)
@@ -305,7 +305,7 @@ def is_bearoff(mine: Board, theirs: Board) -> NDArray[np.bool_]:
 class BearoffEvaluator:
     """An evaluator that answers bear-offs from the table and everything else from ``base``."""
 
-    def __init__(self, base: Evaluator, table: BearoffTable | None = None) -> None:
+    def __init__(self, base: BoardEvaluator, table: BearoffTable | None = None) -> None:
         self.base = base
         self._table = table
 
@@ -320,13 +320,16 @@ class BearoffEvaluator:
         return Probabilities.from_values(self.evaluate_batch([position])[0])
 
     def evaluate_batch(self, positions: Sequence[Position]) -> Array:
-        mine, theirs = boards(positions)
+        return self.evaluate_boards(*boards(positions))
+
+    def evaluate_boards(self, mine: Board, theirs: Board) -> Array:
+        """The outputs of a batch given as count arrays (see :func:`encoding.boards`)."""
         exact = is_bearoff(mine, theirs)
         if not exact.any():
-            return self.base.evaluate_batch(positions)
-        values = np.zeros((len(positions), 5), dtype=np.float32)
+            return self.base.evaluate_boards(mine, theirs)
+        values = np.zeros((len(mine), OUTPUTS), dtype=np.float32)
         values[exact] = self.table.outputs(mine[exact], theirs[exact])
-        rest = np.flatnonzero(~exact)
-        if len(rest):
-            values[rest] = self.base.evaluate_batch([positions[int(i)] for i in rest])
+        rest = ~exact
+        if rest.any():
+            values[rest] = self.base.evaluate_boards(mine[rest], theirs[rest])
         return values

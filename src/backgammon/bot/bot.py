@@ -10,6 +10,8 @@ depth of its search and the noise on its choices, or by a named :class:`Level`.
 >>> position = Position.initial()
 >>> bot.best_play(position, (3, 1)) in position.legal_plays((3, 1))
 True
+>>> bot.cube_decision(position, cube_value=2, cube_owner="on roll").action
+<CubeAction.NO_DOUBLE: 'no double'>
 >>> Bot(level="expert", evaluator=FakeEvaluator()).plies
 1
 """
@@ -22,13 +24,20 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..cube import CubeContext, CubeOwner, MatchScore
 from ..dice import check_dice
 from ..errors import BackgammonError
 from ..moves import Play
 from ..position import Position, WinKind
-from .cube import CubeDecision, CubeOwner, cube_efficiency, match_decision, money_decision
+from .cube import (
+    CubeDecision,
+    cube_efficiency,
+    dead_match_equity,
+    match_decision,
+    money_decision,
+)
 from .evaluator import Evaluator
-from .met import MatchScore
+from .met import equity_after, play_weights
 from .network import Array
 from .probabilities import Probabilities
 from .search import DEFAULT_FILTERS, MoveFilter, Search
@@ -89,6 +98,10 @@ class ResignationAnswer(NamedTuple):
 class Bot:
     """A computer player.
 
+    Every question is asked for the player on roll in ``position``; those that depend on the
+    stake take the cube as that player sees it, a :class:`~backgammon.cube.CubeContext`
+    (``Game.cube_context(seat)`` makes it; None: money play, the cube centred at 1).
+
     ``plies``: the depth of its search (0: the network alone; 1 and 2 look at every roll of
     the opponent, and of both). ``noise``: the standard deviation of normal noise added to
     each play's equity before choosing (weaker, less predictable play), drawn from a
@@ -131,31 +144,25 @@ class Bot:
     # Plays
 
     def best_play(
-        self,
-        position: Position,
-        dice: Iterable[int],
-        score: MatchScore | None = None,
-        cube_value: int = 1,
+        self, position: Position, dice: Iterable[int], cube: CubeContext | None = None
     ) -> Play | None:
         """The bot's play of ``dice``: one of ``position.legal_plays(dice)``, or None when no
-        checker can move. A forced play is returned without any evaluation. In a match
-        (``score``, for the player on roll, with the cube at ``cube_value``) the plays are
-        ranked by the chance of winning the match, so gammons count as much as the score
-        makes them."""
+        checker can move. A forced play is returned without any evaluation. In a match (the
+        ``cube``'s score) the plays are ranked by the chance of winning the match, so gammons
+        count as much as the score and the cube make them."""
         plays = position.legal_plays(check_dice(dice))
         if len(plays) <= 1:
             return plays[0] if plays else None
-        return self.choose(position, plays, _weights(score, cube_value))
+        return self.choose(position, plays, cube)
 
     def choose(
-        self, position: Position, plays: Sequence[Play], weights: Array | None = None
+        self, position: Position, plays: Sequence[Play], cube: CubeContext | None = None
     ) -> Play:
         """The bot's choice among ``plays``, the legal plays (two or more) of one roll from
-        ``position``: the :class:`~backgammon.bot.duel.Chooser` of cubeless duels.
-        ``weights``: the equity to maximise (:meth:`.met.MatchScore.play_weights`; money's
-        by default)."""
+        ``position``, ranked as :meth:`best_play` ranks them (without ``cube``: the
+        :class:`~backgammon.bot.duel.Chooser` of cubeless duels)."""
         ranked = self.search.rank(
-            plays, self.plies, self.filters, noise=self.noise, rng=self._rng, weights=weights
+            plays, self.plies, self.filters, noise=self.noise, rng=self._rng, weights=_weights(cube)
         )
         return ranked[0].play
 
@@ -164,15 +171,14 @@ class Bot:
         position: Position,
         dice: Iterable[int],
         n: int = 5,
-        score: MatchScore | None = None,
-        cube_value: int = 1,
+        cube: CubeContext | None = None,
     ) -> list[Hint]:
         """The ``n`` best plays of ``dice`` (fewer if there are fewer), best first, each
-        evaluated at the bot's depth, with no noise. In a match (``score``) they are ranked
-        as :meth:`best_play` ranks them, and each equity is the match's, in money units."""
+        evaluated at the bot's depth, with no noise. In a match they are ranked as
+        :meth:`best_play` ranks them, and each equity is the match's, in money units."""
         plays = position.legal_plays(check_dice(dice))
         ranked = self.search.rank(
-            plays, self.plies, self.filters, at_least=n, weights=_weights(score, cube_value)
+            plays, self.plies, self.filters, at_least=n, weights=_weights(cube)
         )
         return [
             Hint(r.play, Probabilities.from_values(r.values), r.equity) for r in ranked[:n]
@@ -189,48 +195,40 @@ class Bot:
     def cube_decision(
         self,
         position: Position,
-        cube_value: int = 1,
-        cube_owner: CubeOwner | str = CubeOwner.CENTRE,
+        cube: CubeContext | None = None,
+        *,
+        cube_value: int | None = None,
+        cube_owner: CubeOwner | str | None = None,
         match_length: int = 0,
         score: tuple[int, int] = (0, 0),
         crawford: bool = False,
-        beavers: bool = False,
-        jacoby: bool = False,
     ) -> CubeDecision:
-        """Whether the player on roll should double, and the opponent take, with the cube at
-        ``cube_value`` owned by ``cube_owner``.
+        """Whether the player on roll should double, and the opponent take (or beaver, where
+        ``cube`` allows it).
 
-        Money play (``match_length`` 0) may have ``beavers`` and the ``jacoby`` rule, and
-        its equities are per unit of the cube (whatever its value); match play takes the
-        ``score`` (the player on roll's first) and whether this game is the Crawford game,
-        and its equities are chances of winning the match.
+        The cube is ``cube``, or, as a convenience, the keywords: ``cube_value`` and
+        ``cube_owner`` ("on roll", "centre" or "opponent"), and for match play the
+        ``match_length``, the ``score`` (the player on roll's first) and whether this game is
+        the Crawford game. Equities are per unit of the cube (whatever its value) in money
+        play, and chances of winning the match in match play.
         """
+        cube = _context(cube, cube_value, cube_owner, match_length, score, crawford)
         probabilities = self.evaluate(position)
         efficiency = cube_efficiency(position)
-        if not match_length:
-            return money_decision(probabilities, efficiency, cube_owner, jacoby, beavers)
-        if beavers or jacoby:
-            raise BackgammonError("Beavers and the Jacoby rule do not apply in matches.")
-        match = MatchScore(match_length, score, crawford)
-        return match_decision(probabilities, efficiency, match, cube_value, cube_owner)
+        if cube.money:
+            return money_decision(probabilities, efficiency, cube)
+        return match_decision(probabilities, efficiency, cube)
 
     # Resignations
 
     def resignation_to_offer(
-        self,
-        position: Position,
-        cube_value: int = 1,
-        match_length: int = 0,
-        score: tuple[int, int] = (0, 0),
-        crawford: bool = False,
+        self, position: Position, cube: CubeContext | None = None
     ) -> WinKind | None:
         """The resignation the player on roll should offer, or None: the least level the
         opponent should accept, offered only where it gives up next to nothing."""
         if self.evaluate(position, plies=0).win > _HOPELESS:
             return None  # far from lost: no need of a deeper look
-        value = _ResignationValues(
-            self.evaluate(position), cube_value, match_length, score, crawford
-        )
+        value = _ResignationValues(self.evaluate(position), cube or CubeContext())
         for level in WinKind:
             given = value.playing_on - value.resigning(level)
             # The least level the opponent should accept: it gets at least its due.
@@ -243,36 +241,29 @@ class Bot:
         position: Position,
         level: WinKind | int,
         resigner_on_roll: bool = True,
-        cube_value: int = 1,
-        match_length: int = 0,
-        score: tuple[int, int] = (0, 0),
-        crawford: bool = False,
+        cube: CubeContext | None = None,
     ) -> bool:
         """Whether to accept the opponent's offer to resign at ``level``: yes when the game
         it gives is worth at least what playing on is worth to the bot.
 
-        ``position`` is seen from its player on roll: the resigner (``resigner_on_roll``, as
-        when a player resigns on their turn) or the bot. ``score`` is the bot's first.
+        ``position`` and ``cube`` are seen from the player on roll: the resigner
+        (``resigner_on_roll``, as when a player resigns on their turn) or the bot.
         """
-        return self.answer_resignation(
-            position, level, resigner_on_roll, cube_value, match_length, score, crawford
-        ).accept
+        return self.answer_resignation(position, level, resigner_on_roll, cube).accept
 
     def answer_resignation(
         self,
         position: Position,
         level: WinKind | int,
         resigner_on_roll: bool = True,
-        cube_value: int = 1,
-        match_length: int = 0,
-        score: tuple[int, int] = (0, 0),
-        crawford: bool = False,
+        cube: CubeContext | None = None,
     ) -> ResignationAnswer:
-        """:meth:`should_accept_resignation` with the two values it compares."""
+        """:meth:`should_accept_resignation` with the two values it compares, for the bot."""
         probabilities = self.evaluate(position)
+        cube = cube or CubeContext()
         if resigner_on_roll:
-            probabilities = probabilities.flip()
-        value = _ResignationValues(probabilities, cube_value, match_length, score, crawford)
+            probabilities, cube = probabilities.flip(), cube.flip()
+        value = _ResignationValues(probabilities, cube)
         accepting = value.accepting(WinKind(level))
         return ResignationAnswer(
             accepting >= value.playing_on - _ACCEPT_TOLERANCE, accepting, value.playing_on
@@ -281,45 +272,58 @@ class Bot:
 
 class _ResignationValues:
     """What a resignation is worth to a player, against playing on (cubeless), in points or
-    in match winning chances."""
+    in match winning chances, with the cube as the player sees it."""
 
-    def __init__(
-        self,
-        probabilities: Probabilities,
-        cube_value: int,
-        match_length: int,
-        score: tuple[int, int],
-        crawford: bool,
-    ) -> None:
-        self.cube_value = cube_value
-        self.match = MatchScore(match_length, score, crawford) if match_length else None
-        p = probabilities
-        if self.match is None:
-            self.playing_on = p.equity * cube_value
-            self.scale = float(cube_value)
+    def __init__(self, probabilities: Probabilities, cube: CubeContext) -> None:
+        self.cube = cube
+        p, match = probabilities, cube.match
+        if match is None:
+            # The Jacoby rule: while it holds, gammons count as single games.
+            dead = 2.0 * p.win - 1.0 if cube.jacoby else p.equity
+            self.playing_on = dead * cube.value
+            self.scale = float(cube.value)
         else:
-            m, c = self.match, cube_value
-            wins = (p.win - p.win_gammon, p.win_gammon - p.win_backgammon, p.win_backgammon)
-            losses = (
-                p.lose - p.lose_gammon, p.lose_gammon - p.lose_backgammon, p.lose_backgammon
-            )
-            self.playing_on = sum(
-                share * m.equity_after(won=k * c) for k, share in enumerate(wins, 1)
-            ) + sum(share * m.equity_after(lost=k * c) for k, share in enumerate(losses, 1))
+            self.playing_on = dead_match_equity(p, match, cube.value)
             # Half the swing of a single game at this cube plays the part of a point.
-            self.scale = (m.equity_after(won=c) - m.equity_after(lost=c)) / 2
+            won, lost = equity_after(match, won=cube.value), equity_after(match, lost=cube.value)
+            self.scale = (won - lost) / 2
 
     def resigning(self, level: WinKind) -> float:
         """The value to the player of resigning at ``level``."""
-        points = int(level) * self.cube_value
-        return -float(points) if self.match is None else self.match.equity_after(lost=points)
+        points = self.cube.points(level)
+        match = self.cube.match
+        return -float(points) if match is None else equity_after(match, lost=points)
 
     def accepting(self, level: WinKind) -> float:
         """The value to the player of accepting the opponent's resignation at ``level``."""
-        points = int(level) * self.cube_value
-        return float(points) if self.match is None else self.match.equity_after(won=points)
+        points = self.cube.points(level)
+        match = self.cube.match
+        return float(points) if match is None else equity_after(match, won=points)
 
 
-def _weights(score: MatchScore | None, cube_value: int) -> Array | None:
-    """The equity weights of a match score (None: money play's)."""
-    return None if score is None else score.play_weights(cube_value)
+def _weights(cube: CubeContext | None) -> Array | None:
+    """The equity weights of checker play at the cube's match score (None: money play's)."""
+    if cube is None or cube.match is None:
+        return None
+    return play_weights(cube.match, cube.value)
+
+
+def _context(
+    cube: CubeContext | None,
+    cube_value: int | None,
+    cube_owner: CubeOwner | str | None,
+    match_length: int,
+    score: tuple[int, int],
+    crawford: bool,
+) -> CubeContext:
+    """``cube``, or the context the keywords of :meth:`Bot.cube_decision` describe."""
+    in_match = bool(match_length) or score != (0, 0) or crawford
+    if cube is not None:
+        if in_match or cube_value is not None or cube_owner is not None:
+            raise BackgammonError("Give the cube as a CubeContext or as keywords, not both.")
+        return cube
+    return CubeContext(
+        1 if cube_value is None else cube_value,
+        CubeOwner.CENTRE if cube_owner is None else CubeOwner(cube_owner),
+        MatchScore(match_length, score, crawford) if in_match else None,
+    )

@@ -14,12 +14,13 @@ winning the match, from the match equity table: the same lines, with each knot's
 match equity of the score it leads to, and the take points found from the top of the cube down
 (a take point at one cube value depends on the cash point at the next).
 
+Both take the cube as one :class:`~backgammon.cube.CubeContext`, for the player on roll.
 Equities are per unit of the cube's value before the double in money play (a drop is +1), and
 chances of winning the match in match play.
 
 >>> from backgammon.bot.probabilities import Probabilities
 >>> strong = Probabilities(0.70, 0.05, 0.0, 0.02, 0.0)
->>> decision = money_decision(strong, efficiency=0.68, cube_owner=CubeOwner.CENTRE)
+>>> decision = money_decision(strong, efficiency=0.68)   # money play, the cube centred at 1
 >>> decision.action, decision.response
 (<CubeAction.DOUBLE: 'double'>, <CubeResponse.TAKE: 'take'>)
 """
@@ -31,9 +32,10 @@ import math
 from dataclasses import dataclass
 from enum import StrEnum
 
+from ..cube import CubeContext, CubeOwner, MatchScore
 from ..errors import BackgammonError
 from ..position import Position
-from .met import MatchScore
+from .met import equity_after
 from .probabilities import Probabilities
 
 #: Janowski's cube efficiency in contact positions (GNU Backgammon's default).
@@ -56,14 +58,6 @@ class CubeResponse(StrEnum):
     TAKE = "take"
     DROP = "drop"
     BEAVER = "beaver"
-
-
-class CubeOwner(StrEnum):
-    """Who owns the cube, from the player on roll's side."""
-
-    ON_ROLL = "on roll"
-    CENTRE = "centre"
-    OPPONENT = "opponent"
 
 
 @dataclass(frozen=True)
@@ -171,23 +165,22 @@ def money_equity(
 
 
 def money_decision(
-    p: Probabilities,
-    efficiency: float,
-    cube_owner: CubeOwner | str = CubeOwner.CENTRE,
-    jacoby: bool = False,
-    beavers: bool = False,
+    p: Probabilities, efficiency: float, cube: CubeContext | None = None
 ) -> CubeDecision:
-    """The money cube decision of the player on roll with probabilities ``p``."""
-    owner = CubeOwner(cube_owner)
-    no_double = money_equity(p, efficiency, owner, jacoby)
+    """The money cube decision of the player on roll with probabilities ``p``, with the cube
+    and the options of ``cube`` (by default centred at 1)."""
+    cube = cube or CubeContext()
+    if not cube.money:
+        raise BackgammonError("This cube has a match score: its decision is a match decision.")
+    no_double = money_equity(p, efficiency, cube.owner, cube.jacoby)
     # Once doubled, the cube has turned (gammons count) and the taker owns it at twice.
     double_take = 2.0 * money_equity(p, efficiency, CubeOwner.OPPONENT)
     return _decide(
         no_double,
         double_take,
         1.0,
-        owner is not CubeOwner.OPPONENT,
-        beavers and double_take < 0.0,
+        cube.may_double,
+        cube.may_beaver and double_take < 0.0,
         p,
         efficiency,
     )
@@ -203,27 +196,20 @@ class _MatchCube:
     """
 
     def __init__(self, p: Probabilities, score: MatchScore) -> None:
-        self.sides = ((p, score), (p.flip(), score.flip()))
+        self.scores = (score, score.flip())
+        # Each side's shares of single games, gammons and backgammons in its wins and losses.
+        self._shares = (_shares(p), _shares(p.flip()))
         self._take_points: dict[tuple[int, int], float] = {}
-
-    def _shares(self, side: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
-        """The shares of single games, gammons and backgammons in the side's wins and losses."""
-        p, _ = self.sides[side]
-        wins = (p.win - p.win_gammon, p.win_gammon - p.win_backgammon, p.win_backgammon)
-        losses = (p.lose - p.lose_gammon, p.lose_gammon - p.lose_backgammon, p.lose_backgammon)
-        return _normalised(wins), _normalised(losses)
 
     def win_value(self, side: int, cube: int) -> float:
         """The side's match equity after a win of the game at ``cube``, on average."""
-        score = self.sides[side][1]
-        shares = self._shares(side)[0]
-        return sum(s * score.equity_after(won=k * cube) for k, s in enumerate(shares, 1))
+        score, shares = self.scores[side], self._shares[side][0]
+        return sum(s * equity_after(score, won=k * cube) for k, s in enumerate(shares, 1))
 
     def loss_value(self, side: int, cube: int) -> float:
         """The side's match equity after a loss of the game at ``cube``, on average."""
-        score = self.sides[side][1]
-        shares = self._shares(side)[1]
-        return sum(s * score.equity_after(lost=k * cube) for k, s in enumerate(shares, 1))
+        score, shares = self.scores[side], self._shares[side][1]
+        return sum(s * equity_after(score, lost=k * cube) for k, s in enumerate(shares, 1))
 
     def dead(self, side: int, chance: float, cube: int) -> float:
         """The side's match equity with a dead cube at ``cube`` and a winning ``chance``."""
@@ -232,7 +218,7 @@ class _MatchCube:
     def may_redouble(self, side: int, cube: int) -> bool:
         """Whether doubling from ``cube`` can gain the side anything: not in the Crawford
         game, nor once a single game at ``cube`` wins it the match."""
-        score = self.sides[side][1]
+        score = self.scores[side]
         return score.cube_allowed and score.away > cube
 
     def _owned_line(self, side: int, cube: int) -> list[tuple[float, float]]:
@@ -241,7 +227,7 @@ class _MatchCube:
         knots = [(0.0, self.loss_value(side, cube))]
         if self.may_redouble(side, cube):
             cash = 1.0 - self.take_point(1 - side, 2 * cube)
-            knots.append((cash, self.sides[side][1].equity_after(won=cube)))
+            knots.append((cash, equity_after(self.scores[side], won=cube)))
         knots.append((1.0, self.win_value(side, cube)))
         return knots
 
@@ -254,19 +240,19 @@ class _MatchCube:
         knots = [(0.0, self.loss_value(side, cube))]
         if self.may_redouble(1 - side, cube):
             knots.append(
-                (self.take_point(side, 2 * cube), self.sides[side][1].equity_after(lost=cube))
+                (self.take_point(side, 2 * cube), equity_after(self.scores[side], lost=cube))
             )
         knots.append((1.0, self.win_value(side, cube)))
         return _interpolate(knots, chance)
 
     def centred(self, side: int, chance: float, cube: int) -> float:
         """The side's live match equity with the cube in the centre at ``cube``."""
-        score = self.sides[side][1]
+        score = self.scores[side]
         knots = [(0.0, self.loss_value(side, cube))]
         if self.may_redouble(1 - side, cube):
-            knots.append((self.take_point(side, 2 * cube), score.equity_after(lost=cube)))
+            knots.append((self.take_point(side, 2 * cube), equity_after(score, lost=cube)))
         if self.may_redouble(side, cube):
-            knots.append((1.0 - self.take_point(1 - side, 2 * cube), score.equity_after(won=cube)))
+            knots.append((1.0 - self.take_point(1 - side, 2 * cube), equity_after(score, won=cube)))
         knots.append((1.0, self.win_value(side, cube)))
         return _interpolate(knots, chance)
 
@@ -275,9 +261,26 @@ class _MatchCube:
         owns the cube), on the live lines."""
         key = (side, cube)
         if key not in self._take_points:
-            drop = self.sides[side][1].equity_after(lost=cube // 2)
+            drop = equity_after(self.scores[side], lost=cube // 2)
             self._take_points[key] = _invert(self._owned_line(side, cube), drop)
         return self._take_points[key]
+
+
+def dead_match_equity(p: Probabilities, score: MatchScore, cube: int) -> float:
+    """The match equity of the player on roll, at ``score`` with the cube dead at ``cube``:
+    each of the game's results, with its chance, weighted by the match equity it leads to.
+
+    >>> round(dead_match_equity(Probabilities(0.5, 0, 0, 0, 0), MatchScore(5, (4, 4)), 1), 3)
+    0.5
+    """
+    return _MatchCube(p, score).dead(0, p.win, cube)
+
+
+def _shares(p: Probabilities) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """The shares of single games, gammons and backgammons in the wins and in the losses."""
+    wins = (p.win - p.win_gammon, p.win_gammon - p.win_backgammon, p.win_backgammon)
+    losses = (p.lose - p.lose_gammon, p.lose_gammon - p.lose_backgammon, p.lose_backgammon)
+    return _normalised(wins), _normalised(losses)
 
 
 def _normalised(shares: tuple[float, float, float]) -> tuple[float, ...]:
@@ -309,29 +312,23 @@ def _invert(knots: list[tuple[float, float]], y: float) -> float:
     return 1.0
 
 
-def match_decision(
-    p: Probabilities,
-    efficiency: float,
-    score: MatchScore,
-    cube_value: int = 1,
-    cube_owner: CubeOwner | str = CubeOwner.CENTRE,
-) -> CubeDecision:
-    """The match cube decision of the player on roll, in chances of winning the match."""
-    owner = CubeOwner(cube_owner)
-    if cube_value < 1 or cube_value & (cube_value - 1):
-        raise BackgammonError(f"The cube shows a power of two; got {cube_value}.")
+def match_decision(p: Probabilities, efficiency: float, cube: CubeContext) -> CubeDecision:
+    """The match cube decision of the player on roll, in chances of winning the match, with
+    the cube and the score of ``cube``."""
+    score = cube.match
+    if score is None:
+        raise BackgammonError("This cube has no match score: its decision is a money decision.")
     model = _MatchCube(p, score)
-    dead = model.dead(0, p.win, cube_value)
+    dead = model.dead(0, p.win, cube.value)
     live = {
         CubeOwner.CENTRE: model.centred,
         CubeOwner.ON_ROLL: model.owned,
         CubeOwner.OPPONENT: model.facing,
-    }[owner](0, p.win, cube_value)
+    }[cube.owner](0, p.win, cube.value)
     no_double = dead * (1 - efficiency) + live * efficiency
-    doubled = 2 * cube_value
+    doubled = 2 * cube.value
     double_take = model.dead(0, p.win, doubled) * (1 - efficiency) + model.facing(
         0, p.win, doubled
     ) * efficiency
-    double_drop = score.equity_after(won=cube_value)
-    may_double = score.cube_allowed and owner is not CubeOwner.OPPONENT
-    return _decide(no_double, double_take, double_drop, may_double, False, p, efficiency)
+    double_drop = equity_after(score, won=cube.value)
+    return _decide(no_double, double_take, double_drop, cube.may_double, False, p, efficiency)

@@ -20,12 +20,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-import numpy as np
-
 from ..moves import Play
 from ..position import Position
 from .evaluator import Evaluator
-from .network import equities
+from .search import best_plays
 
 
 class Chooser(Protocol):
@@ -43,9 +41,8 @@ class GreedyPlayer:
         self.evaluator = evaluator
 
     def choose(self, position: Position, plays: Sequence[Play]) -> Play:
-        outputs = self.evaluator.evaluate_batch([play.result for play in plays])
-        # Each result has the opponent on roll: the best play leaves them the least equity.
-        return plays[int(np.argmin(equities(outputs)))]
+        results = [play.result for play in plays]
+        return plays[best_plays([results], self.evaluator.evaluate_batch)[0]]
 
 
 def opening_roll(rng: random.Random) -> tuple[int, int]:

@@ -20,7 +20,7 @@ from numpy.typing import NDArray
 
 from ..position import Position
 from .encoding import Board, boards, encode_contact, encode_race, is_race
-from .network import Array, Network
+from .network import OUTPUTS, Array, Network
 from .probabilities import Probabilities
 
 
@@ -37,6 +37,15 @@ class Evaluator(Protocol):
         ...
 
 
+class BoardEvaluator(Evaluator, Protocol):
+    """An evaluator that also takes a batch as count arrays (:func:`encoding.boards`), so
+    that a caller that has them already need not build them again."""
+
+    def evaluate_boards(self, mine: Board, theirs: Board) -> Array:
+        """The probabilities of the rows of ``mine`` and ``theirs``: ``(n, 5)``."""
+        ...
+
+
 def terminal_values(mine: Board, theirs: Board) -> tuple[NDArray[np.bool_], Array]:
     """Which rows are finished games, and the exact outputs of those rows (zeros elsewhere).
 
@@ -46,7 +55,7 @@ def terminal_values(mine: Board, theirs: Board) -> tuple[NDArray[np.bool_], Arra
     checkers = mine.sum(axis=1, dtype=np.int64)
     won = mine[:, 0] == checkers
     lost = theirs[:, 0] == checkers
-    values = np.zeros((len(mine), 5), dtype=np.float32)
+    values = np.zeros((len(mine), OUTPUTS), dtype=np.float32)
     values[:, 0] = won
     values[:, 1] = won & (theirs[:, 0] == 0)
     values[:, 2] = values[:, 1] * (theirs[:, 19:26].sum(axis=1) > 0)
@@ -92,7 +101,10 @@ class FakeEvaluator:
         return Probabilities.from_values(self.evaluate_batch([position])[0])
 
     def evaluate_batch(self, positions: Sequence[Position]) -> Array:
-        mine, theirs = boards(positions)
+        return self.evaluate_boards(*boards(positions))
+
+    def evaluate_boards(self, mine: Board, theirs: Board) -> Array:
+        """The outputs of a batch given as count arrays (see :func:`encoding.boards`)."""
         over, values = terminal_values(mine, theirs)
         pips = np.arange(26)
         mine_pips, theirs_pips = mine @ pips, theirs @ pips

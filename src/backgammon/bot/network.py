@@ -39,7 +39,7 @@ _FLIP_SHIFT = np.array([1, 0, 0, 0, 0], dtype=np.float32)
 
 def equities(outputs: Array, weights: Array | None = None) -> Array:
     """Cubeless money equity of each row of outputs ``(n, 5)``; or, with ``weights`` (as
-    :meth:`~backgammon.bot.met.MatchScore.play_weights` gives them), the equity at a match
+    :func:`~backgammon.bot.met.play_weights` gives them), the equity at a match
     score, in the same units."""
     result: Array = outputs @ (_EQUITY if weights is None else weights) - np.float32(1.0)
     return result

@@ -23,7 +23,7 @@ that pass the first filter at 1-ply, and so on (GNU Backgammon's move filters: k
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from typing import Any
@@ -36,7 +36,7 @@ from ..moves import Play
 from ..position import Position
 from .encoding import boards
 from .evaluator import Evaluator, terminal_values
-from .network import Array, equities, flip_outputs
+from .network import OUTPUTS, Array, equities, flip_outputs
 
 #: The weight of each of the 21 rolls (ALL_ROLLS order) out of 1: doubles 1/36, others 2/36.
 ROLL_WEIGHTS = np.array([1.0 if a == b else 2.0 for a, b in ALL_ROLLS], dtype=np.float32) / 36
@@ -113,7 +113,8 @@ class Search:
             replies = self.replies(live)
             after = [reply for row in replies for reply in row]
             # Each reply's value is for its player on roll, the other side: turn it round.
-            child = flip_outputs(self.values(after, plies - 1)).reshape(len(live), -1, 5)
+            child = flip_outputs(self.values(after, plies - 1))
+            child = child.reshape(len(live), -1, OUTPUTS)
             values[~over] = np.einsum("nrk,r->nk", child, ROLL_WEIGHTS)
         return values
 
@@ -128,15 +129,8 @@ class Search:
                 for roll in ALL_ROLLS:
                     plays = position.legal_plays(roll)
                     groups.append([play.result for play in plays] if plays else [position.flip()])
-            flat = [result for group in groups for result in group]
-            # A result has the opponent on roll: the best play leaves them the least equity.
-            equity = equities(self.values(flat, 0))
-            chosen = []
-            offset = 0
-            for group in groups:
-                best = int(equity[offset : offset + len(group)].argmin()) if len(group) > 1 else 0
-                chosen.append(group[best])
-                offset += len(group)
+            best = best_plays(groups, lambda results: self.values(results, 0))
+            chosen = [group[index] for group, index in zip(groups, best, strict=True)]
             rolls = len(ALL_ROLLS)
             found = {
                 position: tuple(chosen[index * rolls : (index + 1) * rolls])
@@ -165,7 +159,7 @@ class Search:
         Plays evaluated deeper rank above the others. ``noise`` (with ``rng``) adds normal
         noise of that standard deviation to each play's equity, for the filters and the
         ranking both (the equities reported are without it). ``weights`` rank by the equity
-        at a match score (:meth:`~backgammon.bot.met.MatchScore.play_weights`) instead of
+        at a match score (:func:`~backgammon.bot.met.play_weights`) instead of
         money's; the search below the plays stays cubeless money play.
         """
         if not plays:
@@ -195,6 +189,29 @@ class Search:
         ]
 
 
+def best_plays(
+    groups: Sequence[Sequence[Position]], evaluate: Callable[[Sequence[Position]], Array]
+) -> list[int]:
+    """For each group of results of one roll's plays (each with the opponent on roll), the
+    index of the best play at 0-ply: the one that leaves the opponent the least cubeless
+    equity, by ``evaluate`` (the results of every group in one batch, a group of one too).
+
+    >>> from backgammon.bot.evaluator import FakeEvaluator
+    >>> hit, quiet = Position.from_points({8: 1}, {22: 1}, checkers=1).legal_plays((5, 1))
+    >>> groups = [[quiet.result, hit.result], [quiet.result]]
+    >>> str(hit), best_plays(groups, FakeEvaluator().evaluate_batch)
+    ('8/3*/2', [1, 0])
+    """
+    if not groups:
+        return []
+    equity = equities(evaluate([result for group in groups for result in group]))
+    chosen, offset = [], 0
+    for group in groups:
+        chosen.append(int(equity[offset : offset + len(group)].argmin()) if len(group) > 1 else 0)
+        offset += len(group)
+    return chosen
+
+
 def _filter(
     alive: NDArray[np.int64], equity: NDArray[np.float64], window: MoveFilter, at_least: int
 ) -> NDArray[np.int64]:
@@ -213,7 +230,7 @@ def _rows(
 ) -> Array:
     """The values ``(n, 5)``: ``rows`` where known, else ``computed[slot]`` for each
     ``(index, slot)`` of ``missing``."""
-    result = np.empty((len(rows), 5), dtype=np.float32)
+    result = np.empty((len(rows), OUTPUTS), dtype=np.float32)
     known = [i for i, row in enumerate(rows) if row is not None]
     if known:
         result[known] = [rows[i] for i in known]

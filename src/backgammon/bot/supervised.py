@@ -42,9 +42,9 @@ from .bearoff import BearoffEvaluator, is_bearoff
 from .duel import DuelResult, GreedyPlayer, duel, opening_roll
 from .encoding import boards, encode_contact, encode_race, is_race
 from .evaluator import Evaluator, NetworkEvaluator
-from .network import Array, equities, flip_outputs, load_networks, save_networks
+from .network import OUTPUTS, Array, flip_outputs, load_networks, save_networks
 from .pubeval import PubEval
-from .search import ROLL_WEIGHTS, Search
+from .search import ROLL_WEIGHTS, Search, best_plays
 from .train import CHECKPOINT, EVALUATION_SEED, NETWORKS, settings_json
 
 #: Positions labelled in one batch of the search (a batch's tree is evaluated at once).
@@ -93,8 +93,10 @@ def generate(
                 waiting.append((slot, [play.result for play in plays]))
             else:
                 moved[slot] = plays[0].result if plays else position.flip()
-        chosen = best_results(evaluator, [results for _, results in waiting])
-        moved.update((slot, best) for (slot, _), best in zip(waiting, chosen, strict=True))
+        best = best_plays([results for _, results in waiting], evaluator.evaluate_batch)
+        moved.update(
+            (slot, results[index]) for (slot, results), index in zip(waiting, best, strict=True)
+        )
         following = []
         for slot in range(len(games)):
             position = moved[slot]
@@ -104,21 +106,6 @@ def generate(
             following.append((position, (rng.randint(1, 6), rng.randint(1, 6))))
         games = following
     return found[:count]
-
-
-def best_results(evaluator: Evaluator, groups: Sequence[Sequence[Position]]) -> list[Position]:
-    """For each group of results of one roll's plays, the best at 0-ply, in one batch."""
-    flat = [result for group in groups for result in group if len(group) > 1]
-    # Each result has the opponent on roll: the best play leaves them the least.
-    equity = equities(evaluator.evaluate_batch(flat)) if flat else np.zeros(0)
-    chosen, offset = [], 0
-    for group in groups:
-        if len(group) == 1:
-            chosen.append(group[0])
-            continue
-        chosen.append(group[int(equity[offset : offset + len(group)].argmin())])
-        offset += len(group)
-    return chosen
 
 
 def rollouts(
@@ -143,7 +130,9 @@ def rollouts(
             dice = ALL_ROLLS[index % rolls] if ply == 1 else (rng.randint(1, 6), rng.randint(1, 6))
             plays = current[index].legal_plays(dice)
             groups.append([play.result for play in plays] if plays else [current[index].flip()])
-        for index, after in zip(live, best_results(evaluator, groups), strict=True):
+        best = best_plays(groups, evaluator.evaluate_batch)
+        for index, group, chosen in zip(live, groups, best, strict=True):
+            after = group[chosen]
             current[index] = after
             if ply == plies or after.is_game_over():
                 stopped[index] = ply
@@ -151,7 +140,8 @@ def rollouts(
     # After an odd number of plies the other side is on roll: turn the value round.
     odd = np.array([stop % 2 == 1 for stop in stopped])
     values[odd] = flip_outputs(values[odd])
-    result: Array = np.einsum("nrk,r->nk", values.reshape(len(positions), rolls, 5), ROLL_WEIGHTS)
+    trials = values.reshape(len(positions), rolls, OUTPUTS)
+    result: Array = np.einsum("nrk,r->nk", trials, ROLL_WEIGHTS)
     return result
 
 
@@ -171,7 +161,7 @@ def label(
     exact = BearoffEvaluator(evaluator)
     search = Search(exact)
     rng = random.Random(seed)
-    values = np.empty((len(positions), 5), dtype=np.float32)
+    values = np.empty((len(positions), OUTPUTS), dtype=np.float32)
     for start in range(0, len(positions), LABEL_BATCH):
         chunk = positions[start : start + LABEL_BATCH]
         values[start : start + len(chunk)] = (

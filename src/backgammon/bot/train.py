@@ -39,8 +39,9 @@ from ..position import Position
 from .duel import DuelResult, GreedyPlayer, duel, opening_roll
 from .encoding import CONTACT_INPUTS, RACE_INPUTS, boards, encode_contact, encode_race, is_race
 from .evaluator import NetworkEvaluator, terminal_values
-from .network import Network, equities, lambda_returns, load_networks, save_networks
+from .network import OUTPUTS, Network, lambda_returns, load_networks, save_networks
 from .pubeval import PubEval
+from .search import best_plays
 
 CHECKPOINT = "checkpoint.npz"
 NETWORKS = ("contact", "race")
@@ -125,16 +126,12 @@ class SelfPlay:
                     waiting.append((game, plays))
                 else:
                     moved.append((game, plays[0].result if plays else game.position.flip()))
-            if waiting:
-                results = [play.result for _, plays in waiting for play in plays]
-                outputs = evaluator.evaluate_boards(*boards(results))
-                # Each result has the opponent on roll: the best play leaves them the least.
-                equity = equities(outputs)
-                offset = 0
-                for game, plays in waiting:
-                    best = int(equity[offset : offset + len(plays)].argmin())
-                    moved.append((game, plays[best].result))
-                    offset += len(plays)
+            groups = [[play.result for play in plays] for _, plays in waiting]
+            best = best_plays(groups, evaluator.evaluate_batch)
+            moved.extend(
+                (game, results[index])
+                for (game, _), results, index in zip(waiting, groups, best, strict=True)
+            )
             finished = []
             for game, position in moved:
                 game.position = position
@@ -166,7 +163,7 @@ def train_on_game(evaluator: NetworkEvaluator, positions: list[Position], lam: f
     _, final = terminal_values(mine[-1:], theirs[-1:])
     mine, theirs = mine[:-1], theirs[:-1]
     race = is_race(mine, theirs)
-    values = np.empty((len(mine), 5), dtype=np.float32)
+    values = np.empty((len(mine), OUTPUTS), dtype=np.float32)
     batches = []
     for network, rows, encode in (
         (evaluator.contact, ~race, encode_contact),

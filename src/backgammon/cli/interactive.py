@@ -35,7 +35,7 @@ from typing import Literal, TextIO
 
 from ..bot import Bot, Level, act
 from ..bot.bot import LEVELS
-from ..bot.player import CubeQuestion, ResignationTerms, match_score
+from ..bot.player import CubeQuestion, ResignationQuestion
 from ..dice import Dice, DiceSource, ManualDice, SecureDice, parse_dice
 from ..errors import BackgammonError, InvalidDiceError
 from ..formats.ids import gnubg_id_of, xgid_of
@@ -362,9 +362,9 @@ class Session:
 
     def _computer_acts(self, seat: int) -> bool:
         """Let the computer make one action for ``seat``; False when it waits for its dice."""
-        bot, match = self._bots[seat], self.match
+        bot = self._bots[seat]
         try:
-            self._perform(lambda game: act(bot, game, seat, match))
+            self._perform(lambda game: act(bot, game, seat))
         except InvalidDiceError:
             if self._manual is None:
                 raise
@@ -508,33 +508,30 @@ class Session:
         """The best plays of the roll, for the match's score and cube in a match."""
         game = self.game
         assert game.dice is not None  # a play is awaited
-        score = match_score(game, seat, self.match)
-        hints = self._hint_player().hints(
-            game.position, game.dice, HINT_PLAYS, score, game.cube_value
-        )
+        cube = game.cube_context(seat)
+        hints = self._hint_player().hints(game.position, game.dice, HINT_PLAYS, cube)
         lines = play_hint_lines(
-            hints, self._legal_plays(), game.dice, self.names[seat], score is not None,
-            _HINT_PLIES,
+            hints, self._legal_plays(), game.dice, self.names[seat], not cube.money, _HINT_PLIES
         )
         return [*lines, "Type a play (like 8/5 6/5) or its number."]
 
     def _resignation_hint(self, seat: int) -> list[str]:
         """Whether ``seat`` should accept the offer to resign that waits for its answer."""
-        terms = ResignationTerms.of(self.game, seat, self.match)
-        assert terms is not None  # asked only while an offer waits for the seat
-        answer = terms.decide(self._hint_player())
+        question = ResignationQuestion.of(self.game, seat)
+        assert question is not None  # asked only while an offer waits for the seat
+        answer = question.decide(self._hint_player())
         return resignation_hint_lines(
-            answer, self.names[seat], terms.level, bool(terms.match_length), _HINT_PLIES
+            answer, self.names[seat], question.level, not question.cube.money, _HINT_PLIES
         )
 
     def _cube_hint(self, seat: int) -> list[str]:
         """The cube decision of ``seat``, who may double, or of the double (or beaver) waiting
         for ``seat``'s answer, with the advice for ``seat``."""
-        question = CubeQuestion.of(self.game, seat, self.match)
+        question = CubeQuestion.of(self.game, seat)
         assert question is not None  # asked only where the seat has a cube decision
-        decision = question.terms.decide(self._hint_player())
+        decision = question.decide(self._hint_player())
         advice = _ADVICE[question.advice(decision)]
-        match_play = bool(question.terms.match_length)
+        match_play = not question.cube.money
         name = self.names[question.doubler]
         return cube_hint_lines(decision, name, match_play, advice, _HINT_PLIES)
 

@@ -67,18 +67,18 @@ def think(shadow: Match, seat: int, level: Level) -> list[dict[str, Any]]:
     before = len(game.events)
     with _locks[level]:
         if game.phase is Phase.MOVE and game.player_to_act == seat:
-            _step_best_play(_bot(level), game, seat, shadow)
+            _step_best_play(_bot(level), game, seat)
         else:
-            bot_act(_bot(level), game, seat, shadow)
+            bot_act(_bot(level), game, seat)
     return [event.to_dict() for event in game.events[before:]]
 
 
-def _step_best_play(bot: Bot, game: Game, seat: int, match: Match) -> None:
+def _step_best_play(bot: Bot, game: Game, seat: int) -> None:
     # Steps of the computer's saved without their confirm (by a server that saved each step
     # on its own) are taken back: the play is planned from the turn's start.
     while game.turn is not None and game.turn.made:
         game.undo(seat)
-    play = best_play(bot, game, seat, match)
+    play = best_play(bot, game, seat)
     for step in play.steps:
         game.step(seat, step.from_point, step.to_point)
     if game.phase is Phase.CONFIRM:

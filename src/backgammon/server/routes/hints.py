@@ -1,7 +1,7 @@
 """Hints: the computer's advice to a person whose turn it is, on a play or on the cube.
 
 What the bot is asked is read from the match at once, on the event loop, as plain values
-(the position, the dice, :class:`~backgammon.bot.player.CubeTerms`), so the match may go on
+(the position, the dice, the :class:`~backgammon.cube.CubeContext`), so the match may go on
 while the bot thinks; the thinking is done in a bounded pool of threads
 (:class:`~backgammon.server.guards.HintPool`), under the lock of the computer's shared bots
 (:func:`~backgammon.server.computer.consult`). The answer carries the version it was asked
@@ -17,8 +17,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, HTTPException, Query, Request, status
 
 from ...bot import Bot, Level
-from ...bot.met import MatchScore
-from ...bot.player import CubeMoment, CubeQuestion, ResignationTerms, match_score
+from ...bot.player import CubeMoment, CubeQuestion, ResignationQuestion
 from ...bot.probabilities import Probabilities
 from ...game import Game, Phase
 from ...moves import Step, Turn
@@ -79,29 +78,27 @@ def _question(live: LiveMatch, view: int) -> _Question:
         raise _refuse(f"The game waits for the computer (seat {seat}), which needs no hint.")
     version = live.version
     if game.phase in (Phase.MOVE, Phase.CONFIRM):
-        return _move_question(game, seat, view, version, match_score(game, seat, match))
+        return _move_question(game, seat, view, version)
     if game.phase in (Phase.ROLL, Phase.CUBE):
-        question = CubeQuestion.of(game, seat, match)
+        question = CubeQuestion.of(game, seat)
         if question is None:
             raise _refuse(
                 f"Seat {seat} may not double now, so there is no cube decision; "
                 "ask again after the roll for the play."
             )
         return _cube_question(question, seat, version)
-    terms = ResignationTerms.of(game, seat, match)
-    assert terms is not None  # what is left: an offer to resign waits for the seat's answer
-    return _resignation_question(terms, seat, version)
+    offer = ResignationQuestion.of(game, seat)
+    assert offer is not None  # what is left: an offer to resign waits for the seat's answer
+    return _resignation_question(offer, seat, version)
 
 
 def _refuse(sentence: str) -> HTTPException:
     return HTTPException(status.HTTP_409_CONFLICT, sentence)
 
 
-def _move_question(
-    game: Game, seat: int, view: int, version: int, score: MatchScore | None
-) -> _Question:
+def _move_question(game: Game, seat: int, view: int, version: int) -> _Question:
     assert game.dice is not None and game.turn is not None
-    position, dice, turn, cube = game.position, game.dice, game.turn, game.cube_value
+    position, dice, turn, cube = game.position, game.dice, game.turn, game.cube_context(seat)
     made = [step_view(a, b, seat, view) for a, b in turn.made]
     # How to finish each play that the steps made still lead to (read now: the turn may
     # change while the bot thinks).
@@ -112,7 +109,7 @@ def _move_question(
         return HintStepView(**seen.model_dump(), hit=step.hit)
 
     def ask(bot: Bot) -> HintView:
-        hints = bot.hints(position, dice, PLAYS, score, cube)
+        hints = bot.hints(position, dice, PLAYS, cube)
         best = hints[0].equity if hints else 0.0
         plays = []
         for hint in hints:
@@ -161,10 +158,8 @@ def _ways_on(turn: Turn) -> dict[Position, tuple[Step, ...]]:
 
 def _cube_question(question: CubeQuestion, seat: int, version: int) -> _Question:
     """The cube decision ``seat`` faces (:class:`~backgammon.bot.player.CubeQuestion`)."""
-    terms = question.terms
-
     def ask(bot: Bot) -> HintView:
-        decision = terms.decide(bot)
+        decision = question.decide(bot)
         return _decision_view(
             version,
             seat,
@@ -177,7 +172,7 @@ def _cube_question(question: CubeQuestion, seat: int, version: int) -> _Question
                 no_double=_finite(decision.no_double),
                 double_take=_finite(decision.double_take),
                 double_pass=_finite(decision.double_drop),
-                unit="match" if terms.match_length else "cube",
+                unit="cube" if question.cube.money else "match",
                 chances=_chances(decision.probabilities),
             ),
         )
@@ -185,21 +180,21 @@ def _cube_question(question: CubeQuestion, seat: int, version: int) -> _Question
     return ask
 
 
-def _resignation_question(terms: ResignationTerms, seat: int, version: int) -> _Question:
-    """Whether ``seat`` should accept the offer to resign (:class:`ResignationTerms`)."""
+def _resignation_question(offer: ResignationQuestion, seat: int, version: int) -> _Question:
+    """Whether ``seat`` should accept the offer to resign (:class:`ResignationQuestion`)."""
 
     def ask(bot: Bot) -> HintView:
-        answer = terms.decide(bot)
+        answer = offer.decide(bot)
         return _decision_view(
             version,
             seat,
             resignation=ResignationHint(
                 by=1 - seat,
-                level=int(terms.level),
+                level=int(offer.level),
                 accept=answer.accept,
                 accepting=answer.accepting,
                 playing_on=answer.playing_on,
-                unit="match" if terms.match_length else "points",
+                unit="points" if offer.cube.money else "match",
             ),
         )
 

@@ -1,0 +1,108 @@
+"""The layers of the package import only downwards (README, Architecture), and the core needs
+nothing outside the standard library.
+
+Each module's imports are read from its source (``ast``), at any depth (inside functions too,
+where the command line imports the server lazily), so a new module is checked as soon as it
+exists.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "src" / "backgammon"
+
+#: The layers from the bottom up; a module may import its own layer and those below it.
+LAYERS = ("core", "game", "formats", "bot", "analysis", "server", "cli")
+
+#: What each layer may import from outside the standard library.
+THIRD_PARTY = {
+    "core": set(),
+    "game": set(),
+    "formats": set(),
+    "bot": {"numpy", "numba", "tqdm"},
+    "analysis": {"numpy", "tqdm"},
+    "server": {"fastapi", "pydantic", "starlette", "uvicorn", "sqlalchemy", "alembic",
+               "limits", "slowapi", "argon2", "redis", "numpy"},
+    "cli": {"tqdm", "uvicorn", "numpy"},
+}
+
+
+def layer_of(module: str) -> str:
+    """The layer of a module named from the package root (``bot.search``, ``game``)."""
+    top = module.split(".")[0]
+    if top in ("game", "match"):
+        return "game"
+    if top in ("formats", "bot", "analysis", "server", "cli"):
+        return top
+    if top == "web":
+        return "server"
+    return "core"
+
+
+def modules() -> list[tuple[str, Path]]:
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        relative = path.relative_to(PACKAGE).with_suffix("")
+        parts = [p for p in relative.parts if p != "__init__"]
+        if parts and parts[0] == "server" and "migrations" in parts:
+            continue  # Alembic's scripts run under Alembic, not as the package's code
+        found.append((".".join(parts) or "__init__", path))
+    return found
+
+
+def imports(name: str, path: Path) -> list[str]:
+    """Every module ``path`` imports: package modules by their name from the package root,
+    others by their top-level name prefixed with ``!``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+    names = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("backgammon."):
+                    names.append(alias.name.removeprefix("backgammon."))
+                else:
+                    names.append("!" + alias.name.split(".")[0])
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - node.level + 1]
+                target = ".".join([*base, node.module] if node.module else base)
+                names.append(target or "__init__")
+            elif node.module and node.module.startswith("backgammon"):
+                names.append(node.module.removeprefix("backgammon").lstrip(".") or "__init__")
+            elif node.module and node.module != "__future__":
+                names.append("!" + node.module.split(".")[0])
+    return names
+
+
+@pytest.mark.parametrize(("name", "path"), modules(), ids=[name for name, _ in modules()])
+def test_imports_go_down(name: str, path: Path) -> None:
+    if name == "__init__":
+        return  # the flat public API re-exports the core
+    layer = layer_of(name)
+    for target in imports(name, path):
+        if target.startswith("!"):
+            top = target[1:]
+            if top in sys.stdlib_module_names or top == "backgammon":
+                continue
+            assert top in THIRD_PARTY[layer], f"{name} ({layer}) imports {top}"
+            continue
+        if target == "__init__":
+            continue
+        assert LAYERS.index(layer_of(target)) <= LAYERS.index(layer), (
+            f"{name} ({layer}) imports {target} ({layer_of(target)}), a layer above it"
+        )
+
+
+def test_the_checker_sees_a_layer_violation() -> None:
+    """The walk finds relative imports at any depth, so a violation cannot hide."""
+    source = PACKAGE / "moves.py"
+    found = imports("moves", source)
+    assert "position" in found and "dice" in found
+    assert layer_of("bot.search") == "bot" and layer_of("match") == "game"
+    assert LAYERS.index(layer_of("server.app")) > LAYERS.index(layer_of("position"))
