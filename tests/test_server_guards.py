@@ -17,6 +17,7 @@ import pytest
 from fastapi import HTTPException
 from starlette.websockets import WebSocketDisconnect
 
+from backgammon import BackgammonError
 from backgammon.cube import HIGHEST_CUBE
 from backgammon.server import Settings, create_app
 from backgammon.server.guards import HintPool
@@ -275,3 +276,16 @@ def test_two_copies_of_a_match_never_both_write(tmp_path: Path) -> None:
         rolled = one.post(path, json={"seat": 0, "action": "roll"}).json()
         sentence(other.post(path, json={"seat": 1, "action": "roll"}), 409, "elsewhere")
         assert other.get(f"/api/matches/{match_id}").json()["version"] == rolled["version"]
+
+
+def test_the_guards_settings_come_from_the_environment() -> None:
+    assert not Settings.from_env({}).allow_seed
+    settings = Settings.from_env(
+        {"BACKGAMMON_ALLOW_SEED": "1", "BACKGAMMON_CREATE_RATE": "5/hour",
+         "BACKGAMMON_HINT_RATE": "none"}
+    )
+    assert settings.allow_seed and settings.create_rate == "5/hour"
+    assert settings.hint_rate is None and settings.action_rate == "600/minute"
+    for variable, value in (("BACKGAMMON_ALLOW_SEED", "yes"), ("BACKGAMMON_ACTION_RATE", "fast")):
+        with pytest.raises(BackgammonError, match=variable):
+            Settings.from_env({variable: value})
