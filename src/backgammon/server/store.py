@@ -189,7 +189,7 @@ class MatchStore:
         match = match or live.match
         version = live.version if match is live.match else events_in(match)
         try:
-            await run_in_threadpool(self._update, live.id, match.to_dict(), version, before)
+            await run_in_threadpool(self._update, live.id, match, version, before)
         except Exception:
             self._forget(live)
             raise
@@ -214,12 +214,14 @@ class MatchStore:
                 )
             )
 
-    def _update(self, match_id: str, record: dict[str, Any], version: int, before: int) -> None:
+    def _update(self, match_id: str, match: Match, version: int, before: int) -> None:
+        # The record is written out here, in a worker thread: the match does not change
+        # meanwhile (its lock is held, or it is the computer's shadow).
         with Session(self.engine) as session, session.begin():
             written = session.execute(
                 update(MatchRow)
                 .where(MatchRow.id == match_id, MatchRow.version == before)
-                .values(record=record, version=version, updated_at=now())
+                .values(record=match.to_dict(), version=version, updated_at=now())
             )
             if written.rowcount != 1:  # type: ignore[attr-defined]
                 raise MatchChangedError(match_id)
