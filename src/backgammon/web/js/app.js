@@ -457,6 +457,7 @@ function route() {
 function relabel() {
   document.title = t("app.title");
   applyMessages();
+  $("#help-link").href = `/help/${language()}/`;
   $("#language").value = language();
   render();
   relabelHints();
@@ -478,6 +479,7 @@ async function main() {
   await loadMessages(chosenLanguage(LANGUAGES) || browserLanguage());
   document.title = t("app.title");
   applyMessages();
+  $("#help-link").href = `/help/${language()}/`; // the help in the page's language
   setUpLanguage();
   $("#setup-form").addEventListener("submit", startMatch);
   setUpBoardInput();

@@ -1,0 +1,246 @@
+"""The help pages (/help/<lang>/<topic>): every page in every language, its language and
+direction, its headings, its boards, its navigation, the 404s; and each language's glossary,
+the words the pages and the game's catalogue share."""
+
+from __future__ import annotations
+
+import glob
+import itertools
+import json
+import re
+import tomllib
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from backgammon.server import Settings, create_app
+from backgammon.server.routes.help import HELP, LANGUAGES, TOPICS
+from backgammon.server.settings import sqlite_url
+
+ROOT = Path(__file__).resolve().parent.parent
+MESSAGES = ROOT / "src" / "backgammon" / "web" / "messages"
+PAGES = [(lang, topic) for lang in LANGUAGES for topic in TOPICS]
+
+
+def address(lang: str, topic: str) -> str:
+    return f"/help/{lang}/" if topic == "index" else f"/help/{lang}/{topic}"
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    database = tmp_path_factory.mktemp("help") / "games.sqlite"
+    with TestClient(create_app(Settings(database_url=sqlite_url(database)))) as running:
+        yield running
+
+
+class Page(HTMLParser):
+    """What a test needs of a page: its root's attributes, headings, links, boards and the
+    text of its main part."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.root: dict[str, str | None] = {}
+        self.headings: list[tuple[int, str | None]] = []
+        self.links: list[dict[str, str | None]] = []
+        self.figures = 0
+        self.main_text: list[str] = []
+        self._in_main = False
+        self.feed(text)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        named = dict(attrs)
+        if tag == "html":
+            self.root = named
+        elif re.fullmatch(r"h[1-6]", tag):
+            self.headings.append((int(tag[1]), named.get("id")))
+        elif tag == "a":
+            self.links.append(named)
+        elif tag == "figure":
+            self.figures += 1
+        elif tag == "main":
+            self._in_main = True
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "main":
+            self._in_main = False
+
+    def handle_data(self, data: str) -> None:
+        if self._in_main:
+            self.main_text.append(data)
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.main_text)
+
+    def hrefs(self) -> set[str]:
+        return {link["href"] for link in self.links if link.get("href")}
+
+
+def fetch(client: TestClient, path: str) -> tuple[int, str]:
+    response = client.get(path)
+    return response.status_code, response.text
+
+
+@pytest.mark.parametrize(("lang", "topic"), PAGES)
+def test_each_page_in_each_language(client: TestClient, lang: str, topic: str) -> None:
+    status, text = fetch(client, address(lang, topic))
+    assert status == 200
+    page = Page(text)
+    assert page.root["lang"] == lang
+    assert page.root["dir"] == ("rtl" if lang == "fa" else "ltr")
+    # One h1, first; no heading more than one level below the one before it.
+    levels = [level for level, _ in page.headings]
+    assert levels.count(1) == 1 and levels[0] == 1
+    assert all(b - a <= 1 for a, b in itertools.pairwise(levels)), levels
+    # Every board drawn: no placeholder left, each figure an SVG image that parses.
+    assert "<board" not in text
+    svgs = re.findall(r"<svg\b.*?</svg>", text, flags=re.S)
+    assert svgs and len(svgs) == page.figures
+    for svg in svgs:
+        root = ET.fromstring(svg)
+        assert root.get("role") == "img" and root.get("aria-label")
+    # The navigation: every topic of this language, every language, the game, the stylesheet.
+    hrefs = page.hrefs()
+    assert {address(lang, other) for other in TOPICS} <= hrefs
+    assert {address(other, topic) for other in LANGUAGES} <= hrefs
+    assert "/" in hrefs
+    assert '<link rel="stylesheet" href="/help/help.css">' in text
+    assert "<script" not in text
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_language_says_every_topic_with_the_same_sections_and_boards(lang: str) -> None:
+    """A translation is complete: each topic has the English one's sections (by their ids)
+    and draws the same boards, in the same order."""
+    for topic in TOPICS:
+        english = (HELP / "en" / f"{topic}.html").read_text(encoding="utf-8")
+        ours = (HELP / lang / f"{topic}.html").read_text(encoding="utf-8")
+        assert re.findall(r'<h[23] id="([^"]+)"', ours) == re.findall(
+            r'<h[23] id="([^"]+)"', english
+        ), topic
+        board = r'<board id="([^"]+)"[^>]*?(?: dice="([^"]*)")?[^>]*>'
+        assert re.findall(board, ours) == re.findall(board, english), topic
+        assert len(re.findall(r'caption="[^"]+"', ours)) == english.count("<board"), topic
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_pages_words_are_complete(lang: str) -> None:
+    english = json.loads((HELP / "en" / "page.json").read_text(encoding="utf-8"))
+    ours = json.loads((HELP / lang / "page.json").read_text(encoding="utf-8"))
+    assert set(ours) - {"note"} == set(english)
+    assert set(ours["topics"]) == set(TOPICS) and set(ours["board"]) == set(english["board"])
+
+
+@pytest.mark.parametrize(
+    ("path", "lang"),
+    [("/help/xx/", "en"), ("/help/xx/rules", "en"), ("/help/xx", "en"), ("/help/fa/nope", "fa"),
+     ("/help/km/index", "km"), ("/help/vi/rules.html", "vi"), ("/help/glossary/en.json", "en")],
+)
+def test_what_does_not_exist_is_a_404_that_says_what_does(
+    client: TestClient, path: str, lang: str
+) -> None:
+    status, text = fetch(client, path)
+    assert status == 404
+    page = Page(text)
+    assert page.root["lang"] == lang
+    assert [level for level, _ in page.headings] == [1]
+    assert path in page.text
+    hrefs = page.hrefs()
+    assert {address(lang, topic) for topic in TOPICS} <= hrefs
+    assert {f"/help/{other}/" for other in LANGUAGES} <= hrefs
+
+
+def test_the_help_root_and_a_language_without_its_slash_redirect(client: TestClient) -> None:
+    redirects = [("/help", "/help/en/"), ("/help/", "/help/en/"), ("/help/mt", "/help/mt/")]
+    for path, target in redirects:
+        response = client.get(path, follow_redirects=False)
+        assert response.status_code in (307, 308) and response.headers["location"] == target
+
+
+def test_the_stylesheet(client: TestClient) -> None:
+    response = client.get("/help/help.css")
+    assert response.status_code == 200 and response.headers["content-type"].startswith("text/css")
+    assert "figure.board" in response.text
+
+
+def test_the_help_files_are_package_data() -> None:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    patterns = config["tool"]["setuptools"]["package-data"]["backgammon"]
+    package = ROOT / "src" / "backgammon"
+    shipped = {
+        Path(found)
+        for pattern in patterns
+        for found in glob.glob(str(package / pattern), recursive=True)
+    }
+    files = {path for path in HELP.rglob("*") if path.is_file()}
+    assert files and files <= shipped
+
+
+# The glossaries
+
+#: The game's message that names each glossary term (the catalogue and the help must agree).
+CATALOGUE_TERMS = {
+    "checker": "point.checkers.other",
+    "point": "point.empty",
+    "bar": "bar.empty",
+    "home board": "setup.homeSide",
+    "tray": "tray.empty",
+    "bear off": "tray.checkers.other",
+    "doubling cube": "setup.cube",
+    "double": "button.double",
+    "take": "button.take",
+    "drop": "button.drop",
+    "beaver": "button.beaver",
+    "gammon": "resign.level.2",
+    "backgammon": "resign.level.3",
+    "Crawford": "setup.crawford",
+    "Jacoby": "setup.jacoby",
+    "pip": "pips",
+    "resign": "button.resign",
+    "match": "info.match",
+    "dice": "dice.label",
+}
+
+
+def glossary(lang: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(
+        (HELP / "glossary" / f"{lang}.json").read_text(encoding="utf-8")
+    )
+    return data
+
+
+def help_text(client: TestClient, lang: str) -> str:
+    return " ".join(Page(fetch(client, address(lang, topic))[1]).text for topic in TOPICS)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_help_and_the_game_use_the_glossarys_words(client: TestClient, lang: str) -> None:
+    terms: dict[str, list[str]] = glossary(lang)["terms"]
+    assert set(terms) == set(glossary("en")["terms"]) >= set(CATALOGUE_TERMS)
+    text = help_text(client, lang).casefold()
+    missing = {term: forms for term, forms in terms.items()
+               if not any(form.casefold() in text for form in forms)}
+    assert missing == {}, "terms the help pages never use in the glossary's words"
+    catalogue = json.loads((MESSAGES / f"{lang}.json").read_text(encoding="utf-8"))
+    differ = {term: catalogue[key] for term, key in CATALOGUE_TERMS.items()
+              if not any(form.casefold() in catalogue[key].casefold() for form in terms[term])}
+    assert differ == {}, "catalogue messages that use other words than the glossary"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_help_avoids_the_machine_translations_words(client: TestClient, lang: str) -> None:
+    """The seeds' mistranslations ("checker" as "inspector") appear only in the note that
+    names them, never in the pages' text."""
+    avoided: list[str] = glossary(lang)["avoid"]
+    text = help_text(client, lang)
+    assert [word for word in avoided if word in text] == []
+    note = json.loads((HELP / lang / "page.json").read_text(encoding="utf-8")).get("note", "")
+    assert all(word in note for word in avoided[:1])
+    if avoided:
+        _, page = fetch(client, f"/help/{lang}/rules")
+        assert page.count('class="translation-note"') == 1
