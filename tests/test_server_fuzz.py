@@ -173,6 +173,17 @@ def test_fuzzed_reads(client: TestClient, matches: dict[str, str], known: bool, 
     assert snapshot(client, matches["hints"]) == before
 
 
+@settings(FUZZ, max_examples=300)
+@given(
+    lang=st.sampled_from(["en", "fa", "km"]) | st.text(max_size=12),
+    topic=st.sampled_from(["", "rules", "play"]) | st.text(max_size=40),
+)
+def test_fuzzed_help_pages(client: TestClient, lang: str, topic: str) -> None:
+    path = "/help/" + "/".join(urllib.parse.quote(part, safe="") for part in (lang, topic))
+    response = client.get(path, follow_redirects=False)
+    assert response.status_code < 500, response.text
+
+
 @settings(FUZZ, max_examples=150)
 @given(
     known=st.booleans(),
