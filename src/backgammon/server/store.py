@@ -4,8 +4,8 @@ Each accepted action is saved, in one write, before its answer goes out, so the 
 always holds the record the players last saw. A save names the version it was made on and is
 refused if the database holds another (:class:`MatchChangedError`), so two copies of a match
 can never both write. A match not in memory (after a restart) is rebuilt by replaying its
-record; seeded dice are then advanced past the rolls already made, so they go on exactly as
-they would have.
+record; seeded dice then resume where the record left them, so they go on exactly as they
+would have.
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from starlette.concurrency import run_in_threadpool
 
 from ..bot import Level
 from ..dice import DiceSource, SecureDice, SeededDice
-from ..game import Action
 from ..match import Match
 from .db import MatchRow, now
 
@@ -233,12 +232,7 @@ class MatchStore:
                 raise UnknownMatchError(match_id)
             settings, record, created = row.settings, row.record, row.created_at
         seed = settings.get("seed")
-        dice = dice_for(seed)
-        match = Match.from_dict(record, dice)
-        rolls = sum(
-            event.action is Action.ROLL for game in match.games for event in game.events
-        )
-        for _ in range(rolls):
-            dice.roll()
+        # Seeded dice go on from the rolls the record has drawn, as they would have.
+        match = Match.from_dict(record, dice_for(seed), resume=True)
         first, second = (SeatSettings.from_dict(seat) for seat in settings["seats"])
         return LiveMatch(match_id, match, (first, second), seed, created)

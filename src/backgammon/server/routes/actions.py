@@ -9,24 +9,16 @@ from fastapi import APIRouter, Body, Depends, HTTPException, Query, status
 from sqlalchemy.exc import SQLAlchemyError
 
 from ...errors import BackgammonError
-from ...game import Game
+from ...game import Act, Action, Game
+from ...position import WinKind
 from ..deps import Computers, Live, Store, Watchers
 from ..guards import rate_limited
 from ..schemas import (
-    Accept,
     ActionRequest,
-    Beaver,
-    Confirm,
-    Double,
-    Drop,
     Play,
-    Reject,
     Resign,
-    Roll,
     State,
     Step,
-    Take,
-    Undo,
 )
 from ..store import LiveMatch, MatchChangedError, MatchStore
 from ..views import state_of
@@ -103,28 +95,12 @@ async def _save(store: MatchStore, live: LiveMatch, before: int) -> None:
 
 def apply(game: Game, action: ActionRequest) -> None:
     """Make ``action`` on ``game``; BackgammonError, and no change, when it is not allowed."""
-    seat = action.seat
-    if isinstance(action, Roll):
-        game.roll(seat)
-    elif isinstance(action, Double):
-        game.double(seat)
-    elif isinstance(action, Take):
-        game.take(seat)
-    elif isinstance(action, Drop):
-        game.drop(seat)
-    elif isinstance(action, Beaver):
-        game.beaver(seat)
-    elif isinstance(action, Step):
-        game.step(seat, action.from_, action.to)
-    elif isinstance(action, Undo):
-        game.undo(seat)
-    elif isinstance(action, Confirm):
-        game.confirm(seat)
+    if isinstance(action, Step):
+        act = Act(Action.STEP, step=(action.from_, action.to))
     elif isinstance(action, Play):
-        game.play(seat, action.play)
+        act = Act(Action.PLAY, play=action.play)
     elif isinstance(action, Resign):
-        game.resign(seat, action.level)
-    elif isinstance(action, Accept):
-        game.accept(seat)
-    elif isinstance(action, Reject):
-        game.reject(seat)
+        act = Act(Action.RESIGN, level=WinKind(action.level))
+    else:
+        act = Act(Action(action.action))
+    game.act(action.seat, act)

@@ -20,8 +20,7 @@ from ...bot import Bot, Level
 from ...bot.player import CubeMoment, CubeQuestion, ResignationQuestion
 from ...bot.probabilities import Probabilities
 from ...game import Game, Phase
-from ...moves import Step, Turn
-from ...position import BAR, Position
+from ...moves import Step
 from .. import computer
 from ..deps import Live
 from ..guards import HintPool, rate_limited
@@ -102,7 +101,7 @@ def _move_question(game: Game, seat: int, view: int, version: int) -> _Question:
     made = [step_view(a, b, seat, view) for a, b in turn.made]
     # How to finish each play that the steps made still lead to (read now: the turn may
     # change while the bot thinks).
-    ways = _ways_on(turn) if turn.made else None
+    ways = turn.completions() if turn.made else None
 
     def place(step: Step) -> HintStepView:
         seen = step_view(step.from_point, step.to_point, seat, view)
@@ -139,21 +138,6 @@ def _move_question(game: Game, seat: int, view: int, version: int) -> _Question:
         )
 
     return ask
-
-
-def _ways_on(turn: Turn) -> dict[Position, tuple[Step, ...]]:
-    """For each play that the steps made in ``turn`` can still be completed into (by its
-    result), one way to complete it: the steps still to make."""
-    if turn.is_complete:
-        return {turn.play().result: ()}
-    ways: dict[Position, tuple[Step, ...]] = {}
-    bar = turn.current().theirs[BAR]
-    for from_point, to_point in turn.legal_steps():
-        after = turn.step(from_point, to_point)
-        step = Step(from_point, to_point, after.current().theirs[BAR] > bar)
-        for result, rest in _ways_on(after).items():
-            ways.setdefault(result, (step, *rest))
-    return ways
 
 
 def _cube_question(question: CubeQuestion, seat: int, version: int) -> _Question:
