@@ -1,6 +1,6 @@
 """A page that stops reading its live updates never holds up the match: the real server (uvicorn
 in a thread, on a loopback port) keeps answering actions while one watcher reads nothing, drops
-that watcher once its queue is full, and goes on pushing to the pages that read."""
+that watcher once its queue is full, and goes on pushing to the pages that read, in order."""
 
 from __future__ import annotations
 
@@ -105,26 +105,27 @@ def test_a_watcher_that_never_reads_holds_up_no_action(running: Running) -> None
     match_id = state["id"]
     hub = running.app.state.hub
     stuck = stuck_watcher(running.port, match_id)
-    reader = sync_client.connect(
-        f"ws://127.0.0.1:{running.port}/api/matches/{match_id}/updates", legacy=True
-    )
-    deadline = time.monotonic() + PATIENCE
-    while len(hub.watchers.get(match_id, ())) < 2:  # both have joined
-        assert time.monotonic() < deadline
-        time.sleep(0.01)
+    url = f"ws://127.0.0.1:{running.port}/api/matches/{match_id}/updates"
     seen: list[int] = []
-    receiving = threading.Thread(target=lambda: seen.extend(
-        json.loads(message)["version"] for message in reader), daemon=True)
-    receiving.start()
-    for _ in range(ACTIONS):  # each answered, or the connection's timeout fails the test
-        state = call("POST", f"/api/matches/{match_id}/actions", next_action(state))
-    assert state["version"] >= ACTIONS
-    # The stuck watcher was dropped; the reading one is still there and has had every state.
-    assert len(hub.watchers[match_id]) == 1
-    deadline = time.monotonic() + PATIENCE
-    while not seen or seen[-1] < state["version"]:
-        assert time.monotonic() < deadline, "the reading watcher fell behind"
-        time.sleep(0.01)
-    assert seen == sorted(seen) and seen[-1] == state["version"]
-    reader.close()
+
+    def read(reader: Any) -> None:
+        for message in reader:
+            seen.append(json.loads(message)["version"])
+
+    with sync_client.connect(url) as reader:
+        deadline = time.monotonic() + PATIENCE
+        while len(hub.watchers.get(match_id, ())) < 2:  # both have joined
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        threading.Thread(target=read, args=(reader,), daemon=True).start()
+        for _ in range(ACTIONS):  # each answered, or the connection's timeout fails the test
+            state = call("POST", f"/api/matches/{match_id}/actions", next_action(state))
+        assert state["version"] >= ACTIONS
+        # The stuck watcher was dropped; the reading one is still there and reaches the end.
+        assert len(hub.watchers[match_id]) == 1
+        deadline = time.monotonic() + PATIENCE
+        while not seen or seen[-1] < state["version"]:
+            assert time.monotonic() < deadline, "the reading watcher fell behind"
+            time.sleep(0.01)
+        assert seen == sorted(seen) and seen[-1] == state["version"]
     stuck.close()
