@@ -19,11 +19,13 @@ from backgammon import Position
 from backgammon.bot import Bot
 from backgammon.cli import main
 from backgammon.cli.display import board_text
-from backgammon.cli.interactive import Session, Setup, run
+from backgammon.cli.interactive import Session, run
+from backgammon.cli.setup import Setup
 from backgammon.dice import Dice, DiceSource, ManualDice, SeededDice
 from backgammon.errors import BackgammonError, InvalidPositionError
-from backgammon.formats.ids import gnubg_id_of
+from backgammon.formats.ids import IdSetting, gnubg_id_of, setup_from_id
 from backgammon.game import Game, Phase, Rules, SetUp
+from backgammon.match import Match
 
 START = "4HPwATDgc/ABMA"
 AFTER_31 = Position.initial().parse_play("8/5 6/5", (3, 1)).result
@@ -39,10 +41,16 @@ DOUBLE_TAKE = Position.from_points({6: 3, 5: 3, 4: 3}, {6: 3, 5: 3, 4: 3, 3: 1})
 # The player on roll has one checker off and 14 on the 6 point; the opponent bears off its
 # last checker next: a single game lost for sure.
 SURELY_LOST = Position.from_points({6: 14}, {1: 1})
+SEVEN_POINTS = "XGID=-b----E-C---eE---c-e----B-:1:1:-1:52:2:1:0:7:10"
 AGAINST_THE_COMPUTER: dict[str, Any] = {
     "players": ("human", "computer"),
     "names": ("White", "Computer"),
 }
+
+
+def set_up(position: Position) -> IdSetting:
+    """A first game set up at ``position``, seat 0 (White) to roll: what a Position ID says."""
+    return IdSetting(SetUp(position))
 
 
 def session(dice: DiceSource | None = None, **setup: Any) -> Session:
@@ -222,9 +230,9 @@ def test_an_illegal_play_lists_the_legal_ones_and_changes_nothing() -> None:
 
 
 def test_a_dance_passes_the_turn() -> None:
-    table = session(position=CLOSED_OUT)
+    table = session(start=set_up(CLOSED_OUT))
     output = feed(table, "64")
-    assert "White rolls 6, Black rolls 4: White plays first with 6-4." in output
+    assert "White rolls 6-4." in output
     assert "White dances with 6-4: no checker can move." in output
     assert table.game.on_roll == 1 and table.game.phase is Phase.ROLL
 
@@ -238,18 +246,19 @@ def test_undo_is_refused_honestly() -> None:
 
 def test_a_forced_play_is_made_automatically() -> None:
     # Two checkers each on the ace point: any roll but doubles bears both off, the only play.
-    table = session(position=Position.from_points({1: 2}, {1: 2}), rules=Rules(auto_forced=True))
+    table = session(start=set_up(Position.from_points({1: 2}, {1: 2})), length=1,
+                    rules=Rules(auto_forced=True))
     output = feed(table, "21\nroll")
     assert "White plays 1/off(2) (the only legal play)." in output
     assert "Game 1: White wins a single game: 1 point." in output
-    assert "The game is over. White wins a single game: 1 point." in output
+    assert "The match is over: White wins it 1-0." in output
     assert table.prompt() == "over> "
 
 
 def test_the_rolls_of_a_race_are_made_automatically() -> None:
     race = Position.from_points({6: 1, 5: 1}, {6: 1, 5: 1})
     rules = Rules(auto_race_roll=True, cube=False)
-    table = session(ManualDice([(2, 1), (4, 3)]), position=race, rules=rules)
+    table = session(ManualDice([(2, 1), (4, 3)]), start=set_up(race), rules=rules)
     output = feed(table, "roll\n6/4 5/4")
     assert "Black rolls 4-3 (rolled for them: the race needs no decision)." in output
     assert table.prompt() == "Black to move 4-3> "
@@ -510,13 +519,13 @@ def test_save_and_load_round_trip(tmp_path: Path) -> None:
     assert second.game.on_roll == 0  # the loaded match goes on
 
 
-def test_save_and_load_one_game_from_a_position(tmp_path: Path) -> None:
+def test_save_and_load_a_match_from_a_position(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
-    first = session(position=LATE_BEAROFF)
+    first = session(start=set_up(LATE_BEAROFF))
     feed(first, f"21\n6/3\nsave {path}")
     second = session()
     output = feed(second, f"load {path}")
-    assert isinstance(second.record, Game) and second.match is None
+    assert isinstance(second.record, Match) and second.record.setup is not None
     assert second.game.position == first.game.position
     assert "Black on roll" in output
 
@@ -558,7 +567,7 @@ def test_export_writes_a_mat_file(tmp_path: Path) -> None:
 
 def test_export_refuses_what_the_format_cannot_hold(tmp_path: Path) -> None:
     pytest.importorskip("backgammon.formats.mat")
-    table = session(position=LATE_BEAROFF)
+    table = session(start=set_up(LATE_BEAROFF))
     output = feed(table, f"export {tmp_path / 'game.mat'}")
     assert "starts from a set-up position" in output
     assert not (tmp_path / "game.mat").exists()
@@ -575,25 +584,38 @@ def test_quit_and_exit_and_end_of_input() -> None:
 # The set-up
 
 
+def test_an_xgid_sets_up_the_dice_the_cube_and_the_match_score() -> None:
+    # Black (XG's top player) to play 5-2, White owning the cube at 2, at 2-1 in a 7-point
+    # match.
+    table = session(start=setup_from_id(SEVEN_POINTS))
+    assert "Backgammon (standard): a 7-point match from " in said(table)
+    assert table.prompt() == "Black to move 5-2> "
+    assert feed(table, "score") == (
+        "Score: White 2, Black 1 (match to 7).\nGame 1: cube 2, White's.\n"
+    )
+    assert "Black plays 13/11 13/8." in feed(table, "13/8 13/11")
+    assert table.prompt() == "White to roll or double> "
+
+
 def test_a_game_from_a_set_up_position_played_to_the_end() -> None:
     # White bears off its last two checkers while Black still has a checker in White's home
     # board and none borne off: a backgammon. One play typed, one by number.
-    table = session(position=LATE_BEAROFF)
+    table = session(start=set_up(LATE_BEAROFF))
     output = feed(table, "21\n6/3\n65\n13/7 13/8\n31\n1\nroll")
-    assert "Backgammon (standard): one money game from " in said(table)
+    assert f"Backgammon (standard): money play from {LATE_BEAROFF.id()}:" in said(table)
     assert "White plays 6/3." in output
     assert "Black plays 13/8 13/7." in output
     assert "White plays 3/off 1/off." in output
     assert "Game 1: White wins a backgammon: 3 points." in output
-    assert "The game is over. White wins a backgammon: 3 points." in output
+    assert "Game 2 begins." in output  # money play goes on, from the starting position
+    assert table.game.position == Position.initial()
     assert feed(table, "score") == (
-        "One money game from a set-up position: cube 1 in the middle.\n"
-        "The game is over. White wins a backgammon: 3 points.\n"
+        "Score: White 3, Black 0 (money play).\nGame 2: cube 1 in the middle.\n"
     )
 
 
 def test_the_jacoby_rule_counts_an_uncubed_gammon_single() -> None:
-    table = session(position=Position.from_points({1: 1}, {13: 15}), rules=Rules(jacoby=True))
+    table = session(start=set_up(Position.from_points({1: 1}, {13: 15})), rules=Rules(jacoby=True))
     output = feed(table, "21\n1")
     assert (
         "White wins a gammon: 1 point. (The Jacoby rule counts it single: the cube was never "
@@ -613,10 +635,9 @@ def test_the_jacoby_rule_counts_an_uncubed_gammon_single() -> None:
             "The computer's levels are beginner, casual, intermediate, advanced, expert, "
             "strongest; got 'grandmaster'.",
         ),
-        ({"position": LATE_BEAROFF, "length": 3}, "it takes no match length"),
         (
-            {"position": Position.from_points({3: 2}, {}, checkers=2)},
-            "The position is already over: X wins a gammon",
+            {"start": setup_from_id(SEVEN_POINTS), "length": 3},
+            "The ID is of a 7-point match, not a 3-point match",
         ),
     ],
 )
@@ -855,12 +876,12 @@ def test_a_hint_against_the_computer() -> None:
         ("31\n8/5 6/5\ndouble\ntake",
          "No hint now: Black may not double, so there is nothing to decide before the roll; "
          "ask again once the dice are in."),
-        ("31\nresign\naccept", "No hint now: The game is over. White resigned"),
+        ("31\nresign\naccept", "No hint now: The match is over: Black wins it 1-0."),
         ("31\nhint now", "hint takes nothing after it."),
     ],
 )
 def test_no_hint_when_there_is_nothing_to_hint(script: str, answer_: str) -> None:
-    table = session(position=LATE_BEAROFF) if "resign" in script else session()
+    table = session(length=1) if "resign" in script else session()
     feed(table, script.removesuffix("\nhint now"))
     before, events, prompt = gnubg_id_of(table.record), len(table.game.events), table.prompt()
     output = feed(table, "hint now" if script.endswith("hint now") else "hint")
@@ -885,7 +906,8 @@ def test_no_hint_when_there_is_nothing_to_hint(script: str, answer_: str) -> Non
             ["play", "--match-length", "5", "--names", "Ann", "Bo"],
             "a 5-point match, Ann against Bo",
         ),
-        (["play", "--position", CLOSED_OUT.id()], f"one money game from {CLOSED_OUT.id()}"),
+        (["play", "--position", CLOSED_OUT.id()], f"money play from {CLOSED_OUT.id()}:"),
+        (["play", "--position", SEVEN_POINTS], "a 7-point match from "),
         (
             ["play", "--jacoby", "--beavers", "--automatic-doubles", "1", "--max-cube", "64",
              "--opening-reroll", "--auto-forced", "--auto-race-roll"],
@@ -953,7 +975,8 @@ def test_the_options_reach_the_game(
         (["moves", START, "3", "1", "2"], "'3 1 2' is not a roll"),
         (["moves", START, "31", "--checkers", "16"], "a side has from 1 to 15 checkers"),
         (["play", "--position", "nonsense"], "'nonsense' is not a Position ID"),
-        (["play", "--position", START, "--match-length", "3"], "it takes no match length"),
+        (["play", "--position", SEVEN_POINTS, "--match-length", "3"], "a 7-point match, not"),
+        (["play", "--position", Position.from_points({6: 15}, {}).id()], "no game left"),
         (["play", "--match-length", "3", "--jacoby"], "do not apply in matches"),
         (["play", "--match-length", "-1"], "expected a whole number, 0 or more"),
         (["play", "--max-cube", "3"], "a power of two"),

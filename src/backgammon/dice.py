@@ -130,6 +130,15 @@ class ManualDice:
         """Queue a roll, as two numbers or as text; anything else is refused with a message."""
         self._pending.append(parse_dice(dice) if isinstance(dice, str) else check_dice(dice))
 
+    @property
+    def pending(self) -> int:
+        """How many entered rolls wait to be used.
+
+        >>> ManualDice(["5 2", "6 6"]).pending
+        2
+        """
+        return len(self._pending)
+
     def roll(self) -> Dice:
         if not self._pending:
             raise InvalidDiceError(

@@ -21,7 +21,7 @@ from .duel import Chooser, DuelResult, GreedyPlayer, duel
 from .evaluator import Evaluator, FakeEvaluator, NetworkEvaluator
 from .met import MatchEquityTable
 from .network import Network
-from .player import act, play_match, play_out
+from .player import act, decide, play_match, play_out
 from .probabilities import Probabilities
 from .pubeval import PubEval
 from .search import MoveFilter, Search
@@ -52,6 +52,7 @@ __all__ = [
     "ResignationAnswer",
     "Search",
     "act",
+    "decide",
     "duel",
     "play_match",
     "play_out",

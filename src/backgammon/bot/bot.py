@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from enum import StrEnum
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -37,10 +37,15 @@ from .cube import (
     money_decision,
 )
 from .evaluator import Evaluator
+from .kernel import Engine, KernelError
 from .met import equity_after, play_weights
 from .network import Array
 from .probabilities import Probabilities
 from .search import DEFAULT_FILTERS, MoveFilter, Search
+
+if TYPE_CHECKING:
+    from ..cube import CubeContext
+    from .rollout import RolloutResult
 
 
 class Level(StrEnum):
@@ -135,7 +140,7 @@ class Bot:
             evaluator = shipped_evaluator()
         self.evaluator = evaluator
         self.filters = filters
-        self.search = Search(evaluator)
+        self.search = Search(evaluator, engine=_engine_of(evaluator))
         self._rng = np.random.default_rng(seed)
 
     def __repr__(self) -> str:
@@ -269,6 +274,26 @@ class Bot:
             accepting >= value.playing_on - _ACCEPT_TOLERANCE, accepting, value.playing_on
         )
 
+    # Rollouts
+
+    def rollout(
+        self,
+        position: Position,
+        cube: CubeContext | None = None,
+        trials: int = 1296,
+        truncate: int = 0,
+        seed: int | None = None,
+        workers: int | None = None,
+        luck: bool = True,
+        progress: bool = False,
+    ) -> RolloutResult:
+        """Roll ``position`` out with this bot's networks, playing at 0-ply whatever the
+        bot's depth (:func:`.rollout.rollout` says what each argument does)."""
+        from .rollout import rollout
+
+        engine = self.search.engine or Engine.from_evaluator(self.evaluator)
+        return rollout(position, cube, trials, 0, truncate, seed, workers, luck, progress, engine)
+
 
 class _ResignationValues:
     """What a resignation is worth to a player, against playing on (cubeless), in points or
@@ -327,3 +352,12 @@ def _context(
         CubeOwner.CENTRE if cube_owner is None else CubeOwner(cube_owner),
         MatchScore(match_length, score, crawford) if in_match else None,
     )
+
+
+def _engine_of(evaluator: Evaluator) -> Engine | None:
+    """The compiled kernel of ``evaluator``'s networks, or None for another evaluator (a
+    fake, pubeval), which the search then runs in Python."""
+    try:
+        return Engine.from_evaluator(evaluator)
+    except KernelError:
+        return None

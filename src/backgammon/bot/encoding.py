@@ -129,8 +129,8 @@ _OFF_STEPS = (np.arange(16)[:, None] >= np.arange(1, 15)[None, :]).astype(np.flo
 
 def boards(positions: Sequence[Position]) -> tuple[Board, Board]:
     """The positions' counts as two ``(n, 26)`` uint8 arrays: player on roll, opponent."""
-    mine = np.frombuffer(b"".join([p._mine for p in positions]), dtype=np.uint8)
-    theirs = np.frombuffer(b"".join([p._theirs for p in positions]), dtype=np.uint8)
+    mine = np.frombuffer(b"".join([p.mine_bytes for p in positions]), dtype=np.uint8)
+    theirs = np.frombuffer(b"".join([p.theirs_bytes for p in positions]), dtype=np.uint8)
     return mine.reshape(-1, 26), theirs.reshape(-1, 26)
 
 

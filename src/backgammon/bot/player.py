@@ -1,8 +1,9 @@
 """Bots at the table: a bot takes its seat's action in a game through the game's own API.
 
-:func:`act` performs one action for a seat whose turn it is (the opening roll, a roll or a
-double, an answer to a double, a play, an answer to a resignation), so that the terminal,
-the server and self-play drive bot players the same way; :func:`play_out` lets bots play a
+:func:`decide` chooses one action for a seat whose turn it is (the opening roll, a roll or a
+double, an answer to a double, a play, an answer to a resignation) as a
+:class:`~backgammon.game.Act`, and :func:`act` makes it through ``Game.act``, so that the
+terminal, the server and self-play drive bot players the same way; :func:`play_out` lets bots play a
 game or a whole match to its end.
 
 >>> from backgammon.dice import SeededDice
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from ..cube import CubeContext
-from ..game import Action, Game, Phase
+from ..game import Act, Action, Game, Phase
 from ..match import Match
 from ..moves import Play
 from ..position import Position, WinKind
@@ -134,55 +135,53 @@ def _resigned_before(game: Game, seat: int) -> bool:
     return any(e.action is Action.RESIGN and e.player == seat for e in game.events)
 
 
-def act(bot: Bot, game: Game, seat: int) -> Action | None:
-    """Make ``seat``'s move in ``game`` if the game waits for it: returns the action taken,
-    or None when it is not ``seat``'s turn (or the game is over). A game of a match knows its
-    score, which the bot plays to."""
+def decide(bot: Bot, game: Game, seat: int) -> Act | None:
+    """``bot``'s action for ``seat`` in ``game`` as it stands, without making it: None when
+    the game does not wait for ``seat`` (or is over). A game of a match knows its score,
+    which the bot plays to.
+
+    The game is only read, so the server can let a worker think while the game goes on, and
+    apply the answer with :meth:`Game.act <backgammon.game.Game.act>` if nothing moved."""
     phase = game.phase
     if phase is Phase.OPENING:
-        game.roll(seat)
-        return Action.ROLL
+        return Act(Action.ROLL)
     if game.player_to_act != seat:
         return None
     if phase is Phase.ROLL:
         return _start_turn(bot, game, seat)
     if phase is Phase.CUBE:
-        return _answer_double(bot, game, seat)
+        cube_question = CubeQuestion.of(game, seat)
+        assert cube_question is not None
+        return Act(_ask(bot, cube_question))
     if phase is Phase.MOVE:
-        game.play(seat, best_play(bot, game, seat))
-        return Action.PLAY
+        return Act(Action.PLAY, play=best_play(bot, game, seat))
     if phase is Phase.CONFIRM:
-        game.confirm(seat)
-        return Action.CONFIRM
+        return Act(Action.CONFIRM)
     question = ResignationQuestion.of(game, seat)
     assert phase is Phase.RESIGN and question is not None
-    accept = question.decide(bot).accept
-    (game.accept if accept else game.reject)(seat)
-    return Action.ACCEPT if accept else Action.REJECT
+    return Act(Action.ACCEPT if question.decide(bot).accept else Action.REJECT)
 
 
-def _start_turn(bot: Bot, game: Game, seat: int) -> Action:
+def act(bot: Bot, game: Game, seat: int) -> Action | None:
+    """Make ``seat``'s move in ``game`` if the game waits for it (:func:`decide`): returns
+    the action taken, or None when it is not ``seat``'s turn (or the game is over)."""
+    move = decide(bot, game, seat)
+    if move is None:
+        return None
+    game.act(seat, move)
+    return move.action
+
+
+def _start_turn(bot: Bot, game: Game, seat: int) -> Act:
     """Resign, double or roll."""
     if not _resigned_before(game, seat):
         level = bot.resignation_to_offer(game.position, game.cube_context(seat))
         if level is not None:
-            game.resign(seat, level)
-            return Action.RESIGN
+            return Act(Action.RESIGN, level=level)
     question = CubeQuestion.of(game, seat)
     if question is not None and _ask(bot, question) is Action.DOUBLE:
-        game.double(seat)
-        return Action.DOUBLE
-    game.roll(seat)
-    return Action.ROLL
-
-
-def _answer_double(bot: Bot, game: Game, seat: int) -> Action:
-    """Take, drop or beaver a double; or, having doubled, take or drop the beaver."""
-    question = CubeQuestion.of(game, seat)
-    assert question is not None
-    answer = _ask(bot, question)
-    {Action.TAKE: game.take, Action.DROP: game.drop, Action.BEAVER: game.beaver}[answer](seat)
-    return answer
+        return Act(Action.DOUBLE)
+    return Act(Action.ROLL)
 
 
 def _ask(bot: Bot, question: CubeQuestion) -> Action:

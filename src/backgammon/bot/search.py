@@ -36,6 +36,7 @@ from ..moves import Play
 from ..position import Position
 from .encoding import boards
 from .evaluator import Evaluator, terminal_values
+from .kernel import Engine, boards_of, position_of
 from .network import OUTPUTS, Array, equities, flip_outputs
 
 #: The weight of each of the 21 rolls (ALL_ROLLS order) out of 1: doubles 1/36, others 2/36.
@@ -71,9 +72,14 @@ class Search:
     """n-ply evaluation over an evaluator, with caches of at most ``cache_size`` positions
     per depth (the oldest are dropped first)."""
 
-    def __init__(self, evaluator: Evaluator, cache_size: int = 200_000) -> None:
+    def __init__(
+        self, evaluator: Evaluator, cache_size: int = 200_000, engine: Engine | None = None
+    ) -> None:
+        """``engine``: the compiled kernel of the same networks, which then chooses the
+        replies (the hot loop of a deep search) in one call."""
         self.evaluator = evaluator
         self.cache_size = cache_size
+        self.engine = engine
         self._values: dict[int, dict[Position, Array]] = {}
         self._replies: dict[Position, tuple[Position, ...]] = {}
 
@@ -124,13 +130,7 @@ class Search:
         roll cannot be played)."""
         missing = [p for p in dict.fromkeys(positions) if p not in self._replies]
         if missing:
-            groups: list[list[Position]] = []
-            for position in missing:
-                for roll in ALL_ROLLS:
-                    plays = position.legal_plays(roll)
-                    groups.append([play.result for play in plays] if plays else [position.flip()])
-            best = best_plays(groups, lambda results: self.values(results, 0))
-            chosen = [group[index] for group, index in zip(groups, best, strict=True)]
+            chosen = self._choose_replies(missing)
             rolls = len(ALL_ROLLS)
             found = {
                 position: tuple(chosen[index * rolls : (index + 1) * rolls])
@@ -141,6 +141,21 @@ class Search:
             self._replies.update(found)
             return result
         return [self._replies[p] for p in positions]
+
+    def _choose_replies(self, positions: list[Position]) -> list[Position]:
+        """The 21 replies of each position, in order (see :meth:`replies`)."""
+        rolls = len(ALL_ROLLS)
+        if self.engine is not None:
+            boards = np.repeat(boards_of(positions), rolls, axis=0)
+            dice = np.tile(np.array(ALL_ROLLS, dtype=np.int64), (len(positions), 1))
+            return [position_of(board) for board in self.engine.best_results(boards, dice)]
+        groups: list[list[Position]] = []
+        for position in positions:
+            for roll in ALL_ROLLS:
+                plays = position.legal_plays(roll)
+                groups.append([play.result for play in plays] if plays else [position.flip()])
+        best = best_plays(groups, lambda results: self.values(results, 0))
+        return [group[index] for group, index in zip(groups, best, strict=True)]
 
     def rank(
         self,

@@ -7,7 +7,7 @@
     backgammon play --variant nackgammon --jacoby --beavers --seed 7
     backgammon play --manual-dice       type the numbers of physical dice
     backgammon play --computer expert --colour black   against the computer, at 1-ply
-    backgammon play --position 4HPwATDgc/ABMA   one game from a set-up position
+    backgammon play --position 4HPwATDgc/ABMA   play from a position (or a gnubg ID, an XGID)
     backgammon moves 4HPwATDgc/ABMA 31  the board and the numbered legal plays of a roll
     backgammon train --games 400000     train the computer player by self-play
     backgammon serve                    play in the browser at http://127.0.0.1:8000
@@ -39,11 +39,13 @@ from typing import Any
 from ..bot import Level
 from ..dice import DiceSource, ManualDice, SecureDice, SeededDice, parse_dice
 from ..errors import BackgammonError
+from ..formats.ids import setup_from_id
 from ..game import Rules
 from ..position import MAX_CHECKERS, Position
 from ..variants import Variant
 from .display import format_plays, outcome_text
-from .interactive import PlayerKind, Setup, default_names, run
+from .interactive import run
+from .setup import PlayerKind, Setup, default_names
 
 #: What a subcommand does with its parsed arguments: the exit status.
 Handler = Callable[[argparse.Namespace], int]
@@ -186,7 +188,8 @@ def _count(text: str) -> int:
     arg("--manual-dice", action="store_true",
         help="type the numbers of physical dice instead of rolling"),
     arg("--position", metavar="ID",
-        help="play one money game from this gnubg Position ID (seat 0, white, on roll's view)"),
+        help="start from this position: a gnubg Position ID (white to roll), a full gnubg ID "
+        "or an XGID (these give the dice, the cube, and the match length and score too)"),
 )
 def _play(args: argparse.Namespace) -> int:
     variant = Variant(args.variant)
@@ -211,9 +214,9 @@ def _play(args: argparse.Namespace) -> int:
         auto_forced=args.auto_forced,
         auto_race_roll=args.auto_race_roll,
     )
-    position = None
+    start = None
     if args.position is not None:
-        position = Position.from_id(args.position, checkers=variant.checkers)
+        start = setup_from_id(args.position, checkers=variant.checkers)
     players = _players(args)
     names = default_names(players) if args.names is None else (args.names[0], args.names[1])
     setup = Setup(
@@ -221,7 +224,7 @@ def _play(args: argparse.Namespace) -> int:
         rules=rules,
         names=names,
         crawford=not args.no_crawford,
-        position=position,
+        start=start,
         players=players,
         level=args.computer or Level.INTERMEDIATE,
         # The dice's seed seeds the computer's noise too, so that a game can be replayed.
@@ -430,3 +433,9 @@ def _serve(args: argparse.Namespace) -> int:
     print(f"Backgammon: open http://{settings.host}:{settings.port}/ (Ctrl-C stops it).")
     uvicorn.run(create_app(settings), host=settings.host, port=settings.port)
     return 0
+
+
+# Subcommands with modules of their own, registered here once the registry above exists.
+from . import rollout as _rollout  # noqa: E402
+
+subcommand("rollout", _rollout.SUMMARY, *_rollout.ARGUMENTS)(_rollout.rollout_command)

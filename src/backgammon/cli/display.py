@@ -16,17 +16,32 @@ Opening roll: Alice rolls 3, Bob rolls 1: Alice plays first with 3-1.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Sequence
 
-from ..bot.bot import Hint, ResignationAnswer
-from ..bot.cube import CubeAction, CubeDecision
-from ..bot.probabilities import Probabilities
-from ..dice import Dice
-from ..game import Action, Game, GameResult, Rules
+from ..cube import jacoby_applies
+from ..game import (
+    Action,
+    Beavered,
+    Doubled,
+    Dropped,
+    Entry,
+    Game,
+    GameEnded,
+    GameResult,
+    OpeningRoll,
+    Phase,
+    ResignationAccepted,
+    ResignationOffered,
+    ResignationRejected,
+    Rolled,
+    Rules,
+    Taken,
+    TurnPlayed,
+)
 from ..moves import Play
 from ..position import Outcome, Position, Side, WinKind
+from .setup import COMPUTER_NAME
 
 Letter = str
 
@@ -148,181 +163,114 @@ def result_text(game: Game, result: GameResult, names: tuple[str, str]) -> str:
         text = f"{loser} resigned {kind}: {winner} wins {points}."
     else:
         text = f"{winner} wins {kind}: {points}."
-    if result.points < game.cube_value * int(result.kind):
+    if result.kind is not WinKind.SINGLE and jacoby_applies(
+        game.rules.jacoby, game.in_match, game.cube_turned
+    ):
         text += " (The Jacoby rule counts it single: the cube was never turned.)"
     return text
 
 
-def event_lines(game: Game, start: int, names: tuple[str, str]) -> list[str]:
-    """Sentences for the events of ``game`` from index ``start`` on.
+def answers_text(game: Game) -> str:
+    """What the player who is doubled may answer: ``take or drop``, or with a beaver."""
+    assert game.offer is not None  # asked for only while a double waits for its answer
+    if Action.BEAVER in game.legal_actions(game.offer.decider):
+        return "take, drop or beaver"
+    return "take or drop"
 
-    The cube's value and owner are read from the game as it is now, which is right for the
-    events one command makes: after a double or a beaver nothing else happens, and the
-    automatic moves that may follow a take change no cube.
-    """
-    lines = []
-    events = game.events
-    # game.plays holds one entry for each turn that ended: a play, a pass or a confirm.
-    turn_ends = (Action.PLAY, Action.PASS, Action.CONFIRM)
-    played = sum(1 for event in events[:start] if event.action in turn_ends)
-    for index in range(start, len(events)):
-        event = events[index]
-        name = names[event.player]
-        action = event.action
-        if action is Action.ROLL:
-            assert event.dice is not None  # a roll always records its dice
-            if _is_opening(game, index):
-                lines.append(_opening_text(game, event.dice, names))
-            else:
-                race = " (rolled for them: the race needs no decision)" if event.auto else ""
-                lines.append(f"{name} rolls {event.dice[0]}-{event.dice[1]}{race}.")
-        elif action in turn_ends:
-            _, dice, play = game.plays[played]
-            played += 1
-            if play is None:
-                lines.append(f"{name} dances with {dice[0]}-{dice[1]}: no checker can move.")
-            else:
-                forced = " (the only legal play)" if event.auto else ""
-                lines.append(f"{name} plays {play}{forced}.")
-        elif action is Action.DOUBLE:
-            lines.append(f"{name} doubles to {2 * game.cube_value}.")
-        elif action is Action.BEAVER:
-            assert game.offer is not None  # the doubler has yet to answer the beaver
-            lines.append(
-                f"{name} beavers: the cube goes to {game.offer.value} and {name} keeps it."
+
+def waiting_text(game: Game, names: tuple[str, str], *, computer: bool, manual: bool) -> str:
+    """What the game waits for, said before the prompt: the opening roll, a roll or a double
+    (``computer``: the computer is on roll, and waits only for its physical dice, having
+    chosen not to double), an answer to a double or to a resignation. ``manual``: the dice
+    are physical, typed at the prompt. (A play is awaited with the list of legal plays.)"""
+    phase = game.phase
+    if phase is Phase.OPENING:
+        if manual:
+            return (
+                f"Opening roll: enter the two dice, {names[0]}'s die first (like 52); "
+                "the higher plays first."
             )
-        elif action is Action.TAKE:
-            owner = names[game.cube_owner] if game.cube_owner is not None else name
-            lines.append(f"{name} takes: the cube is at {game.cube_value}, {owner}'s.")
-        elif action is Action.DROP:
-            lines.append(f"{name} drops.")
-        elif action is Action.RESIGN:
-            assert event.level is not None  # a resignation always records its level
-            lines.append(f"{name} offers to resign {WIN_NAMES[event.level]}.")
-        elif action is Action.ACCEPT:
-            lines.append(f"{name} accepts the resignation.")
-        elif action is Action.REJECT:
-            lines.append(f"{name} rejects the resignation: the game goes on.")
-    return lines
+        return (
+            "Opening roll: type roll (or just Enter); each player rolls one die and the higher "
+            "plays first."
+        )
+    if phase is Phase.CUBE:
+        offer = game.offer
+        assert offer is not None  # a double waits for its answer
+        return (
+            f"{names[offer.decider]}: {answers_text(game)}? Taking plays on for {offer.value}; "
+            f"dropping gives up {points_text(offer.value // 2)}."
+        )
+    if phase is Phase.RESIGN:
+        assert game.resignation is not None  # a resignation waits for its answer
+        resigning = game.resignation.player
+        return (
+            f"{names[1 - resigning]}: accept or reject {names[resigning]}'s resignation "
+            f"of {WIN_NAMES[game.resignation.level]}?"
+        )
+    assert phase is Phase.ROLL
+    name = names[game.on_roll]
+    if computer:
+        who = "The computer" if name == COMPUTER_NAME else f"{name} (the computer)"
+        double = " and does not double" if game.may_double() else ""
+        return f"{who} is on roll{double}: type the numbers its dice show (like 31, 3 1 or 3-1)."
+    if manual:
+        double = " or type double" if game.may_double() else ""
+        return f"{name} on roll: enter the dice (like 31, 3 1 or 3-1){double}."
+    double = " or double" if game.may_double() else ""
+    return f"{name} on roll: type roll (or just Enter){double}."
 
 
-def _is_opening(game: Game, index: int) -> bool:
-    """True when event ``index`` is an opening roll: every roll before it tied (and the game
-    was not set up in the middle of play, where the first roll is an ordinary one)."""
-    return game.setup is None and all(
-        event.action is Action.ROLL and event.dice is not None and event.dice[0] == event.dice[1]
-        for event in game.events[:index]
-    )
+def event_lines(game: Game, start: int, names: tuple[str, str]) -> list[str]:
+    """Sentences for what happened in ``game`` from event ``start`` on (the result is said
+    apart, with the score)."""
+    return [
+        line
+        for entry in game.history()
+        if entry.index >= start and not isinstance(entry, GameEnded)
+        for line in _entry_lines(entry, names)
+    ]
 
 
-def _opening_text(game: Game, dice: tuple[int, int], names: tuple[str, str]) -> str:
-    first, second = dice
-    if first == second:
-        return f"Opening roll: both roll {first}; roll again."
-    winner = names[0] if first > second else names[1]
+def _entry_lines(entry: Entry, names: tuple[str, str]) -> list[str]:
+    name = names[entry.seat]
+    if isinstance(entry, OpeningRoll):
+        return _opening_lines(entry, names)
+    if isinstance(entry, Rolled):
+        if entry.opening:
+            return []  # the opening roll's sentence says it
+        race = " (rolled for them: the race needs no decision)" if entry.auto else ""
+        return [f"{name} rolls {entry.dice[0]}-{entry.dice[1]}{race}."]
+    if isinstance(entry, TurnPlayed):
+        if not entry.play.steps:
+            return [f"{name} dances with {entry.dice[0]}-{entry.dice[1]}: no checker can move."]
+        forced = " (the only legal play)" if entry.auto else ""
+        return [f"{name} plays {entry.play}{forced}."]
+    if isinstance(entry, Doubled):
+        return [f"{name} doubles to {entry.value}."]
+    if isinstance(entry, Beavered):
+        return [f"{name} beavers: the cube goes to {entry.value} and {name} keeps it."]
+    if isinstance(entry, Taken):
+        return [f"{name} takes: the cube is at {entry.value}, {names[entry.owner]}'s."]
+    if isinstance(entry, Dropped):
+        return [f"{name} drops."]
+    if isinstance(entry, ResignationOffered):
+        return [f"{name} offers to resign {WIN_NAMES[entry.level]}."]
+    if isinstance(entry, ResignationAccepted):
+        return [f"{name} accepts the resignation."]
+    assert isinstance(entry, ResignationRejected)
+    return [f"{name} rejects the resignation: the game goes on."]
+
+
+def _opening_lines(entry: OpeningRoll, names: tuple[str, str]) -> list[str]:
+    first, second = entry.dice
+    if entry.winner is None:
+        lines = [f"Opening roll: both roll {first}; roll again."]
+        if entry.automatic_double:
+            lines.append(f"Automatic double: the cube is at {entry.cube_value}, in the middle.")
+        return lines
     rolls = f"Opening roll: {names[0]} rolls {first}, {names[1]} rolls {second}"
-    if game.rules.opening_reroll:
-        return f"{rolls}: {winner} plays first and rolls both dice afresh."
-    return f"{rolls}: {winner} plays first with {max(dice)}-{min(dice)}."
-
-
-# Hints
-
-
-def percent(chance: float) -> str:
-    """A chance as a percentage with one decimal: ``54.5%``."""
-    return f"{100 * chance:.1f}%"
-
-
-def chances_text(chances: Probabilities) -> str:
-    """The five chances in a line, gammons (G) and backgammons (BG) counted in the wins and
-    losses: ``win 54.5% (G 15.8%, BG 0.7%), lose 45.5% (G 11.2%, BG 0.5%)``."""
-    c = chances
-    return (
-        f"win {percent(c.win)} (G {percent(c.win_gammon)}, BG {percent(c.win_backgammon)}), "
-        f"lose {percent(c.lose)} (G {percent(c.lose_gammon)}, BG {percent(c.lose_backgammon)})"
-    )
-
-
-def play_hint_lines(
-    hints: Sequence[Hint], legal: Sequence[Play], dice: Dice, name: str, match_play: bool,
-    plies: int,
-) -> list[str]:
-    """The best plays of ``dice`` for ``name``, best first, each numbered as in the list of
-    ``legal`` plays (so that the number typed makes it), with its equity, how far it is behind
-    the best, and its chances; ``match_play``: the equities are a match's; ``plies``: the
-    depth of the search that found them."""
-    numbers = {play.result: number for number, play in enumerate(legal, 1)}
-    roll = f"{dice[0]}-{dice[1]}"
-    which = "the only play" if len(hints) == 1 else "the best play first"
-    unit = (
-        "the chance of winning the match, scaled to +1 a single game won, -1 lost"
-        if match_play
-        else "points a game, without the cube"
-    )
-    lines = [f"Hint for {name}'s {roll} (the computer at {plies}-ply), {which}:"]
-    width = max(len(str(hint.play)) for hint in hints)
-    best = hints[0].equity
-    for hint in hints:
-        gap = "" if hint is hints[0] else f"  ({best - hint.equity:.3f} behind)"
-        number = f"{numbers[hint.play.result]:3d}."
-        lines.append(f"  {number} {hint.play!s:<{width}}  {hint.equity:+.3f}{gap}")
-        lines.append(f"       {chances_text(hint.probabilities)}")
-    lines.append(f"Numbers as in the list of legal plays. Equity: {unit}.")
-    return lines
-
-
-#: How the right action with the cube and the right answer to a double are said.
-_CUBE_ACTIONS = {
-    CubeAction.NO_DOUBLE: "no double",
-    CubeAction.DOUBLE: "double",
-    CubeAction.TOO_GOOD: "too good to double",
-}
-
-
-def resignation_hint_lines(
-    answer: ResignationAnswer, answering: str, level: WinKind, match_play: bool, plies: int
-) -> list[str]:
-    """Whether ``answering`` should accept an offer to resign at ``level``: the value of
-    accepting against playing on, and the answer; ``plies``: the depth of the evaluation."""
-
-    def value(figure: float) -> str:
-        return percent(figure) if match_play else f"{figure:+.3f}"
-
-    unit = "the chances of winning the match" if match_play else "points, the cube in"
-    return [
-        f"Resignation hint for {answering} (the computer at {plies}-ply):",
-        f"  Accept {WIN_NAMES[level]:<12} {value(answer.accepting)}",
-        f"  Play on             {value(answer.playing_on)}",
-        f"Values are {answering}'s, in {unit}, without the cube's future.",
-        f"Best now: {'accept' if answer.accept else 'reject and play on'}.",
-    ]
-
-
-def cube_hint_lines(
-    decision: CubeDecision, doubler: str, match_play: bool, advice: str, plies: int
-) -> list[str]:
-    """The cube decision of ``doubler`` (whose equities and chances it gives): the equity of
-    each choice, the right action and answer, and ``advice``, what to do now (``take``,
-    ``roll without doubling``, ...); ``plies``: the depth of the evaluation."""
-
-    def equity(value: float) -> str:
-        if not math.isfinite(value):
-            return "-"  # a choice the rules leave the doubler without
-        return percent(value) if match_play else f"{value:+.3f}"
-
-    unit = (
-        "the chances of winning the match"
-        if match_play
-        else "points per unit of the cube before the double"
-    )
-    right = f"{_CUBE_ACTIONS[decision.action]}, {decision.response.value}"
-    return [
-        f"Cube hint on {doubler}'s double (the computer at {plies}-ply):",
-        f"  No double      {equity(decision.no_double)}",
-        f"  Double, take   {equity(decision.double_take)}",
-        f"  Double, drop   {equity(decision.double_drop)}",
-        f"  Cubeless: {chances_text(decision.probabilities)}",
-        f"Equities and chances are {doubler}'s; equities in {unit}.",
-        f"Right cube action: {right}. Best now: {advice}.",
-    ]
+    if entry.reroll:
+        return [f"{rolls}: {names[entry.winner]} plays first and rolls both dice afresh."]
+    high, low = max(entry.dice), min(entry.dice)
+    return [f"{rolls}: {names[entry.winner]} plays first with {high}-{low}."]

@@ -7,7 +7,9 @@ seat the game waits for, and says what happened. Every refused action leaves the
 was and prints the engine's one-line reason. Whenever the game waits for a seat the computer
 plays, the session lets the bot act (:func:`backgammon.bot.act`, as the web app does) and says
 what it did in the same sentences as for a person; with physical dice the person types the
-computer's dice too. ``hint`` asks the computer for the best plays or the cube decision.
+computer's dice too. What is played is a :class:`~.setup.Setup`; ``hint`` asks
+:mod:`.hints`, ``save``, ``load`` and ``export`` go through :mod:`.files`, and every sentence
+about the game is :mod:`.display`'s.
 
 The loop reads lines from one text stream and writes to another, so a test can drive it with a
 script:
@@ -29,63 +31,39 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Literal, TextIO
+from typing import TextIO
 
-from ..bot import Bot, Level, act
-from ..bot.bot import LEVELS
-from ..bot.player import CubeQuestion, ResignationQuestion
+from ..bot import Bot, decide
 from ..dice import Dice, DiceSource, ManualDice, SecureDice, parse_dice
-from ..errors import BackgammonError, InvalidDiceError
+from ..errors import BackgammonError
 from ..formats.ids import gnubg_id_of, xgid_of
-from ..game import Action, Game, Phase, Rules, load_json
+from ..game import Action, Game, Phase
 from ..match import Match
 from ..moves import Play
 from ..position import Position, WinKind
+from . import files
 from .display import (
     SEAT_LETTERS,
-    WIN_NAMES,
+    answers_text,
     board_text,
-    cube_hint_lines,
     cube_text,
     event_lines,
     format_plays,
-    outcome_text,
-    play_hint_lines,
-    resignation_hint_lines,
     result_text,
     rules_text,
     seat_label,
+    waiting_text,
 )
+from .hints import Hinter
+from .setup import COMPUTER_NAME, Setup
 
-#: Who sits in a seat: a person, who types, or the computer, which the session lets act
-#: whenever the game waits for its seat.
-PlayerKind = Literal["human", "computer"]
-PLAYER_KINDS: tuple[PlayerKind, ...] = ("human", "computer")
-
-DEFAULT_NAMES = ("White", "Black")
-#: The name of the computer's seat when no names are given.
-COMPUTER_NAME = "Computer"
-
-#: The strength hints think at, as in the web app: 2-ply, under a second a play.
-HINT_LEVEL = Level.STRONGEST
-_HINT_PLIES = LEVELS[HINT_LEVEL][0]
-#: The most plays a hint ranks.
-HINT_PLAYS = 5
 # A bound on the actions the computer makes in a row, against a loop that never gives the
 # turn back (a whole game of the computer's alone is a few hundred).
 _MOST_COMPUTER_ACTIONS = 10_000
 
-#: What ``resign`` may be followed by.
-_LEVELS = {
-    "": WinKind.SINGLE,
-    "single": WinKind.SINGLE,
-    "1": WinKind.SINGLE,
-    "gammon": WinKind.GAMMON,
-    "2": WinKind.GAMMON,
-    "backgammon": WinKind.BACKGAMMON,
-    "3": WinKind.BACKGAMMON,
+#: What ``resign`` may be followed by: nothing (a single game), a level's name or number.
+_LEVELS = {"": WinKind.SINGLE} | {
+    word: kind for kind in WinKind for word in (kind.name.lower(), str(int(kind)))
 }
 
 _HELP = """\
@@ -111,77 +89,6 @@ Commands (each is made for the player the game waits for, named in the prompt):
   quit, exit      leave (so does the end of the input)"""
 
 
-@dataclass(frozen=True)
-class Setup:
-    """What the session plays: a match or money session, or one game from a set-up position.
-
-    ``length`` is the match length (0: money play); ``crawford`` whether a match keeps the
-    Crawford rule; ``position``, seen from seat 0, sets up one money game from there (a
-    match always starts from the variant's position). ``players`` says who sits in each seat
-    (the computer in one at most); ``level`` is the computer's strength and ``seed`` seeds
-    its choices, so that seeded dice replay the same game.
-    """
-
-    length: int = 0
-    rules: Rules = field(default_factory=Rules)
-    names: tuple[str, str] = DEFAULT_NAMES
-    crawford: bool = True
-    position: Position | None = None
-    players: tuple[PlayerKind, PlayerKind] = ("human", "human")
-    level: Level = Level.INTERMEDIATE
-    seed: int | None = None
-
-    def __post_init__(self) -> None:
-        names = tuple(name.strip() for name in self.names)
-        if len(names) != 2 or not all(names) or names[0].lower() == names[1].lower():
-            raise BackgammonError("The two players need two different names.")
-        object.__setattr__(self, "names", names)
-        for player in self.players:
-            if player not in PLAYER_KINDS:
-                raise BackgammonError(
-                    f"A seat is played by one of {', '.join(PLAYER_KINDS)}; got {player!r}."
-                )
-        if "human" not in self.players:
-            raise BackgammonError(
-                "A person plays at least one seat: the computer plays one seat at most."
-            )
-        if self.level not in LEVELS:
-            raise BackgammonError(
-                f"The computer's levels are {', '.join(LEVELS)}; got {self.level!r}."
-            )
-        object.__setattr__(self, "level", Level(self.level))
-        if self.position is not None:
-            if self.length:
-                raise BackgammonError(
-                    "A set-up position is played as one money game; it takes no match length."
-                )
-            outcome = self.position.outcome()
-            if outcome is not None:
-                raise BackgammonError(
-                    f"The position is already over: {outcome_text(outcome, 'O')}"
-                )
-
-    def computer_seats(self) -> tuple[int, ...]:
-        """The seats the computer plays."""
-        return tuple(seat for seat, kind in enumerate(self.players) if kind == "computer")
-
-    def new_record(self, dice: DiceSource) -> Match | Game:
-        """The match, or the one game, this set-up starts."""
-        if self.position is not None:
-            return Game(self.rules, dice, start=self.position)
-        return Match(self.length, self.rules, dice, players=self.names, crawford=self.crawford)
-
-
-def default_names(players: tuple[PlayerKind, PlayerKind]) -> tuple[str, str]:
-    """The players' names when none are given: the colours, the computer's seat named
-    :data:`COMPUTER_NAME`."""
-    first, second = (
-        COMPUTER_NAME if kind == "computer" else colour
-        for kind, colour in zip(players, DEFAULT_NAMES, strict=True)
-    )
-    return first, second
-
-
 class Session:
     """The table: a match (or one game) and the commands that act on it.
 
@@ -197,13 +104,14 @@ class Session:
         # Physical dice: the numbers typed at the prompt go into this source.
         self._manual = self.dice_source if isinstance(self.dice_source, ManualDice) else None
         self.setup = Setup() if setup is None else setup
-        self.record: Match | Game = self.setup.new_record(self.dice_source)
+        # A match; a lone game only where one is loaded (load FILE).
+        self.record: Match | Game = self.setup.new_match(self.dice_source)
         # The computer's player in each seat it plays.
         self._bots = {
             seat: Bot(level=self.setup.level, seed=self.setup.seed)
             for seat in self.setup.computer_seats()
         }
-        self._hint_bot: Bot | None = None  # made on the first hint
+        self._hinter = Hinter()
         # The seat and position last drawn, so that the board is drawn again only when it changed.
         self._shown: tuple[int, Position] | None = None
         self._commands: dict[str, Callable[[str], None]] = {
@@ -231,7 +139,7 @@ class Session:
 
     @property
     def match(self) -> Match | None:
-        """The match or money session, or None for one game from a set-up position."""
+        """The match or money session, or None for a lone game (loaded from a file)."""
         return self.record if isinstance(self.record, Match) else None
 
     @property
@@ -250,19 +158,16 @@ class Session:
         """Greet the players and show the table."""
         variant = self.game.rules.variant
         match = self.match
-        if match is None:
-            what = f"one money game from {self.game.start.id()}"
-        elif match.length:
-            what = f"a {match.length}-point match"
-        else:
-            what = "money play"
+        assert match is not None  # a session starts with a match
+        what = f"a {match.length}-point match" if match.length else "money play"
+        if match.setup is not None:
+            what += f" from {gnubg_id_of(match)}"
         first, second = (self._player_text(seat) for seat in (0, 1))
         self._say(
             f"Backgammon ({variant}): {what}, {first} against {second}. "
             "Type help for the commands."
         )
-        length, crawford = (match.length, match.crawford_rule) if match else (0, False)
-        options = rules_text(self.game.rules, length, crawford)
+        options = rules_text(self.game.rules, match.length, match.crawford_rule)
         if options:
             self._say(f"Rules: {options}.")
         self._let_the_computer_act()
@@ -295,7 +200,7 @@ class Session:
             assert game.dice is not None  # the dice are in while a play is awaited
             return f"{name} to move {game.dice[0]}-{game.dice[1]}> "
         if game.phase is Phase.CUBE:
-            return f"{name} to {self._answers()}> "
+            return f"{name} to {answers_text(game)}> "
         return f"{name} to {game.phase}> "
 
     def handle(self, line: str) -> bool:
@@ -330,7 +235,9 @@ class Session:
             return
         seat = self.game.player_to_act
         if seat in self._bots:
-            self._say(self._computer_dice_text())
+            self._say(
+                "It is the computer's turn: type the numbers its dice show (like 31, 3 1 or 3-1)."
+            )
             return
         # The opening roll waits for no seat in particular: seat 0 makes it.
         self._perform(lambda game: action(game, game.on_roll if seat is None else seat))
@@ -340,12 +247,10 @@ class Session:
     def _perform(self, action: Callable[[Game], object]) -> None:
         """Make ``action`` in the game being played, then say what it led to."""
         game = self.game
-        start, cube = len(game.events), game.cube_value
+        start = len(game.events)
         action(game)
         for line in event_lines(game, start, self.names):
             self._say(line)
-        if game.phase is Phase.OPENING and game.cube_value > cube:
-            self._say(f"Automatic double: the cube is at {game.cube_value}, in the middle.")
         if game.result is not None:
             self._announce_result(game)
 
@@ -362,20 +267,15 @@ class Session:
 
     def _computer_acts(self, seat: int) -> bool:
         """Let the computer make one action for ``seat``; False when it waits for its dice."""
-        bot = self._bots[seat]
-        try:
-            self._perform(lambda game: act(bot, game, seat))
-        except InvalidDiceError:
-            if self._manual is None:
-                raise
-            # It chose to roll (no resignation, no double) and no dice are typed yet. The
-            # refused roll changed nothing; it rolls once they are (_typed_dice).
+        move = decide(self._bots[seat], self.game, seat)
+        if move is None:
             return False
+        if move.action is Action.ROLL and self._manual is not None and not self._manual.pending:
+            # It chose to roll (no resignation, no double) and no dice are typed yet: it
+            # rolls once they are (_typed_dice).
+            return False
+        self._perform(lambda game: game.act(seat, move))
         return True
-
-    def _computer_dice_text(self) -> str:
-        """What to type while the computer waits for its physical dice."""
-        return "It is the computer's turn: type the numbers its dice show (like 31, 3 1 or 3-1)."
 
     def _simple(self, name: str, action: Callable[[Game, int], None]) -> Callable[[str], None]:
         """A command that is one action with nothing after it."""
@@ -465,75 +365,16 @@ class Session:
         if argument:
             self._say("hint takes nothing after it.")
             return
-        refusal = self._no_hint()
+        seat = self.game.player_to_act
+        refusal = self._over_text()
+        if not refusal and seat in self._bots:
+            refusal = "the game waits for the computer's dice; hints are for a person's turn."
+        refusal = refusal or self._hinter.refusal(self.game, self.names)
         if refusal:
             self._say(f"No hint now: {refusal}")
             return
-        seat = self.game.player_to_act
-        assert seat is not None  # _no_hint refuses the opening roll
-        # What is left is a play, an answer to a resignation, or a cube decision.
-        if self._moving():
-            lines = self._play_hint(seat)
-        elif self.game.phase is Phase.RESIGN:
-            lines = self._resignation_hint(seat)
-        else:
-            lines = self._cube_hint(seat)
-        for line in lines:
+        for line in self._hinter.lines(self.game, self.names):
             self._say(line)
-
-    def _no_hint(self) -> str:
-        """Why there is nothing to hint now, or '' when there is."""
-        game = self.game
-        over = self._over_text()
-        if over:
-            return over
-        seat = game.player_to_act
-        if seat is None:
-            return "the opening roll needs no decision; type roll."
-        if seat in self._bots:
-            return "the game waits for the computer's dice; hints are for a person's turn."
-        if game.phase is Phase.ROLL and not game.may_double():
-            return (
-                f"{self.names[seat]} may not double, so there is nothing to decide before the "
-                "roll; ask again once the dice are in."
-            )
-        return ""
-
-    def _hint_player(self) -> Bot:
-        if self._hint_bot is None:
-            self._hint_bot = Bot(level=HINT_LEVEL)
-        return self._hint_bot
-
-    def _play_hint(self, seat: int) -> list[str]:
-        """The best plays of the roll, for the match's score and cube in a match."""
-        game = self.game
-        assert game.dice is not None  # a play is awaited
-        cube = game.cube_context(seat)
-        hints = self._hint_player().hints(game.position, game.dice, HINT_PLAYS, cube)
-        lines = play_hint_lines(
-            hints, self._legal_plays(), game.dice, self.names[seat], not cube.money, _HINT_PLIES
-        )
-        return [*lines, "Type a play (like 8/5 6/5) or its number."]
-
-    def _resignation_hint(self, seat: int) -> list[str]:
-        """Whether ``seat`` should accept the offer to resign that waits for its answer."""
-        question = ResignationQuestion.of(self.game, seat)
-        assert question is not None  # asked only while an offer waits for the seat
-        answer = question.decide(self._hint_player())
-        return resignation_hint_lines(
-            answer, self.names[seat], question.level, not question.cube.money, _HINT_PLIES
-        )
-
-    def _cube_hint(self, seat: int) -> list[str]:
-        """The cube decision of ``seat``, who may double, or of the double (or beaver) waiting
-        for ``seat``'s answer, with the advice for ``seat``."""
-        question = CubeQuestion.of(self.game, seat)
-        assert question is not None  # asked only where the seat has a cube decision
-        decision = question.decide(self._hint_player())
-        advice = _ADVICE[question.advice(decision)]
-        match_play = not question.cube.money
-        name = self.names[question.doubler]
-        return cube_hint_lines(decision, name, match_play, advice, _HINT_PLIES)
 
     # Other commands
 
@@ -553,7 +394,7 @@ class Session:
         game = self.game
         match = self.match
         if match is None:
-            self._say(f"One money game from a set-up position: {cube_text(game, self.names)}.")
+            self._say(f"One game, loaded on its own: {cube_text(game, self.names)}.")
         else:
             self._say(self._score_line(match))
             self._say(f"Game {len(match.games)}: {cube_text(game, self.names)}.")
@@ -565,39 +406,18 @@ class Session:
         if not argument:
             self._say("Usage: save FILE, the file to write the match to.")
             return
-        path = Path(argument).expanduser()
-        try:
-            path.write_text(self.record.to_json() + "\n", encoding="utf-8")
-        except OSError as exc:
-            self._say(f"Cannot write {argument}: {exc.strerror or exc}.")
-            return
+        files.save(self.record, argument)
         self._say(f"Saved the {'match' if self.match else 'game'} to {argument}.")
 
     def _load(self, argument: str) -> None:
         if not argument:
             self._say("Usage: load FILE, a match saved with save FILE.")
             return
-        try:
-            text = Path(argument).expanduser().read_text(encoding="utf-8")
-        except OSError as exc:
-            self._say(f"Cannot read {argument}: {exc.strerror or exc}.")
-            return
-        except UnicodeDecodeError:
-            self._say(f"Cannot read {argument}: it is not a text file.")
-            return
-        data = load_json(text, "match")
-        record: Match | Game
-        if isinstance(data, dict) and "games" in data:
-            record = Match.from_dict(data, self.dice_source)
-        elif isinstance(data, dict) and "events" in data:
-            record = Game.from_dict(data, self.dice_source)
-        else:
-            raise BackgammonError(f"{argument} holds no saved match or game.")
-        self.record = record
+        self.record = files.load(argument, self.dice_source)
         self._shown = None
         self._say(f"Loaded {argument}.")
-        if isinstance(record, Match):
-            self._say(self._score_line(record))
+        if isinstance(self.record, Match):
+            self._say(self._score_line(self.record))
         self._let_the_computer_act()
         self._show_state()
 
@@ -605,15 +425,7 @@ class Session:
         if not argument:
             self._say("Usage: export FILE.mat, the file to write the match to.")
             return
-        # Imported here: the .mat writer is the one part of the session it can do without.
-        from ..formats.mat import export_mat
-
-        text = export_mat(self.record)
-        try:
-            Path(argument).expanduser().write_text(text, encoding="utf-8")
-        except OSError as exc:
-            self._say(f"Cannot write {argument}: {exc.strerror or exc}.")
-            return
+        files.export(self.record, argument)
         self._say(f"Exported the {'match' if self.match else 'game'} to {argument}.")
 
     # State and output
@@ -625,14 +437,6 @@ class Session:
         game = self.game
         assert game.dice is not None  # asked for only while a play is awaited
         return game.position.legal_plays(game.dice)
-
-    def _answers(self) -> str:
-        """What the player who is doubled may answer."""
-        game = self.game
-        assert game.offer is not None  # asked for only while a double waits for its answer
-        if Action.BEAVER in game.legal_actions(game.offer.decider):
-            return "take, drop or beaver"
-        return "take or drop"
 
     def _over_text(self) -> str:
         """A sentence saying that the match (or the one game) is over, or '' while it goes on."""
@@ -673,57 +477,12 @@ class Session:
         if over:
             self._say(f"{over} Type save FILE, export FILE.mat or quit.")
             return
-        names = self.names
-        phase = game.phase
-        if phase is Phase.OPENING:
-            self._show_board()
-            if self._manual is not None:
-                self._say(
-                    f"Opening roll: enter the two dice, {names[0]}'s die first (like 52); "
-                    "the higher plays first."
-                )
-            else:
-                self._say(
-                    "Opening roll: type roll (or just Enter); each player rolls one die and "
-                    "the higher plays first."
-                )
-        elif phase is Phase.ROLL:
-            self._show_board()
-            name = names[game.on_roll]
-            if game.on_roll in self._bots:
-                # The computer waits only for its physical dice, having chosen not to double.
-                who = "The computer" if name == COMPUTER_NAME else f"{name} (the computer)"
-                double = " and does not double" if game.may_double() else ""
-                self._say(
-                    f"{who} is on roll{double}: type the numbers its dice show "
-                    "(like 31, 3 1 or 3-1)."
-                )
-            elif self._manual is not None:
-                double = " or type double" if game.may_double() else ""
-                self._say(f"{name} on roll: enter the dice (like 31, 3 1 or 3-1){double}.")
-            else:
-                double = " or double" if game.may_double() else ""
-                self._say(f"{name} on roll: type roll (or just Enter){double}.")
-        elif phase is Phase.CUBE:
-            assert game.offer is not None  # a double waits for its answer
-            offer = game.offer
-            self._show_board()  # the computer's double comes with no board of its own
-            self._say(
-                f"{names[offer.decider]}: {self._answers()}? "
-                f"Taking plays on for {offer.value}; dropping gives up "
-                f"{offer.value // 2} point{'' if offer.value == 2 else 's'}."
-            )
-        elif phase in (Phase.MOVE, Phase.CONFIRM):
-            self._show_board()
+        self._show_board()
+        if game.phase in (Phase.MOVE, Phase.CONFIRM):
             self._show_plays()
-        elif phase is Phase.RESIGN:
-            assert game.resignation is not None  # a resignation waits for its answer
-            resigning = game.resignation.player
-            self._show_board()
-            self._say(
-                f"{names[1 - resigning]}: accept or reject {names[resigning]}'s resignation "
-                f"of {WIN_NAMES[game.resignation.level]}?"
-            )
+            return
+        computer = game.on_roll in self._bots
+        self._say(waiting_text(game, self.names, computer=computer, manual=bool(self._manual)))
 
     def _show_board(self) -> None:
         game = self.game
@@ -793,12 +552,3 @@ def run(
     out.write("Goodbye.\n")
     return 0
 
-
-#: The words of the cube hint's advice.
-_ADVICE = {
-    Action.DOUBLE: "double",
-    Action.ROLL: "roll without doubling",
-    Action.TAKE: "take",
-    Action.DROP: "drop",
-    Action.BEAVER: "beaver",
-}

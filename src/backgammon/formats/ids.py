@@ -19,8 +19,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..dice import DiceSource
 from ..errors import BackgammonError, InvalidIdError
-from ..game import Game, Phase, SetUp
+from ..game import Game, Phase, Rules, SetUp
 from ..match import Match
 from ..position import Position
 from .matchid import GameState, MatchIdState, gnubg_id, parse_gnubg_id
@@ -30,9 +31,11 @@ _DEFAULT_MAX_CUBE = 1 << 10
 
 
 def _context(source: Match | Game) -> tuple[Game, int, tuple[int, int]]:
-    if isinstance(source, Match):
-        return source.game, source.length, source.scores_before(len(source.games) - 1)
-    return source, 0, (0, 0)
+    """The game being played, the match length (0: money) and the score at its start."""
+    game = source.game if isinstance(source, Match) else source
+    if game.score is None:
+        return game, 0, (0, 0)
+    return game, game.score.length, game.score.score
 
 
 def match_id_state(source: Match | Game) -> MatchIdState:
@@ -100,6 +103,35 @@ class IdSetting:
     length: int | None = None
     score: tuple[int, int] = (0, 0)
     crawford_game: bool = False
+
+    def match(
+        self,
+        length: int = 0,
+        rules: Rules | None = None,
+        dice: DiceSource | None = None,
+        *,
+        players: tuple[str, str] = ("Player 0", "Player 1"),
+        colours: tuple[str, str] = ("white", "black"),
+        crawford: bool = True,
+    ) -> Match:
+        """A match to ``length`` points (0: a money session) whose first game is this set-up,
+        at the ID's score; the ID's own match length, where it holds one, wins over ``length``.
+
+        >>> match = setup_from_id("4HPwATDgc/ABMA:cAngACAAAAAE").match(players=("Ann", "Bo"))
+        >>> match.length, match.score, match.game.on_roll, match.game.dice
+        (7, (2, 0), 1, None)
+        """
+        return Match(
+            length if self.length is None else self.length,
+            rules,
+            dice,
+            players=players,
+            colours=colours,
+            crawford=crawford,
+            setup=self.setup,
+            score=self.score,
+            crawford_game=self.crawford_game,
+        )
 
 
 def setup_from_id(text: str, *, checkers: int = 15) -> IdSetting:

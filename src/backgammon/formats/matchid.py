@@ -61,6 +61,7 @@ import base64
 from dataclasses import dataclass
 from enum import IntEnum
 
+from ..cube import HIGHEST_CUBE, is_cube_value, is_whole
 from ..errors import InvalidIdError, InvalidPositionError
 from ..ids import decode_key
 from ..position import Position
@@ -77,7 +78,7 @@ __all__ = [
 ]
 
 #: The largest cube GNU Backgammon accepts (``MAX_CUBE`` in gnubg); the 4 bits could hold 2**15.
-MAX_CUBE = 4096
+MAX_CUBE = HIGHEST_CUBE
 #: The longest match GNU Backgammon accepts (``MAXSCORE``); the 15 bits could hold 32767.
 MAX_MATCH_LENGTH = 64
 #: The largest score the 15-bit score fields hold (money sessions can run long).
@@ -256,33 +257,33 @@ def parse_gnubg_id(text: str, *, checkers: int = 15) -> tuple[Position, MatchIdS
 def _problem(state: MatchIdState) -> str | None:
     """Why no Match ID can hold ``state``, as a sentence; None when one can."""
     cube = state.cube_value
-    if not _is_int(cube) or cube < 1 or cube > MAX_CUBE or cube & (cube - 1):
+    if not is_cube_value(cube, MAX_CUBE):
         return f"The cube is {cube!r}; it must be a power of two from 1 to {MAX_CUBE}."
     if state.cube_owner is not None and state.cube_owner not in (0, 1):
         return f"The cube owner is {state.cube_owner!r}; it must be 0, 1 or None (centred)."
     for name in ("player_on_roll", "turn"):
         value = getattr(state, name)
-        if not _is_int(value) or value not in (0, 1):
+        if not is_whole(value) or value not in (0, 1):
             return f"{name} is {value!r}; it must be player 0 or 1."
     for name in ("crawford", "double_offered", "jacoby"):
         if not isinstance(getattr(state, name), bool):
             return f"{name} is {getattr(state, name)!r}; it must be True or False."
-    if not _is_int(state.game_state) or state.game_state not in set(GameState):
+    if not is_whole(state.game_state) or state.game_state not in set(GameState):
         return f"The game state is {state.game_state!r}; it must be a GameState (0 to 4)."
-    if not _is_int(state.resignation) or not 0 <= state.resignation <= 3:
+    if not is_whole(state.resignation) or not 0 <= state.resignation <= 3:
         return (
             f"The resignation is {state.resignation!r}; it must be 0 (none), 1 (single), "
             "2 (gammon) or 3 (backgammon)."
         )
     dice = state.dice
     if dice is not None and not (
-        isinstance(dice, tuple) and len(dice) == 2 and all(_is_int(d) and 1 <= d <= 6 for d in dice)
+        isinstance(dice, tuple) and len(dice) == 2 and all(is_whole(d) and 0 < d < 7 for d in dice)
     ):
         return f"The dice are {dice!r}; they must be None or two numbers from 1 to 6."
     if dice is not None and state.double_offered:
         return "A double is offered with the dice already rolled; a player doubles before rolling."
     length = state.match_length
-    if not _is_int(length) or not 0 <= length <= MAX_MATCH_LENGTH:
+    if not is_whole(length) or not 0 <= length <= MAX_MATCH_LENGTH:
         return (
             f"The match length is {length!r}; it must be 0 (money) to {MAX_MATCH_LENGTH}, "
             "the longest match gnubg plays."
@@ -290,7 +291,7 @@ def _problem(state: MatchIdState) -> str | None:
     if length == 0 and state.crawford:
         return "A money game (match length 0) has no Crawford game."
     score = state.score
-    if not (isinstance(score, tuple) and len(score) == 2 and all(_is_int(s) for s in score)):
+    if not (isinstance(score, tuple) and len(score) == 2 and all(is_whole(s) for s in score)):
         return f"The score is {score!r}; it must be two whole numbers."
     for player, points in enumerate(score):
         if not 0 <= points <= (length or _MAX_SCORE):
@@ -298,6 +299,3 @@ def _problem(state: MatchIdState) -> str | None:
             return f"Player {player}'s score {points} is out of range: 0 to {limit}."
     return None
 
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)

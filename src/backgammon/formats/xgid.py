@@ -58,6 +58,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
+from ..cube import is_cube_value, is_whole
 from ..errors import InvalidIdError, InvalidPositionError
 from ..position import BAR, OFF, Position
 
@@ -279,15 +280,15 @@ def _problem(state: XgidState) -> str | None:
     """Why no XGID can hold ``state``, as a sentence; None when one can."""
     if not isinstance(state.position, Position):
         return f"The position is {state.position!r}; it must be a Position."
-    if not _is_int(state.turn) or state.turn not in (1, -1):
+    if not is_whole(state.turn) or state.turn not in (1, -1):
         return f"The turn is {state.turn!r}; it must be 1 (bottom player) or -1 (top player)."
-    if not _is_int(state.cube_position) or state.cube_position not in (1, 0, -1):
+    if not is_whole(state.cube_position) or state.cube_position not in (1, 0, -1):
         return (
             f"The cube position is {state.cube_position!r}; it must be 1 (bottom player owns "
             "it), 0 (centred) or -1 (top player owns it)."
         )
     for label, cube in (("cube", state.cube_value), ("max cube", state.max_cube)):
-        if not _is_int(cube) or cube < 1 or cube > 1 << MAX_CUBE_EXPONENT or cube & (cube - 1):
+        if not is_cube_value(cube, 1 << MAX_CUBE_EXPONENT):
             return (
                 f"The {label} is {cube!r}; it must be a power of two from 1 to "
                 f"{1 << MAX_CUBE_EXPONENT}."
@@ -296,7 +297,7 @@ def _problem(state: XgidState) -> str | None:
         return f"The cube {state.cube_value} is above the max cube {state.max_cube}."
     dice = state.dice
     if dice is not None and not (
-        isinstance(dice, tuple) and len(dice) == 2 and all(_is_int(d) and 1 <= d <= 6 for d in dice)
+        isinstance(dice, tuple) and len(dice) == 2 and all(is_whole(d) and 0 < d < 7 for d in dice)
     ):
         return f"The dice are {dice!r}; they must be None or two numbers from 1 to 6."
     if state.cube_action not in set(CubeAction):
@@ -310,7 +311,7 @@ def _problem(state: XgidState) -> str | None:
         if not isinstance(getattr(state, name), bool):
             return f"{name} is {getattr(state, name)!r}; it must be True or False."
     length = state.match_length
-    if not _is_int(length) or length < 0:
+    if not is_whole(length) or length < 0:
         return f"The match length is {length!r}; it must be 0 (money) or more."
     if length and (state.jacoby or state.beaver):
         return "The Jacoby and beaver rules are for money games (match length 0) only."
@@ -322,7 +323,7 @@ def _problem(state: XgidState) -> str | None:
             f"({state.cube_action}) is pending without the beaver rule of a money game."
         )
     score = state.score
-    if not (isinstance(score, tuple) and len(score) == 2 and all(_is_int(s) for s in score)):
+    if not (isinstance(score, tuple) and len(score) == 2 and all(is_whole(s) for s in score)):
         return f"The score is {score!r}; it must be two whole numbers."
     for who, points in zip(("bottom", "top"), score, strict=True):
         if points < 0 or (length and points >= length):
@@ -330,6 +331,3 @@ def _problem(state: XgidState) -> str | None:
             return f"The {who} player's score is {points}; it must be 0 or more{limit}."
     return None
 
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)

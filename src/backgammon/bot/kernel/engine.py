@@ -1,0 +1,177 @@
+"""The kernel's Python face: positions in, arrays out, the compiled functions underneath.
+
+>>> from backgammon import Position
+>>> len(legal_results(Position.initial(), (6, 5)))      # as Position.legal_plays: 7 plays
+7
+>>> engine = Engine.shipped()
+>>> engine.evaluate(boards_of([Position.initial()])).shape
+(1, 5)
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ...dice import check_dice
+from ...errors import BackgammonError
+from ...position import Position
+from ..bearoff import BearoffEvaluator, BearoffTable
+from ..evaluator import Evaluator, NetworkEvaluator
+from ..network import Network
+from . import evaluate as _evaluate
+from . import games as _games
+from . import movegen as _movegen
+
+#: Boards: ``(n, 2, 26)`` int8, each the two sides of a Position (player on roll first).
+Boards = NDArray[np.int8]
+
+
+def board_of(position: Position) -> Boards:
+    """The ``(2, 26)`` int8 board of a position."""
+    board: Boards = boards_of([position])[0]
+    return board
+
+
+def boards_of(positions: Sequence[Position]) -> Boards:
+    """The ``(n, 2, 26)`` boards of positions."""
+    counts = b"".join([p.mine_bytes + p.theirs_bytes for p in positions])
+    return np.frombuffer(counts, dtype=np.int8).reshape(-1, 2, 26).copy()
+
+
+def position_of(board: NDArray[np.integer]) -> Position:
+    """The Position of a ``(2, 26)`` board (checked as any Position is)."""
+    return Position([int(c) for c in board[0]], [int(c) for c in board[1]])
+
+
+@functools.cache
+def _workspace() -> _movegen.Workspace:
+    return _movegen.workspace()
+
+
+def legal_results(position: Position, dice: Iterable[int]) -> Boards:
+    """The distinct results of ``dice`` from ``position``, as the results of
+    ``position.legal_plays(dice)`` (the opponent on roll): ``(n, 2, 26)``, n = 0 when no
+    checker can move."""
+    high, low = check_dice(dice)
+    workspace = _workspace()
+    count = _movegen.generate(workspace, board_of(position), high, low)
+    results: Boards = workspace[0][:count].copy()
+    return results
+
+
+def legal_results_batch(
+    boards: Boards, dice: NDArray[np.integer]
+) -> tuple[Boards, NDArray[np.int64]]:
+    """The results of each board with its roll ``(n, 2)``: all of them ``(total, 2, 26)``
+    and the offsets ``(n + 1,)`` of each board's results."""
+    return _movegen.generate_batch(
+        np.ascontiguousarray(boards, dtype=np.int8), np.ascontiguousarray(dice, dtype=np.int64)
+    )
+
+
+class KernelError(BackgammonError):
+    """What the kernel cannot do: an evaluator other than the networks, a seed out of range."""
+
+
+@dataclass(frozen=True)
+class SelfPlayResult:
+    """Games of :meth:`Engine.selfplay`: the points each won for the side that moved first,
+    and the turns each lasted."""
+
+    points: NDArray[np.int64]
+    turns: NDArray[np.int64]
+
+
+class Engine:
+    """A contact and a race network (and a bearoff table) compiled together for batches,
+    0-ply choices, self-play and rollout trials."""
+
+    def __init__(self, contact: Network, race: Network, table: BearoffTable | None = None) -> None:
+        if table is None:
+            off = off_tail = first_tail = np.zeros((0, 1), dtype=np.float32)
+        else:
+            off = table.off
+            # The chance of needing at least i rolls (as BearoffTable's race sums use it).
+            off_tail = np.ascontiguousarray(np.cumsum(table.off[:, ::-1], axis=1)[:, ::-1])
+            first_tail = np.ascontiguousarray(np.cumsum(table.first[:, ::-1], axis=1)[:, ::-1])
+        self.nets: _evaluate.Nets = (
+            contact.w1, contact.b1, contact.w2, contact.b2,
+            race.w1, race.b1, race.w2, race.b2,
+            off, off_tail, first_tail,
+        )
+
+    @classmethod
+    def shipped(cls) -> Engine:
+        """The shipped networks and bearoff table (as :func:`shipped_evaluator`)."""
+        return _shipped_engine()
+
+    @classmethod
+    def from_evaluator(cls, evaluator: Evaluator) -> Engine:
+        """The engine of an evaluator made of the networks (with or without the bearoff
+        table); :class:`KernelError` for any other."""
+        table = None
+        base = evaluator
+        if isinstance(evaluator, BearoffEvaluator):
+            table, base = evaluator.table, evaluator.base
+        if not isinstance(base, NetworkEvaluator):
+            raise KernelError(
+                "The compiled kernel runs the contact and race networks only; this evaluator "
+                f"is a {type(base).__name__}."
+            )
+        return cls(base.contact, base.race, table)
+
+    def evaluate(self, boards: Boards) -> NDArray[np.float32]:
+        """The 0-ply outputs ``(n, 5)`` of boards, as the shipped evaluator gives them."""
+        return _evaluate.evaluate_batch(
+            np.ascontiguousarray(boards, dtype=np.int8), self.nets
+        )
+
+    def best_results(self, boards: Boards, dice: NDArray[np.integer]) -> Boards:
+        """The result of the 0-ply play of each board with its roll ``(n, 2)`` (the board
+        turned round when the roll cannot be played)."""
+        return _games.best_batch(
+            np.ascontiguousarray(boards, dtype=np.int8),
+            np.ascontiguousarray(dice, dtype=np.int64),
+            self.nets,
+        )
+
+    def selfplay(
+        self, games: int, seed: int, start: Position | None = None, first: int = 0
+    ) -> SelfPlayResult:
+        """Games ``first ..`` of a cubeless 0-ply self-play run seeded by ``seed`` (from the
+        standard start unless ``start`` is given)."""
+        _check_seed(seed)
+        board = board_of(start or Position.initial())
+        points, turns = _games.selfplay(board, games, seed, first, self.nets)
+        return SelfPlayResult(points, turns)
+
+    def rollout_trials(
+        self, position: Position, first: int, trials: int, seed: int, truncate: int = 0,
+        luck: bool = True, stratify: bool = True,
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """Trials ``first .. first + trials - 1`` of a rollout of ``position``: each trial's
+        outputs for its player on roll, and the sum of each trial's lucks (zeros without
+        ``luck``); ``stratify``: quasi-random first two rolls. See :mod:`.games`."""
+        _check_seed(seed)
+        return _games.rollout_trials(
+            board_of(position), first, trials, seed, truncate, luck, stratify, self.nets
+        )
+
+
+def _check_seed(seed: int) -> None:
+    if not 0 <= seed < 2**63:
+        raise KernelError(f"A seed is a whole number from 0 to 2**63 - 1; got {seed}.")
+
+
+@functools.cache
+def _shipped_engine() -> Engine:
+    from ..bearoff import shipped_table
+    from ..shipped import load_shipped_networks
+
+    networks = load_shipped_networks()
+    return Engine(networks.contact, networks.race, shipped_table())

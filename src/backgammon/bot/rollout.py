@@ -1,0 +1,295 @@
+"""Rollouts: a position's value measured by playing it out many times with the kernel.
+
+Each trial plays the position to the end (or for ``truncate`` turns and takes the 0-ply value
+of the position reached) with the bot's 0-ply play for both sides, and reports the five
+outcomes for the player on roll; their means are the cubeless probabilities. Trials are
+independent and their dice come from their index and the seed alone, so a rollout gives the
+same result however many processes share it (:func:`rollout`, ``workers``; :func:`rollouts`
+rolls many positions out with one set of processes, as labelling training positions needs).
+
+Two things make the trials count for more, as in GNU Backgammon's rollouts:
+
+* quasi-random dice, when the trials are a multiple of 36 (as GNU Backgammon's rotation):
+  every 36 trials have each first roll once and each second roll once, every 1,296 each pair
+  of first two rolls once (:mod:`.kernel.games`); otherwise the first rolls would not weigh
+  the same and the dice are all random;
+* variance reduction (``luck``): each turn's luck is the 0-ply value of the play made with the
+  roll less the average over the 21 rolls of the value of the play each would have made, and a
+  trial counts its result less the sum of its lucks. The expectation is the same, the variance
+  much smaller; each turn costs the evaluations of all 21 rolls.
+
+The standard errors are the trials' standard deviation over the square root of their number
+(which overstates them a little, as it ignores the stratification of the dice), the intervals
+±1.96 standard errors.
+
+The cubeful equity is Janowski's, as the bot's cube decisions use it
+(:func:`backgammon.bot.cube.money_decision`), applied to the rolled-out cubeless
+probabilities: the cube is not played inside the trials (GNU Backgammon's cubeful rollouts
+do play it); its standard error comes from the trials' covariance through the formula's
+gradient. Match play gets no cubeful figure yet.
+
+>>> from backgammon import Position
+>>> result = rollout(Position.from_id("4HPwATDgc/ABMA"), trials=36, truncate=2, seed=1,
+...                  workers=1)
+>>> result.trials, -1.0 < result.equity < 1.0
+(36, True)
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import secrets
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+from tqdm import tqdm  # type: ignore[import-untyped]
+
+from ..cube import CubeContext
+from ..errors import BackgammonError
+from ..position import Position
+from .cube import cube_efficiency, money_decision
+from .kernel import Engine
+from .probabilities import EQUITY_WEIGHTS, Probabilities
+
+#: The plies a rollout's plays are chosen at (the kernel plays at 0-ply).
+ROLLOUT_PLIES = (0,)
+_Z95 = 1.959963984540054
+_EQUITY = np.array(EQUITY_WEIGHTS)
+
+
+class RolloutError(BackgammonError):
+    """A rollout that cannot be run as asked."""
+
+
+@dataclass(frozen=True)
+class RolloutResult:
+    """What a rollout measured, for the player on roll before rolling.
+
+    ``probabilities`` and ``equity`` are cubeless; ``cubeful_equity`` is money play's per
+    unit of the cube (None in a match); each has its standard error (``*_se``, the
+    probabilities' in their order).
+    """
+
+    position_id: str
+    trials: int
+    plies: int
+    truncate: int
+    seed: int
+    luck: bool
+    probabilities: Probabilities
+    probabilities_se: tuple[float, float, float, float, float]
+    equity: float
+    equity_se: float
+    cubeful_equity: float | None
+    cubeful_se: float | None
+
+    def interval(self, value: float, se: float) -> tuple[float, float]:
+        """The 95% confidence interval of ``value`` with standard error ``se``."""
+        return (value - _Z95 * se, value + _Z95 * se)
+
+    @property
+    def equity_interval(self) -> tuple[float, float]:
+        """The 95% confidence interval of the cubeless equity."""
+        return self.interval(self.equity, self.equity_se)
+
+    @property
+    def cubeful_interval(self) -> tuple[float, float] | None:
+        """The 95% confidence interval of the cubeful equity (None in a match)."""
+        if self.cubeful_equity is None or self.cubeful_se is None:
+            return None
+        return self.interval(self.cubeful_equity, self.cubeful_se)
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain values, for JSON."""
+        data = asdict(self)
+        data["probabilities"] = dict(zip(_NAMES, self.probabilities.as_tuple(), strict=True))
+        data["probabilities_se"] = dict(zip(_NAMES, self.probabilities_se, strict=True))
+        data["equity_interval"] = self.equity_interval
+        data["cubeful_interval"] = self.cubeful_interval
+        return data
+
+
+_NAMES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
+
+
+def rollout(
+    position: Position,
+    cube: CubeContext | None = None,
+    trials: int = 1296,
+    plies: int = 0,
+    truncate: int = 0,
+    seed: int | None = None,
+    workers: int | None = None,
+    luck: bool = True,
+    progress: bool = False,
+    engine: Engine | None = None,
+) -> RolloutResult:
+    """Roll ``position`` out (player on roll, before rolling) over ``trials`` trials.
+
+    ``cube``: the cube for the cubeful equity (None: money play, cube centred at 1).
+    ``truncate``: turns to play before the 0-ply value stands in (0: to the end). ``seed``:
+    the dice (None: a random seed, reported in the result). ``workers``: processes (None:
+    one a core; 1 runs in this process). ``luck``: variance reduction. ``progress``: a
+    progress bar on standard error. ``engine``: the networks (the shipped ones by default).
+    """
+    return rollouts(
+        [position], cube, trials, plies, truncate, seed, workers, luck, progress, engine
+    )[0]
+
+
+def rollouts(
+    positions: Sequence[Position],
+    cube: CubeContext | None = None,
+    trials: int = 1296,
+    plies: int = 0,
+    truncate: int = 0,
+    seed: int | None = None,
+    workers: int | None = None,
+    luck: bool = True,
+    progress: bool = False,
+    engine: Engine | None = None,
+) -> list[RolloutResult]:
+    """:func:`rollout` of each of ``positions`` (with the same cube), sharing one set of
+    processes, as labelling many positions needs. Position ``i`` is rolled out with the
+    seed ``seed + i * 0x9E3779B97F4A7C15`` (mod 2**63), reported in its result, so that
+    :func:`rollout` with that seed gives the same result.
+    """
+    if plies not in ROLLOUT_PLIES:
+        raise RolloutError(
+            f"Rollouts choose their plays at 0-ply for now (the compiled kernel); got {plies}."
+        )
+    if trials < 2:
+        raise RolloutError(f"A rollout needs at least 2 trials for an error bar; got {trials}.")
+    if truncate < 0:
+        raise RolloutError(f"Truncation is a number of turns, 0 or more; got {truncate}.")
+    for index, position in enumerate(positions):
+        if position.is_game_over():
+            raise RolloutError(
+                f"The game is over in position {index} ({position.id()}): there is nothing "
+                "to roll out."
+            )
+    cube = cube or CubeContext()
+    seed = secrets.randbits(62) if seed is None else seed
+    if not 0 <= seed < 2**63:
+        raise RolloutError(f"A seed is a whole number from 0 to 2**63 - 1; got {seed}.")
+    seeds = [(seed + index * _SEED_STEP) % 2**63 for index in range(len(positions))]
+    engine = engine or Engine.shipped()
+    workers = workers or os.cpu_count() or 1
+    values = _run(engine, positions, seeds, trials, truncate, luck, workers, progress)
+    return [
+        _summary(position, cube, rows, trials, plies, truncate, position_seed, luck)
+        for position, rows, position_seed in zip(positions, values, seeds, strict=True)
+    ]
+
+
+# The seeds of successive positions: splitmix64's step, so that neighbours are far apart.
+_SEED_STEP = 0x9E3779B97F4A7C15
+
+
+def _chunks(trials: int, positions: int, workers: int) -> list[tuple[int, int]]:
+    """(first, count) of the pieces of each position's trials: whole blocks of 36 where
+    possible, about eight pieces a worker in all (so that the progress bar moves and the
+    workers finish together)."""
+    size = max(36, math.ceil(trials * positions / (8 * workers) / 36) * 36)
+    return [(first, min(size, trials - first)) for first in range(0, trials, size)]
+
+
+_ENGINE: Engine | None = None
+
+
+def _set_engine(engine: Engine) -> None:
+    global _ENGINE
+    _ENGINE = engine
+
+
+_Task = tuple[int, Position, int, int, int, int, bool, bool]
+
+
+def _piece(task: _Task) -> tuple[int, int, NDArray[np.float64]]:
+    index, position, first, count, seed, truncate, luck, stratify = task
+    assert _ENGINE is not None
+    results, lucks = _ENGINE.rollout_trials(
+        position, first, count, seed, truncate, luck, stratify
+    )
+    return index, first, results - lucks
+
+
+def _run(
+    engine: Engine, positions: Sequence[Position], seeds: list[int], trials: int,
+    truncate: int, luck: bool, workers: int, progress: bool,
+) -> NDArray[np.float64]:
+    """Every trial's (luck-adjusted) outputs, in trial order: ``(positions, trials, 5)``."""
+    chunks = _chunks(trials, len(positions), workers)
+    stratify = trials % 36 == 0
+    tasks: list[_Task] = [
+        (index, position, first, count, position_seed, truncate, luck, stratify)
+        for index, (position, position_seed) in enumerate(zip(positions, seeds, strict=True))
+        for first, count in chunks
+    ]
+    values = np.zeros((len(positions), trials, 5))
+    bar = tqdm(total=trials * len(positions), unit="trial", disable=not progress,
+               desc="rollout")
+    if workers == 1 or len(tasks) == 1:
+        _set_engine(engine)
+        for index, first, piece in map(_piece, tasks):
+            values[index, first : first + len(piece)] = piece
+            bar.update(len(piece))
+    else:
+        # Forked workers inherit the compiled kernel and the weights; where there is no fork
+        # the engine travels to each worker (which loads the kernel from numba's cache).
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("fork" if "fork" in methods else None)
+        with context.Pool(min(workers, len(tasks)), _set_engine, (engine,)) as pool:
+            for index, first, piece in pool.imap_unordered(_piece, tasks):
+                values[index, first : first + len(piece)] = piece
+                bar.update(len(piece))
+    bar.close()
+    return values
+
+
+def _summary(
+    position: Position, cube: CubeContext, values: NDArray[np.float64], trials: int,
+    plies: int, truncate: int, seed: int, luck: bool,
+) -> RolloutResult:
+    mean = values.mean(axis=0)
+    covariance = np.cov(values, rowvar=False) / trials
+    se = np.sqrt(np.diag(covariance))
+    equities = values @ _EQUITY - 1.0
+    equity_se = float(equities.std(ddof=1) / math.sqrt(trials))
+    cubeful = cubeful_se = None
+    if cube.money:
+        cubeful = _cubeful(mean, position, cube)
+        gradient = np.zeros(5)
+        step = 1e-5
+        for k in range(5):
+            shift = np.zeros(5)
+            shift[k] = step
+            gradient[k] = (
+                _cubeful(mean + shift, position, cube) - _cubeful(mean - shift, position, cube)
+            ) / (2 * step)
+        cubeful_se = math.sqrt(max(float(gradient @ covariance @ gradient), 0.0))
+    return RolloutResult(
+        position.id(),
+        trials,
+        plies,
+        truncate,
+        seed,
+        luck,
+        Probabilities.from_values(mean),
+        (float(se[0]), float(se[1]), float(se[2]), float(se[3]), float(se[4])),
+        float(mean @ _EQUITY - 1.0),
+        equity_se,
+        cubeful,
+        cubeful_se,
+    )
+
+
+def _cubeful(mean: NDArray[np.float64], position: Position, cube: CubeContext) -> float:
+    """Janowski's money equity per unit of the cube of the rolled-out probabilities."""
+    p = Probabilities.from_values(np.clip(mean, 0.0, 1.0))
+    return money_decision(p, cube_efficiency(position), cube).best

@@ -1,0 +1,204 @@
+"""The computer's advice at the terminal: ``hint`` ranks the best plays of the roll, weighs
+the cube decision (before the roll, when doubled, when beavered), or says whether to accept an
+offer to resign, for the seat the game waits for. The bot thinks at :data:`HINT_LEVEL`, as the
+web app's hints do; nothing here reads input or changes the game.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from ..bot import Bot, Level
+from ..bot.bot import LEVELS, Hint, ResignationAnswer
+from ..bot.cube import CubeAction, CubeDecision
+from ..bot.player import CubeQuestion, ResignationQuestion
+from ..bot.probabilities import Probabilities
+from ..dice import Dice
+from ..game import Action, Game, Phase
+from ..moves import Play
+from ..position import WinKind
+from .display import WIN_NAMES
+
+#: The strength hints think at, as in the web app: 2-ply, under a second a play.
+HINT_LEVEL = Level.STRONGEST
+HINT_PLIES = LEVELS[HINT_LEVEL][0]
+#: The most plays a hint ranks.
+HINT_PLAYS = 5
+
+
+class Hinter:
+    """The hints of one table, by a bot made at the first hint."""
+
+    def __init__(self) -> None:
+        self._bot: Bot | None = None
+
+    @property
+    def bot(self) -> Bot:
+        """The bot that hints, at :data:`HINT_LEVEL`."""
+        if self._bot is None:
+            self._bot = Bot(level=HINT_LEVEL)
+        return self._bot
+
+    @staticmethod
+    def refusal(game: Game, names: tuple[str, str]) -> str:
+        """Why the game holds nothing to hint for the seat it waits for, or '' when it does
+        (the game going on: whether it is over is the table's to say)."""
+        seat = game.player_to_act
+        if seat is None:
+            return "the opening roll needs no decision; type roll."
+        if game.phase is Phase.ROLL and not game.may_double():
+            return (
+                f"{names[seat]} may not double, so there is nothing to decide before the "
+                "roll; ask again once the dice are in."
+            )
+        return ""
+
+    def lines(self, game: Game, names: tuple[str, str]) -> list[str]:
+        """The hint for the seat ``game`` waits for (where :meth:`refusal` finds one): the
+        best plays, the answer to a resignation, or the cube decision (a game of a match
+        knows its score)."""
+        seat = game.player_to_act
+        assert seat is not None  # refusal() refuses the opening roll
+        if game.phase in (Phase.MOVE, Phase.CONFIRM):
+            return self._plays(game, seat, names[seat])
+        if game.phase is Phase.RESIGN:
+            return self._resignation(game, seat, names[seat])
+        return self._cube(game, seat, names)
+
+    def _plays(self, game: Game, seat: int, name: str) -> list[str]:
+        """The best plays of the roll, for the match's score and cube in a match."""
+        assert game.dice is not None  # a play is awaited
+        cube = game.cube_context(seat)
+        hints = self.bot.hints(game.position, game.dice, HINT_PLAYS, cube)
+        legal = game.position.legal_plays(game.dice)
+        lines = play_hint_lines(hints, legal, game.dice, name, not cube.money, HINT_PLIES)
+        return [*lines, "Type a play (like 8/5 6/5) or its number."]
+
+    def _resignation(self, game: Game, seat: int, name: str) -> list[str]:
+        """Whether ``seat`` should accept the offer to resign that waits for its answer."""
+        question = ResignationQuestion.of(game, seat)
+        assert question is not None  # asked only while an offer waits for the seat
+        answer = question.decide(self.bot)
+        return resignation_hint_lines(
+            answer, name, question.level, not question.cube.money, HINT_PLIES
+        )
+
+    def _cube(self, game: Game, seat: int, names: tuple[str, str]) -> list[str]:
+        """The cube decision of ``seat``, who may double, or of the double (or beaver) waiting
+        for ``seat``'s answer, with the advice for ``seat``."""
+        question = CubeQuestion.of(game, seat)
+        assert question is not None  # asked only where the seat has a cube decision
+        decision = question.decide(self.bot)
+        advice = _ADVICE[question.advice(decision)]
+        match_play = not question.cube.money
+        return cube_hint_lines(decision, names[question.doubler], match_play, advice, HINT_PLIES)
+
+
+#: The words of the cube hint's advice.
+_ADVICE = {
+    Action.DOUBLE: "double",
+    Action.ROLL: "roll without doubling",
+    Action.TAKE: "take",
+    Action.DROP: "drop",
+    Action.BEAVER: "beaver",
+}
+
+
+def percent(chance: float) -> str:
+    """A chance as a percentage with one decimal: ``54.5%``."""
+    return f"{100 * chance:.1f}%"
+
+
+def chances_text(chances: Probabilities) -> str:
+    """The five chances in a line, gammons (G) and backgammons (BG) counted in the wins and
+    losses: ``win 54.5% (G 15.8%, BG 0.7%), lose 45.5% (G 11.2%, BG 0.5%)``."""
+    c = chances
+    return (
+        f"win {percent(c.win)} (G {percent(c.win_gammon)}, BG {percent(c.win_backgammon)}), "
+        f"lose {percent(c.lose)} (G {percent(c.lose_gammon)}, BG {percent(c.lose_backgammon)})"
+    )
+
+
+def play_hint_lines(
+    hints: Sequence[Hint], legal: Sequence[Play], dice: Dice, name: str, match_play: bool,
+    plies: int,
+) -> list[str]:
+    """The best plays of ``dice`` for ``name``, best first, each numbered as in the list of
+    ``legal`` plays (so that the number typed makes it), with its equity, how far it is behind
+    the best, and its chances; ``match_play``: the equities are a match's; ``plies``: the
+    depth of the search that found them."""
+    numbers = {play.result: number for number, play in enumerate(legal, 1)}
+    roll = f"{dice[0]}-{dice[1]}"
+    which = "the only play" if len(hints) == 1 else "the best play first"
+    unit = (
+        "the chance of winning the match, scaled to +1 a single game won, -1 lost"
+        if match_play
+        else "points a game, without the cube"
+    )
+    lines = [f"Hint for {name}'s {roll} (the computer at {plies}-ply), {which}:"]
+    width = max(len(str(hint.play)) for hint in hints)
+    best = hints[0].equity
+    for hint in hints:
+        gap = "" if hint is hints[0] else f"  ({best - hint.equity:.3f} behind)"
+        number = f"{numbers[hint.play.result]:3d}."
+        lines.append(f"  {number} {hint.play!s:<{width}}  {hint.equity:+.3f}{gap}")
+        lines.append(f"       {chances_text(hint.probabilities)}")
+    lines.append(f"Numbers as in the list of legal plays. Equity: {unit}.")
+    return lines
+
+
+#: How the right action with the cube and the right answer to a double are said.
+_CUBE_ACTIONS = {
+    CubeAction.NO_DOUBLE: "no double",
+    CubeAction.DOUBLE: "double",
+    CubeAction.TOO_GOOD: "too good to double",
+}
+
+
+def resignation_hint_lines(
+    answer: ResignationAnswer, answering: str, level: WinKind, match_play: bool, plies: int
+) -> list[str]:
+    """Whether ``answering`` should accept an offer to resign at ``level``: the value of
+    accepting against playing on, and the answer; ``plies``: the depth of the evaluation."""
+
+    def value(figure: float) -> str:
+        return percent(figure) if match_play else f"{figure:+.3f}"
+
+    unit = "the chances of winning the match" if match_play else "points, the cube in"
+    return [
+        f"Resignation hint for {answering} (the computer at {plies}-ply):",
+        f"  Accept {WIN_NAMES[level]:<12} {value(answer.accepting)}",
+        f"  Play on             {value(answer.playing_on)}",
+        f"Values are {answering}'s, in {unit}, without the cube's future.",
+        f"Best now: {'accept' if answer.accept else 'reject and play on'}.",
+    ]
+
+
+def cube_hint_lines(
+    decision: CubeDecision, doubler: str, match_play: bool, advice: str, plies: int
+) -> list[str]:
+    """The cube decision of ``doubler`` (whose equities and chances it gives): the equity of
+    each choice, the right action and answer, and ``advice``, what to do now (``take``,
+    ``roll without doubling``, ...); ``plies``: the depth of the evaluation."""
+
+    def equity(value: float) -> str:
+        if not math.isfinite(value):
+            return "-"  # a choice the rules leave the doubler without
+        return percent(value) if match_play else f"{value:+.3f}"
+
+    unit = (
+        "the chances of winning the match"
+        if match_play
+        else "points per unit of the cube before the double"
+    )
+    right = f"{_CUBE_ACTIONS[decision.action]}, {decision.response.value}"
+    return [
+        f"Cube hint on {doubler}'s double (the computer at {plies}-ply):",
+        f"  No double      {equity(decision.no_double)}",
+        f"  Double, take   {equity(decision.double_take)}",
+        f"  Double, drop   {equity(decision.double_drop)}",
+        f"  Cubeless: {chances_text(decision.probabilities)}",
+        f"Equities and chances are {doubler}'s; equities in {unit}.",
+        f"Right cube action: {right}. Best now: {advice}.",
+    ]

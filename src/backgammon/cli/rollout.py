@@ -1,0 +1,124 @@
+"""``backgammon rollout ID``: roll a position out and print its value with error bars.
+
+:mod:`backgammon.cli` registers it::
+
+    subcommand("rollout", SUMMARY, *ARGUMENTS)(rollout_command)
+
+>>> import argparse
+>>> parser = argparse.ArgumentParser()
+>>> for argument in ARGUMENTS:
+...     _ = parser.add_argument(*argument.flags, **argument.options)
+>>> args = parser.parse_args(["4HPwATDgc/ABMA", "--trials", "36", "--truncate", "1",
+...                           "--seed", "1", "--workers", "1", "--no-progress"])
+>>> rollout_command(args)  # doctest: +ELLIPSIS
+Rollout of 4HPwATDgc/ABMA: 36 trials at 0-ply, truncated after 1 turn, seed 1, ...
+...
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from ..bot.rollout import RolloutResult, rollout
+from ..formats.ids import setup_from_id
+from ..match import Match
+from . import Argument, arg
+
+SUMMARY = (
+    "Roll a position out with the computer's play: its cubeless chances and equity, and "
+    "the cubeful money equity, with 95% confidence intervals."
+)
+
+
+def _whole(text: str) -> int:
+    number = int(text) if text.isdigit() else -1
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number, 0 or more; got {text!r}")
+    return number
+
+
+ARGUMENTS: tuple[Argument, ...] = (
+    arg("id", metavar="ID",
+        help="the position: a gnubg Position ID, a full gnubg ID (Position ID:Match ID) or an "
+        "XGID; the player on roll is rolled out before rolling"),
+    arg("--trials", type=_whole, default=1296, metavar="N",
+        help="games to play (default 1296; a multiple of 36 balances the first rolls)"),
+    arg("--plies", type=_whole, default=0, metavar="P",
+        help="the depth at which the plays are chosen (0, the default, is all there is now)"),
+    arg("--truncate", type=_whole, default=0, metavar="T",
+        help="stop each game after T turns and take the network's value (default 0: play on "
+        "to the end)"),
+    arg("--seed", type=_whole, metavar="S", help="seed of the dice (default: a random one, shown)"),
+    arg("--workers", type=_whole, metavar="W",
+        help="processes to use (default: one a core)"),
+    arg("--no-luck", dest="luck", action="store_false",
+        help="no variance reduction (faster games, wider intervals)"),
+    arg("--no-progress", dest="progress", action="store_false", help="no progress bar"),
+    arg("--json", action="store_true", help="print the result as JSON"),
+)
+
+
+def rollout_command(args: argparse.Namespace) -> int:
+    """Run the rollout the arguments describe and print it."""
+    setting = setup_from_id(args.id)
+    setup = setting.setup
+    match = Match(
+        setting.length or 0,
+        setup=setup,
+        score=setting.score,
+        crawford_game=setting.crawford_game,
+    )
+    cube = match.game.cube_context(setup.on_roll)
+    result = rollout(
+        setup.position,
+        cube,
+        trials=args.trials,
+        plies=args.plies,
+        truncate=args.truncate,
+        seed=args.seed,
+        workers=args.workers or None,
+        luck=args.luck,
+        progress=args.progress,
+    )
+    if args.json:
+        print(json.dumps(result.as_dict(), indent=2))
+    else:
+        print(format_result(result, ignored_dice=setup.dice is not None))
+    return 0
+
+
+def format_result(result: RolloutResult, ignored_dice: bool = False) -> str:
+    """The result as lines of text."""
+    truncated = (
+        f"truncated after {result.truncate} turn{'s' if result.truncate != 1 else ''}"
+        if result.truncate else "played to the end"
+    )
+    luck = "with" if result.luck else "without"
+    lines = [
+        f"Rollout of {result.position_id}: {result.trials} trials at {result.plies}-ply, "
+        f"{truncated}, seed {result.seed}, {luck} variance reduction."
+    ]
+    if ignored_dice:
+        lines.append("The ID's dice are ignored: the position is rolled out before the roll.")
+    names = ("win", "win gammon", "win backgammon", "lose gammon", "lose backgammon")
+    for name, value, se in zip(
+        names, result.probabilities.as_tuple(), result.probabilities_se, strict=True
+    ):
+        lines.append(f"  {name:<16}{100 * value:7.2f}%  ± {100 * 1.96 * se:5.2f}")
+    low, high = result.equity_interval
+    lines.append(
+        f"  cubeless equity {result.equity:+.4f}  (se {result.equity_se:.4f}; 95%: "
+        f"{low:+.4f} to {high:+.4f})"
+    )
+    interval = result.cubeful_interval
+    if result.cubeful_equity is not None and interval is not None:
+        lines.append(
+            f"  cubeful equity  {result.cubeful_equity:+.4f}  (se {result.cubeful_se:.4f}; "
+            f"95%: {interval[0]:+.4f} to {interval[1]:+.4f}; Janowski's model on these "
+            "chances, money play)"
+        )
+    else:
+        lines.append("  cubeful equity: not computed in match play yet")
+    return "\n".join(lines)

@@ -1,0 +1,96 @@
+"""What the terminal's table plays: the match or money session, the rules, who sits in each
+seat (people, or the computer in one), and where the first game starts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from ..bot import Level
+from ..bot.bot import LEVELS
+from ..dice import DiceSource
+from ..errors import BackgammonError
+from ..formats.ids import IdSetting
+from ..game import Rules
+from ..match import Match
+
+#: Who sits in a seat: a person, who types, or the computer, which the session lets act
+#: whenever the game waits for its seat.
+PlayerKind = Literal["human", "computer"]
+PLAYER_KINDS: tuple[PlayerKind, ...] = ("human", "computer")
+
+DEFAULT_NAMES = ("White", "Black")
+#: The name of the computer's seat when no names are given.
+COMPUTER_NAME = "Computer"
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What the session plays: a match or a money session, from the start or a set-up.
+
+    ``length`` is the match length (0: money play); ``crawford`` whether a match keeps the
+    Crawford rule; ``start`` sets the first game up in the middle of play, as an ID describes
+    it (:func:`~backgammon.formats.ids.setup_from_id`: the position, who is on roll, the dice,
+    the cube, and with a full ID the match length and score, which win over ``length``).
+    ``players`` says who sits in each seat (the computer in one at most); ``level`` is the
+    computer's strength and ``seed`` seeds its choices, so that seeded dice replay the same
+    game.
+    """
+
+    length: int = 0
+    rules: Rules = field(default_factory=Rules)
+    names: tuple[str, str] = DEFAULT_NAMES
+    crawford: bool = True
+    start: IdSetting | None = None
+    players: tuple[PlayerKind, PlayerKind] = ("human", "human")
+    level: Level = Level.INTERMEDIATE
+    seed: int | None = None
+
+    def __post_init__(self) -> None:
+        names = tuple(name.strip() for name in self.names)
+        if len(names) != 2 or not all(names) or names[0].lower() == names[1].lower():
+            raise BackgammonError("The two players need two different names.")
+        object.__setattr__(self, "names", names)
+        for player in self.players:
+            if player not in PLAYER_KINDS:
+                raise BackgammonError(
+                    f"A seat is played by one of {', '.join(PLAYER_KINDS)}; got {player!r}."
+                )
+        if "human" not in self.players:
+            raise BackgammonError(
+                "A person plays at least one seat: the computer plays one seat at most."
+            )
+        if self.level not in LEVELS:
+            raise BackgammonError(
+                f"The computer's levels are {', '.join(LEVELS)}; got {self.level!r}."
+            )
+        object.__setattr__(self, "level", Level(self.level))
+        given = self.start.length if self.start is not None else None
+        if given is not None and self.length and given != self.length:
+            said = f"a {given}-point match" if given else "money play"
+            raise BackgammonError(
+                f"The ID is of {said}, not a {self.length}-point match: leave the match "
+                "length out, or give it as the ID says."
+            )
+
+    def computer_seats(self) -> tuple[int, ...]:
+        """The seats the computer plays."""
+        return tuple(seat for seat, kind in enumerate(self.players) if kind == "computer")
+
+    def new_match(self, dice: DiceSource) -> Match:
+        """The match (or money session) this set-up starts."""
+        if self.start is not None:
+            return self.start.match(
+                self.length, self.rules, dice, players=self.names, crawford=self.crawford
+            )
+        return Match(self.length, self.rules, dice, players=self.names, crawford=self.crawford)
+
+
+def default_names(players: tuple[PlayerKind, PlayerKind]) -> tuple[str, str]:
+    """The players' names when none are given: the colours, the computer's seat named
+    :data:`COMPUTER_NAME`."""
+    first, second = (
+        COMPUTER_NAME if kind == "computer" else colour
+        for kind, colour in zip(players, DEFAULT_NAMES, strict=True)
+    )
+    return first, second

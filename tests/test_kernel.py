@@ -1,0 +1,155 @@
+"""The compiled kernel agrees with the readable reference: the core's legal plays, the numpy
+encodings and networks, and the bot's 0-ply choices.
+
+The first test to run compiles the kernel (or loads it from numba's cache in __pycache__).
+A larger move generation check runs in bench/engine.py (``--check``).
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from backgammon import ALL_ROLLS, Position, Variant
+from backgammon.bot import Bot
+from backgammon.bot.bearoff import BearoffEvaluator, is_bearoff
+from backgammon.bot.encoding import boards, encode_contact, encode_race, is_race
+from backgammon.bot.evaluator import NetworkEvaluator
+from backgammon.bot.kernel import (
+    Engine,
+    KernelError,
+    board_of,
+    boards_of,
+    legal_results,
+    position_of,
+)
+from backgammon.bot.kernel import evaluate as kernel_evaluate
+from backgammon.bot.kernel.movegen import generate, workspace
+from backgammon.bot.shipped import load_shipped_networks, shipped_evaluator
+
+_VARIANTS = (Variant.STANDARD, Variant.NACKGAMMON, Variant.STANDARD, Variant.HYPERGAMMON)
+
+
+def random_positions(count: int, seed: int) -> list[Position]:
+    """Positions of seeded random games (a random legal play each turn), of every variant."""
+    rng = random.Random(seed)
+    found: list[Position] = []
+    games = 0
+    position = Position.initial()
+    while len(found) < count:
+        found.append(position)
+        plays = position.legal_plays((rng.randint(1, 6), rng.randint(1, 6)))
+        position = rng.choice(plays).result if plays else position.flip()
+        if position.is_game_over():
+            games += 1
+            position = Position.initial(_VARIANTS[games % len(_VARIANTS)])
+    return found
+
+
+def bot_positions(count: int, seed: int) -> list[Position]:
+    """Positions of seeded games of the shipped bot at 0-ply against itself."""
+    rng = random.Random(seed)
+    engine = Engine.shipped()
+    found: list[Position] = []
+    board = board_of(Position.initial())
+    while len(found) < count:
+        position = position_of(board)
+        found.append(position)
+        dice = np.array([[rng.randint(1, 6), rng.randint(1, 6)]])
+        board = engine.best_results(board[None], dice)[0]
+        if position_of(board).is_game_over():
+            board = board_of(Position.initial())
+    return found
+
+
+def test_move_generation_gives_the_cores_results() -> None:
+    """The set of results for all 21 rolls of 4,000 positions of random games (84,000
+    calls; bench/engine.py --check runs more)."""
+    ws = workspace()
+    positions = random_positions(4000, seed=11)
+    assert sum(p.bar[0] > 0 for p in positions) > 400
+    assert sum(p.is_race() for p in positions) > 200
+    for position in positions:
+        board = board_of(position)
+        for high, low in ALL_ROLLS:
+            plays = position.legal_plays((high, low))
+            expected = {play.result.mine + play.result.theirs for play in plays}
+            count = generate(ws, board, high, low)
+            found = [tuple(row.ravel().tolist()) for row in ws[0][:count]]
+            assert len(found) == len(set(found)) == count
+            assert set(found) == expected, (position.id(), (high, low))
+
+
+def test_legal_results_takes_positions() -> None:
+    position = Position.from_id("4HPwATDgc/ABMA")
+    results = legal_results(position, (1, 3))
+    assert {position_of(r) for r in results} == {p.result for p in position.legal_plays((3, 1))}
+    stuck = Position.from_points({"bar": 1}, {p: 2 for p in range(1, 7)}, checkers=12)
+    assert len(legal_results(stuck, (6, 6))) == 0
+
+
+def test_encodings_are_the_numpy_encodings_bit_for_bit() -> None:
+    positions = random_positions(3000, seed=12) + bot_positions(1000, seed=12)
+    mine, theirs = boards(positions)
+    kernel_boards = boards_of(positions)
+    contact = kernel_evaluate.encode_batch(kernel_boards, False)
+    np.testing.assert_array_equal(contact, encode_contact(mine, theirs))
+    race = kernel_evaluate.encode_batch(kernel_boards, True)
+    np.testing.assert_array_equal(race, encode_race(mine, theirs))
+
+
+def test_evaluations_are_the_shipped_evaluators() -> None:
+    positions = random_positions(3000, seed=13) + bot_positions(2000, seed=13)
+    # Finished games, bear-offs and races are all among them.
+    mine, theirs = boards(positions)
+    assert is_bearoff(mine, theirs).sum() > 50 and is_race(mine, theirs).sum() > 200
+    kernel_values = Engine.shipped().evaluate(boards_of(positions))
+    np.testing.assert_allclose(kernel_values, shipped_evaluator().evaluate_batch(positions),
+                               atol=1e-5, rtol=0)
+    networks = load_shipped_networks()
+    bare = Engine(networks.contact, networks.race)
+    np.testing.assert_allclose(
+        bare.evaluate(boards_of(positions)),
+        NetworkEvaluator(networks.contact, networks.race).evaluate_batch(positions),
+        atol=1e-5, rtol=0,
+    )
+    assert isinstance(shipped_evaluator(), BearoffEvaluator)
+
+
+def test_best_play_is_the_bots_at_0_ply() -> None:
+    """On 2,000 decisions, the kernel's choice is the bot's, or one of equal equity (a tie
+    that the two break in different orders)."""
+    bot = Bot(plies=0)
+    engine = Engine.shipped()
+    rng = random.Random(14)
+    positions = bot_positions(2000, seed=14)
+    dice = np.array([[rng.randint(1, 6), rng.randint(1, 6)] for _ in positions])
+    chosen = engine.best_results(boards_of(positions), dice)
+    same = 0
+    for position, roll, result in zip(positions, dice, chosen, strict=True):
+        play = bot.best_play(position, (int(roll[0]), int(roll[1])))
+        expected = play.result if play is not None else position.flip()
+        if position_of(result) == expected:
+            same += 1
+            continue
+        values = engine.evaluate(np.stack([result, board_of(expected)]))
+        equity = values @ np.array([2.0, 1.0, 1.0, -1.0, -1.0])
+        assert equity[0] == pytest.approx(equity[1], abs=1e-5), position.id()
+    assert same >= 1990
+
+
+def test_selfplay_is_seeded_and_splits_without_change() -> None:
+    engine = Engine.shipped()
+    whole = engine.selfplay(12, seed=5)
+    halves = [engine.selfplay(6, seed=5, first=first) for first in (0, 6)]
+    np.testing.assert_array_equal(whole.points, np.concatenate([h.points for h in halves]))
+    np.testing.assert_array_equal(whole.turns, np.concatenate([h.turns for h in halves]))
+    assert set(np.abs(whole.points)) <= {1, 2, 3} and whole.turns.min() > 10
+    assert not np.array_equal(whole.points, engine.selfplay(12, seed=6).points)
+
+
+def test_seeds_out_of_range_are_refused() -> None:
+    with pytest.raises(KernelError, match="seed"):
+        Engine.shipped().selfplay(1, seed=-1)

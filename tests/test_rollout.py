@@ -1,0 +1,141 @@
+"""Rollouts: reproducible, stratified first rolls, variance reduction that works, and exact
+bear-offs agreeing with the table."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import numpy as np
+import pytest
+
+from backgammon import Position
+from backgammon.bot import Bot
+from backgammon.bot.evaluator import FakeEvaluator
+from backgammon.bot.kernel import Engine, KernelError, board_of
+from backgammon.bot.rollout import RolloutError, rollout, rollouts
+from backgammon.bot.shipped import shipped_evaluator
+from backgammon.cli.rollout import ARGUMENTS, rollout_command
+from backgammon.cube import CubeContext, CubeOwner
+
+_EQUITY = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
+_FLIP = ([0, 3, 4, 1, 2], np.array([-1.0, 1, 1, 1, 1]), np.array([1.0, 0, 0, 0, 0]))
+
+POSITIONS = [
+    Position.from_id(text)
+    for text in ("4HPwATDgc/ABMA", "xM8NAyCMtwcBBg", "tm0LAAY2b+YAAA", "g/PEUALgAz4CYw")
+]
+
+
+def flip(values: np.ndarray) -> np.ndarray:
+    order, sign, shift = _FLIP
+    return values[..., order] * sign + shift
+
+
+def test_a_rollout_is_reproducible_and_independent_of_the_workers() -> None:
+    position = POSITIONS[1]
+    one = rollout(position, trials=72, truncate=3, seed=4, workers=1)
+    assert one == rollout(position, trials=72, truncate=3, seed=4, workers=1)
+    assert one == rollout(position, trials=72, truncate=3, seed=4, workers=2)
+    assert one != rollout(position, trials=72, truncate=3, seed=5, workers=1)
+
+
+def test_the_first_two_rolls_are_stratified() -> None:
+    """Truncated after two turns, 1,296 trials average the 0-ply value after every pair of
+    first and second rolls exactly once."""
+    engine = Engine.shipped()
+    position = POSITIONS[2]
+    results, _ = engine.rollout_trials(position, 0, 1296, seed=9, truncate=2, luck=False)
+    dice = np.array([(r % 6 + 1, r // 6 + 1) for r in range(36)])
+    first = engine.best_results(np.repeat(board_of(position)[None], 36, axis=0), dice)
+    second = engine.best_results(np.repeat(first, 36, axis=0), np.tile(dice, (36, 1)))
+    # After two turns the player on roll is the starting player again.
+    expected = engine.evaluate(second).astype(np.float64).mean(axis=0)
+    np.testing.assert_allclose(results.mean(axis=0), expected, atol=1e-6)
+    # The first roll of trial i is the (i mod 36)-th: trials 36 apart start alike.
+    one_turn, _ = engine.rollout_trials(position, 0, 72, seed=9, truncate=1, luck=False)
+    np.testing.assert_array_equal(one_turn[:36], one_turn[36:])
+    np.testing.assert_allclose(one_turn[:36], flip(engine.evaluate(first)), atol=1e-6)
+    # Any 36 trials in a row have each second roll once too: trials 36 k .. 36 k + 35 have
+    # the pairs (a, a + k), so their mean over the first rolls' is the same for every k.
+    by_second = second.reshape(36, 36, 2, 26)
+    block = np.stack([by_second[a, (a + 5) % 36] for a in range(36)])
+    np.testing.assert_allclose(results[180:216], engine.evaluate(block), atol=1e-6)
+    random_dice, _ = engine.rollout_trials(position, 0, 72, seed=9, truncate=1, luck=False,
+                                           stratify=False)
+    assert not np.array_equal(random_dice[:36], random_dice[36:])
+
+
+def test_variance_reduction_lowers_the_standard_error() -> None:
+    for position in POSITIONS:
+        plain = rollout(position, trials=108, truncate=6, seed=2, workers=1, luck=False)
+        reduced = rollout(position, trials=108, truncate=6, seed=2, workers=1, luck=True)
+        assert reduced.equity_se < plain.equity_se / 2, position.id()
+        combined = np.hypot(plain.equity_se, reduced.equity_se)
+        assert abs(reduced.equity - plain.equity) < 3 * combined, position.id()
+
+
+def test_a_bearoff_rolls_out_to_the_tables_value() -> None:
+    position = Position.from_points({1: 2, 2: 2, 4: 1, 5: 2}, {1: 1, 3: 3, 6: 2})
+    exact = shipped_evaluator().evaluate(position)
+    # The luck of every roll is measured by the table itself, so little is left to chance.
+    result = rollout(position, trials=144, seed=3, workers=1)
+    win_se = result.probabilities_se[0]
+    assert result.probabilities.win == pytest.approx(exact.win, abs=3 * win_se + 0.005)
+    assert result.equity == pytest.approx(exact.equity, abs=3 * result.equity_se + 0.01)
+    plain = rollout(position, trials=1296, seed=3, workers=1, luck=False)
+    low, high = plain.equity_interval
+    assert low - 0.01 < exact.equity < high + 0.01
+    assert result.equity_se < plain.equity_se / 3
+
+
+def test_cubeful_equity_follows_the_cube() -> None:
+    position = POSITIONS[3]
+    centred = rollout(position, trials=72, truncate=2, seed=1, workers=1)
+    owned = rollout(position, CubeContext(2, CubeOwner.OPPONENT), trials=72, truncate=2,
+                    seed=1, workers=1)
+    assert centred.equity == owned.equity
+    assert centred.cubeful_equity is not None and owned.cubeful_equity is not None
+    # The player on roll loses the use of the cube when the opponent holds it.
+    assert owned.cubeful_equity < centred.cubeful_equity
+    assert centred.cubeful_se is not None and centred.cubeful_se > 0
+
+
+def test_rollouts_refuse_what_they_cannot_do() -> None:
+    with pytest.raises(RolloutError, match="0-ply"):
+        rollout(POSITIONS[0], plies=2)
+    with pytest.raises(RolloutError, match="over"):
+        rollout(Position.from_points({}, {1: 1}, checkers=1))
+
+
+def test_the_command_prints_json(capsys: pytest.CaptureFixture[str]) -> None:
+    parser = argparse.ArgumentParser()
+    for argument in ARGUMENTS:
+        parser.add_argument(*argument.flags, **argument.options)
+    args = parser.parse_args(
+        ["4HPwATDgc/ABMA:cAkAAAAAAAAA", "--trials", "36", "--truncate", "2", "--seed", "7",
+         "--workers", "1", "--no-progress", "--json"]
+    )
+    assert rollout_command(args) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["trials"] == 36 and data["seed"] == 7
+    assert data["equity_interval"][0] < data["equity"] < data["equity_interval"][1]
+    assert set(data["probabilities"]) == {"win", "win_gammon", "win_backgammon",
+                                          "lose_gammon", "lose_backgammon"}
+
+
+def test_the_bot_rolls_out_with_its_networks() -> None:
+    position = POSITIONS[1]
+    result = Bot().rollout(position, trials=36, truncate=2, seed=8, workers=1)
+    assert result == rollout(position, trials=36, truncate=2, seed=8, workers=1)
+    with pytest.raises(KernelError, match="networks"):
+        Bot(evaluator=FakeEvaluator()).rollout(position, trials=36)
+
+
+def test_many_positions_roll_out_as_each_alone() -> None:
+    results = rollouts(POSITIONS[1:3], trials=36, truncate=2, seed=11, workers=2)
+    assert results[0].seed == 11 and results[1].seed != 11
+    for position, result in zip(POSITIONS[1:3], results, strict=True):
+        assert result == rollout(position, trials=36, truncate=2, seed=result.seed, workers=1)
+    with pytest.raises(RolloutError, match="position 1"):
+        rollouts([POSITIONS[0], Position.from_points({}, {1: 1}, checkers=1)])
