@@ -16,12 +16,8 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from ..bot import Level
-from ..cube import HIGHEST_CUBE
+from ..cube import HIGHEST_CUBE, MAX_MATCH_LENGTH
 from ..variants import Variant
-
-#: The longest match the server plays, from the API, the form or an ID: the match equity
-#: table's reach (to become the one limit the core and the bot share).
-MAX_LENGTH = 25
 
 # Numbers and switches are strict: a seat is never 1.0 or true, a length never true, a
 # switch never "yes". Text that the game reads (plays, IDs) is printable ASCII.
@@ -55,7 +51,7 @@ class CreateMatch(_Request):
     """A new match to ``length`` points, or a money session (0), with its options."""
 
     length: StrictInt = Field(
-        0, ge=0, le=MAX_LENGTH, description="points to win; 0 for money play"
+        0, ge=0, le=MAX_MATCH_LENGTH, description="points to win; 0 for money play"
     )
     opponent: Literal["human", "computer"] = Field(
         "computer", description="the computer, or another person at the same screen"

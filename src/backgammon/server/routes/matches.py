@@ -8,7 +8,6 @@ from fastapi import APIRouter, Depends, HTTPException, Query, status
 from fastapi.responses import PlainTextResponse
 
 from ...bot import Level
-from ...cube import HIGHEST_CUBE
 from ...errors import BackgammonError
 from ...formats.ids import setup_from_id
 from ...formats.mat import export_mat
@@ -16,7 +15,7 @@ from ...game import Rules
 from ...match import Match
 from ..deps import Computers, Live, Setup, Store
 from ..guards import rate_limited
-from ..schemas import MAX_LENGTH, CreateMatch, State
+from ..schemas import CreateMatch, State
 from ..store import SeatSettings, dice_for
 from ..views import state_of
 
@@ -50,22 +49,14 @@ async def create_match(
         setting = None
         if request.position is not None:
             setting = setup_from_id(request.position, checkers=request.variant.checkers)
-            if setting.length is not None and setting.length > MAX_LENGTH:
-                raise BackgammonError(
-                    f"The position's match is to {setting.length} points; "
-                    f"matches go to at most {MAX_LENGTH}."
-                )
         length = request.length if setting is None or setting.length is None else setting.length
-        max_cube = request.max_cube
-        if max_cube is None and length == 0:
-            max_cube = HIGHEST_CUBE  # as GNU Backgammon caps money play's cube
         rules = Rules(
             request.variant,
             cube=request.cube,
             jacoby=request.jacoby,
             beavers=request.beavers,
             automatic_doubles=request.automatic_doubles,
-            max_cube=max_cube,
+            max_cube=request.max_cube,
             opening_reroll=request.opening_reroll,
             auto_forced=request.auto_forced,
             auto_race_roll=request.auto_race_roll,
