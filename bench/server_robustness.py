@@ -6,12 +6,12 @@ Three measures, each on its own server (``uvicorn backgammon.server:create_app``
 process, SQLite in a temporary folder, no rate limits):
 
 1. ``--kills`` SIGKILLs of the server while a person plays the computer (the harness of
-   tests/test_server_crash.py: a kill at a moment drawn from a seeded generator, during the
+   tests/server/test_crash.py: a kill at a moment drawn from a seeded generator, during the
    person's actions, with a request in flight, or during the computer's play), then a restart
    on the same socket and database. Counted: the person's acknowledged actions, those missing
    from the record after a restart, and the matches left stuck (the game waiting on the
    computer for 60 s).
-2. The fuzz test (tests/test_server_fuzz.py, derandomized) run under pytest, its requests
+2. The fuzz test (tests/server/test_fuzz.py, derandomized) run under pytest, its requests
    counted by answer class (a 5xx raised inside the test client counts as a 5xx).
 3. The latency of an action (a POST, sequential, both seats human) with no watcher, with one
    watcher that never reads (over ``--actions`` * 3 actions, past the socket's buffers), and

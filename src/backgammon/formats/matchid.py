@@ -41,7 +41,7 @@ the other player answers an offer: when player 0 doubles, ``turn`` becomes 1 wit
 ``double_offered`` set and the cube still showing its old value; when player 0 offers to resign,
 ``turn`` becomes 1 with ``resignation`` set. After a beaver the beavering player owns the
 doubled cube, ``double_offered`` stays set and ``turn`` is back to the doubler, who must accept
-the beaver. (All seen in gnubg 1.07's own IDs; ``tests/test_matchid.py`` records them.)
+the beaver. (All seen in gnubg 1.07's own IDs; ``tests/formats/test_matchid.py`` records them.)
 
 The Position ID of a GNU Backgammon ID is always seen from ``player_on_roll`` (``fMove``), even
 while ``turn`` is the other player: gnubg shows the same Position ID before and after a double or
