@@ -245,3 +245,94 @@ def test_bear_off_where_either_die_takes_the_checker() -> None:
     after = turn.step(3, 0)
     assert after.legal_steps() == [(2, 0)]
     assert str(after.step(2, 0).play()) == "3/off 2/off"
+
+
+# Which die each step used, which are left, and the plays a turn can still become
+
+
+def faces_of(dice: Dice) -> list[int]:
+    high, low = max(dice), min(dice)
+    return [high] * 4 if high == low else [high, low]
+
+
+def greedy_faces(turn: Turn) -> list[tuple[int, bool]]:
+    """The board's dice as the page showed them before the core said which die each step
+    used: each step marks the die of its length, else the smallest larger one left."""
+    faces = faces_of(turn.dice)
+    used = [False] * len(faces)
+    for from_point, to_point in turn.made:
+        distance = from_point - to_point
+        fits = [i for i, face in enumerate(faces) if not used[i] and face >= distance]
+        exact = [i for i in fits if faces[i] == distance]
+        chosen = exact or sorted(fits, key=lambda i: faces[i])
+        if chosen:
+            used[chosen[0]] = True
+    return list(zip(faces, used, strict=True))
+
+
+def states(turn: Turn, depth: int = 4) -> list[Turn]:
+    """The turn and every turn its offered steps lead to, up to ``depth`` steps on."""
+    found = [turn]
+    if depth:
+        for step in turn.legal_steps():
+            found += states(turn.step(*step), depth - 1)
+    return found
+
+
+def check_dice_and_completions(turn: Turn) -> None:
+    used, left = turn.dice_used(), turn.dice_left()
+    assert len(used) == len(turn.made)
+    for (from_point, to_point), die in zip(turn.made, used, strict=True):
+        distance = from_point - to_point
+        assert die == distance or (to_point == 0 and die > distance)
+    assert sorted(used + left) == sorted(faces_of(turn.dice))
+    assert list(left) == sorted(left, reverse=True)
+    assert list(turn.dice_faces()) == greedy_faces(turn)
+    ways = turn.completions()
+    assert set(ways) == {play.result for play in every_completion(turn)}
+    for result, rest in ways.items():
+        after = turn
+        for step in rest:
+            board = after.current()
+            assert step.hit == (step.to_point != 0 and board.theirs[25 - step.to_point] == 1)
+            after = after.step(step.from_point, step.to_point)
+        assert after.is_complete and after.play().result == result
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_dice_used_and_completions_over_random_turns(seed: int) -> None:
+    for number, (position, dice) in enumerate(random_turns(seed, 3)):
+        if number % 3 == 0:  # a third of the turns of three games keeps the test quick
+            for turn in states(position.turn(dice), depth=2 if dice[0] == dice[1] else 4):
+                check_dice_and_completions(turn)
+
+
+def test_a_checker_borne_off_from_below_uses_the_die_that_leaves_the_next_step_its_own() -> None:
+    # Either die bears the checker on 3 off: the smaller is marked, the larger left.
+    first = Position.from_points({3: 1, 2: 1}, {12: 2}).turn((6, 4)).step(3, 0)
+    assert first.dice_used() == (4,) and first.dice_left() == (6,)
+    position = Position.from_points({5: 1, 3: 1}, {12: 2})
+    # 5/1 then 3/off: only the 6 can bear the second checker off.
+    second = position.turn((6, 4)).step(5, 1).step(3, 0)
+    assert second.dice_used() == (4, 6) and second.dice_left() == ()
+    assert second.dice_faces() == ((6, True), (4, True))
+
+
+def test_a_die_that_cannot_be_played_stays_left() -> None:
+    # Only 24/18 can be played: 24/19 and 18/13 land on closed points (the opponent's 6 and
+    # 12), and the checkers on the 1 point cannot bear off with one still out.
+    position = Position.from_points({24: 1, 1: 14}, {6: 2, 12: 2, 20: 11})
+    turn = position.turn((6, 5))
+    assert turn.legal_steps() == [(24, 18)]
+    turn = turn.step(24, 18)
+    assert turn.is_complete and turn.dice_left() == (5,)
+
+
+def test_completions_mark_the_hits_still_to_make() -> None:
+    position = Position.from_points({13: 2, 6: 2}, {18: 1, 24: 14})
+    turn = position.turn((6, 2)).step(13, 11)
+    ways = turn.completions()
+    assert {str(rest) for rest in ways.values()} >= {"(Step(from_point=13, to_point=7, hit=True),)"}
+    assert ways[position.parse_play("13/11 13/7*", (6, 2)).result] == ((13, 7, True),)
+    complete = turn.step(13, 7)
+    assert complete.completions() == {complete.play().result: ()}

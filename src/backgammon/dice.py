@@ -77,13 +77,35 @@ class SecureDice:
 
 
 class SeededDice:
-    """Reproducible dice from a seed, for tests, reproductions and training."""
+    """Reproducible dice from a seed, for tests, reproductions and training.
+
+    ``drawn`` counts the rolls drawn since the seed; :meth:`resume` sets the dice to where
+    they stand after a number of rolls, so a match rebuilt from its record goes on with the
+    rolls it would have had (``Match.from_dict(..., resume=True)`` does it).
+
+    >>> dice = SeededDice(7)
+    >>> first, second = dice.roll(), dice.roll()
+    >>> dice.resume(1)
+    >>> dice.roll() == second, dice.drawn
+    (True, 2)
+    """
 
     def __init__(self, seed: int | str | None = None) -> None:
         self._random = random.Random(seed)
+        self._start = self._random.getstate()
+        self.drawn = 0
 
     def roll(self) -> Dice:
+        self.drawn += 1
         return (self._random.randint(1, 6), self._random.randint(1, 6))
+
+    def resume(self, rolls_drawn: int) -> None:
+        """Set the dice to where they stand after ``rolls_drawn`` rolls from the seed,
+        whatever they have drawn so far."""
+        self._random.setstate(self._start)
+        self.drawn = 0
+        for _ in range(rolls_drawn):
+            self.roll()
 
 
 class ManualDice:

@@ -25,9 +25,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from .cube import MatchScore
-from .dice import DiceSource, SecureDice
+from .dice import DiceSource, SecureDice, SeededDice
 from .errors import BackgammonError
 from .game import SCHEMA_VERSION, Game, Rules, SetUp, load_json
+from .game.rules import check_seat
 
 
 class Match:
@@ -127,6 +128,22 @@ class Match:
         if not self.is_over:
             self._next_game()
 
+    def score_for(self, index: int, seat: int) -> MatchScore | None:
+        """The match score at the start of game ``index`` (0-based) as ``seat`` sees it
+        (their points first), with whether it is the Crawford game; None in a money session.
+
+        >>> match = Match(3)
+        >>> match.score_for(0, 1)
+        MatchScore(length=3, score=(0, 0), crawford=False)
+        """
+        score = self.games[index].score
+        return score if score is None or check_seat(seat) == 0 else score.flip()
+
+    @property
+    def rolls_drawn(self) -> int:
+        """How many rolls the match has drawn from its dice source (one per roll recorded)."""
+        return sum(game.rolls_drawn for game in self.games)
+
     def scores_before(self, index: int) -> tuple[int, int]:
         """The score at the start of game ``index`` (0-based)."""
         score = list(self.start_score)
@@ -163,8 +180,13 @@ class Match:
         return json.dumps(self.to_dict(), separators=(",", ":"))
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], dice: DiceSource | None = None) -> Match:
-        """Rebuild a match by replaying its record; a clear error for what is malformed."""
+    def from_dict(
+        cls, data: dict[str, Any], dice: DiceSource | None = None, *, resume: bool = False
+    ) -> Match:
+        """Rebuild a match by replaying its record; a clear error for what is malformed.
+        ``resume``: seeded ``dice`` (:class:`~backgammon.dice.SeededDice`) go on from where
+        the record's rolls left them, as if the match had never stopped; otherwise they
+        start afresh."""
         if not isinstance(data, dict):
             raise BackgammonError("A saved match is a JSON object.")
         if data.get("schema") != SCHEMA_VERSION:
@@ -194,12 +216,16 @@ class Match:
                     f"The saved match has a game {number} after the match was over."
                 )
             match.games[number - 1].apply_record(record, f"game {number} of the saved match")
+        if resume and isinstance(match.dice_source, SeededDice):
+            match.dice_source.resume(match.rolls_drawn)
         return match
 
     @classmethod
-    def from_json(cls, text: str, dice: DiceSource | None = None) -> Match:
-        """Rebuild a match from :meth:`to_json`."""
-        return cls.from_dict(load_json(text, "match"), dice)
+    def from_json(
+        cls, text: str, dice: DiceSource | None = None, *, resume: bool = False
+    ) -> Match:
+        """Rebuild a match from :meth:`to_json` (``resume`` as for :meth:`from_dict`)."""
+        return cls.from_dict(load_json(text, "match"), dice, resume=resume)
 
 
 def _start_score(score: object, length: int) -> tuple[int, int]:

@@ -57,6 +57,15 @@ class Play:
             steps.append(Step(source, target, hit))
         return tuple(steps)
 
+    @classmethod
+    def empty(cls, position: Position) -> Play:
+        """The play of a roll with no legal move: no steps, and the opponent on roll.
+
+        >>> str(Play.empty(Position.initial()))
+        'no move'
+        """
+        return cls(position, (), position.flip())
+
     def __str__(self) -> str:
         return _notation.format_play(self)
 
@@ -88,8 +97,8 @@ _new = object.__new__
 
 def legal_plays(position: Position, dice: Dice) -> list[Play]:
     """Every distinct legal play of ``dice`` from ``position`` (dice already checked)."""
-    theirs = position._theirs
-    mine = position._mine
+    theirs = position.theirs_bytes
+    mine = position.mine_bytes
     me = bytearray(mine)
     rev = bytearray(theirs[::-1])
     code = int.from_bytes(mine, "little")
@@ -399,8 +408,8 @@ class Turn:
     def current(self) -> Position:
         """The board after the steps made so far, still the mover's view."""
         position = self.position
-        mine = bytearray(position._mine)
-        theirs = bytearray(position._theirs)
+        mine = bytearray(position.mine_bytes)
+        theirs = bytearray(position.theirs_bytes)
         for source, target in self.made:
             mine[source] -= 1
             mine[target] += 1
@@ -408,6 +417,107 @@ class Turn:
                 theirs[25 - target] = 0
                 theirs[BAR] += 1
         return Position._make(bytes(mine), bytes(theirs))
+
+    def dice_used(self) -> tuple[int, ...]:
+        """The die each step made so far used, in order (:func:`dice_of_steps`).
+
+        >>> Position.initial().turn((6, 5)).step(13, 7).dice_used()
+        (6,)
+        """
+        return dice_of_steps(self.dice, self.made)
+
+    def dice_left(self) -> tuple[int, ...]:
+        """The dice that no step made has used, highest first (a double is four dice). A
+        complete turn keeps here a die that could not be played.
+
+        >>> Position.initial().turn((3, 3)).step(8, 5).dice_left()
+        (3, 3, 3)
+        """
+        return tuple(face for face, used in self.dice_faces() if not used)
+
+    def dice_faces(self) -> tuple[tuple[int, bool], ...]:
+        """Every die of the roll, highest first (a double is four dice), each with whether a
+        step made has used it: the dice as a board shows them.
+
+        >>> Position.initial().turn((5, 6)).step(13, 8).dice_faces()
+        ((6, False), (5, True))
+        """
+        left = list(self.dice_used())
+        faces = []
+        for face in _faces(self.dice):
+            used = face in left
+            if used:
+                left.remove(face)
+            faces.append((face, used))
+        return tuple(faces)
+
+    def completions(self) -> dict[Position, tuple[Step, ...]]:
+        """For each play the steps made can still be completed into (keyed by its resulting
+        position), one way to complete it: the steps still to make, hits marked. A complete
+        turn maps its play to no steps.
+
+        >>> turn = Position.initial().turn((6, 5)).step(24, 18)
+        >>> sorted(str(rest[0].from_point) + "/" + str(rest[0].to_point)
+        ...        for rest in turn.completions().values())
+        ['13/8', '18/13', '8/3']
+        """
+        theirs = self.current().theirs_bytes
+        blots = {point for point in range(1, 25) if theirs[25 - point] == 1}
+        ways: dict[Position, tuple[Step, ...]] = {}
+
+        def walk(node: _StepTree, hit: frozenset[int], rest: tuple[Step, ...]) -> None:
+            play = node.get(None)
+            if play is not None:
+                ways.setdefault(play.result, rest)
+                return
+            for move in sorted((move for move in node if move is not None), reverse=True):
+                source, target = move
+                hits = target in blots and target not in hit
+                walk(
+                    node[move],
+                    hit | {target} if hits else hit,
+                    (*rest, Step(source, target, hits)),
+                )
+
+        walk(self._node, frozenset(), ())
+        return ways
+
+
+def dice_of_steps(dice: Dice, steps: Sequence[tuple[int, ...]]) -> tuple[int, ...]:
+    """The die each of ``steps`` used: legal steps of one turn with ``dice``, in the order
+    made, as (from, to) pairs or :class:`Step` s. A step uses the die of its length, or, a
+    checker borne off from below the die's number, a larger die: the smallest that lets the
+    later steps use theirs. IllegalPlayError for steps that the dice cannot make.
+
+    >>> dice_of_steps((6, 4), [(3, 0), (5, 1)]), dice_of_steps((6, 4), [(3, 0), (5, 0)])
+    ((6, 4), (4, 6))
+    """
+
+    def assign(index: int, left: list[int]) -> tuple[int, ...] | None:
+        if index == len(steps):
+            return ()
+        source, target = steps[index][0], steps[index][1]
+        distance = source - target
+        for face in sorted(set(left), key=lambda face: (face != distance, face)):
+            if face == distance or (target == OFF and face > distance):
+                rest = list(left)
+                rest.remove(face)
+                tail = assign(index + 1, rest)
+                if tail is not None:
+                    return (face, *tail)
+        return None
+
+    used = assign(0, _faces(dice))
+    if used is None:
+        made = " ".join(f"{step[0]}/{step[1]}" for step in steps)
+        raise IllegalPlayError(f"The steps {made} cannot be made with {dice[0]}-{dice[1]}.")
+    return used
+
+
+def _faces(dice: Dice) -> list[int]:
+    """The dice of a roll as they are played: a double four times, else the higher first."""
+    high, low = max(dice), min(dice)
+    return [high] * 4 if high == low else [high, low]
 
 
 # A tree of the orders of steps that make legal plays: each step (from, to) leads to the
@@ -419,13 +529,13 @@ def _step_tree(position: Position, dice: Dice) -> _StepTree:
     """Every order of single steps that makes a legal play, as a tree."""
     plays = legal_plays(position, dice)
     if not plays:
-        return {None: Play(position, (), position.flip())}
+        return {None: Play.empty(position)}
     by_result = {play.result: play for play in plays}
     length = len(plays[0]._raw)
     a, b = dice
     root: _StepTree = {}
-    me = bytearray(position._mine)
-    theirs = bytearray(position._theirs)
+    me = bytearray(position.mine_bytes)
+    theirs = bytearray(position.theirs_bytes)
     path: list[tuple[int, int]] = []
 
     def walk(remaining: list[int], outside: int) -> None:

@@ -35,7 +35,7 @@ def format_play(play: Play) -> str:
     """The notation of a play, exactly as gnubg writes it: ``13/7*/5 24/23``."""
     if not play.steps:
         return "no move"
-    theirs = play.position._theirs
+    theirs = play.position.theirs_bytes
 
     def was_hit(point: int) -> bool:
         return point != OFF and theirs[25 - point] > 0
@@ -107,7 +107,7 @@ def parse_play(position: Position, text: str, dice: Dice) -> Play:
             message += f"; the legal plays are {', '.join(legal) or 'none'}."
         raise IllegalPlayError(message, legal) from None
     except _NoMove:
-        return Play(position, (), position.flip())
+        return Play.empty(position)
 
 
 class _Unreadable(Exception):
@@ -136,8 +136,8 @@ def _parse(position: Position, plays: list[Play], text: str, dice: Dice) -> Play
     a, b = dice
     # The distances one checker can go without stopping where the text does not say.
     reach = {a, 2 * a, 3 * a, 4 * a} if a == b else {a, b, a + b}
-    mine = list(position._mine)
-    theirs = position._theirs
+    mine = list(position.mine_bytes)
+    theirs = position.theirs_bytes
     hits: set[int] = set()
     for token in _SEPARATOR.split(cleaned):
         if not token:
@@ -181,7 +181,7 @@ def _parse(position: Position, plays: list[Play], text: str, dice: Dice) -> Play
             )
     wanted = bytes(mine)
     candidates = [
-        play for play in plays if play.result._theirs == wanted and hits <= _hit_points(play)
+        play for play in plays if play.result.theirs_bytes == wanted and hits <= _hit_points(play)
     ]
     if len(candidates) > 1:
         # A path given by its ends hits only where the text says; gnubg writes it so.

@@ -1,0 +1,589 @@
+"""The game's state machine: every action is checked against the phase of the game and the
+player who makes it, then written to the record as an :class:`~.record.Event` and applied.
+
+The record is the single source of truth: replaying it rebuilds the game exactly. Seats are
+numbered 0 and 1; the position is always seen from the player on roll.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, ClassVar
+
+from ..cube import CubeContext, MatchScore, jacoby_applies
+from ..dice import Dice, DiceSource, SecureDice, SeededDice
+from ..errors import BackgammonError, IllegalPlayError, InvalidDiceError
+from ..moves import Play, Turn
+from ..position import Position, WinKind
+from . import history as _history
+from .record import Act, Event, GameResult, game_from_dict, game_to_dict, load_json, path_of
+from .rules import (
+    ALLOWED,
+    REFUSED_IN_PHASE,
+    WAITS_FOR,
+    Action,
+    IllegalActionError,
+    Offer,
+    Phase,
+    Resignation,
+    Rules,
+    check_seat,
+    cube_context_for,
+    why_no_beaver,
+    why_no_double,
+)
+from .setup import SetUp
+
+
+class Game:
+    """One game, from the opening roll to its result."""
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        dice: DiceSource | None = None,
+        *,
+        crawford: bool = False,
+        in_match: bool = False,
+        start: Position | None = None,
+        setup: SetUp | None = None,
+        colours: tuple[str, str] = ("white", "black"),
+        on_over: Callable[[Game], None] | None = None,
+        score: MatchScore | None = None,
+    ) -> None:
+        """A new game waiting for its opening roll.
+
+        ``crawford`` forbids doubling (the Crawford game of a match). In a match
+        (``in_match``), Jacoby, beavers and automatic doubles do not apply. ``start`` sets up
+        another starting position, seen from seat 0. ``setup`` starts the game in the middle
+        instead, without an opening roll (:class:`SetUp`). ``colours`` names each seat's
+        checkers (which way each moves on screen is the viewer's setting). ``on_over`` is
+        called once the game ends. ``score`` is the match score at the start of the game,
+        seat 0's first, for a game of a match (its Crawford flag is ``crawford``'s).
+        """
+        self.rules = rules or Rules()
+        if in_match and (self.rules.jacoby or self.rules.beavers or self.rules.automatic_doubles):
+            raise BackgammonError(
+                "Jacoby, beavers and automatic doubles do not apply in matches."
+            )
+        self.dice_source: DiceSource = dice or SecureDice()
+        self.crawford = crawford
+        self.in_match = in_match or score is not None
+        if score is not None and score.crawford != crawford:
+            raise BackgammonError("The match score and the game disagree on the Crawford game.")
+        self.score = score
+        if setup is not None:
+            if start is not None:
+                raise BackgammonError("A game has a starting position or a set-up, not both.")
+            start = setup.position if setup.on_roll == 0 else setup.position.flip()
+        self.start = start or Position.initial(self.rules.variant)
+        self.setup = setup
+        if self.start.checkers != self.rules.variant.checkers:
+            raise BackgammonError(
+                f"The position has {self.start.checkers} checkers a side; "
+                f"{self.rules.variant.value.capitalize()} is played with "
+                f"{self.rules.variant.checkers} checkers a side."
+            )
+        if self.start.is_game_over():
+            raise BackgammonError("The starting position has no game left: a side is all off.")
+        if len(colours) != 2 or colours[0] == colours[1]:
+            raise BackgammonError("The two seats need two different colours.")
+        self.colours = colours
+        self.on_over = on_over
+        self.events: list[Event] = []
+        # The state, all of it derived from the events.
+        self.phase = Phase.OPENING
+        self.on_roll = 0
+        self.position = self.start
+        self.dice: Dice | None = None
+        self.cube_value = 1
+        self.cube_owner: int | None = None
+        self.cube_turned = False
+        self.automatic_doubles = 0
+        self.offer: Offer | None = None
+        self.resignation: Resignation | None = None
+        self.turn: Turn | None = None
+        self.result: GameResult | None = None
+        self.plays: list[tuple[int, Dice, Play | None]] = []
+        # The state before each event, for the history (the rules are applied once, here).
+        self._moments: list[_history.Moment] = []
+        if setup is not None:
+            self._set_up(setup)
+
+    def _set_up(self, setup: SetUp) -> None:
+        if setup.cube_value > 1 or setup.cube_owner is not None:
+            if not self.rules.cube:
+                raise BackgammonError("The set-up has a turned cube, but this game has no cube.")
+            if self.crawford:
+                raise BackgammonError("The set-up has a turned cube in the Crawford game.")
+            if not self.rules.may_reach(setup.cube_value):
+                raise BackgammonError(
+                    f"The set-up's cube ({setup.cube_value}) is above the highest allowed "
+                    f"({self.rules.max_cube})."
+                )
+        self.on_roll = setup.on_roll
+        self.position = setup.position
+        self.cube_value = setup.cube_value
+        self.cube_owner = setup.cube_owner
+        self.cube_turned = setup.cube_owner is not None
+        if setup.dice is None:
+            self.phase = Phase.ROLL
+            return
+        if not setup.position.legal_plays(setup.dice):
+            # The game passes such a turn itself as it happens; set up the roll before it.
+            raise BackgammonError(
+                f"With {setup.dice[0]}-{setup.dice[1]} to play there is no legal move; "
+                "set up the position before the roll instead."
+            )
+        self._start_moving(setup.dice)
+
+    @classmethod
+    def replay(cls, rules: Rules, events: Sequence[Event], **options: Any) -> Game:
+        """The game rebuilt from its record (no dice are drawn: the record holds them)."""
+        game = cls(rules, **options)
+        for event in events:
+            game._apply(event)
+        return game
+
+    # Who may act
+
+    @property
+    def player_to_act(self) -> int | None:
+        """The seat the game waits for (None at the opening roll, which either may make)."""
+        if self.phase in (Phase.ROLL, Phase.MOVE, Phase.CONFIRM):
+            return self.on_roll
+        if self.phase is Phase.CUBE:
+            assert self.offer is not None
+            return self.offer.decider
+        if self.phase is Phase.RESIGN:
+            assert self.resignation is not None
+            return 1 - self.resignation.player
+        return None
+
+    def may_double(self, player: int | None = None) -> bool:
+        """True when ``player`` (by default the player on roll) may double now."""
+        player = self.on_roll if player is None else check_seat(player)
+        return (
+            self.phase is Phase.ROLL
+            and player == self.on_roll
+            and self.rules.cube
+            and not self.crawford
+            and self.cube_owner in (None, player)
+            and self.rules.may_reach(self.cube_value * 2)
+        )
+
+    def cube_context(self, seat: int) -> CubeContext:
+        """The cube as ``seat`` sees it now: value, owner, match score and the options in
+        force, for every question that depends on the stake (the bot's, the hints').
+
+        >>> game = Game(Rules(jacoby=True, beavers=True))
+        >>> context = game.cube_context(1)
+        >>> context.owner, context.jacoby, context.beavers, context.match
+        (<CubeOwner.CENTRE: 'centre'>, True, True, None)
+        """
+        return cube_context_for(
+            self.rules,
+            check_seat(seat),
+            value=self.cube_value,
+            owner=self.cube_owner,
+            turned=self.cube_turned,
+            in_match=self.in_match,
+            score=self.score,
+        )
+
+    def legal_actions(self, player: int) -> list[Action]:
+        """The actions ``player`` may take now, for interfaces to offer."""
+        check_seat(player)
+        actions: list[Action] = []
+        for action in Action:
+            if action is Action.PASS:
+                continue
+            try:
+                self._check(Event(action, player, (1, 1), ((0, 0),), WinKind.SINGLE))
+            except BackgammonError:
+                continue
+            actions.append(action)
+        return actions
+
+    # Actions
+
+    def act(self, seat: int, act: Act) -> None:
+        """Make ``act`` for ``seat``: IllegalActionError (or IllegalPlayError for a step or
+        play the rules forbid), and no change, when it is not allowed now.
+
+        >>> from backgammon.dice import ManualDice
+        >>> game = Game(dice=ManualDice(["6 1"]))
+        >>> game.act(0, Act(Action.ROLL))
+        >>> game.act(0, Act(Action.STEP, step=(13, 7)))
+        >>> game.turn.made
+        ((13, 7),)
+        """
+        action = act.action
+        if action is Action.ROLL:
+            # Checked before the dice are drawn, so a refused roll spends no entered dice.
+            self._check(Event(Action.ROLL, seat, dice=(1, 2)))
+            self._act(Event(Action.ROLL, seat, dice=self.dice_source.roll()))
+        elif action is Action.PLAY:
+            self._check(Event(Action.PLAY, seat, steps=()))
+            assert self.dice is not None and act.play is not None
+            play = act.play
+            if isinstance(play, str):
+                play = self.position.parse_play(play, self.dice)
+            self._act(Event(Action.PLAY, seat, steps=path_of(play)))
+        elif action is Action.STEP:
+            assert act.step is not None
+            self._act(Event(Action.STEP, seat, steps=(act.step,)))
+        else:
+            self._act(Event(action, seat, level=act.level))
+
+    def roll(self, player: int) -> None:
+        """Roll the dice: the opening roll (one die a seat), or the player's roll."""
+        self.act(player, Act(Action.ROLL))
+
+    def double(self, player: int) -> None:
+        """Offer to double the stake, at the start of one's turn before rolling."""
+        self.act(player, Act(Action.DOUBLE))
+
+    def take(self, player: int) -> None:
+        """Accept the double: play on for twice the stake, owning the cube."""
+        self.act(player, Act(Action.TAKE))
+
+    def drop(self, player: int) -> None:
+        """Refuse the double, conceding the game at the stake before it."""
+        self.act(player, Act(Action.DROP))
+
+    def beaver(self, player: int) -> None:
+        """Redouble at once on being doubled, keeping the cube (where beavers are allowed)."""
+        self.act(player, Act(Action.BEAVER))
+
+    def step(self, player: int, from_point: int, to_point: int) -> None:
+        """Move one checker one die's worth; the turn waits for a confirm once complete."""
+        self.act(player, Act(Action.STEP, step=(from_point, to_point)))
+
+    def undo(self, player: int) -> None:
+        """Take back the last step of this turn."""
+        self.act(player, Act(Action.UNDO))
+
+    def confirm(self, player: int) -> None:
+        """End the turn once the steps make a whole play (the seed's "picking up the dice")."""
+        self.act(player, Act(Action.CONFIRM))
+
+    def play(self, player: int, play: Play | str) -> None:
+        """Play a whole turn at once, as a Play or in notation, ending the turn."""
+        self.act(player, Act(Action.PLAY, play=play))
+
+    def resign(self, player: int, level: WinKind | int = WinKind.SINGLE) -> None:
+        """Offer to resign, conceding a single game, a gammon or a backgammon."""
+        self.act(player, Act(Action.RESIGN, level=level))  # type: ignore[arg-type]
+
+    def accept(self, player: int) -> None:
+        """Accept the opponent's resignation, ending the game at its level."""
+        self.act(player, Act(Action.ACCEPT))
+
+    def reject(self, player: int) -> None:
+        """Reject the opponent's resignation; the game goes on."""
+        self.act(player, Act(Action.REJECT))
+
+    # The machine
+
+    def _act(self, event: Event) -> None:
+        self._apply(event)
+        self._automate()
+
+    def _automate(self) -> None:
+        """The moves the rules or the options make for the player (recorded as ``auto``)."""
+        while True:
+            if self.phase is Phase.MOVE and self.turn is not None:
+                assert self.dice is not None
+                plays = self.position.legal_plays(self.dice)
+                if not plays:
+                    # RULES.md, Moving: "With no legal move the turn is lost."
+                    self._apply(Event(Action.PASS, self.on_roll, steps=(), auto=True))
+                    continue
+                if self.rules.auto_forced and len(plays) == 1 and not self.turn.made:
+                    steps = path_of(plays[0])
+                    self._apply(Event(Action.PLAY, self.on_roll, steps=steps, auto=True))
+                    continue
+            if (
+                self.phase is Phase.ROLL
+                and self.rules.auto_race_roll
+                and self.position.is_race()
+                and not self.may_double()
+            ):
+                try:
+                    roll = self.dice_source.roll()
+                except InvalidDiceError:
+                    return  # physical dice not entered yet: the player rolls by hand
+                self._apply(Event(Action.ROLL, self.on_roll, dice=roll, auto=True))
+                continue
+            return
+
+    def _check(self, event: Event) -> None:
+        """Raise IllegalActionError unless ``event`` is allowed now; change nothing.
+
+        In order: the event is whole; the phase allows the action (:data:`~.rules.ALLOWED`);
+        the action's own condition holds (a step to undo, a beaver the rules allow); the
+        player is the one the game waits for (either may offer to resign); a double is the
+        player's to make."""
+        action, player = event.action, check_seat(event.player)
+        event.check_details()
+        phase = self.phase
+        if phase is Phase.OVER:
+            raise IllegalActionError("The game is over.")
+        if action not in ALLOWED[phase]:
+            raise IllegalActionError(REFUSED_IN_PHASE[action].format(waits=WAITS_FOR[phase]))
+        condition = self._CONDITIONS.get(action)
+        why = condition(self) if condition is not None else None
+        if why is not None:
+            raise IllegalActionError(why)
+        if action is Action.RESIGN:
+            return
+        expected = self.player_to_act
+        if expected is not None and player != expected:
+            raise IllegalActionError(
+                f"It is seat {expected}'s turn to {phase}, not seat {player}'s."
+            )
+        if action is Action.DOUBLE and not self.may_double(player):
+            raise IllegalActionError(
+                why_no_double(self.rules, self.crawford, self.cube_owner, player)
+            )
+
+    def _why_no_undo(self) -> str | None:
+        return None if self.turn and self.turn.made else REFUSED_IN_PHASE[Action.UNDO]
+
+    def _why_no_beaver(self) -> str | None:
+        assert self.offer is not None
+        return why_no_beaver(self.rules, self.in_match, self.offer)
+
+    # What an action needs beyond its phase, checked before whose turn it is.
+    _CONDITIONS: ClassVar[Mapping[Action, Callable[[Game], str | None]]] = {
+        Action.UNDO: _why_no_undo,
+        Action.BEAVER: _why_no_beaver,
+    }
+
+    def _moment(self) -> _history.Moment:
+        return _history.Moment(
+            self.phase,
+            self.on_roll,
+            self.position,
+            self.dice,
+            self.cube_value,
+            self.cube_owner,
+            self.cube_turned,
+            self.offer,
+        )
+
+    def _apply(self, event: Event) -> None:
+        """Check an event, apply it and append it to the record."""
+        self._check(event)
+        before = self._moment()
+        action, player = event.action, event.player
+        if action is Action.ROLL:
+            self._apply_roll(event)
+        elif action is Action.DOUBLE:
+            self.offer = Offer(player, 1 - player, self.cube_value * 2)
+            self.phase = Phase.CUBE
+        elif action is Action.TAKE:
+            assert self.offer is not None
+            self.cube_value = self.offer.value
+            # A beaver's maker keeps the cube; otherwise the taker owns it.
+            self.cube_owner = self.offer.player if self.offer.beavered else player
+            self.cube_turned = True
+            self.offer = None
+            self.phase = Phase.ROLL
+        elif action is Action.DROP:
+            assert self.offer is not None
+            self._finish(1 - player, WinKind.SINGLE, self.offer.value // 2, "drop")
+        elif action is Action.BEAVER:
+            assert self.offer is not None
+            self.offer = Offer(player, self.offer.player, self.offer.value * 2, beavered=True)
+        elif action is Action.STEP:
+            assert self.turn is not None and event.steps
+            (from_point, to_point), = event.steps
+            self.turn = self.turn.step(from_point, to_point)
+            self.phase = Phase.CONFIRM if self.turn.is_complete else Phase.MOVE
+        elif action is Action.UNDO:
+            assert self.turn is not None
+            self.turn = self.turn.undo()
+            self.phase = Phase.CONFIRM if self.turn.is_complete and self.turn.made else Phase.MOVE
+        elif action is Action.CONFIRM:
+            assert self.turn is not None
+            self._end_turn(self.turn.play())
+        elif action in (Action.PLAY, Action.PASS):
+            self._end_turn(self._play_of(event))
+        elif action is Action.RESIGN:
+            assert event.level is not None
+            self.resignation = Resignation(player, event.level, self.phase)
+            self.phase = Phase.RESIGN
+        elif action is Action.ACCEPT:
+            assert self.resignation is not None
+            level = self.resignation.level
+            self._finish(1 - self.resignation.player, level, self._points(level), "resign")
+        elif action is Action.REJECT:
+            assert self.resignation is not None
+            self.phase = self.resignation.resume
+            self.resignation = None
+        self.events.append(event)
+        self._moments.append(before)
+        if self.phase is Phase.OVER and self.on_over is not None:
+            self.on_over(self)
+
+    def _apply_roll(self, event: Event) -> None:
+        if event.dice is None:
+            raise IllegalActionError("A roll must record its dice.")
+        first, second = event.dice
+        if self.phase is Phase.OPENING:
+            # RULES.md, Starting: "Each player rolls one die. The higher roll moves first,
+            # playing the two numbers just rolled. Equal numbers: both roll again."
+            if first == second:
+                if self.rules.doubles_on_tie(
+                    in_match=self.in_match, made=self.automatic_doubles, cube_value=self.cube_value
+                ):
+                    self.automatic_doubles += 1
+                    self.cube_value *= 2
+                return
+            self.on_roll = 0 if first > second else 1
+            if self.on_roll == 1:
+                self.position = self.position.flip()
+            if self.rules.opening_reroll:
+                # RULES.md, Starting (option): the first player rolls both dice afresh.
+                self.phase = Phase.ROLL
+                return
+            self._start_moving((first, second) if first > second else (second, first))
+            return
+        self._start_moving((first, second))
+
+    def _start_moving(self, dice: Dice) -> None:
+        self.dice = dice
+        self.turn = self.position.turn(dice)
+        self.phase = Phase.MOVE
+
+    def _play_of(self, event: Event) -> Play:
+        """The play an event's steps make, or IllegalActionError if they make none."""
+        assert self.dice is not None
+        steps = event.steps or ()
+        plays = self.position.legal_plays(self.dice)
+        if not steps:
+            if plays:
+                raise IllegalPlayError("A legal move exists, so the turn may not be passed.")
+            return Play.empty(self.position)
+        turn = self.position.turn(self.dice)
+        for from_point, to_point in steps:
+            turn = turn.step(from_point, to_point)
+        return turn.play()
+
+    def _end_turn(self, play: Play) -> None:
+        assert self.dice is not None
+        self.plays.append((self.on_roll, self.dice, play if play.steps else None))
+        self.position = play.result
+        self.on_roll = 1 - self.on_roll
+        self.dice = None
+        self.turn = None
+        outcome = self.position.outcome()
+        if outcome is not None:
+            # The player who just moved is now the opponent of the player on roll.
+            winner = 1 - self.on_roll
+            self._finish(winner, outcome.kind, self._points(outcome.kind), "bear off")
+            return
+        self.phase = Phase.ROLL
+
+    def _points(self, kind: WinKind) -> int:
+        if jacoby_applies(self.rules.jacoby, self.in_match, self.cube_turned):
+            return self.cube_value
+        return self.cube_value * int(kind)
+
+    def _finish(self, winner: int, kind: WinKind, points: int, reason: str) -> None:
+        self.result = GameResult(winner, kind, points, reason)
+        self.phase = Phase.OVER
+        self.offer = None
+        self.resignation = None
+        self.turn = None
+        self.dice = None
+
+    # Views
+
+    def history(self) -> Iterator[_history.Entry]:
+        """The game's record as typed entries, in the order they were made (see
+        :mod:`backgammon.game.history`).
+
+        >>> from backgammon.dice import ManualDice
+        >>> game = Game(dice=ManualDice(["6 1"]))
+        >>> game.roll(0)
+        >>> game.play(0, "13/7 8/7")
+        >>> [type(entry).__name__ for entry in game.history()]
+        ['OpeningRoll', 'Rolled', 'TurnPlayed']
+        """
+        return _history.walk(self, [*self._moments, self._moment()])
+
+    @property
+    def rolls_drawn(self) -> int:
+        """How many rolls the game has drawn from its dice source: one for each roll in the
+        record (the opening roll's two dice are one roll)."""
+        return sum(event.action is Action.ROLL for event in self.events)
+
+    def seat_of(self, colour: str) -> int:
+        """The seat that plays ``colour``."""
+        if colour not in self.colours:
+            raise BackgammonError(f"No seat plays {colour!r}; the colours are {self.colours}.")
+        return self.colours.index(colour)
+
+    def position_for(self, seat: int) -> Position:
+        """The position as ``seat`` sees it (their checkers as "mine")."""
+        return self.position if check_seat(seat) == self.on_roll else self.position.flip()
+
+    def to_dict(self) -> dict[str, Any]:
+        """The game as plain JSON values: its settings and its record."""
+        return game_to_dict(self)
+
+    def to_json(self) -> str:
+        """The game as JSON text; :meth:`from_json` rebuilds it exactly."""
+        return json.dumps(self.to_dict(), separators=(",", ":"))
+
+    @classmethod
+    def from_dict(
+        cls, data: dict[str, Any], dice: DiceSource | None = None, *, resume: bool = False
+    ) -> Game:
+        """Rebuild a game by replaying its record; a clear error for what is malformed.
+        ``resume``: seeded ``dice`` go on from where the record's rolls left them
+        (:meth:`~backgammon.dice.SeededDice.resume`); otherwise they start afresh."""
+        game = game_from_dict(cls, data, dice)
+        if resume and isinstance(game.dice_source, SeededDice):
+            game.dice_source.resume(game.rolls_drawn)
+        return game
+
+    def apply_record(self, events: Sequence[dict[str, Any]], where: str) -> None:
+        """Apply recorded events (as :meth:`Event.to_dict` writes them), naming ``where``
+        and the event in any error."""
+        if not isinstance(events, list):
+            raise BackgammonError(f"The record of {where} is not a list of events.")
+        for number, event in enumerate(events, start=1):
+            try:
+                self._apply(Event.from_dict(event))
+            except BackgammonError as exc:
+                raise BackgammonError(f"Event {number} of {where}: {exc}") from exc
+
+    @classmethod
+    def from_json(
+        cls, text: str, dice: DiceSource | None = None, *, resume: bool = False
+    ) -> Game:
+        """Rebuild a game from :meth:`to_json` (``resume`` as for :meth:`from_dict`)."""
+        return cls.from_dict(load_json(text, "game"), dice, resume=resume)
+
+    def copy(self) -> Game:
+        """An independent copy, rebuilt from the record."""
+        return Game.replay(
+            self.rules,
+            self.events,
+            dice=self.dice_source,
+            crawford=self.crawford,
+            in_match=self.in_match,
+            start=None if self.setup else self.start,
+            setup=self.setup,
+            colours=self.colours,
+            score=self.score,
+        )
+
+    def __repr__(self) -> str:
+        return f"<Game {self.phase} seat {self.on_roll} on roll, cube {self.cube_value}>"
+

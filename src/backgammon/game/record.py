@@ -1,0 +1,231 @@
+"""The record of a game: the events it is made of (and their JSON), the actions players make
+as values, and how a game ended.
+
+>>> Event(Action.ROLL, 0, dice=(6, 1), time="t").to_dict()
+{'action': 'roll', 'player': 0, 'dice': [6, 1], 'time': 't'}
+>>> Act(Action.STEP, step=(13, 7))
+Act(action=<Action.STEP: 'step'>, step=(13, 7), play=None, level=None)
+>>> Act(Action.RESIGN).level
+<WinKind.SINGLE: 1>
+>>> Act(Action.ROLL, level=WinKind.GAMMON)
+Traceback (most recent call last):
+...
+backgammon.game.IllegalActionError: A roll takes no level; only a resignation offers one.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from ..dice import Dice, DiceSource, check_dice
+from ..errors import BackgammonError
+from ..moves import Play
+from ..position import Position, WinKind
+from .rules import Action, IllegalActionError, Rules, check_level, check_seat
+from .setup import SetUp
+
+if TYPE_CHECKING:
+    from .machine import Game
+
+G = TypeVar("G", bound="Game")
+
+#: The version of the JSON that games and matches are saved as.
+SCHEMA_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Event:
+    """One entry of the record: who did what, with what, when.
+
+    ``dice`` for a roll (for the opening roll: seat 0's die, then seat 1's); ``steps`` for a
+    step (one) or a play (all, possibly none); ``level`` for a resignation; ``auto`` when the
+    game made the move for the player (a forced play, a pass, a roll in a race).
+    """
+
+    action: Action
+    player: int
+    dice: Dice | None = None
+    steps: tuple[tuple[int, int], ...] | None = None
+    level: WinKind | None = None
+    auto: bool = False
+    time: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="milliseconds"))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The event as plain JSON values, leaving out what is empty."""
+        data: dict[str, Any] = {"action": self.action.value, "player": self.player}
+        if self.dice is not None:
+            data["dice"] = list(self.dice)
+        if self.steps is not None:
+            data["steps"] = [list(step) for step in self.steps]
+        if self.level is not None:
+            data["level"] = int(self.level)
+        if self.auto:
+            data["auto"] = True
+        data["time"] = self.time
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Event:
+        """An event from :meth:`to_dict`, with a clear error for what is malformed."""
+        try:
+            return cls(
+                action=Action(data["action"]),
+                player=check_seat(data["player"]),
+                dice=check_dice(data["dice"]) if data.get("dice") is not None else None,
+                steps=(
+                    tuple((int(a), int(b)) for a, b in data["steps"])
+                    if data.get("steps") is not None
+                    else None
+                ),
+                level=WinKind(data["level"]) if data.get("level") is not None else None,
+                auto=bool(data.get("auto", False)),
+                time=str(data["time"]),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise BackgammonError(f"A recorded event is malformed ({exc}): {data!r}.") from exc
+
+    def check_details(self) -> None:
+        """Refuse an event that lacks what its action needs (a record may have been edited)."""
+        action = self.action
+        if action is Action.ROLL and self.dice is None:
+            raise IllegalActionError("A roll must record its dice.")
+        if action is Action.STEP and (self.steps is None or len(self.steps) != 1):
+            raise IllegalActionError(
+                "A step moves exactly one checker from one point to another."
+            )
+        if action in (Action.PLAY, Action.PASS) and self.steps is None:
+            raise IllegalActionError("A play must record its steps (none for a pass).")
+        if action is Action.RESIGN:
+            check_level(self.level)
+
+
+_ARGUMENTS = {Action.STEP: "step", Action.PLAY: "play", Action.RESIGN: "level"}
+_NAMES = {
+    Action.STEP: "a step",
+    Action.PLAY: "a play",
+    Action.RESIGN: "a resignation",
+    Action.ROLL: "a roll",
+    Action.DOUBLE: "a double",
+    Action.TAKE: "a take",
+    Action.DROP: "a drop",
+    Action.BEAVER: "a beaver",
+    Action.UNDO: "an undo",
+    Action.CONFIRM: "a confirm",
+    Action.ACCEPT: "an accept",
+    Action.REJECT: "a reject",
+}
+
+
+@dataclass(frozen=True)
+class Act:
+    """One action a player makes, as a value: :meth:`Game.act` makes it.
+
+    ``action`` says what is done. A step names the checker's ``step`` (from point, to point:
+    25 is the bar, 0 off); a play names the whole ``play`` (a :class:`~backgammon.moves.Play`
+    or its notation); a resignation its ``level`` (a single game unless said). The other
+    actions take nothing, and a pass is never made by a player: the game passes a roll that
+    has no legal move itself.
+    """
+
+    action: Action
+    step: tuple[int, int] | None = None
+    play: Play | str | None = None
+    level: WinKind | None = None
+
+    def __post_init__(self) -> None:
+        try:
+            action = Action(self.action)
+        except ValueError:
+            names = ", ".join(a.value for a in Action if a is not Action.PASS)
+            raise IllegalActionError(
+                f"{self.action!r} is not an action: choose one of {names}."
+            ) from None
+        object.__setattr__(self, "action", action)
+        if action is Action.PASS:
+            raise IllegalActionError(
+                "A pass is not a player's action: the game passes a roll with no legal move."
+            )
+        if action is Action.RESIGN:
+            level = WinKind.SINGLE if self.level is None else self.level
+            object.__setattr__(self, "level", check_level(level))
+        needed = _ARGUMENTS.get(action)
+        for name in ("step", "play", "level"):
+            given = getattr(self, name) is not None
+            if name == needed and not given:
+                raise IllegalActionError(f"{_NAMES[action].capitalize()} needs its {name}.")
+            if name != needed and given:
+                raise IllegalActionError(
+                    f"{_NAMES[action].capitalize()} takes no {name}; only "
+                    f"{_NAMES[_argument_of(name)]} {'offers' if name == 'level' else 'names'} "
+                    "one."
+                )
+
+
+def _argument_of(name: str) -> Action:
+    return next(action for action, argument in _ARGUMENTS.items() if argument == name)
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """How a game ended: the winner's seat, the kind of win, the points and why."""
+
+    winner: int
+    kind: WinKind
+    points: int
+    reason: str  # "bear off", "drop" or "resign"
+
+
+def load_json(text: str, what: str) -> Any:
+    """Parse saved JSON, with a sentence naming ``what`` was saved when it is not JSON."""
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, TypeError) as exc:
+        raise BackgammonError(f"A saved {what} is not valid JSON: {exc}.") from exc
+
+
+def path_of(play: Play) -> tuple[tuple[int, int], ...]:
+    """The (from, to) of each step of ``play``, as the record keeps them."""
+    return tuple((step.from_point, step.to_point) for step in play.steps)
+
+
+def game_to_dict(game: Game) -> dict[str, Any]:
+    """``game`` as plain JSON values: its settings and its record."""
+    return {
+        "schema": SCHEMA_VERSION,
+        "rules": game.rules.to_dict(),
+        "crawford": game.crawford,
+        "in_match": game.in_match,
+        "start": {"id": game.start.id(), "checkers": game.start.checkers},
+        **({"setup": game.setup.to_dict()} if game.setup else {}),
+        "colours": list(game.colours),
+        "events": [event.to_dict() for event in game.events],
+    }
+
+
+def game_from_dict(kind: type[G], data: dict[str, Any], dice: DiceSource | None) -> G:
+    """A game of class ``kind`` rebuilt from :func:`game_to_dict` by replaying its record; a
+    clear error for what is malformed."""
+    if not isinstance(data, dict) or data.get("schema") != SCHEMA_VERSION:
+        raise BackgammonError(f"This is not a saved game of schema version {SCHEMA_VERSION}.")
+    try:
+        setup = SetUp.from_dict(data["setup"]) if data.get("setup") else None
+        start = None
+        if setup is None:
+            start = Position.from_id(data["start"]["id"], checkers=data["start"]["checkers"])
+        game = kind(
+            Rules.from_dict(data["rules"]),
+            dice,
+            crawford=bool(data["crawford"]),
+            in_match=bool(data["in_match"]),
+            start=start,
+            setup=setup,
+            colours=(str(data["colours"][0]), str(data["colours"][1])),
+        )
+        events = data["events"]
+    except (KeyError, TypeError, IndexError) as exc:
+        raise BackgammonError(f"A saved game is missing or garbles {exc}.") from exc
+    game.apply_record(events, "the saved game")
+    return game
