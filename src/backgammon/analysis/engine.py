@@ -6,17 +6,18 @@ depth, read from the game's one typed walk over its record (``Game.history()``).
 >>> from backgammon.match import Match
 >>> match = Match(3, dice=ManualDice(["3 1", "6 5"]), players=("Ann", "Bob"))
 >>> match.game.roll(0)
->>> match.game.play(0, "24/21 21/20")             # not the 8/5 6/5 that every program plays
+>>> match.game.play(0, "24/20")                 # not the 8/5 6/5 every program plays
 >>> analysis = Analyser(plies=0, evaluator=FakeEvaluator()).analyse(match)
 >>> first = analysis.decisions[0]
 >>> first.kind, first.played, first.unforced, first.equity_loss >= 0
 (<Kind.CHECKER: 'checker'>, '24/20', True, True)
 >>> first.position_id, first.match_id
-('4HPwATDgc/ABMA', 'MIHgAAAAAAAA')
+('4HPwATDgc/ABMA', 'MIFlAAAAAAAE')
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -250,7 +251,7 @@ class Analyser:
         flat = [result for group in groups for result in group]
         values = equities(flip_outputs(self.bot.search.values(flat, 0)), _weights(cube))
         bounds = np.cumsum([0] + [len(group) for group in groups])
-        return np.array([values[a:b].max() for a, b in zip(bounds[:-1], bounds[1:], strict=True)])
+        return np.array([values[a:b].max() for a, b in itertools.pairwise(bounds)])
 
     def cube(self, position: Position, cube: CubeContext) -> tuple[float, float, float]:
         """The doubler's equities (EMG) of no double, double and take, double and drop, from
@@ -314,6 +315,7 @@ class _GameJudge:
         self.reroll = False
         self.rolled: Rolled | None = None
         self.offer: tuple[Doubled, tuple[float, float, float]] | None = None
+        self.beavered = False
         # The board and cube of the player on roll, while no cube action has changed the cube
         # since: what a resignation is judged on.
         self.on_roll: tuple[Position, CubeContext, int] | None = None
@@ -331,7 +333,7 @@ class _GameJudge:
             elif isinstance(entry, Doubled):
                 self._double(entry)
             elif isinstance(entry, Beavered):
-                self.offer = None  # gnubg leaves beavers unjudged
+                self._beaver()
             elif isinstance(entry, Taken | Dropped):
                 self._answer(entry)
             elif isinstance(entry, ResignationOffered):
@@ -411,20 +413,31 @@ class _GameJudge:
             cube_error=error if loss > 0 else None,
         )
 
+    def _beaver(self) -> None:
+        """A beaver is not judged (as in gnubg); the doubler's answer to it is."""
+        self.beavered = True
+
     def _answer(self, entry: Taken | Dropped) -> None:
-        if self.offer is None:
-            return  # the answer to a beaver: gnubg leaves it unjudged
+        """The answer to a double, or the doubler's to a beaver: a take decision (gnubg
+        counts both)."""
+        assert self.offer is not None
         doubled, (_, dt, dp) = self.offer
-        self.offer = None
         took = isinstance(entry, Taken)
-        loss = dt - dp if took else dp - dt
+        if self.beavered:
+            # The doubler plays on at twice the take's stake, facing the cube, or pays the
+            # doubled cube: as the bot answers beavers (EMG of the cube before the double).
+            take, drop = 2 * dt, -2.0
+        else:
+            take, drop = -dt, -dp
+        self.offer, self.beavered = None, False
+        loss = drop - take if took else take - drop
         error = CubeError.WRONG_TAKE if took else CubeError.WRONG_PASS
         cube = self._cube(doubled.cube)
         self._add(
             entry.seat, Kind.TAKE, None, "take" if took else "drop",
-            "take" if dt <= dp else "drop", max(loss, 0.0), Scale.of(cube),
+            "take" if take >= drop else "drop", max(loss, 0.0), Scale.of(cube),
             doubled.position, doubled.seat, cube,
-            alternatives=(Alternative("take", -dt), Alternative("drop", -dp)),
+            alternatives=(Alternative("take", take), Alternative("drop", drop)),
             close=True, cube_error=error if loss > 0 else None,
         )
 
@@ -530,8 +543,8 @@ def _cube_alternatives(nd: float, dt: float, dp: float) -> tuple[Alternative, ..
 
 
 __all__ = [
-    "AnalysisError",
     "Analyser",
+    "AnalysisError",
     "GameAnalysis",
     "MatchAnalysis",
     "Progress",

@@ -10,6 +10,7 @@ choices the analysis weighed.
 from __future__ import annotations
 
 from html import escape
+
 from ..formats.svg import BoardLabels, board_svg
 from .decisions import Decision, Kind
 from .engine import MatchAnalysis

@@ -250,7 +250,7 @@ def statistics_rows(
         return f"{value:+.3f}" if money else f"{100 * value:+.3f}%"
 
     def row(label: str, pick: Callable[[PlayerStatistics], object]) -> Row:
-        return (label, *(str(pick(s)) for s in stats))  # type: ignore[return-value]
+        return (label, str(pick(stats[0])), str(pick(stats[1])))
 
     def total(emg: Callable[[PlayerStatistics], float],
               in_cost: Callable[[PlayerStatistics], float]) -> Callable[[PlayerStatistics], str]:
@@ -280,7 +280,7 @@ def statistics_rows(
     ]
     for mark in stats[0].luck_marks:
         label = f"Rolls marked {mark.value}" if mark else "Rolls unmarked"
-        rows.append(row(label, lambda s, mark=mark: s.luck_marks[mark]))
+        rows.append(row(label, _luck_count(mark)))
     rows += [
         row(f"Luck total EMG ({unit})", lambda s: f"{s.luck:+.3f} ({cost(s.luck_cost)})"),
         row(f"Luck rate mEMG ({unit})",
@@ -294,10 +294,7 @@ def statistics_rows(
         row("Passes", lambda s: s.passes),
     ]
     for kind, label in _CUBE_ERROR_LABELS.items():
-        rows.append(row(
-            f"{label} (EMG)",
-            lambda s, kind=kind: f"{s.cube_errors[kind].count} ({s.cube_errors[kind].emg:.3f})",
-        ))
+        rows.append(row(f"{label} (EMG)", _cube_errors(kind)))
     rows += [
         row(f"Error total EMG ({unit})", total(lambda s: s.cube_error, lambda s: s.cube_cost)),
         row(f"Error rate mEMG ({unit})", rate(lambda s: s.cube_rate,
@@ -320,6 +317,14 @@ def statistics_rows(
             row("Error based abs. FIBS rating", lambda s: _number(s.rating, "{:.1f}")),
         ]
     return rows
+
+
+def _luck_count(mark: LuckMark | None) -> Callable[[PlayerStatistics], int]:
+    return lambda s: s.luck_marks[mark]
+
+
+def _cube_errors(kind: CubeError) -> Callable[[PlayerStatistics], str]:
+    return lambda s: f"{s.cube_errors[kind].count} ({s.cube_errors[kind].emg:.3f})"
 
 
 def _number(value: float | None, form: str) -> str:

@@ -80,7 +80,7 @@ def analyse_command(args: argparse.Namespace) -> int:
     if args.no_progress:
         analysis = analyser.analyse(match)
     else:
-        from tqdm import tqdm
+        from tqdm import tqdm  # type: ignore[import-untyped]
 
         with tqdm(desc="Analysing", unit=" turns", file=sys.stderr) as bar:
 
