@@ -126,6 +126,15 @@ def test_counts_equal_a_hand_count_and_forced_plays_are_no_decisions(analyser: A
     assert [d.move_number for d in analysis.decisions if d.kind is Kind.CHECKER] == [1, 2, 3, 4]
 
 
+def test_dice_that_came_with_a_set_up_had_no_cube_decision(analyser: Analyser) -> None:
+    match = Match(5, dice=ManualDice(["6 5"]), setup=SetUp(Position.initial(), dice=(4, 2)))
+    match.game.play(0, "8/4 6/4")
+    match.game.roll(1)
+    match.game.play(1, "24/13")
+    kinds = [(d.seat, d.kind) for d in analyser.analyse(match).decisions]
+    assert kinds == [(0, Kind.CHECKER), (1, Kind.CUBE), (1, Kind.CHECKER)]
+
+
 def test_a_lone_money_game_and_its_ids(analyser: Analyser) -> None:
     # Each decision's IDs are those the formats give the game at that moment.
     game = Game(Rules(jacoby=True), dice=ManualDice(["6 1", "3 3"]))

@@ -216,9 +216,13 @@ class Analyser:
         if mine.plies < best.plies:
             # As gnubg keeps the played move through its filters: judged as deep as the best.
             played = self._equity(play, best.plies, weights)
-        shown = [Alternative(str(r.play), r.equity, r.plies) for r in ranked[: self.alternatives]]
-        if mine not in ranked[: self.alternatives]:
-            shown.append(Alternative(str(play), played, best.plies))
+        shown = [
+            Alternative(str(r.play), r.equity, r.plies)
+            for r in ranked[: self.alternatives]
+            if r is not mine
+        ]
+        shown.append(Alternative(str(play), played, max(mine.plies, best.plies)))
+        shown.sort(key=lambda a: (-(a.plies or 0), -a.equity))
         if played > best.equity:  # deeper, the played play beats the filters' choice
             return str(play), played, played, tuple(shown)
         return str(best.play), best.equity, played, tuple(shown)
@@ -360,8 +364,10 @@ class _GameJudge:
 
     def _turn(self, entry: TurnPlayed) -> None:
         cube = self._cube(entry.cube)
-        opening = self.rolled is not None and self.rolled.opening
-        if not opening and may_double(cube):
+        rolled, self.rolled = self.rolled, None
+        opening = rolled is not None and rolled.opening
+        # No cube decision before the opening roll, nor before dice that came with a set-up.
+        if rolled is not None and not opening and may_double(cube):
             equities = self.analyser.cube(entry.position, cube)
             self._cube_decision(entry.seat, entry.position, cube, equities, doubled=False)
         analyser, position, dice = self.analyser, entry.position, entry.dice
