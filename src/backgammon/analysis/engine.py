@@ -494,7 +494,7 @@ class _GameJudge:
         close: bool = False,
         cube_error: CubeError | None = None,
     ) -> None:
-        position_id, match_id = self._ids(position, viewer, cube, dice, kind is Kind.TAKE)
+        position_id, match_id = self._ids(position, viewer, cube, dice, kind is Kind.TAKE, seat)
         self.decisions.append(
             Decision(
                 self.number, self.turn, seat, kind, dice, played, best, loss,
@@ -505,10 +505,11 @@ class _GameJudge:
 
     def _ids(
         self, position: Position, viewer: int, cube: CubeContext, dice: Dice | None,
-        answering: bool,
+        offered: bool, seat: int,
     ) -> tuple[str, str]:
-        """gnubg's Position ID and Match ID of the decision's moment: ``viewer`` on roll
-        (``answering``: a double offered, the other player to act)."""
+        """gnubg's Position ID and Match ID of the decision's moment: ``viewer`` on roll and
+        to act, or (``offered``: a double waits for its answer) ``seat``, who answers it. A
+        resignation's are those of the moment before the offer."""
         owner = {CubeOwner.CENTRE: None, CubeOwner.ON_ROLL: viewer,
                  CubeOwner.OPPONENT: 1 - viewer}[cube.owner]
         score = self.game.score
@@ -517,8 +518,8 @@ class _GameJudge:
             cube_owner=owner,
             player_on_roll=viewer,
             crawford=self.game.crawford,
-            turn=1 - viewer if answering else viewer,
-            double_offered=answering,
+            turn=seat if offered else viewer,
+            double_offered=offered,
             dice=None if dice is None else (max(dice), min(dice)),
             match_length=0 if score is None else score.length,
             score=(0, 0) if score is None else score.score,
