@@ -31,6 +31,7 @@ from ..analysis.report import text_report, to_json
 from ..bot.bot import MAX_PLIES
 from ..errors import BackgammonError
 from ..formats.mat import read_mat
+from . import Argument, arg
 
 #: The subcommand's summary, for the list of commands.
 SUMMARY = (
@@ -46,27 +47,22 @@ def _plies(text: str) -> int:
     return number
 
 
-#: The subcommand's arguments: each the flags and the options of an ``add_argument`` call.
-ARGUMENTS: tuple[tuple[tuple[str, ...], dict[str, Any]], ...] = (
-    (("file",), {"metavar": "FILE.mat", "help": "the match to analyse (.mat)"}),
-    (("--plies",), {"type": _plies, "default": 2, "metavar": "N",
-                    "help": "the depth of the analysis (default 2; 0 is quick)"}),
-    (("--json",), {"metavar": "OUT", "help": "write the analysis as JSON to OUT"}),
-    (("--html",), {"metavar": "OUT", "help": "write the analysis as an HTML page to OUT"}),
-    (("--no-progress",), {"action": "store_true", "help": "no progress bar"}),
+#: The subcommand's arguments.
+ARGUMENTS: tuple[Argument, ...] = (
+    arg("file", metavar="FILE.mat", help="the match to analyse (.mat)"),
+    arg("--plies", type=_plies, default=2, metavar="N",
+        help="the depth of the analysis (default 2; 0 is quick)"),
+    arg("--json", metavar="OUT", help="write the analysis as JSON to OUT"),
+    arg("--html", metavar="OUT", help="write the analysis as an HTML page to OUT"),
+    arg("--no-progress", action="store_true", help="no progress bar"),
 )
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add the subcommand's arguments to ``parser``."""
-    for flags, options in ARGUMENTS:
-        parser.add_argument(*flags, **options)
 
 
 def build_parser() -> argparse.ArgumentParser:
     """A parser of the subcommand's arguments alone."""
     parser = argparse.ArgumentParser(prog="backgammon analyse", description=SUMMARY)
-    add_arguments(parser)
+    for argument in ARGUMENTS:
+        parser.add_argument(*argument.flags, **argument.options)
     return parser
 
 

@@ -18,7 +18,7 @@ from backgammon.bot import Bot
 from backgammon.bot.selfplay import selfplay
 from backgammon.formats.mat import export_mat, read_mat
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 GNUBG = shutil.which("gnubg") or "/usr/games/gnubg"
 
 pytestmark = pytest.mark.skipif(not Path(GNUBG).exists(), reason="GNU Backgammon is not here")
