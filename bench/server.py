@@ -28,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -59,9 +60,19 @@ def free_port() -> int:
     return port
 
 
-def start_server(folder: Path, port: int, app: str) -> subprocess.Popen[bytes]:
-    """The server (``app``, an app factory) in a child process, its database in ``folder``."""
-    environ = dict(os.environ, BACKGAMMON_DATABASE_URL=f"sqlite:///{folder / 'bench.sqlite'}")
+def start_server(
+    folder: Path, port: int, app: str, options: Sequence[str] = ()
+) -> subprocess.Popen[bytes]:
+    """The server (``app``, an app factory) in a child process, its database in ``folder``,
+    with uvicorn's further ``options``."""
+    # The simulated players all come from one address: no rate limits.
+    environ = dict(
+        os.environ,
+        BACKGAMMON_DATABASE_URL=f"sqlite:///{folder / 'bench.sqlite'}",
+        BACKGAMMON_CREATE_RATE="none",
+        BACKGAMMON_HINT_RATE="none",
+        BACKGAMMON_ACTION_RATE="none",
+    )
     command = [
         sys.executable,
         "-m",
@@ -79,6 +90,7 @@ def start_server(folder: Path, port: int, app: str) -> subprocess.Popen[bytes]:
         # server just as the player sends on it (uvicorn's default is 5 s).
         "--timeout-keep-alive",
         "120",
+        *options,
     ]
     return subprocess.Popen(command, env=environ)
 

@@ -3,7 +3,7 @@
 Each entry is a position (its gnubg Position ID, its number of checkers a side, a note on what
 it covers) with several rolls, and for each roll the exact sorted list of legal plays in gnubg
 notation and their count. The lists come from this library's move generator; the test
-(tests/test_movegen_reference.py) checks them against that generator, against gnubg_nn's
+(tests/core/test_moves_against_gnubg.py) checks them against that generator, against gnubg_nn's
 generator and, where Debian's gnubg program is installed, against the notation gnubg writes.
 Regenerate only when a change in the rules or the notation is intended, and read the diff:
 

@@ -7,8 +7,8 @@ with undos), under the options (variants, the Jacoby rule, beavers, a cube limit
 opening reroll, automatic plays and rolls, no Crawford rule, automatic doubles). Its golden
 file, ``tests/data/mat_golden/<case>.mat``, is what ``export_mat`` wrote for it; a case the
 format cannot hold keeps the refusal instead, in ``<case>.txt``. The test
-(tests/test_mat_golden.py) plays the same seeds and compares byte for byte, so a change to the
-writer (or to the game record it reads) that changes one byte of any file fails it.
+(tests/formats/test_mat_golden.py) plays the same seeds and compares byte for byte, so a change
+to the writer (or to the game record it reads) that changes one byte of any file fails it.
 
 The players' choices do not depend on the order in which the core lists plays or steps (both
 are sorted first), and the dice come from a generator of this file's own, so the files stay
@@ -117,7 +117,7 @@ def act(game: Game, rng: random.Random, double_rate: float, resign_rate: float) 
     """One random action that the rules allow, of whoever must act (either seat may resign).
 
     Rare entries of the format are made likelier: a resignation with one legal play to make
-    (written ``???``), beavers, and rejected resignations. Like tests/test_mat.py's random
+    (written ``???``), beavers, and rejected resignations. Like tests/formats/test_mat.py's random
     player, but frozen: the golden files depend on every choice it makes.
     """
     phase = game.phase

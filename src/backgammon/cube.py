@@ -26,6 +26,9 @@ from .position import WinKind
 
 #: The highest cube value any program writes (gnubg's Match ID and XGID stop there).
 HIGHEST_CUBE = 4096
+#: The longest match: GNU Backgammon's limit, which its Match ID and our match equity
+#: table cover. Every way into a match (the API, the page, IDs, .mat files) is held to it.
+MAX_MATCH_LENGTH = 64
 
 
 class CubeOwner(StrEnum):
@@ -97,8 +100,10 @@ class MatchScore:
     crawford: bool = False
 
     def __post_init__(self) -> None:
-        if not is_whole(self.length) or self.length < 1:
-            raise BackgammonError(f"A match is to 1 point or more; got {self.length!r}.")
+        if not is_whole(self.length) or not 1 <= self.length <= MAX_MATCH_LENGTH:
+            raise BackgammonError(
+                f"A match is to 1 to {MAX_MATCH_LENGTH} points; got {self.length!r}."
+            )
         score = tuple(self.score)
         if len(score) != 2 or not all(is_whole(s) and 0 <= s < self.length for s in score):
             raise BackgammonError(
@@ -203,6 +208,7 @@ class CubeContext:
 
 __all__ = [
     "HIGHEST_CUBE",
+    "MAX_MATCH_LENGTH",
     "CubeContext",
     "CubeOwner",
     "MatchScore",

@@ -24,7 +24,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from .cube import MatchScore
+from .cube import MAX_MATCH_LENGTH, MatchScore, is_whole
 from .dice import DiceSource, SecureDice, SeededDice
 from .errors import BackgammonError
 from .game import SCHEMA_VERSION, Game, Rules, SetUp, load_json
@@ -50,9 +50,10 @@ class Match:
         """``setup`` starts the first game in the middle of play (:class:`SetUp`), at
         ``score``; ``crawford_game`` says whether that game is the Crawford game (when a
         player is one point short; if not, the Crawford game has been played)."""
-        if not isinstance(length, int) or isinstance(length, bool) or length < 0:
+        if not is_whole(length) or not 0 <= length <= MAX_MATCH_LENGTH:
             raise BackgammonError(
-                f"A match is played to a whole number of points (0 for money); got {length!r}."
+                f"A match is played to a whole number of points from 1 to {MAX_MATCH_LENGTH} "
+                f"(0 for money); got {length!r}."
             )
         self.length = length
         self.rules = rules or Rules()

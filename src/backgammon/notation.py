@@ -26,7 +26,7 @@ from .position import BAR, OFF, Position
 if TYPE_CHECKING:
     from .moves import Play
 
-_TOKEN = re.compile(r"(?P<path>[^()]+?)\s*(?:\((?P<count>\d+)\))?")
+_TOKEN = re.compile(r"(?P<path>[^()]+?)\s*(?:\((?P<count>[0-9]+)\))?")
 _SEPARATOR = re.compile(r"[\s,;]+")
 _NO_MOVE_WORDS = {"", "pass", "dance", "no move", "none", "-"}
 
@@ -219,7 +219,7 @@ def _parse_token(token: str) -> tuple[list[int], list[bool], int]:
             point = BAR
         elif name == "off":
             point = OFF
-        elif name.isdigit() and 0 <= int(name) <= 25:
+        elif name.isascii() and name.isdigit() and 0 <= int(name) <= 25:
             point = int(name)
         else:
             raise _Unreadable(
@@ -233,7 +233,7 @@ def _parse_token(token: str) -> tuple[list[int], list[bool], int]:
 
 def _reading_order(text: str) -> list[int]:
     """Sorts plays as a list is read: from the highest points down (bar first, off last)."""
-    names = re.findall(r"bar|off|\d+", text)
+    names = re.findall(r"bar|off|[0-9]+", text)
     return [-(BAR if name == "bar" else OFF if name == "off" else int(name)) for name in names]
 
 

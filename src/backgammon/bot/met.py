@@ -27,12 +27,9 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from ..cube import MatchScore
+from ..cube import MAX_MATCH_LENGTH, MatchScore
 from ..errors import BackgammonError
 from . import _met_kazaross_xg2
-
-#: The longest match the bot plays, which its table covers (GNU Backgammon's limit too).
-MAX_MATCH_LENGTH = 64
 
 # David Montgomery's standard deviations of the points one game moves a player's score, by
 # points away (1 to 10; 1.77 beyond), by which GNU Backgammon extends its tables.

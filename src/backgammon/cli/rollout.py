@@ -28,7 +28,7 @@ from . import Argument, arg
 
 SUMMARY = (
     "Roll a position out with the computer's play: its cubeless chances and equity, and "
-    "the cubeful money equity, with 95% confidence intervals."
+    "the cubeful money equity, with 95%% confidence intervals."
 )
 
 

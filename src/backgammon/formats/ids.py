@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..cube import HIGHEST_CUBE
 from ..dice import DiceSource
 from ..errors import BackgammonError, InvalidIdError
 from ..game import Game, Phase, Rules, SetUp
@@ -88,7 +89,9 @@ def xgid_of(source: Match | Game) -> str:
         jacoby=game.rules.jacoby and not length,
         beaver=game.rules.beavers and not length,
         match_length=length,
-        max_cube=game.rules.max_cube or _DEFAULT_MAX_CUBE,
+        # XG's default highest cube, or, once the cube has passed it, the program's own cap.
+        max_cube=game.rules.max_cube
+        or (_DEFAULT_MAX_CUBE if game.cube_value <= _DEFAULT_MAX_CUBE else HIGHEST_CUBE),
     )
     return encode_xgid(state)
 

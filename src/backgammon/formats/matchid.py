@@ -41,7 +41,7 @@ the other player answers an offer: when player 0 doubles, ``turn`` becomes 1 wit
 ``double_offered`` set and the cube still showing its old value; when player 0 offers to resign,
 ``turn`` becomes 1 with ``resignation`` set. After a beaver the beavering player owns the
 doubled cube, ``double_offered`` stays set and ``turn`` is back to the doubler, who must accept
-the beaver. (All seen in gnubg 1.07's own IDs; ``tests/test_matchid.py`` records them.)
+the beaver. (All seen in gnubg 1.07's own IDs; ``tests/formats/test_matchid.py`` records them.)
 
 The Position ID of a GNU Backgammon ID is always seen from ``player_on_roll`` (``fMove``), even
 while ``turn`` is the other player: gnubg shows the same Position ID before and after a double or
@@ -61,7 +61,7 @@ import base64
 from dataclasses import dataclass
 from enum import IntEnum
 
-from ..cube import HIGHEST_CUBE, is_cube_value, is_whole
+from ..cube import HIGHEST_CUBE, MAX_MATCH_LENGTH, is_cube_value, is_whole
 from ..errors import InvalidIdError, InvalidPositionError
 from ..ids import decode_key
 from ..position import Position
@@ -80,7 +80,6 @@ __all__ = [
 #: The largest cube GNU Backgammon accepts (``MAX_CUBE`` in gnubg); the 4 bits could hold 2**15.
 MAX_CUBE = HIGHEST_CUBE
 #: The longest match GNU Backgammon accepts (``MAXSCORE``); the 15 bits could hold 32767.
-MAX_MATCH_LENGTH = 64
 #: The largest score the 15-bit score fields hold (money sessions can run long).
 _MAX_SCORE = (1 << 15) - 1
 

@@ -339,6 +339,8 @@ class Game:
         phase = self.phase
         if phase is Phase.OVER:
             raise IllegalActionError("The game is over.")
+        if action is Action.CONFIRM and phase is Phase.MOVE:
+            raise IllegalActionError("The turn cannot end yet: the dice must still be played.")
         if action not in ALLOWED[phase]:
             raise IllegalActionError(REFUSED_IN_PHASE[action].format(waits=WAITS_FOR[phase]))
         condition = self._CONDITIONS.get(action)

@@ -17,7 +17,15 @@ from dataclasses import asdict, dataclass
 from enum import StrEnum
 from typing import Any
 
-from ..cube import CubeContext, CubeOwner, MatchScore, is_cube_value, is_whole, jacoby_applies
+from ..cube import (
+    HIGHEST_CUBE,
+    CubeContext,
+    CubeOwner,
+    MatchScore,
+    is_cube_value,
+    is_whole,
+    jacoby_applies,
+)
 from ..errors import BackgammonError
 from ..position import WinKind
 from ..variants import Variant
@@ -95,7 +103,7 @@ REFUSED_IN_PHASE: dict[Action, str] = {
     Action.BEAVER: "There is no double to answer.",
     Action.STEP: "No checker can be moved now: the game waits {waits}.",
     Action.UNDO: "There is no step of this turn to take back.",
-    Action.CONFIRM: "The turn cannot end yet: the dice must still be played.",
+    Action.CONFIRM: "There is no play to confirm: the game waits {waits}.",
     Action.PLAY: "No checker can be moved now: the game waits {waits}.",
     Action.PASS: "No checker can be moved now: the game waits {waits}.",
     Action.RESIGN: "A resignation cannot be offered while the game waits {waits}.",
@@ -137,8 +145,9 @@ class Rules:
             raise BackgammonError("The highest cube value is a power of two, such as 64.")
 
     def may_reach(self, value: int) -> bool:
-        """Whether the cube may show ``value`` under ``max_cube``."""
-        return self.max_cube is None or value <= self.max_cube
+        """Whether the cube may show ``value`` under ``max_cube`` (without one, under
+        :data:`~backgammon.cube.HIGHEST_CUBE`, as GNU Backgammon caps it)."""
+        return value <= (HIGHEST_CUBE if self.max_cube is None else self.max_cube)
 
     def doubles_on_tie(self, *, in_match: bool, made: int, cube_value: int) -> bool:
         """Whether a tie at the opening roll doubles the cube now, ``made`` automatic doubles
@@ -194,7 +203,7 @@ def cube_context_for(
         jacoby=jacoby_applies(rules.jacoby, in_match, turned),
         beavers=rules.beavers and not in_match,
         # Without a cube it stays where it is: the highest value it may reach is its own.
-        max_cube=rules.max_cube if rules.cube else value,
+        max_cube=(rules.max_cube or HIGHEST_CUBE) if rules.cube else value,
     )
 
 

@@ -9,13 +9,16 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.encoders import jsonable_encoder
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
+from starlette.responses import Response
 
 from .computer import Computer
 from .db import make_engine, migrate
+from .guards import BodyLimit, HintPool, RateLimits
 from .hub import Hub
 from .routes import actions, help, hints, matches, updates
 from .settings import Settings
@@ -31,13 +34,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     engine = make_engine(settings.database_url)
     migrate(engine)
 
-    store, hub = MatchStore(engine), Hub()
+    hub = Hub(settings.watcher_queue)
+    store = MatchStore(engine, settings.live_matches, settings.idle_seconds, hub.watching)
     computer = Computer(store, hub, settings.computer_pause)
+    hint_pool = HintPool(settings.hint_workers, settings.hint_queue)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         yield
         await computer.settle()
+        hint_pool.close()
         engine.dispose()
 
     app = FastAPI(
@@ -49,7 +55,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.store = store
     app.state.hub = hub
     app.state.computer = computer
+    app.state.hint_pool = hint_pool
+    app.state.limits = RateLimits(
+        {
+            "create": settings.create_rate,
+            "hint": settings.hint_rate,
+            "action": settings.action_rate,
+        }
+    )
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body)
     app.add_exception_handler(RequestValidationError, _invalid_request)
+    app.add_exception_handler(HTTPException, _refused)
     app.include_router(matches.router)
     app.include_router(actions.router)
     app.include_router(hints.router)
@@ -60,13 +76,49 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 
 async def _invalid_request(_request: Request, exc: Exception) -> JSONResponse:
-    """A malformed request: 422 with one sentence saying what is wrong, and the details."""
+    """A malformed request: 422 with one sentence saying what is wrong, and each problem's
+    place, kind and message. What was sent is never echoed: it may be something JSON cannot
+    hold (NaN, a lone surrogate) or megabytes long."""
     assert isinstance(exc, RequestValidationError)
-    errors = exc.errors()
-    return JSONResponse(
-        status_code=422,
-        content={"detail": _sentence(errors), "errors": jsonable_encoder(errors)},
-    )
+    errors = [
+        {
+            "loc": [_printable(part) for part in error.get("loc", ())],
+            "type": _printable(error.get("type", "")),
+            "msg": _printable(error.get("msg", ""), 300),
+        }
+        for error in exc.errors()
+    ]
+    return JSONResponse(status_code=422, content={"detail": _sentence(errors), "errors": errors})
+
+
+#: Starlette's and FastAPI's own refusals, said as sentences.
+_SENTENCES = {
+    400: "The request could not be read: its body is not JSON text.",
+    404: "There is nothing at this address.",
+    405: "This address does not take that method.",
+}
+
+
+async def _refused(request: Request, exc: Exception) -> Response:
+    """A refusal, with its detail a sentence even where the framework wrote a phrase."""
+    assert isinstance(exc, HTTPException)
+    detail = exc.detail
+    if not (isinstance(detail, str) and detail.endswith(".")):
+        detail = _SENTENCES.get(exc.status_code, f"The request is refused ({detail}).")
+    changed = HTTPException(exc.status_code, detail, exc.headers)
+    return await http_exception_handler(request, changed)
+
+
+def _printable(part: object, longest: int = 40) -> str | int:
+    """A piece of an error as JSON can hold it: short, and without lone surrogates.
+
+    >>> _printable(3), _printable("name"), _printable("\\ud800x"), len(_printable("n" * 99))
+    (3, 'name', '?x', 41)
+    """
+    if isinstance(part, int) and not isinstance(part, bool):
+        return part
+    text = str(part).encode("utf-8", "replace").decode("utf-8")
+    return text if len(text) <= longest else text[:longest] + "…"
 
 
 def _sentence(errors: Sequence[Any]) -> str:

@@ -4,9 +4,11 @@ The computer acts in the background, after the person's request has had its answ
 per wake-up (:meth:`Computer.wake`) takes the match's lock and acts for as long as the game
 waits for a computer seat. Each action is thought out in a worker thread on a shadow copy of
 the match (:func:`think`), so the event loop and the pages reading the state never wait for
-the bot and never see the match half-changed; its events are then applied to the real match
-one at a time, saved and pushed to the watching pages, with a pause after each checker step
-so that a play appears one checker at a time.
+the bot and never see the match half-changed. The shadow's record, the whole action made, is
+saved in one write; only then are its events applied to the real match one at a time and
+pushed to the watching pages, with a pause after each checker step so that a play appears
+one checker at a time. A crash at any moment thus leaves either the action whole in the
+database or none of it, and the computer plans afresh from whatever was saved.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from ..bot.player import best_play
 from ..game import Action, Game, Phase
 from ..match import Match
 from .hub import Hub
-from .store import LiveMatch, MatchStore
+from .store import LiveMatch, MatchChangedError, MatchStore
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +74,10 @@ def think(shadow: Match, seat: int, level: Level) -> list[dict[str, Any]]:
 
 
 def _step_best_play(bot: Bot, game: Game, seat: int) -> None:
+    # Steps of the computer's saved without their confirm (by a server that saved each step
+    # on its own) are taken back: the play is planned from the turn's start.
+    while game.turn is not None and game.turn.made:
+        game.undo(seat)
     play = best_play(bot, game, seat)
     for step in play.steps:
         game.step(seat, step.from_point, step.to_point)
@@ -138,15 +144,16 @@ class Computer:
         if not events:
             log.error("the computer made no action in match %s", live.id)
             return False
+        try:
+            await self.store.save(live, live.version, shadow)
+        except (SQLAlchemyError, MatchChangedError):
+            # Forgotten by the store: the next read reloads the match and wakes it again.
+            live.shadow = None
+            log.exception("the computer's action in match %s could not be saved", live.id)
+            return False
         for number, event in enumerate(events):
             match.game.apply_record([event], "the computer's action")
-            try:
-                await self.store.save(live)
-            except SQLAlchemyError:
-                # Forgotten by the store: the next read reloads the match and wakes it again.
-                log.exception("the computer's action in match %s could not be saved", live.id)
-                return False
-            await self.hub.publish(live)
+            self.hub.publish(live)
             if event["action"] == Action.STEP and number + 1 < len(events) and self.step_pause:
                 await asyncio.sleep(self.step_pause)
         return True

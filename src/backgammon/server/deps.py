@@ -8,9 +8,21 @@ from fastapi import Depends, HTTPException, Path, Request, status
 
 from .computer import Computer
 from .hub import Hub
+from .settings import Settings
 from .store import LiveMatch, MatchStore, UnknownMatchError
 
-MatchId = Annotated[str, Path(min_length=1, max_length=32, description="the match's id")]
+#: The longest match id (the ids made are 16 characters).
+MATCH_ID_LENGTH = 32
+
+MatchId = Annotated[
+    str, Path(min_length=1, max_length=MATCH_ID_LENGTH, description="the match's id")
+]
+
+
+def get_settings(request: Request) -> Settings:
+    """The app's settings."""
+    settings: Settings = request.app.state.settings
+    return settings
 
 
 def get_store(request: Request) -> MatchStore:
@@ -43,6 +55,7 @@ async def get_match(
         ) from None
 
 
+Setup = Annotated[Settings, Depends(get_settings)]
 Store = Annotated[MatchStore, Depends(get_store)]
 Watchers = Annotated[Hub, Depends(get_hub)]
 Computers = Annotated[Computer, Depends(get_computer)]

@@ -1,35 +1,84 @@
-"""The pages watching each match, and the state pushed to them after every action."""
+"""The pages watching each match, and the state pushed to them after every action.
+
+Publishing never waits on a page: each watcher has a queue of at most ``queue_size`` states
+and its own sender task (:meth:`Watcher.start`), so an action puts its state in the queues and
+goes on. A watcher whose queue is full (a page that stopped reading) is dropped: its sender
+stopped and its socket closed with code 1013. A page that reconnects is sent the whole state
+at once, so it has missed nothing.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from dataclasses import dataclass, field
 
-from starlette.websockets import WebSocket
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .store import LiveMatch
 from .views import state_of
 
 log = logging.getLogger(__name__)
 
+#: The states a watcher may have waiting by default.
+QUEUE_SIZE = 32
+#: The close code of a page dropped for falling behind (RFC 6455's "try again later").
+BEHIND = 1013
+
 
 @dataclass(eq=False)
 class Watcher:
-    """One open WebSocket, and the seat whose side it sees the board from."""
+    """One open WebSocket, the seat whose side it sees the board from, and the states (as
+    JSON text) waiting to be sent to it."""
 
     socket: WebSocket
     view: int
+    queue: asyncio.Queue[str]
+    #: The task sending the queued states, and the one closing a dropped watcher's socket.
+    tasks: list[asyncio.Task[None]] = field(default_factory=list)
+
+    def start(self) -> None:
+        """Start sending the queued states as they come."""
+        self.tasks.append(asyncio.create_task(self._send_all()))
+
+    def stop(self) -> None:
+        """Stop sending (the page has gone)."""
+        for task in self.tasks:
+            task.cancel()
+
+    def drop(self) -> None:
+        """Stop sending and close the socket: the page fell behind."""
+        self.stop()
+        self.tasks.append(asyncio.create_task(self._close()))
+
+    async def _send_all(self) -> None:
+        try:
+            while True:
+                await self.socket.send_text(await self.queue.get())
+        except (OSError, RuntimeError, WebSocketDisconnect):
+            log.debug("a watcher's socket failed", exc_info=True)  # the page has gone
+
+    async def _close(self) -> None:
+        with contextlib.suppress(OSError, RuntimeError, WebSocketDisconnect):
+            await self.socket.close(code=BEHIND, reason="Too far behind; reconnect.")
 
 
 @dataclass
 class Hub:
     """The watchers of each match, by match id."""
 
+    queue_size: int = QUEUE_SIZE
     watchers: dict[str, set[Watcher]] = field(default_factory=dict)
 
-    def join(self, match_id: str, watcher: Watcher) -> None:
-        """Start pushing ``match_id``'s state to ``watcher``."""
-        self.watchers.setdefault(match_id, set()).add(watcher)
+    def watcher(self, socket: WebSocket, view: int) -> Watcher:
+        """A new watcher of ``socket``, from seat ``view``'s side, with an empty queue."""
+        return Watcher(socket, view, asyncio.Queue(self.queue_size))
+
+    def join(self, live: LiveMatch, watcher: Watcher) -> None:
+        """Start pushing ``live``'s state to ``watcher``, beginning with the state now."""
+        self.watchers.setdefault(live.id, set()).add(watcher)
+        watcher.queue.put_nowait(_text(live, watcher.view))
 
     def leave(self, match_id: str, watcher: Watcher) -> None:
         """Stop pushing to ``watcher``."""
@@ -39,12 +88,25 @@ class Hub:
             if not watchers:
                 del self.watchers[match_id]
 
-    async def publish(self, live: LiveMatch) -> None:
-        """Send the match's new state to every watcher, each from its own side."""
+    def watching(self, match_id: str) -> bool:
+        """Whether some page watches the match."""
+        return match_id in self.watchers
+
+    def publish(self, live: LiveMatch) -> None:
+        """Queue the match's new state for every watcher, each from its own side (the state
+        of each side is made once). Waits for nobody."""
+        texts: dict[int, str] = {}
         for watcher in list(self.watchers.get(live.id, ())):
-            state = state_of(live, watcher.view).model_dump(mode="json", by_alias=True)
+            text = texts.get(watcher.view)
+            if text is None:
+                text = texts[watcher.view] = _text(live, watcher.view)
             try:
-                await watcher.socket.send_json(state)
-            except Exception:  # a closed page: forget it, the others still get the state
-                log.debug("dropping a watcher of match %s", live.id, exc_info=True)
+                watcher.queue.put_nowait(text)
+            except asyncio.QueueFull:
+                log.info("dropping a watcher of match %s that fell behind", live.id)
                 self.leave(live.id, watcher)
+                watcher.drop()
+
+
+def _text(live: LiveMatch, view: int) -> str:
+    return state_of(live, view).model_dump_json(by_alias=True)

@@ -10,15 +10,37 @@ Lists of two (``score``, ``bar``, ``off``, ``pips``, ``actions``, ``seats``) are
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from ..bot import Level
+from ..cube import HIGHEST_CUBE, MAX_MATCH_LENGTH
 from ..variants import Variant
 
-Seat = Literal[0, 1]
-Name = Annotated[str, Field(min_length=1, max_length=40)]
+# Numbers and switches are strict: a seat is never 1.0 or true, a length never true, a
+# switch never "yes". Text that the game reads (plays, IDs) is printable ASCII.
+Seat = Annotated[StrictInt, Field(ge=0, le=1)]
+Ascii = Annotated[str, Field(pattern=r"^[ -~]*$")]
+
+
+def _no_control_characters(name: str) -> str:
+    """A name as records and files can hold it: no control characters, no lone surrogates.
+
+    >>> _no_control_characters("Ann")
+    'Ann'
+    >>> _no_control_characters("A" + chr(0))
+    Traceback (most recent call last):
+    ...
+    ValueError: a name holds no control characters
+    """
+    if any(unicodedata.category(character) in ("Cc", "Cs") for character in name):
+        raise ValueError("a name holds no control characters")
+    return name
+
+
+Name = Annotated[str, Field(min_length=1, max_length=40), AfterValidator(_no_control_characters)]
 
 
 class _Request(BaseModel):
@@ -28,7 +50,9 @@ class _Request(BaseModel):
 class CreateMatch(_Request):
     """A new match to ``length`` points, or a money session (0), with its options."""
 
-    length: int = Field(0, ge=0, le=99, description="points to win; 0 for money play")
+    length: StrictInt = Field(
+        0, ge=0, le=MAX_MATCH_LENGTH, description="points to win; 0 for money play"
+    )
     opponent: Literal["human", "computer"] = Field(
         "computer", description="the computer, or another person at the same screen"
     )
@@ -38,21 +62,31 @@ class CreateMatch(_Request):
         None, description="the players' names for records (seat 0, seat 1)"
     )
     variant: Variant = Variant.STANDARD
-    cube: bool = True
-    jacoby: bool = Field(False, description="money play only")
-    beavers: bool = Field(False, description="money play only")
-    automatic_doubles: int = Field(
+    cube: StrictBool = True
+    jacoby: StrictBool = Field(False, description="money play only")
+    beavers: StrictBool = Field(False, description="money play only")
+    automatic_doubles: StrictInt = Field(
         0, ge=0, le=8, description="money play: the cap of automatic doubles a game"
     )
-    max_cube: int | None = Field(None, description="the highest cube value, a power of two")
-    crawford: bool = Field(True, description="matches: the Crawford rule")
-    opening_reroll: bool = False
-    auto_forced: bool = Field(False, description="play forced plays for the player")
-    auto_race_roll: bool = Field(False, description="roll for the player in a pure race")
-    seed: int | None = Field(
-        None, description="seeded, reproducible dice (for tests and reproductions)"
+    max_cube: StrictInt | None = Field(
+        None,
+        ge=1,
+        le=HIGHEST_CUBE,
+        description=f"the highest cube value, a power of two (by default {HIGHEST_CUBE}, "
+        "as GNU Backgammon's)",
     )
-    position: str | None = Field(
+    crawford: StrictBool = Field(True, description="matches: the Crawford rule")
+    opening_reroll: StrictBool = False
+    auto_forced: StrictBool = Field(False, description="play forced plays for the player")
+    auto_race_roll: StrictBool = Field(False, description="roll for the player in a pure race")
+    seed: StrictInt | None = Field(
+        None,
+        ge=0,
+        lt=2**63,
+        description="seeded dice, known in advance: only where the server allows it "
+        "(for tests and reproductions); the state then shows the seed",
+    )
+    position: Ascii | None = Field(
         None,
         max_length=100,
         description="start from a position instead of the opening roll: a GNU Backgammon "
@@ -63,7 +97,7 @@ class CreateMatch(_Request):
 
 class _Action(_Request):
     seat: Seat = Field(description="the seat that acts")
-    version: int | None = Field(
+    version: StrictInt | None = Field(
         None,
         description="the state's version the client saw; a stale one is refused (409), "
         "so a double click acts once",
@@ -106,8 +140,8 @@ class Step(_Action):
     model_config = ConfigDict(populate_by_name=True)
 
     action: Literal["step"]
-    from_: int = Field(alias="from", ge=0, le=25, description="25 is the bar")
-    to: int = Field(ge=0, le=25, description="0 is off")
+    from_: StrictInt = Field(alias="from", ge=0, le=25, description="25 is the bar")
+    to: StrictInt = Field(ge=0, le=25, description="0 is off")
 
 
 class Undo(_Action):
@@ -126,14 +160,14 @@ class Play(_Action):
     """Play a whole turn in notation, such as ``13/7 8/7``."""
 
     action: Literal["play"]
-    play: str = Field(max_length=200)
+    play: Ascii = Field(max_length=200)
 
 
 class Resign(_Action):
     """Offer to resign: 1 a single game, 2 a gammon, 3 a backgammon."""
 
     action: Literal["resign"]
-    level: Literal[1, 2, 3] = 1
+    level: StrictInt = Field(1, ge=1, le=3)
 
 
 class Accept(_Action):
@@ -264,6 +298,10 @@ class State(BaseModel):
 
     id: str
     version: int = Field(description="the number of events so far; every action raises it")
+    seed: int | None = Field(
+        description="the dice's seed, when the match was started with one: its rolls are "
+        "then known in advance"
+    )
     view: int = Field(description="the seat whose side the board is drawn from")
     seats: list[SeatView]
     length: int = Field(description="0 for money play")

@@ -8,11 +8,17 @@ variable                      meaning                                      defau
 ``BACKGAMMON_HOST``           the address ``backgammon serve`` listens on  127.0.0.1
 ``BACKGAMMON_PORT``           its port                                     8000
 ``BACKGAMMON_COMPUTER_PAUSE`` seconds between the computer's checker steps 0.35
+``BACKGAMMON_ALLOW_SEED``     ``1``: a new match may name its dice's seed  off
+                              (for tests and reproductions only)
+``BACKGAMMON_CREATE_RATE``    matches a client may start, as ``limits``    20/minute
+                              writes it (``none``: no limit)
+``BACKGAMMON_HINT_RATE``      hints a client may ask for                   30/minute
+``BACKGAMMON_ACTION_RATE``    actions a client may make                    600/minute
 ============================= ============================================ ===========
 
 >>> settings = Settings.from_env({"BACKGAMMON_DATA_DIR": "/tmp/bg"})
->>> settings.database_url, settings.port
-('sqlite:////tmp/bg/backgammon.sqlite', 8000)
+>>> settings.database_url, settings.port, settings.allow_seed, settings.action_rate
+('sqlite:////tmp/bg/backgammon.sqlite', 8000, False, '600/minute')
 """
 
 from __future__ import annotations
@@ -22,6 +28,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from limits import parse
+
 from ..errors import BackgammonError
 
 DEFAULT_HOST = "127.0.0.1"
@@ -29,6 +37,7 @@ DEFAULT_PORT = 8000
 DEFAULT_DATA_DIR = "data"
 DATABASE_FILE = "backgammon.sqlite"
 DEFAULT_COMPUTER_PAUSE = 0.35
+_RATES = {"create_rate": "20/minute", "hint_rate": "30/minute", "action_rate": "600/minute"}
 
 
 @dataclass(frozen=True)
@@ -40,6 +49,22 @@ class Settings:
     port: int = DEFAULT_PORT
     #: Seconds between the checker steps of the computer's plays, so a person sees each.
     computer_pause: float = DEFAULT_COMPUTER_PAUSE
+    #: Whether a new match may name its dice's seed, which makes them known in advance.
+    allow_seed: bool = False
+    #: Per client (address), in the ``limits`` library's notation; None: no limit.
+    create_rate: str | None = _RATES["create_rate"]
+    hint_rate: str | None = _RATES["hint_rate"]
+    action_rate: str | None = _RATES["action_rate"]
+    #: The largest request body, in bytes (an action is about a hundred).
+    max_body: int = 16_384
+    #: The threads that think out hints, and the hints that may wait for one.
+    hint_workers: int = 2
+    hint_queue: int = 8
+    #: The states a watching page may have waiting before it is dropped.
+    watcher_queue: int = 32
+    #: Matches kept in memory, and the seconds an unused one stays there.
+    live_matches: int = 1000
+    idle_seconds: float = 600.0
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -64,12 +89,34 @@ class Settings:
                 "BACKGAMMON_COMPUTER_PAUSE is a number of seconds from 0 to 10; "
                 f"got {pause_text!r}."
             )
+        allow_seed = env.get("BACKGAMMON_ALLOW_SEED", "0")
+        if allow_seed not in ("0", "1"):
+            raise BackgammonError(f"BACKGAMMON_ALLOW_SEED is 0 or 1; got {allow_seed!r}.")
         return cls(
             database_url=url,
             host=env.get("BACKGAMMON_HOST") or DEFAULT_HOST,
             port=int(port_text),
             computer_pause=pause,
+            allow_seed=allow_seed == "1",
+            create_rate=_rate(env, "create_rate"),
+            hint_rate=_rate(env, "hint_rate"),
+            action_rate=_rate(env, "action_rate"),
         )
+
+
+def _rate(env: Mapping[str, str], name: str) -> str | None:
+    """A rate limit's setting: the default when unset, None for ``none``."""
+    variable = f"BACKGAMMON_{name.upper()}"
+    text = env.get(variable) or _RATES[name]
+    if text == "none":
+        return None
+    try:
+        parse(text)
+    except ValueError:
+        raise BackgammonError(
+            f"{variable} is a rate such as 20/minute, or none; got {text!r}."
+        ) from None
+    return text
 
 
 def sqlite_url(path: Path) -> str:

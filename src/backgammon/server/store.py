@@ -1,15 +1,20 @@
 """The matches being played: kept in memory while in use, written through to the database.
 
-Each accepted action is saved before its answer goes out, so the database always holds the
-record the players last saw. A match not in memory (after a restart) is rebuilt by replaying
-its record; seeded dice are then advanced past the rolls already made, so they go on exactly
-as they would have.
+Each accepted action is saved, in one write, before its answer goes out, so the database
+always holds the record the players last saw. A save names the version it was made on and is
+refused if the database holds another (:class:`MatchChangedError`), so two copies of a match
+can never both write. A match not in memory (after a restart) is rebuilt by replaying its
+record; seeded dice then resume where the record left them, so they go on exactly as they
+would have.
 """
 
 from __future__ import annotations
 
 import asyncio
 import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
@@ -20,7 +25,6 @@ from starlette.concurrency import run_in_threadpool
 
 from ..bot import Level
 from ..dice import DiceSource, SecureDice, SeededDice
-from ..game import Action
 from ..match import Match
 from .db import MatchRow, now
 
@@ -63,11 +67,17 @@ class LiveMatch:
     record_views: dict[int, tuple[int, Any]] = field(default_factory=dict)
     #: Whether a task of the computer's waits for the lock (:meth:`.computer.Computer.wake`).
     computer_queued: bool = False
+    #: The events of the finished games, and how many games they are: a finished game's
+    #: record never changes, so :attr:`version` counts only the game in play.
+    _finished: tuple[int, int] = field(default=(0, 0), init=False, repr=False)
 
     @property
     def version(self) -> int:
         """The number of events in the record: it grows with every accepted action."""
-        return sum(len(game.events) for game in self.match.games)
+        games = self.match.games
+        if self._finished[0] != len(games) - 1:
+            self._finished = (len(games) - 1, events_in(self.match) - len(games[-1].events))
+        return self._finished[1] + len(games[-1].events)
 
     def synced_shadow(self) -> Match:
         """The shadow copy, brought up to date with the match's record (call with the lock
@@ -91,6 +101,11 @@ class LiveMatch:
         return {"seats": [seat.to_dict() for seat in self.seats], "seed": self.seed}
 
 
+def events_in(match: Match) -> int:
+    """The number of events in ``match``'s record (its version)."""
+    return sum(len(game.events) for game in match.games)
+
+
 def dice_for(seed: int | None) -> DiceSource:
     """The dice of a match: secure ones, or seeded ones when a seed is given."""
     return SecureDice() if seed is None else SeededDice(seed)
@@ -100,12 +115,36 @@ class UnknownMatchError(LookupError):
     """No match has this id."""
 
 
-class MatchStore:
-    """Loads, caches and saves matches; one per app."""
+class MatchChangedError(RuntimeError):
+    """The database holds another version of the match than the one an action was made on
+    (another copy of it wrote first): the action is not kept."""
 
-    def __init__(self, engine: Engine) -> None:
+
+class MatchStore:
+    """Loads, caches and saves matches; one per app.
+
+    At most ``most`` matches stay in memory, and none unused for ``idle`` seconds, except
+    those in use: an action or the computer under way, or a page watching (``watched``).
+    A match that left memory is loaded again from the database when next asked for.
+    """
+
+    def __init__(
+        self,
+        engine: Engine,
+        most: int = 1000,
+        idle: float = 600.0,
+        watched: Callable[[str], bool] = lambda _id: False,
+    ) -> None:
         self.engine = engine
-        self._live: dict[str, LiveMatch] = {}
+        self.most = most
+        self.idle = idle
+        self.watched = watched
+        # By last use, the least recent first, with the time of that use.
+        self._live: OrderedDict[str, tuple[LiveMatch, float]] = OrderedDict()
+
+    def __contains__(self, match_id: object) -> bool:
+        """Whether the match is in memory."""
+        return match_id in self._live
 
     async def add(
         self, match: Match, seats: tuple[SeatSettings, SeatSettings], seed: int | None
@@ -113,25 +152,52 @@ class MatchStore:
         """Store a new match and keep it in memory."""
         live = LiveMatch(secrets.token_urlsafe(12), match, seats, seed, now())
         await run_in_threadpool(self._insert, live)
-        self._live[live.id] = live
+        self._keep(live)
         return live
 
     async def get(self, match_id: str) -> LiveMatch:
         """The match with this id, from memory or rebuilt from the database."""
-        live = self._live.get(match_id)
-        if live is None:
-            loaded = await run_in_threadpool(self._load, match_id)
-            # Another request may have loaded it meanwhile: keep one copy, and one lock.
-            live = self._live.setdefault(match_id, loaded)
+        kept = self._live.get(match_id)
+        if kept is not None:
+            return self._keep(kept[0])
+        loaded = await run_in_threadpool(self._load, match_id)
+        # Another request may have loaded it meanwhile: keep one copy, and one lock.
+        kept = self._live.get(match_id)
+        return self._keep(loaded if kept is None else kept[0])
+
+    def _keep(self, live: LiveMatch) -> LiveMatch:
+        """Note ``live``'s use now, and let the matches unused too long leave memory."""
+        stamp = time.monotonic()
+        self._live[live.id] = (live, stamp)
+        self._live.move_to_end(live.id)
+        for match_id, (other, used) in list(self._live.items())[:-1]:  # not ``live`` itself
+            if len(self._live) <= self.most and stamp - used < self.idle:
+                break  # the rest were used later
+            if not self._in_use(other):
+                del self._live[match_id]
         return live
 
-    async def save(self, live: LiveMatch) -> None:
-        """Write the match's record; on failure, forget it so the next read reloads it."""
+    def _in_use(self, live: LiveMatch) -> bool:
+        return live.lock.locked() or live.computer_queued or self.watched(live.id)
+
+    async def save(self, live: LiveMatch, before: int, match: Match | None = None) -> None:
+        """Write the record of ``match`` (the live match by default) in place of version
+        ``before``, in one write; on failure (MatchChangedError if the database no longer
+        holds version ``before``, or the database's error), forget the match so that the
+        next read reloads it."""
+        match = match or live.match
+        version = live.version if match is live.match else events_in(match)
         try:
-            await run_in_threadpool(self._update, live)
+            await run_in_threadpool(self._update, live.id, match, version, before)
         except Exception:
-            self._live.pop(live.id, None)
+            self._forget(live)
             raise
+
+    def _forget(self, live: LiveMatch) -> None:
+        """Drop ``live`` from memory (if it is the copy there), so the next read reloads it."""
+        kept = self._live.get(live.id)
+        if kept is not None and kept[0] is live:
+            del self._live[live.id]
 
     def _insert(self, live: LiveMatch) -> None:
         stamp = now()
@@ -147,13 +213,17 @@ class MatchStore:
                 )
             )
 
-    def _update(self, live: LiveMatch) -> None:
+    def _update(self, match_id: str, match: Match, version: int, before: int) -> None:
+        # The record is written out here, in a worker thread: the match does not change
+        # meanwhile (its lock is held, or it is the computer's shadow).
         with Session(self.engine) as session, session.begin():
-            session.execute(
+            written = session.execute(
                 update(MatchRow)
-                .where(MatchRow.id == live.id)
-                .values(record=live.match.to_dict(), version=live.version, updated_at=now())
+                .where(MatchRow.id == match_id, MatchRow.version == before)
+                .values(record=match.to_dict(), version=version, updated_at=now())
             )
+            if written.rowcount != 1:  # type: ignore[attr-defined]
+                raise MatchChangedError(match_id)
 
     def _load(self, match_id: str) -> LiveMatch:
         with Session(self.engine) as session:
@@ -162,12 +232,7 @@ class MatchStore:
                 raise UnknownMatchError(match_id)
             settings, record, created = row.settings, row.record, row.created_at
         seed = settings.get("seed")
-        dice = dice_for(seed)
-        match = Match.from_dict(record, dice)
-        rolls = sum(
-            event.action is Action.ROLL for game in match.games for event in game.events
-        )
-        for _ in range(rolls):
-            dice.roll()
+        # Seeded dice go on from the rolls the record has drawn, as they would have.
+        match = Match.from_dict(record, dice_for(seed), resume=True)
         first, second = (SeatSettings.from_dict(seat) for seat in settings["seats"])
         return LiveMatch(match_id, match, (first, second), seed, created)

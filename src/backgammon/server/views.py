@@ -9,9 +9,23 @@ from collections.abc import Callable, Iterator
 
 from ..errors import BackgammonError
 from ..formats.ids import gnubg_id_of, xgid_of
-from ..game import Action, Game, GameResult, Phase
+from ..game import (
+    Beavered,
+    Doubled,
+    Dropped,
+    Entry,
+    Game,
+    GameResult,
+    OpeningRoll,
+    Phase,
+    ResignationAccepted,
+    ResignationOffered,
+    ResignationRejected,
+    Taken,
+    TurnPlayed,
+)
 from ..match import Match
-from ..position import Position, WinKind
+from ..position import BAR, OFF, Position, WinKind
 from .schemas import (
     BoardView,
     CubeView,
@@ -38,7 +52,6 @@ _PHASES = {
     Phase.OVER: "over",
 }
 _KINDS = {WinKind.SINGLE: "single", WinKind.GAMMON: "gammon", WinKind.BACKGAMMON: "backgammon"}
-_BAR, _OFF = 25, 0
 
 
 def state_of(live: LiveMatch, view: int) -> State:
@@ -57,6 +70,7 @@ def state_of(live: LiveMatch, view: int) -> State:
     return State(
         id=live.id,
         version=live.version,
+        seed=live.seed,
         view=view,
         seats=[
             SeatView(
@@ -160,8 +174,8 @@ def _board(seen: Position, view: int) -> BoardView:
 
     return BoardView(
         points=points,
-        bar=by_seat(seen.mine[_BAR], seen.theirs[_BAR]),
-        off=by_seat(seen.mine[_OFF], seen.theirs[_OFF]),
+        bar=by_seat(seen.mine[BAR], seen.theirs[BAR]),
+        off=by_seat(seen.mine[OFF], seen.theirs[OFF]),
         pips=by_seat(pips[0], pips[1]),
     )
 
@@ -171,7 +185,7 @@ def step_view(from_point: int, to_point: int, mover: int, view: int) -> StepView
     ``view``'s board."""
 
     def place(point: int) -> int:
-        if point in (_BAR, _OFF) or mover == view:
+        if point in (BAR, OFF) or mover == view:
             return point
         return 25 - point
 
@@ -183,29 +197,17 @@ def step_view(from_point: int, to_point: int, mover: int, view: int) -> StepView
 
 def _dice(game: Game) -> list[DieView]:
     """The dice of the roll being played, each marked when a step has used it."""
-    if game.dice is None or game.phase not in (Phase.MOVE, Phase.CONFIRM):
+    if game.turn is None or game.phase not in (Phase.MOVE, Phase.CONFIRM):
         return []
-    high, low = max(game.dice), min(game.dice)
-    faces = [high] * 4 if high == low else [high, low]
-    used = [False] * len(faces)
-    for from_point, to_point in game.turn.made if game.turn is not None else ():
-        distance = from_point - to_point
-        # A checker borne off from below the die's number uses the smallest larger die.
-        candidates = [
-            index for index, face in enumerate(faces) if not used[index] and face >= distance
-        ]
-        exact = [index for index in candidates if faces[index] == distance]
-        chosen = exact or sorted(candidates, key=lambda index: faces[index])
-        if chosen:
-            used[chosen[0]] = True
-    return [DieView(value=face, used=flag) for face, flag in zip(faces, used, strict=True)]
+    return [DieView(value=face, used=used) for face, used in game.turn.dice_faces()]
 
 
 def _opening_tie(game: Game) -> list[int] | None:
+    """The dice of the opening roll's last tie, while the opening roll goes on."""
     if game.phase is not Phase.OPENING or not game.events:
         return None
-    dice = game.events[-1].dice
-    return list(dice) if dice is not None else None
+    *_, last = game.history()
+    return list(last.dice) if isinstance(last, OpeningRoll) else None
 
 
 def _result(result: GameResult | None) -> ResultView | None:
@@ -220,44 +222,37 @@ def _result(result: GameResult | None) -> ResultView | None:
 
 
 def _entries(game: Game) -> Iterator[EntryView]:
-    """The record of ``game`` as entries, in the order they were made."""
-    plays = iter(game.plays)
-    # A game set up in mid-play has no opening roll, and its cube is the set-up's.
-    opening = game.setup is None
-    # Automatic doubles all come from the opening roll's ties, before any double.
-    cube = game.setup.cube_value if game.setup else 2**game.automatic_doubles
-    offered = cube
-    for event in game.events:
-        action, seat = event.action, event.player
-        if action is Action.ROLL and opening:
-            assert event.dice is not None
-            opening = event.dice[0] == event.dice[1]
-            yield EntryView(seat=seat, kind="opening", dice=list(event.dice), auto=event.auto)
-        elif action in (Action.PLAY, Action.PASS, Action.CONFIRM):
-            mover, dice, play = next(plays)
-            yield EntryView(
-                seat=mover,
-                kind="play",
-                dice=list(dice),
-                play=str(play) if play is not None else None,
-                auto=event.auto,
-            )
-        elif action is Action.DOUBLE:
-            offered = cube * 2
-            yield EntryView(seat=seat, kind="double", value=offered)
-        elif action is Action.BEAVER:
-            offered *= 2
-            yield EntryView(seat=seat, kind="beaver", value=offered)
-        elif action is Action.TAKE:
-            cube = offered
-            yield EntryView(seat=seat, kind="take")
-        elif action is Action.DROP:
-            yield EntryView(seat=seat, kind="drop")
-        elif action is Action.RESIGN:
-            assert event.level is not None
-            yield EntryView(seat=seat, kind="resign", level=int(event.level))
-        elif action is Action.ACCEPT:
-            yield EntryView(seat=seat, kind="accept")
-        elif action is Action.REJECT:
-            yield EntryView(seat=seat, kind="reject")
-        # A roll's dice are written with its play; steps and undos leave no entry.
+    """The record of ``game`` as entries, in the order they were made (the game's history;
+    a roll's dice are written with its play)."""
+    for entry in game.history():
+        view = _entry_view(entry)
+        if view is not None:
+            yield view
+
+
+def _entry_view(entry: Entry) -> EntryView | None:
+    """The entry as the page shows it; None for what the page does not list (a roll, whose
+    dice go with its play, and the game's end, which the result says)."""
+    seat = entry.seat
+    if isinstance(entry, OpeningRoll):
+        return EntryView(seat=seat, kind="opening", dice=list(entry.dice), auto=entry.auto)
+    if isinstance(entry, TurnPlayed):
+        play = str(entry.play) if entry.play.steps else None
+        return EntryView(
+            seat=seat, kind="play", dice=list(entry.dice), play=play, auto=entry.auto
+        )
+    if isinstance(entry, Doubled):
+        return EntryView(seat=seat, kind="double", value=entry.value)
+    if isinstance(entry, Beavered):
+        return EntryView(seat=seat, kind="beaver", value=entry.value)
+    if isinstance(entry, Taken):
+        return EntryView(seat=seat, kind="take")
+    if isinstance(entry, Dropped):
+        return EntryView(seat=seat, kind="drop")
+    if isinstance(entry, ResignationOffered):
+        return EntryView(seat=seat, kind="resign", level=int(entry.level))
+    if isinstance(entry, ResignationAccepted):
+        return EntryView(seat=seat, kind="accept")
+    if isinstance(entry, ResignationRejected):
+        return EntryView(seat=seat, kind="reject")
+    return None

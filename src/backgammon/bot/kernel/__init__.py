@@ -2,7 +2,7 @@
 compiled with numba, for the bot's hot loops.
 
 The rules core (:mod:`backgammon.moves`) and the numpy networks stay the readable reference;
-the kernel is tested to give the same results (tests/test_kernel.py). The first call of each
+the kernel is tested to give the same results (tests/bot/test_kernel.py). The first call of each
 compiled function compiles it (some seconds) and caches the machine code in ``__pycache__``,
 so later runs load it at once.
 """

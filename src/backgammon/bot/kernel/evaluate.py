@@ -10,7 +10,7 @@ quarters of them, which makes it cheaper than a dense product for one position a
 
 numba's cache is keyed on this file alone: the tables imported from encoding.py and
 bearoff.py are frozen into the cached machine code, so a change to them needs a change here
-(or an empty ``__pycache__``) before the kernel sees it; tests/test_kernel.py would show the
+(or an empty ``__pycache__``) before the kernel sees it; tests/bot/test_kernel.py would show the
 difference.
 
 The weights travel as one tuple (:data:`Nets`, built by :func:`backgammon.bot.kernel.nets`):

@@ -5,29 +5,22 @@ from __future__ import annotations
 import logging
 from typing import Annotated
 
-from fastapi import APIRouter, Body, HTTPException, Query, status
+from fastapi import APIRouter, Body, Depends, HTTPException, Query, status
 from sqlalchemy.exc import SQLAlchemyError
 
 from ...errors import BackgammonError
-from ...game import Game
+from ...game import Act, Action, Game
+from ...position import WinKind
 from ..deps import Computers, Live, Store, Watchers
+from ..guards import rate_limited
 from ..schemas import (
-    Accept,
     ActionRequest,
-    Beaver,
-    Confirm,
-    Double,
-    Drop,
     Play,
-    Reject,
     Resign,
-    Roll,
     State,
     Step,
-    Take,
-    Undo,
 )
-from ..store import LiveMatch, MatchStore
+from ..store import LiveMatch, MatchChangedError, MatchStore
 from ..views import state_of
 
 log = logging.getLogger(__name__)
@@ -38,11 +31,13 @@ router = APIRouter(prefix="/api/matches", tags=["actions"])
 @router.post(
     "/{match_id}/actions",
     response_model=State,
+    dependencies=[Depends(rate_limited("action"))],
     responses={
         403: {"description": "the seat is the computer's"},
         404: {"description": "no such match"},
         409: {"description": "not allowed now: out of turn, an illegal step, a stale version"},
         422: {"description": "a malformed request"},
+        429: {"description": "too many actions from this address"},
     },
 )
 async def post_action(
@@ -70,19 +65,26 @@ async def post_action(
             )
         if live.match.is_over:
             raise HTTPException(status.HTTP_409_CONFLICT, "The match is over.")
+        before = live.version
         try:
             apply(live.match.game, action)
         except BackgammonError as exc:
             raise HTTPException(status.HTTP_409_CONFLICT, str(exc)) from None
-        await _save(store, live)
-        await hub.publish(live)
+        await _save(store, live, before)
+        hub.publish(live)
         computer.wake(live)
     return state_of(live, action.seat if view is None else view)
 
 
-async def _save(store: MatchStore, live: LiveMatch) -> None:
+async def _save(store: MatchStore, live: LiveMatch, before: int) -> None:
     try:
-        await store.save(live)
+        await store.save(live, before)
+    except MatchChangedError:
+        raise HTTPException(
+            status.HTTP_409_CONFLICT,
+            "The match was changed elsewhere meanwhile, so the action was not kept; "
+            "look again and retry.",
+        ) from None
     except SQLAlchemyError:
         log.exception("match %s could not be saved", live.id)
         raise HTTPException(
@@ -93,28 +95,12 @@ async def _save(store: MatchStore, live: LiveMatch) -> None:
 
 def apply(game: Game, action: ActionRequest) -> None:
     """Make ``action`` on ``game``; BackgammonError, and no change, when it is not allowed."""
-    seat = action.seat
-    if isinstance(action, Roll):
-        game.roll(seat)
-    elif isinstance(action, Double):
-        game.double(seat)
-    elif isinstance(action, Take):
-        game.take(seat)
-    elif isinstance(action, Drop):
-        game.drop(seat)
-    elif isinstance(action, Beaver):
-        game.beaver(seat)
-    elif isinstance(action, Step):
-        game.step(seat, action.from_, action.to)
-    elif isinstance(action, Undo):
-        game.undo(seat)
-    elif isinstance(action, Confirm):
-        game.confirm(seat)
+    if isinstance(action, Step):
+        act = Act(Action.STEP, step=(action.from_, action.to))
     elif isinstance(action, Play):
-        game.play(seat, action.play)
+        act = Act(Action.PLAY, play=action.play)
     elif isinstance(action, Resign):
-        game.resign(seat, action.level)
-    elif isinstance(action, Accept):
-        game.accept(seat)
-    elif isinstance(action, Reject):
-        game.reject(seat)
+        act = Act(Action.RESIGN, level=WinKind(action.level))
+    else:
+        act = Act(Action(action.action))
+    game.act(action.seat, act)

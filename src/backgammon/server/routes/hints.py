@@ -2,9 +2,10 @@
 
 What the bot is asked is read from the match at once, on the event loop, as plain values
 (the position, the dice, the :class:`~backgammon.cube.CubeContext`), so the match may go on
-while the bot thinks; the thinking is done in a worker thread, under the lock of the
-computer's shared bots (:func:`~backgammon.server.computer.consult`). The answer carries the
-version it was asked at, so a page can drop one that the game has overtaken.
+while the bot thinks; the thinking is done in a bounded pool of threads
+(:class:`~backgammon.server.guards.HintPool`), under the lock of the computer's shared bots
+(:func:`~backgammon.server.computer.consult`). The answer carries the version it was asked
+at, so a page can drop one that the game has overtaken.
 """
 
 from __future__ import annotations
@@ -13,17 +14,16 @@ import math
 from collections.abc import Callable
 from typing import Annotated
 
-from fastapi import APIRouter, HTTPException, Query, status
-from starlette.concurrency import run_in_threadpool
+from fastapi import APIRouter, Depends, HTTPException, Query, Request, status
 
 from ...bot import Bot, Level
 from ...bot.player import CubeMoment, CubeQuestion, ResignationQuestion
 from ...bot.probabilities import Probabilities
 from ...game import Game, Phase
-from ...moves import Step, Turn
-from ...position import BAR, Position
+from ...moves import Step
 from .. import computer
 from ..deps import Live
+from ..guards import HintPool, rate_limited
 from ..schemas import Chances, CubeHint, HintStepView, HintView, PlayHint, ResignationHint
 from ..store import LiveMatch
 from ..views import step_view
@@ -45,18 +45,22 @@ _Question = Callable[[Bot], HintView]
 @router.get(
     "/{match_id}/hint",
     response_model=HintView,
+    dependencies=[Depends(rate_limited("hint"))],
     responses={
         404: {"description": "no such match"},
         409: {"description": "no hint now: the game waits for nobody, the computer, or "
               "a decision hints do not cover"},
+        429: {"description": "too many hints asked from this address"},
+        503: {"description": "the threads that think out hints are all busy"},
     },
 )
-async def get_hint(live: Live, view: View = 0) -> HintView:
+async def get_hint(request: Request, live: Live, view: View = 0) -> HintView:
     """The computer's advice to the seat whose turn it is (a person's): the best plays of
     its roll (up to five), or its cube decision when it may double or must answer a
-    double. The bot thinks for up to about a second."""
+    double. The bot thinks for up to about a second, in a pool of a few threads."""
     question = _question(live, view)
-    return await run_in_threadpool(computer.consult, LEVEL, question)
+    pool: HintPool = request.app.state.hint_pool
+    return await pool.run(computer.consult, LEVEL, question)
 
 
 def _question(live: LiveMatch, view: int) -> _Question:
@@ -97,7 +101,7 @@ def _move_question(game: Game, seat: int, view: int, version: int) -> _Question:
     made = [step_view(a, b, seat, view) for a, b in turn.made]
     # How to finish each play that the steps made still lead to (read now: the turn may
     # change while the bot thinks).
-    ways = _ways_on(turn) if turn.made else None
+    ways = turn.completions() if turn.made else None
 
     def place(step: Step) -> HintStepView:
         seen = step_view(step.from_point, step.to_point, seat, view)
@@ -134,21 +138,6 @@ def _move_question(game: Game, seat: int, view: int, version: int) -> _Question:
         )
 
     return ask
-
-
-def _ways_on(turn: Turn) -> dict[Position, tuple[Step, ...]]:
-    """For each play that the steps made in ``turn`` can still be completed into (by its
-    result), one way to complete it: the steps still to make."""
-    if turn.is_complete:
-        return {turn.play().result: ()}
-    ways: dict[Position, tuple[Step, ...]] = {}
-    bar = turn.current().theirs[BAR]
-    for from_point, to_point in turn.legal_steps():
-        after = turn.step(from_point, to_point)
-        step = Step(from_point, to_point, after.current().theirs[BAR] > bar)
-        for result, rest in _ways_on(after).items():
-            ways.setdefault(result, (step, *rest))
-    return ways
 
 
 def _cube_question(question: CubeQuestion, seat: int, version: int) -> _Question:

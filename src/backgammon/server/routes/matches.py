@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Query, status
+from fastapi import APIRouter, Depends, HTTPException, Query, status
 from fastapi.responses import PlainTextResponse
 
 from ...bot import Level
@@ -13,7 +13,8 @@ from ...formats.ids import setup_from_id
 from ...formats.mat import export_mat
 from ...game import Rules
 from ...match import Match
-from ..deps import Computers, Live, Store
+from ..deps import Computers, Live, Setup, Store
+from ..guards import rate_limited
 from ..schemas import CreateMatch, State
 from ..store import SeatSettings, dice_for
 from ..views import state_of
@@ -23,14 +24,32 @@ router = APIRouter(prefix="/api/matches", tags=["matches"])
 View = Annotated[int, Query(ge=0, le=1, description="the seat whose side the board is drawn from")]
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, response_model=State)
-async def create_match(request: CreateMatch, store: Store, computer: Computers) -> State:
+@router.post(
+    "",
+    status_code=status.HTTP_201_CREATED,
+    response_model=State,
+    dependencies=[Depends(rate_limited("create"))],
+    responses={429: {"description": "too many new matches from this address"}},
+)
+async def create_match(
+    request: CreateMatch, store: Store, computer: Computers, settings: Setup
+) -> State:
     """Start a match (``length`` points) or a money session (0), waiting for its opening roll,
     or set up from a ``position`` (an ID) where the ID says.
 
     Against the computer, seat 0 is the person and seat 1 the computer.
     """
+    if request.seed is not None and not settings.allow_seed:
+        raise HTTPException(
+            status.HTTP_403_FORBIDDEN,
+            "This server rolls its own dice: a seed is taken only where the server is "
+            "started for tests or reproductions (BACKGAMMON_ALLOW_SEED=1).",
+        )
     try:
+        setting = None
+        if request.position is not None:
+            setting = setup_from_id(request.position, checkers=request.variant.checkers)
+        length = request.length if setting is None or setting.length is None else setting.length
         rules = Rules(
             request.variant,
             cube=request.cube,
@@ -45,11 +64,8 @@ async def create_match(request: CreateMatch, store: Store, computer: Computers) 
         colours = ("white", "black") if request.colour == "white" else ("black", "white")
         against = request.opponent == "computer"
         names = request.names or (("Player", "Computer") if against else _names(colours))
-        setting = None
-        if request.position is not None:
-            setting = setup_from_id(request.position, checkers=request.variant.checkers)
         match = Match(
-            request.length if setting is None or setting.length is None else setting.length,
+            length,
             rules,
             dice_for(request.seed),
             players=names,

@@ -2,43 +2,48 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect, status
+from fastapi import APIRouter, WebSocket, status
 
 from ..computer import Computer
-from ..hub import Hub, Watcher
+from ..deps import MATCH_ID_LENGTH
+from ..hub import Hub
 from ..store import MatchStore, UnknownMatchError
-from ..views import state_of
 
 router = APIRouter(tags=["updates"])
 
 
 @router.websocket("/api/matches/{match_id}/updates")
-async def updates(socket: WebSocket, match_id: str, view: int = 0) -> None:
-    """Send the state at once, then again after each action; messages sent in are ignored.
+async def updates(socket: WebSocket, match_id: str, view: str = "0") -> None:
+    """Send the state at once, then again after each action; messages sent in, text or
+    binary, are ignored.
 
     ``view`` is the seat whose side the board is drawn from. An unknown match closes the
-    socket with code 4404.
+    socket with code 4404; a page too slow to read the states sent is closed with 1013, and
+    is sent the whole state again when it reconnects.
     """
     store: MatchStore = socket.app.state.store
     hub: Hub = socket.app.state.hub
     computer: Computer = socket.app.state.computer
     await socket.accept()
-    if view not in (0, 1):
-        await socket.close(code=status.WS_1008_POLICY_VIOLATION, reason="view is 0 or 1")
+    # Read here rather than by FastAPI, whose refusal on a WebSocket is not a sentence.
+    if view not in ("0", "1"):
+        await socket.close(code=status.WS_1008_POLICY_VIOLATION, reason="The view is seat 0 or 1.")
         return
     try:
+        if len(match_id) > MATCH_ID_LENGTH:
+            raise UnknownMatchError(match_id)
         live = await store.get(match_id)
     except UnknownMatchError:
-        await socket.close(code=4404, reason=f"There is no match with the id {match_id!r}.")
+        # A close reason holds at most 123 bytes: the id is not repeated in it.
+        await socket.close(code=4404, reason="There is no match with this id.")
         return
-    watcher = Watcher(socket, view)
-    hub.join(match_id, watcher)
+    watcher = hub.watcher(socket, int(view))
+    hub.join(live, watcher)
+    watcher.start()
+    computer.wake(live)
     try:
-        await socket.send_json(state_of(live, view).model_dump(mode="json", by_alias=True))
-        computer.wake(live)
-        while True:
-            await socket.receive_text()
-    except WebSocketDisconnect:
-        pass
+        while (await socket.receive())["type"] != "websocket.disconnect":
+            pass
     finally:
         hub.leave(match_id, watcher)
+        watcher.stop()

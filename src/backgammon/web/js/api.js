@@ -7,6 +7,16 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The message key for a failed request: a plea to wait when the server limits this page's
+ * pace or is busy (429, 503), a network failure when it could not answer, else ``refused``.
+ */
+export function refusal(error, refused) {
+  if (!(error instanceof ApiError)) return "error.network";
+  if (error.status === 429 || error.status === 503) return "error.tooMany";
+  return error.status >= 500 ? "error.network" : refused;
+}
+
 async function request(method, path, body) {
   const response = await fetch(path, {
     method,

@@ -2,7 +2,7 @@
 // (?match=ID), so a reload comes back to the same game. The server decides everything; this
 // module only shows the state it sends and sends back one action at a time.
 
-import { ApiError, act, createMatch, getState, matUrl, watch } from "./api.js";
+import { ApiError, act, createMatch, getState, matUrl, refusal, watch } from "./api.js";
 import { renderBoard } from "./board.js";
 import { enableDrag } from "./drag.js";
 import { relabelHints, setUpHints, updateHints } from "./hint.js";
@@ -285,7 +285,7 @@ async function send(action) {
   try {
     show(await act(page.state.id, VIEW, { ...action, seat, version: page.state.version }));
   } catch (error) {
-    $("#message").textContent = t(error instanceof ApiError && error.status === 409 ? "error.refused" : "error.network");
+    $("#message").textContent = t(refusal(error, "error.refused"));
     show(await getState(page.state.id, VIEW));
   } finally {
     setBusy(false);
@@ -416,7 +416,7 @@ async function startMatch(event) {
     // A position that sets up no game: the server's sentence says why (the ID is the
     // person's own text, so its reason is worth more than a general refusal).
     const why = error instanceof ApiError && error.status === 422 && position ? error.message : "";
-    $("#message").textContent = why ? t("error.position", { reason: why }) : t("error.refused");
+    $("#message").textContent = why ? t("error.position", { reason: why }) : t(refusal(error, "error.refused"));
   }
 }
 

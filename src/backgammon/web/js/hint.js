@@ -7,7 +7,7 @@
 // play until the pointer or the focus leaves); for the cube, the right action and its three
 // equities. A hint is for one version of the game: the panel closes when the state moves on.
 
-import { ApiError, getHint } from "./api.js";
+import { getHint, refusal } from "./api.js";
 import { drawPlayMarks } from "./board.js";
 import { formatNumber, plural, t } from "./i18n.js";
 import { placeOf } from "./moves.js";
@@ -80,7 +80,7 @@ async function open() {
     if (hint.asked !== asked) return;
     hint.asked = null;
     $("#hint").setAttribute("aria-busy", "false");
-    $("#hint-note").textContent = t(error instanceof ApiError && error.status === 409 ? "hint.unavailable" : "error.network");
+    $("#hint-note").textContent = t(refusal(error, "hint.unavailable"));
     return;
   }
   // Closed meanwhile, asked again, or overtaken by the game: this answer is for nothing shown.

@@ -1139,7 +1139,7 @@ Position.from_points({"bar": 1, 6: 2}, {1: 1}, checkers=3)
         # As a user's project sees the installed package: it must carry the py.typed marker.
         pytest.param(None, id="installed"),
         # From the source tree: the call in from_points's own docstring must type-check.
-        pytest.param(Path(__file__).parents[1] / "src", id="source"),
+        pytest.param(Path(__file__).parents[2] / "src", id="source"),
     ],
 )
 def test_the_documented_api_type_checks_for_users(

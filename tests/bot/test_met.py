@@ -64,8 +64,8 @@ def test_the_table_covers_the_longest_match_and_refuses_longer_ones() -> None:
     assert MET.equity(64, 64) == 0.5
     with pytest.raises(BackgammonError, match="covers matches of up to 64 points"):
         MET.equity(65, 3)
-    with pytest.raises(BackgammonError, match="covers matches of up to 64 points"):
-        equity_after(MatchScore(65), won=1)
+    with pytest.raises(BackgammonError, match="A match is to 1 to 64 points"):
+        MatchScore(65)
 
 
 def test_equities_are_chances_that_favour_the_leader_everywhere() -> None:

@@ -3,9 +3,13 @@ MatchScore (the match's games also carry it, and a game's JSON stays as it was).
 
 from __future__ import annotations
 
+import pytest
+
 from backgammon import WinKind
-from backgammon.cube import MatchScore
+from backgammon.cube import MAX_MATCH_LENGTH, MatchScore
 from backgammon.dice import ManualDice
+from backgammon.errors import BackgammonError
+from backgammon.formats.mat import import_mat
 from backgammon.match import Match
 
 
@@ -40,3 +44,14 @@ def test_the_score_is_not_saved_with_a_game() -> None:
     assert "score" not in match.game.to_dict()
     rebuilt = Match.from_json(match.to_json())
     assert rebuilt.score_for(0, 1) == MatchScore(3, (0, 0))
+
+
+def test_one_match_length_limit_everywhere() -> None:
+    """Matches go to at most MAX_MATCH_LENGTH points (gnubg's 64, which the match equity
+    table covers): the match, its score and a .mat file's header all refuse longer ones."""
+    assert Match(MAX_MATCH_LENGTH).length == 64
+    for make in (lambda: Match(65), lambda: MatchScore(65)):
+        with pytest.raises(BackgammonError, match="64"):
+            make()
+    with pytest.raises(BackgammonError):
+        import_mat(" 65 point match\n\n Game 1\n A : 0    B : 0\n")

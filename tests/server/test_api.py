@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from sqlalchemy.orm import Session
 from starlette.websockets import WebSocketDisconnect
 
 from backgammon import BackgammonError, Position
@@ -25,7 +26,7 @@ from backgammon.dice import SeededDice
 from backgammon.formats.mat import import_mat
 from backgammon.game import Game, Rules
 from backgammon.server import Settings, computer, create_app
-from backgammon.server.db import Base, make_engine, migrate
+from backgammon.server.db import Base, MatchRow, make_engine, migrate
 from backgammon.server.settings import sqlite_url
 
 with warnings.catch_warnings():
@@ -37,8 +38,12 @@ State = dict[str, Any]
 SEED = 11  # seat 1 wins the opening roll, 5 against 4
 
 
-def client_for(database: Path) -> TestClient:
-    return TestClient(create_app(Settings(database_url=sqlite_url(database), computer_pause=0)))
+def client_for(database: Path, **settings: Any) -> TestClient:
+    """A client of an app on ``database`` that takes seeds and limits no rate (unless the
+    settings say otherwise)."""
+    unlimited = {"create_rate": None, "hint_rate": None, "action_rate": None}
+    options = {"computer_pause": 0, "allow_seed": True, **unlimited, **settings}
+    return TestClient(create_app(Settings(database_url=sqlite_url(database), **options)))
 
 
 @pytest.fixture
@@ -417,6 +422,29 @@ def test_the_computer_resumes_after_a_failed_try(
     monkeypatch.undo()
     state = settled(client, match_id)  # the read wakes the computer again
     assert state["to_act"] == 0
+    assert [entry["kind"] for entry in state["record"][0]["entries"]] == ["opening", "play"]
+
+
+def test_the_computer_finishes_a_play_whose_steps_were_saved_without_it(
+    database: Path,
+) -> None:
+    """A match saved with some of the computer's steps made (as a server that saved each
+    step did): the computer, started again, plays its turn from there."""
+    with client_for(database) as first:
+        match_id = create(first, seed=SEED)["id"]
+        state = opening(first, match_id)  # seat 1 wins the opening roll
+        step = state["steps"][0]
+        act(first, match_id, seat=1, action="step", **{"from": step["from"], "to": step["to"]})
+    engine = make_engine(sqlite_url(database))
+    with Session(engine) as session, session.begin():
+        row = session.get(MatchRow, match_id)
+        assert row is not None
+        row.settings = {**row.settings, "seats": [{"kind": "human", "level": None},
+                                                  {"kind": "computer", "level": "beginner"}]}
+    engine.dispose()
+    with client_for(database) as second:
+        state = settled(second, match_id)
+    assert state["to_act"] == 0 and state["phase"] == "roll"
     assert [entry["kind"] for entry in state["record"][0]["entries"]] == ["opening", "play"]
 
 

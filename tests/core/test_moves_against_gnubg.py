@@ -36,7 +36,7 @@ except ImportError:  # a test-only reference; the tests that need it say so and 
 needs_gnubg_nn = pytest.mark.skipif(gnubg_nn is None, reason="gnubg_nn is not installed")
 GNUBG_PROGRAM = shutil.which("gnubg") or shutil.which("gnubg", path="/usr/games")
 
-GOLDEN_PATH = Path(__file__).parent / "data" / "movegen_golden.json"
+GOLDEN_PATH = Path(__file__).parents[1] / "data" / "movegen_golden.json"
 GOLDEN = json.loads(GOLDEN_PATH.read_text())["positions"]
 
 Board = list[list[int]]

@@ -7,7 +7,7 @@ the record does not change when the shipped networks do. ``tests/data/bot_choice
 what the code before the bot took one cube context (commit 3bfc83e) answered to the same
 questions, asked with the API of the time. Only choices with a clear margin are kept, so
 that rounding cannot flip them. Run this file
-(``python tests/test_bot_choices.py``) to write the record again after an intended change.
+(``python tests/bot/test_choices_unchanged.py``) to write the record again after an intended change.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from backgammon.bot.encoding import CONTACT_INPUTS, RACE_INPUTS
 from backgammon.bot.evaluator import NetworkEvaluator
 from backgammon.bot.network import Network
 
-RECORD = Path(__file__).parent / "data" / "bot_choices.json"
+RECORD = Path(__file__).parents[1] / "data" / "bot_choices.json"
 #: The least margin (in equity or chance) a choice needs to be recorded.
 MARGIN = 1e-3
 

@@ -22,7 +22,7 @@ from backgammon.server import Settings, create_app
 from backgammon.server.routes.help import HELP, LANGUAGES, TOPICS
 from backgammon.server.settings import sqlite_url
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 MESSAGES = ROOT / "src" / "backgammon" / "web" / "messages"
 PAGES = [(lang, topic) for lang in LANGUAGES for topic in TOPICS]
 

@@ -26,7 +26,7 @@ from backgammon.match import Match
 from backgammon.position import Position, WinKind
 from backgammon.variants import Variant
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 GNUBG = shutil.which("gnubg") or "/usr/games/gnubg"
 HAVE_GNUBG = Path(GNUBG).exists()
 NAMES = ("Ann Lee", "Bob")

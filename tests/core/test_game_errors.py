@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 
 from backgammon import BackgammonError, IllegalPlayError, InvalidDiceError, Position, WinKind
+from backgammon.cube import HIGHEST_CUBE
 from backgammon.dice import ManualDice
-from backgammon.game import Game, IllegalActionError, Phase, Rules
+from backgammon.game import Game, IllegalActionError, Phase, Rules, SetUp
 from backgammon.match import Match
 
 BAD_SEATS = [2, -1, True, "0", None, 0.0]
@@ -169,7 +170,7 @@ def test_automatic_race_roll_without_dice_does_not_fail_the_play() -> None:
         pytest.param(moving, lambda g: g.take(1), "no double", id="take-with-no-double"),
         pytest.param(moving, lambda g: g.drop(1), "no double", id="drop-with-no-double"),
         pytest.param(seat1_to_roll, lambda g: g.step(1, 8, 5), "No checker", id="step-to-roll"),
-        pytest.param(seat1_to_roll, lambda g: g.confirm(1), "cannot end", id="confirm-to-roll"),
+        pytest.param(seat1_to_roll, lambda g: g.confirm(1), "no play to", id="confirm-to-roll"),
         pytest.param(doubled, lambda g: g.roll(1), "cannot be rolled", id="roll-while-doubled"),
         pytest.param(doubled, lambda g: g.double(0), "before rolling", id="double-on-a-double"),
         pytest.param(doubled, lambda g: g.resign(0), "cannot be offered", id="resign-doubled"),
@@ -633,3 +634,28 @@ def test_a_saved_match_with_a_game_after_it_ended_is_refused() -> None:
     data["games"].append([ROLL])
     with pytest.raises(BackgammonError, match="game 2 after the match was over"):
         Match.from_dict(data)
+
+
+def test_a_second_confirm_says_the_turn_is_over() -> None:
+    """Once a turn has ended, a repeated confirm says what the game waits for, not that the
+    dice must still be played."""
+    game = Game(dice=ManualDice(["6 1"]))
+    game.roll(0)
+    game.step(0, 13, 7)
+    game.step(0, 8, 7)
+    game.confirm(0)
+    with pytest.raises(IllegalActionError, match="no play to confirm: the game waits for a roll"):
+        game.confirm(0)
+
+
+def test_the_cube_stops_at_4096_without_a_highest_value() -> None:
+    """RULES.md, Doubling: no limit on redoubles, but the program stops the cube at 4096, as
+    GNU Backgammon does, so every ID can still write it."""
+    game = Game(
+        setup=SetUp(Position.initial(), cube_value=HIGHEST_CUBE // 2, cube_owner=0)
+    )
+    assert game.may_double(0)
+    game.double(0)
+    game.take(1)
+    assert game.cube_value == HIGHEST_CUBE and not game.may_double(1)
+    assert not game.cube_context(1).may_double

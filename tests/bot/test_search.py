@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from itertools import islice
 
 import numpy as np
@@ -32,7 +33,7 @@ from backgammon.bot.network import Array, equities, flip_outputs
 from backgammon.bot.search import ROLL_WEIGHTS
 from backgammon.bot.selfplay import selfplay
 from backgammon.cli import main
-from backgammon.cube import CubeContext, MatchScore
+from backgammon.cube import HIGHEST_CUBE, CubeContext, MatchScore
 from backgammon.dice import ManualDice, SeededDice
 from backgammon.formats.mat import import_mat, read_mat
 from backgammon.game import Action, Game, Phase
@@ -248,7 +249,7 @@ def test_a_bot_in_a_match_plays_for_the_match_score() -> None:
     match = Match(1, dice=ManualDice(["6 1", "6 4"]))
     match.game.roll(0)
     game = match.game
-    assert game.cube_context(0) == ONE_POINT
+    assert game.cube_context(0) == replace(ONE_POINT, max_cube=HIGHEST_CUBE)
     assert game.dice is not None
     expected = bot.best_play(game.position, game.dice, ONE_POINT)
     assert expected is not None and player.best_play(bot, game, 0).result == expected.result

@@ -1,7 +1,7 @@
 """The help in a real browser: the game page's link opens the help in the page's language, and
 the help pages read in their language and direction without any script.
 
-The server and the browser are tests/test_browser.py's fixtures (Debian's chromium; skipped
+The server and the browser are tests/web/test_browser.py's fixtures (Debian's chromium; skipped
 without it).
 """
 

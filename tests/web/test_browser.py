@@ -27,7 +27,7 @@ from backgammon.dice import SeededDice
 from backgammon.formats.ids import setup_from_id
 from backgammon.game import Action, Game, Phase
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "src" / "backgammon" / "web"
 ARTIFACTS = ROOT / "artifacts"
 CHROMIUM = "/usr/bin/chromium"
@@ -110,12 +110,17 @@ class Running:
     (a free one, or the one given, so that a page open on the old server's address reaches the
     new one after a restart)."""
 
-    def __init__(self, database: Path, port: int = 0) -> None:
+    def __init__(self, database: Path, port: int = 0, **options: Any) -> None:
         uvicorn = pytest.importorskip("uvicorn")
         from backgammon.server import Settings, create_app
         from backgammon.server.settings import sqlite_url
 
-        app = create_app(Settings(database_url=sqlite_url(database), computer_pause=0.05))
+        unlimited = {"create_rate": None, "hint_rate": None, "action_rate": None}
+        settings = Settings(
+            database_url=sqlite_url(database), computer_pause=0.05, allow_seed=True,
+            **{**unlimited, **options},
+        )
+        app = create_app(settings)
         listener = socket.socket()
         # The old server's connections may linger in TIME_WAIT on the port taken over.
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -1182,3 +1187,22 @@ def test_a_match_won_by_a_resignation_says_the_winners_score_first(
     state = fetch_state(server, match_id)
     assert state["match_over"] and state["score"] == [1, 0]
     assert page.inner_text("#status") == "White wins the match, 1–0."
+
+
+def test_too_many_actions_are_said_as_such(tmp_path: Path, page: Any) -> None:
+    running = Running(tmp_path / "games.sqlite", action_rate="1/minute")
+    try:
+        match_id = post(running.url, "/api/matches", {"opponent": "human", "seed": SEED})["id"]
+        page.goto(f"{running.url}/?match={match_id}")
+        page.wait_for_selector('[data-place="p24"]')
+        page.click("#board", position={"x": 20, "y": 20})  # the opening roll: the one allowed
+        wait_version(page, 1)
+        page.click(f'[data-place="{place(13, 1)}"]')  # Black's 13/8: one action too many
+        page.click(f'[data-place="{place(8, 1)}"]')
+        page.wait_for_function(
+            "text => document.querySelector('#message').textContent === text",
+            arg=catalogue()["error.tooMany"],
+        )
+        assert fetch_state(running.url, match_id)["version"] == 1
+    finally:
+        running.stop()

@@ -19,7 +19,7 @@ import pytest
 from backgammon.game import Game
 from backgammon.match import Match
 
-TOOL = Path(__file__).resolve().parent.parent / "tools" / "mat_snapshot.py"
+TOOL = Path(__file__).resolve().parents[2] / "tools" / "mat_snapshot.py"
 
 
 def _load_tool() -> ModuleType:

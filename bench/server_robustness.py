@@ -1,0 +1,254 @@
+"""The server under crashes, hostile requests and slow or many watchers: the figures of issue 9.
+
+    .venv/bin/python bench/server_robustness.py [--kills 30] [--actions 300] [--watchers 600]
+
+Three measures, each on its own server (``uvicorn backgammon.server:create_app`` in a child
+process, SQLite in a temporary folder, no rate limits):
+
+1. ``--kills`` SIGKILLs of the server while a person plays the computer (the harness of
+   tests/server/test_crash.py: a kill at a moment drawn from a seeded generator, during the
+   person's actions, with a request in flight, or during the computer's play), then a restart
+   on the same socket and database. Counted: the person's acknowledged actions, those missing
+   from the record after a restart, and the matches left stuck (the game waiting on the
+   computer for 60 s).
+2. The fuzz test (tests/server/test_fuzz.py, derandomized) run under pytest, its requests
+   counted by answer class (a 5xx raised inside the test client counts as a 5xx).
+3. The latency of an action (a POST, sequential, both seats human) with no watcher, with one
+   watcher that never reads (over ``--actions`` * 3 actions, past the socket's buffers), and
+   with ``--watchers`` watchers reading every state; then again with uvicorn's per-message
+   compression of WebSocket frames off (each watcher's frames are compressed on their own,
+   which is most of the cost of many watchers).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from server import free_port, next_action, percentile, start_server, wait_until_up
+from websockets.asyncio.client import connect
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from test_server_crash import Server, events_of, person_action, wait_for  # noqa: E402
+
+
+def kills(trials: int, folder: Path) -> str:
+    """SIGKILL the server ``trials`` times while a person plays the computer."""
+    acknowledged = lost = stuck = finished = 0
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(64)
+        server = Server(listener, folder / "kills.sqlite")
+        server.start()
+        match_id = ""
+        sent: list[dict[str, Any]] = []
+        try:
+            for trial in range(trials):
+                if not match_id:
+                    body = {"opponent": "computer", "level": "beginner", "length": 1}
+                    match_id = server.request("POST", "/api/matches", body)[1]["id"]
+                    sent = []
+                draw = random.Random(trial)
+                path = f"/api/matches/{match_id}/actions"
+                try:
+                    for _ in range(draw.randint(0, 6)):
+                        state = wait_for(server, match_id,
+                                         lambda s: s["match_over"] or person_action(s))
+                        action = person_action(state)
+                        if action is None:
+                            break
+                        if server.request("POST", path, action)[0] == 200:
+                            sent.append(action)
+                            acknowledged += 1
+                    state = server.state(match_id)
+                    moment = draw.choice(["now", "in flight", "computer"])
+                    if moment == "in flight" and (action := person_action(state)) is not None:
+                        server.send_unanswered(path, action)
+                    elif moment == "computer":
+                        target = state["version"] + draw.randint(1, 4)
+                        wait_for(server, match_id, lambda s, target=target: s["version"] >= target
+                                 or s["match_over"] or person_action(s) is not None)
+                except AssertionError:
+                    stuck += 1
+                    match_id = ""
+                server.kill()
+                server.start()
+                if not match_id:
+                    continue
+                events = events_of(server, match_id)
+                lost += sum(
+                    len(events) <= action["version"]
+                    or events[action["version"]]["action"] != action["action"]
+                    for action in sent
+                )
+                if server.state(match_id)["match_over"]:
+                    finished += 1
+                    match_id = ""
+            while match_id:  # the last match, played to its end without a kill
+                state = wait_for(server, match_id, lambda s: s["match_over"] or person_action(s))
+                action = person_action(state)
+                if action is None:
+                    finished += 1
+                    break
+                server.request("POST", f"/api/matches/{match_id}/actions", action)
+        finally:
+            server.kill()
+    return (f"kill -9: {trials} kills, {acknowledged} acknowledged actions, {lost} lost, "
+            f"{stuck} matches stuck, {finished} matches played to the end")
+
+
+PLUGIN = textwrap.dedent('''
+    import collections, pytest
+    counts = collections.Counter()
+
+    @pytest.fixture(autouse=True, scope="session")
+    def _count_requests():
+        from starlette.testclient import TestClient
+        request, websocket = TestClient.request, TestClient.websocket_connect
+
+        def counted(self, *args, **kwargs):
+            counts["requests"] += 1
+            try:
+                answer = request(self, *args, **kwargs)
+            except Exception:
+                counts["5xx"] += 1
+                raise
+            counts[f"{answer.status_code // 100}xx"] += 1
+            return answer
+
+        def counted_socket(self, *args, **kwargs):
+            counts["requests"] += 1
+            counts["websocket"] += 1
+            return websocket(self, *args, **kwargs)
+
+        TestClient.request, TestClient.websocket_connect = counted, counted_socket
+        yield
+        print("\\nfuzz counts:", ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+''')
+
+
+def fuzz(folder: Path) -> str:
+    """Run the fuzz test with its requests counted."""
+    (folder / "count_requests.py").write_text(PLUGIN)
+    environ = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "src"), str(folder)]))
+    command = [sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider",
+               "-p", "count_requests", str(ROOT / "tests" / "test_server_fuzz.py")]
+    started = time.monotonic()
+    done = subprocess.run(command, env=environ, capture_output=True, text=True, check=False)
+    counts = [line for line in done.stdout.splitlines() if line.startswith("fuzz counts:")]
+    verdict = "passed" if done.returncode == 0 else f"FAILED (pytest status {done.returncode})"
+    took = time.monotonic() - started
+    return f"{counts[-1] if counts else 'fuzz counts: none'} ({verdict}, {took:.0f} s)"
+
+
+def stuck_socket(port: int, match_id: str) -> socket.socket:
+    """A WebSocket opened by hand that never reads."""
+    stuck = socket.socket()
+    stuck.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    stuck.connect(("127.0.0.1", port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    stuck.sendall(
+        f"GET /api/matches/{match_id}/updates HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+        "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+    )
+    return stuck
+
+
+async def actions(client: httpx.AsyncClient, match_id: str, count: int) -> list[float]:
+    """Seconds each of ``count`` actions took, one after the other."""
+    state = (await client.get(f"/api/matches/{match_id}")).json()
+    took = []
+    for _ in range(count):
+        started = time.perf_counter()
+        answer = await client.post(f"/api/matches/{match_id}/actions", json=next_action(state))
+        took.append(time.perf_counter() - started)
+        answer.raise_for_status()
+        state = answer.json()
+    return took
+
+
+async def read_all(url: str, ready: asyncio.Event, joined: list[int], total: int) -> None:
+    async with connect(url, max_size=None) as watcher:
+        joined.append(1)
+        if len(joined) == total:
+            ready.set()
+        async for _ in watcher:
+            pass
+
+
+async def latencies(count: int, watchers: int, port: int, server: Any) -> list[str]:
+    lines = []
+    base = f"http://127.0.0.1:{port}"
+    async with httpx.AsyncClient(base_url=base, timeout=60) as client:
+        await wait_until_up(client, server)
+
+        async def new_match() -> str:
+            body = {"opponent": "human", "cube": False}
+            match_id: str = (await client.post("/api/matches", json=body)).json()["id"]
+            return match_id
+
+        def figures(name: str, took: list[float]) -> str:
+            return (f"{name}: {len(took)} actions, median {statistics.median(took) * 1000:.1f}"
+                    f" ms, 99th percentile {percentile(took, 0.99) * 1000:.1f} ms")
+
+        lines.append(figures("no watcher", await actions(client, await new_match(), count)))
+        match_id = await new_match()
+        stuck = stuck_socket(port, match_id)
+        lines.append(figures("one watcher that never reads",
+                             await actions(client, match_id, count * 3)))
+        stuck.close()
+        match_id = await new_match()
+        ready, joined = asyncio.Event(), []
+        url = f"ws://127.0.0.1:{port}/api/matches/{match_id}/updates"
+        tasks = [asyncio.create_task(read_all(url, ready, joined, watchers))
+                 for _ in range(watchers)]
+        await asyncio.wait_for(ready.wait(), 120)
+        lines.append(figures(f"{watchers} watchers reading",
+                             await actions(client, match_id, count)))
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--kills", type=int, default=30, help="SIGKILLs of the server")
+    parser.add_argument("--actions", type=int, default=300, help="actions timed a case")
+    parser.add_argument("--watchers", type=int, default=600, help="reading watchers")
+    options = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="bench-robust-") as name:
+        folder = Path(name)
+        print(kills(options.kills, folder), flush=True)
+        print(fuzz(folder), flush=True)
+        for deflate in (True, False):
+            print(f"WebSocket compression {'on' if deflate else 'off'}:")
+            port = free_port()
+            flags = [] if deflate else ["--ws-per-message-deflate", "false"]
+            server = start_server(folder, port, "backgammon.server:create_app", flags)
+            try:
+                measured = asyncio.run(latencies(options.actions, options.watchers, port, server))
+            finally:
+                server.terminate()
+                server.wait(10)
+            print("\n".join(f"  {line}" for line in measured), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,99 @@
+"""``backgammon analyse FILE.mat``: judge every decision of a match and report on it.
+
+::
+
+    backgammon analyse match.mat                  0-ply is quick; the default is 2-ply
+    backgammon analyse match.mat --plies 0 --json match.json --html match.html
+
+The text summary (each game's statistics and marked decisions, then the match's) goes to
+standard output, a progress bar to standard error; ``--json`` and ``--html`` write the
+reports of :mod:`backgammon.analysis.report` and :mod:`backgammon.analysis.html`. A file that
+cannot be read ends the command with its line and the reason.
+
+The command is registered by :mod:`backgammon.cli` from :data:`ARGUMENTS` and
+:func:`analyse_command`; :func:`build_parser` makes a parser of its own, for tests.
+
+>>> build_parser().parse_args(["m.mat", "--plies", "0"]).plies
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..analysis import Analyser
+from ..analysis.html import html_report
+from ..analysis.report import text_report, to_json
+from ..bot.bot import MAX_PLIES
+from ..errors import BackgammonError
+from ..formats.mat import read_mat
+from . import Argument, arg
+
+#: The subcommand's summary, for the list of commands.
+SUMMARY = (
+    "Analyse a match or money session from a .mat file: every checker play, cube decision "
+    "and roll judged, with statistics per player as GNU Backgammon reports them."
+)
+
+
+def _plies(text: str) -> int:
+    number = int(text) if text.isdigit() else -1
+    if not 0 <= number <= MAX_PLIES:
+        raise argparse.ArgumentTypeError(f"the depth is 0 to {MAX_PLIES} plies; got {text!r}")
+    return number
+
+
+#: The subcommand's arguments.
+ARGUMENTS: tuple[Argument, ...] = (
+    arg("file", metavar="FILE.mat", help="the match to analyse (.mat)"),
+    arg("--plies", type=_plies, default=2, metavar="N",
+        help="the depth of the analysis (default 2; 0 is quick)"),
+    arg("--json", metavar="OUT", help="write the analysis as JSON to OUT"),
+    arg("--html", metavar="OUT", help="write the analysis as an HTML page to OUT"),
+    arg("--no-progress", action="store_true", help="no progress bar"),
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """A parser of the subcommand's arguments alone."""
+    parser = argparse.ArgumentParser(prog="backgammon analyse", description=SUMMARY)
+    for argument in ARGUMENTS:
+        parser.add_argument(*argument.flags, **argument.options)
+    return parser
+
+
+def analyse_command(args: argparse.Namespace) -> int:
+    """Run the subcommand; a file that cannot be read or written raises BackgammonError."""
+    try:
+        match = read_mat(args.file)
+    except OSError as exc:
+        raise BackgammonError(f"Cannot read {args.file}: {exc.strerror or exc}.") from exc
+    analyser = Analyser(plies=args.plies)
+    if args.no_progress:
+        analysis = analyser.analyse(match)
+    else:
+        from tqdm import tqdm  # type: ignore[import-untyped]
+
+        with tqdm(desc="Analysing", unit=" turns", file=sys.stderr) as bar:
+
+            def progress(done: int, total: int) -> None:
+                bar.total = total
+                bar.update(done - bar.n)
+
+            analysis = analyser.analyse(match, progress)
+    print(text_report(analysis), end="")
+    for path, write in ((args.json, _json), (args.html, html_report)):
+        if path is not None:
+            try:
+                Path(path).write_text(write(analysis), encoding="utf-8")
+            except OSError as exc:
+                raise BackgammonError(f"Cannot write {path}: {exc.strerror or exc}.") from exc
+    return 0
+
+
+def _json(analysis: Any) -> str:
+    return json.dumps(to_json(analysis), indent=1)

@@ -1,0 +1,152 @@
+"""What keeps one client from taking the server for itself: a cap on a request's size, rate
+limits per client (the ``limits`` library's moving windows, in memory), and a bounded pool of
+threads for the bot's hints. Each refusal is an answer with a sentence: 413, 429 or 503.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, ClassVar, TypeVar
+
+from fastapi import HTTPException, Request, status
+from limits import RateLimitItem, parse
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+_T = TypeVar("_T")
+
+
+class BodyLimit:
+    """ASGI middleware: a request whose body is over ``max_bytes`` is answered 413 and never
+    reaches the app (the body is read first, up to the limit, whatever Content-Length says)."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope["headers"]).get(b"content-length", b"0")
+        body = b""
+        more = not declared.isdigit() or int(declared) <= self.max_bytes
+        over = not more
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                break
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+            if len(body) > self.max_bytes:
+                over = True
+                break
+        if over:
+            sentence = f"The request is too large: at most {self.max_bytes} bytes are read."
+            await _answer(send, 413, sentence)
+            return
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if replayed:
+                return await receive()  # what comes next: the client's disconnect
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
+
+
+async def _answer(send: Send, code: int, sentence: str) -> None:
+    content = json.dumps({"detail": sentence}).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": code,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(content)).encode()),
+                (b"connection", b"close"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": content})
+
+
+class RateLimits:
+    """Rate limits per client address, by kind of request (None: no limit)."""
+
+    #: What each kind of request is called in a refusal.
+    NAMES: ClassVar[dict[str, str]] = {
+        "create": "new matches", "hint": "hints", "action": "actions"
+    }
+
+    def __init__(self, rates: dict[str, str | None]) -> None:
+        self._items: dict[str, RateLimitItem] = {
+            kind: parse(rate) for kind, rate in rates.items() if rate is not None
+        }
+        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+
+    def check(self, kind: str, client: str) -> None:
+        """Count a request of ``kind`` from ``client``; 429 when it is one too many."""
+        item = self._items.get(kind)
+        if item is None or self._limiter.hit(item, kind, client):
+            return
+        reset = self._limiter.get_window_stats(item, kind, client).reset_time
+        wait = max(1, round(reset - time.time()))
+        raise HTTPException(
+            status.HTTP_429_TOO_MANY_REQUESTS,
+            f"Too many {self.NAMES[kind]} from this address: at most {item.amount} a "
+            f"{_window(item)}; try again in a moment.",
+            headers={"Retry-After": str(wait)},
+        )
+
+
+def _window(item: RateLimitItem) -> str:
+    unit = item.GRANULARITY.name
+    return unit if item.multiples == 1 else f"{item.multiples} {unit}s"
+
+
+def rate_limited(kind: str) -> Callable[[Request], None]:
+    """A dependency that counts the request against the client's limit of ``kind``."""
+
+    def check(request: Request) -> None:
+        limits: RateLimits = request.app.state.limits
+        limits.check(kind, request.client.host if request.client else "unknown")
+
+    return check
+
+
+class HintPool:
+    """The threads that think out hints: ``workers`` of them, and at most ``queue`` hints
+    waiting, so that hints never take the threads the other requests use."""
+
+    def __init__(self, workers: int, queue: int) -> None:
+        self._executor = ThreadPoolExecutor(workers, thread_name_prefix="hint")
+        self._room = workers + queue
+        self._under_way = 0
+
+    async def run(self, function: Callable[..., _T], *args: Any) -> _T:
+        """``function(*args)`` in a worker thread; 503 when the pool is full."""
+        if self._under_way >= self._room:
+            raise HTTPException(
+                status.HTTP_503_SERVICE_UNAVAILABLE,
+                "The computer is busy with other hints; ask again in a moment.",
+                headers={"Retry-After": "1"},
+            )
+        self._under_way += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(
+                self._executor, function, *args
+            )
+        finally:
+            self._under_way -= 1
+
+    def close(self) -> None:
+        """Let the hints under way finish; take no more."""
+        self._executor.shutdown(wait=True, cancel_futures=True)
