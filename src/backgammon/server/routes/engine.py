@@ -216,7 +216,7 @@ async def move(question: MoveQuestion, request: Request) -> dict[str, Any]:
             f"The ID holds the dice {held[0]}-{held[1]}, other than those given; give the "
             "dice once."
         )
-    dice = question.dice or held
+    dice = held or question.dice
     if dice is None:
         raise _malformed("A move question needs the dice: give dice, or an ID that holds them.")
     count = question.plays
