@@ -66,7 +66,7 @@ class _GameText:
     names: tuple[str, str] = ("", "")
     rules: set[str] = field(default_factory=set)
     automatic: int = 0
-    result: tuple[int, int, bool] | None = None
+    result: tuple[int, int] | None = None
 
     @classmethod
     def of(cls, number: int, nodes: list[Node]) -> _GameText:
@@ -99,14 +99,14 @@ class _GameText:
             raise SgfFormatError(f"{what} is a whole number; got {text!r}.", self.number, 1)
         return int(text)
 
-    def _result(self, text: str) -> tuple[int, int, bool] | None:
-        """``RE``: the winner, the points and whether the loser resigned (None: no result)."""
+    def _result(self, text: str) -> tuple[int, int] | None:
+        """``RE``: the winner and the points (None: no result). Its ``R`` (the loser
+        resigned) is not needed: a game the moves do not end was ended by a resignation."""
         text = text.strip()
         if not text or text[0].upper() not in "WB" or text[1:2] != "+":
             return None  # "?", "0", "Void": no winner to check
         digits = "".join(c for c in text[2:] if c.isdigit())
-        resigned = text[2 + len(digits) :].upper().startswith("R")
-        return (0 if text[0].upper() == "W" else 1, max(int(digits or "1"), 1), resigned)
+        return (0 if text[0].upper() == "W" else 1, max(int(digits or "1"), 1))
 
 
 _COLOURS = ("White", "Black")
@@ -297,7 +297,7 @@ class _Replay:
                     1,
                 )
             return
-        winner, points, _resigned = result
+        winner, points = result
         if game.result is None:
             level = next((k for k in WinKind if game.points_for(k) == points), None)
             if level is None:
@@ -317,8 +317,8 @@ class _Replay:
                 ) from exc
             return
         ended = game.result
-        # gnubg's result gives a game its plain worth even where the Jacoby rule made it a
-        # single game; the points the rules give are kept.
+        # A result may give the game its plain worth where the Jacoby rule made it a single
+        # game (gnubg's .mat files do so); the points the rules give are kept.
         worth = (ended.points, game.cube_value * int(ended.kind))
         if ended.winner != winner or points not in worth:
             raise SgfFormatError(

@@ -9,7 +9,10 @@ roll, the cube, the match score and perhaps the dice; or by the ``checkers`` of 
 The cube and the match score not in the ID are given as ``cube`` and ``match``. Everything,
 the answer's too, is seen from the player on roll. The bot thinks at ``plies`` (0 to 2) in
 the bounded pool of threads that thinks out hints, and each question counts against the
-client's rate of hints.
+client's rate of hints. For example::
+
+    curl -s http://127.0.0.1:8000/api/v1/engine/move -H 'content-type: application/json' \
+         -d '{"position": "4HPwATDgc/ABMA", "dice": [3, 1], "plays": 3}'
 """
 
 from __future__ import annotations
