@@ -78,6 +78,9 @@ def random_matches() -> list[Match]:
         rules = Rules(jacoby=seed % 2 == 0, beavers=True, automatic_doubles=seed % 3)
         matches.append(random_match(3200 + seed, 0, rules, games=3, double_rate=0.15))
     matches.append(random_match(3300, 0, Rules(variant=Variant.NACKGAMMON, cube=False)))
+    for seed in range(3):
+        reroll = Rules(opening_reroll=True, beavers=True)
+        matches.append(random_match(3400 + seed, 0, reroll, games=4, double_rate=0.3))
     return matches
 
 

@@ -134,7 +134,7 @@ class _Replay:
             jacoby=money and "Jacoby" in first.rules,
             beavers=money and _shows_beaver(moves),
             automatic_doubles=max(game.automatic for game in games) if money else 0,
-            opening_reroll=any(_first_roll_doubles(game) for game in games),
+            opening_reroll=any(_fresh_opening_roll(game) for game in games),
         )
         names = tuple(name or f"Player {seat}" for seat, name in enumerate(first.names))
         if first.score != (0, 0):
@@ -360,11 +360,13 @@ def _shows_beaver(nodes: list[Node]) -> bool:
     )
 
 
-def _first_roll_doubles(game: _GameText) -> bool:
-    """Only a fresh roll by the opening roll's winner can be doubles."""
+def _fresh_opening_roll(game: _GameText) -> bool:
+    """Whether the game shows that the opening roll's winner rolls afresh: only then can its
+    first move be doubles, or a double come before it."""
     for _, node in game.moves:
         for name in ("W", "B"):
             if name in node:
-                value = node[name][0]
-                return len(value) >= 2 and value[0] == value[1] and value[0] in "123456"
+                value = node[name][0].strip()
+                doubles = len(value) >= 2 and value[0] == value[1] and value[0] in "123456"
+                return doubles or value == "double"
     return False
