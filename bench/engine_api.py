@@ -8,8 +8,10 @@ of bench/server.py), then asks ``--requests`` move questions in turn over one ke
 connection: positions met in games of the bot against itself (so openings, middle games and
 bear-offs), each with a roll, a tenth of them by XGID with the match score, the rest by GNU
 Backgammon Position ID. The latency is timed from send to parsed answer, on loopback, after
-``--warmup`` questions (the first loads the networks and compiles the kernel). The last line
-is for machines: ``engine_api plies=... n=... p50_ms=... p99_ms=...``.
+``--warmup`` questions (the first loads the networks and compiles the kernel). The server's
+CPU time a question (from ``/proc``) is printed too: on a busy machine the latency includes
+waiting for a core, the CPU time much less so. The last line is for machines:
+``engine_api plies=... n=... p50_ms=... p99_ms=... server_cpu_ms=...``.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from server import free_port, percentile, start_server, wait_until_up
+from server import cpu_seconds, free_port, percentile, start_server, wait_until_up
 
 from backgammon.bot import Bot, play_out
 from backgammon.dice import SeededDice
@@ -69,7 +71,9 @@ def _xgid(entry: Rolled) -> str:
     return xgid_of(match)
 
 
-async def run(requests: int, plies: int, warmup: int) -> list[float]:
+async def run(requests: int, plies: int, warmup: int) -> tuple[list[float], float]:
+    """The latency of each question after the warm-up, and the server's CPU seconds for
+    them all."""
     asked = questions(requests + warmup)
     with tempfile.TemporaryDirectory() as folder:
         port = free_port()
@@ -78,7 +82,10 @@ async def run(requests: int, plies: int, warmup: int) -> list[float]:
             async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as client:
                 await wait_until_up(client, server)
                 times = []
+                cpu = 0.0
                 for number, question in enumerate(asked):
+                    if number == warmup:
+                        cpu = cpu_seconds(server.pid)
                     start = time.perf_counter()
                     response = await client.post(
                         "/api/v1/engine/move", json={**question, "plies": plies}
@@ -87,7 +94,7 @@ async def run(requests: int, plies: int, warmup: int) -> list[float]:
                     response.json()
                     if number >= warmup:
                         times.append(time.perf_counter() - start)
-                return times
+                return times, cpu_seconds(server.pid) - cpu
         finally:
             server.terminate()
             server.wait()
@@ -99,16 +106,17 @@ def main() -> None:
     parser.add_argument("--plies", type=int, default=0, choices=(0, 1, 2))
     parser.add_argument("--warmup", type=int, default=20)
     arguments = parser.parse_args()
-    times = asyncio.run(run(arguments.requests, arguments.plies, arguments.warmup))
+    times, cpu = asyncio.run(run(arguments.requests, arguments.plies, arguments.warmup))
     ms = sorted(1000 * t for t in times)
+    cpu_ms = 1000 * cpu / len(ms)
     print(
         f"{len(ms)} move questions at {arguments.plies}-ply: median {statistics.median(ms):.2f} "
         f"ms, p90 {percentile(ms, 0.90):.2f} ms, p99 {percentile(ms, 0.99):.2f} ms, "
-        f"max {ms[-1]:.2f} ms"
+        f"max {ms[-1]:.2f} ms; the server's CPU time {cpu_ms:.2f} ms a question"
     )
     print(
-        f"engine_api plies={arguments.plies} n={len(ms)} "
-        f"p50_ms={statistics.median(ms):.2f} p99_ms={percentile(ms, 0.99):.2f}"
+        f"engine_api plies={arguments.plies} n={len(ms)} p50_ms={statistics.median(ms):.2f} "
+        f"p99_ms={percentile(ms, 0.99):.2f} server_cpu_ms={cpu_ms:.2f}"
     )
 
 
