@@ -71,7 +71,10 @@ def test_gnubgs_files_survive_our_round_trip() -> None:
             assert ours.position == theirs.position
 
 
+@pytest.fixture(scope="module")
 def random_matches() -> list[Match]:
+    """Matches of random players: to 5 and 3 points, money with the Jacoby rule, beavers
+    and automatic doubles, Nackgammon without the cube, and a fresh opening roll."""
     matches = [random_match(3000 + seed, 5, double_rate=0.1) for seed in range(6)]
     matches.append(random_match(3100, 3, cut=True))
     for seed in range(4):
@@ -84,8 +87,8 @@ def random_matches() -> list[Match]:
     return matches
 
 
-def test_random_matches_survive_the_round_trip() -> None:
-    for match in random_matches():
+def test_random_matches_survive_the_round_trip(random_matches: list[Match]) -> None:
+    for match in random_matches:
         again = import_sgf(export_sgf(match))
         assert again.score == match.score and again.length == match.length
         assert again.rules.variant == match.rules.variant
@@ -120,8 +123,10 @@ def gnubg_load(path: Path) -> str:
 
 
 @pytest.mark.skipif(not HAVE_GNUBG, reason="Debian's gnubg is not installed")
-def test_gnubg_loads_ours_to_the_same_score(tmp_path: Path) -> None:
-    matches = random_matches() + [read_sgf(DATA / name) for name in sorted(GNUBG_SCORES)]
+def test_gnubg_loads_ours_to_the_same_score(
+    tmp_path: Path, random_matches: list[Match]
+) -> None:
+    matches = random_matches + [read_sgf(DATA / name) for name in sorted(GNUBG_SCORES)]
     for number, match in enumerate(matches):
         path = tmp_path / f"m{number}.sgf"
         path.write_text(export_sgf(match), encoding="utf-8")
