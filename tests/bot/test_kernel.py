@@ -182,7 +182,7 @@ def test_three_ply_averages_the_two_ply_values_of_the_replies() -> None:
     """3-ply (too slow for the Python search) is the average over the rolls of the 2-ply
     values of the 0-ply replies, each turned round."""
     engine = Engine.shipped()
-    position = [p for p in bot_positions(400, seed=16) if p.is_race()][0]
+    position = next(p for p in bot_positions(400, seed=16) if p.is_race())
     board = board_of(position)
     replies = engine.best_results(
         np.repeat(board[None], len(ALL_ROLLS), axis=0), np.array(ALL_ROLLS, dtype=np.int64)
