@@ -267,13 +267,14 @@ def test_evaluate_at_a_chosen_depth() -> None:
 
 def test_levels_from_weakest_to_strongest() -> None:
     assert list(Level) == [
-        "beginner", "casual", "intermediate", "advanced", "expert", "strongest"
+        "beginner", "casual", "intermediate", "advanced", "expert", "strongest", "world-class"
     ]
     noises = [LEVELS[level][1] for level in Level]
     plies = [LEVELS[level][0] for level in Level]
     assert noises == sorted(noises, reverse=True) and plies == sorted(plies)
     bot = Bot(level="strongest", evaluator=FakeEvaluator())
     assert (bot.plies, bot.noise) == (2, 0.0)
+    assert Bot(level="world-class", evaluator=FakeEvaluator()).plies == 3
     assert Bot(level=Level.BEGINNER, evaluator=FakeEvaluator()).noise > 0
     assert Bot(level="expert", plies=0, evaluator=FakeEvaluator()).plies == 0
     with pytest.raises(ValueError):
