@@ -29,6 +29,7 @@ from backgammon.bot import (
     player,
 )
 from backgammon.bot.bot import LEVELS
+from backgammon.bot.kernel import boards_of
 from backgammon.bot.network import Array, equities, flip_outputs
 from backgammon.bot.search import ROLL_WEIGHTS
 from backgammon.bot.selfplay import selfplay
@@ -302,6 +303,19 @@ def test_shipped_bot_loads_and_evaluates_the_start_near_even() -> None:
     assert 0.35 < bot.evaluate(Position.initial()).win < 0.65
     race = Position.from_points({1: 1}, {6: 1}, checkers=1)
     assert bot.evaluate(race).win == pytest.approx(1.0)  # the bearoff table: off at once
+
+
+def test_shipped_bot_ranks_by_the_kernels_deep_values() -> None:
+    """A bot of the networks ranks with the kernel's n-ply values (its search has the
+    engine), to 3 plies: the best play's values are the kernel's of its result."""
+    bot = Bot(level="world-class")
+    assert bot.search.engine is not None
+    position = Position.from_points({1: 2, 3: 2, 4: 3, 6: 1}, {2: 2, 5: 3, 6: 2}, checkers=8)
+    ranked = bot.search.rank(position.legal_plays((6, 2)), bot.plies)
+    assert ranked[0].plies == 3
+    engine = bot.search.engine
+    deep = flip_outputs(engine.values(boards_of([ranked[0].play.result]), 3))[0]
+    assert ranked[0].values == pytest.approx(deep, abs=1e-6)
 
 
 def test_shipped_bot_beats_pubeval() -> None:
