@@ -10,7 +10,8 @@ hashing, no caches below the plays being ranked.
 
 Each depth has its own function, with its own rows of the work buffers, rather than one
 recursive function: :func:`_ply1` makes 21 choices, :func:`_ply2` 21 of those, :func:`_ply3`
-21 of those again. A 2-ply value is so 462 choices of about twenty evaluations each.
+21 of those again. A 2-ply value so makes 462 choices, each evaluating every legal result of
+its roll.
 """
 
 from __future__ import annotations
