@@ -1,4 +1,4 @@
-"""The bot's speed: milliseconds per decision at 0, 1 and 2 ply, and self-play games a second.
+"""The bot's speed: milliseconds per decision at 0 to 3 ply, and self-play games a second.
 
     .venv/bin/python bench/bot.py [--positions 200] [--seed 1] [--games 20]
 
@@ -67,7 +67,7 @@ def main() -> None:
 
     chosen = decisions(args.positions, args.seed, Bot())
     figures: dict[str, float] = {}
-    for plies, share in ((0, 1), (1, 4), (2, 5)):
+    for plies, share in ((0, 1), (1, 4), (2, 5), (3, 20)):
         bot = Bot(plies=plies)
         sample = chosen[::share]
         bot.best_play(*sample[0])  # load the weights and the table before timing

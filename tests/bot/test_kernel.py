@@ -27,6 +27,8 @@ from backgammon.bot.kernel import (
 )
 from backgammon.bot.kernel import evaluate as kernel_evaluate
 from backgammon.bot.kernel.movegen import generate, workspace
+from backgammon.bot.network import flip_outputs
+from backgammon.bot.search import ROLL_WEIGHTS, Search
 from backgammon.bot.shipped import load_shipped_networks, shipped_evaluator
 
 _VARIANTS = (Variant.STANDARD, Variant.NACKGAMMON, Variant.STANDARD, Variant.HYPERGAMMON)
@@ -153,3 +155,42 @@ def test_selfplay_is_seeded_and_splits_without_change() -> None:
 def test_seeds_out_of_range_are_refused() -> None:
     with pytest.raises(KernelError, match="seed"):
         Engine.shipped().selfplay(1, seed=-1)
+
+
+def _deep_sample() -> list[Position]:
+    """Positions of the bot's games with the end of a game among them: bear-offs in which
+    some replies finish the game, and finished games."""
+    late = [p for p in bot_positions(3000, seed=15) if p.is_race()]
+    over = Position.from_points({}, {1: 2}, checkers=2).flip()
+    return bot_positions(60, seed=15)[::4] + late[-12:] + [over]
+
+
+@pytest.mark.parametrize("plies", [0, 1, 2])
+def test_deep_values_are_the_python_searchs(plies: int) -> None:
+    """The kernel's n-ply values are those of the Python search (replies chosen and valued
+    by the numpy evaluator), to float32 rounding."""
+    positions = _deep_sample()
+    if plies == 2:
+        positions = positions[::3]
+    assert any(p.is_game_over() for p in positions)
+    expected = Search(shipped_evaluator()).values(positions, plies)
+    found = Engine.shipped().values(boards_of(positions), plies)
+    np.testing.assert_allclose(found, expected, atol=1e-5, rtol=0)
+
+
+def test_three_ply_averages_the_two_ply_values_of_the_replies() -> None:
+    """3-ply (too slow for the Python search) is the average over the rolls of the 2-ply
+    values of the 0-ply replies, each turned round."""
+    engine = Engine.shipped()
+    position = next(p for p in bot_positions(400, seed=16) if p.is_race())
+    board = board_of(position)
+    replies = engine.best_results(
+        np.repeat(board[None], len(ALL_ROLLS), axis=0), np.array(ALL_ROLLS, dtype=np.int64)
+    )
+    expected = ROLL_WEIGHTS @ flip_outputs(engine.values(replies, 2))
+    np.testing.assert_allclose(engine.values(board[None], 3)[0], expected, atol=1e-6, rtol=0)
+
+
+def test_deep_values_refuse_depths_past_the_deepest() -> None:
+    with pytest.raises(KernelError, match="0 to 3 plies"):
+        Engine.shipped().values(boards_of([Position.initial()]), 4)

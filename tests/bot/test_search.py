@@ -29,6 +29,7 @@ from backgammon.bot import (
     player,
 )
 from backgammon.bot.bot import LEVELS
+from backgammon.bot.kernel import boards_of
 from backgammon.bot.network import Array, equities, flip_outputs
 from backgammon.bot.search import ROLL_WEIGHTS
 from backgammon.bot.selfplay import selfplay
@@ -267,13 +268,14 @@ def test_evaluate_at_a_chosen_depth() -> None:
 
 def test_levels_from_weakest_to_strongest() -> None:
     assert list(Level) == [
-        "beginner", "casual", "intermediate", "advanced", "expert", "strongest"
+        "beginner", "casual", "intermediate", "advanced", "expert", "strongest", "world-class"
     ]
     noises = [LEVELS[level][1] for level in Level]
     plies = [LEVELS[level][0] for level in Level]
     assert noises == sorted(noises, reverse=True) and plies == sorted(plies)
     bot = Bot(level="strongest", evaluator=FakeEvaluator())
     assert (bot.plies, bot.noise) == (2, 0.0)
+    assert Bot(level="world-class", evaluator=FakeEvaluator()).plies == 3
     assert Bot(level=Level.BEGINNER, evaluator=FakeEvaluator()).noise > 0
     assert Bot(level="expert", plies=0, evaluator=FakeEvaluator()).plies == 0
     with pytest.raises(ValueError):
@@ -301,6 +303,19 @@ def test_shipped_bot_loads_and_evaluates_the_start_near_even() -> None:
     assert 0.35 < bot.evaluate(Position.initial()).win < 0.65
     race = Position.from_points({1: 1}, {6: 1}, checkers=1)
     assert bot.evaluate(race).win == pytest.approx(1.0)  # the bearoff table: off at once
+
+
+def test_shipped_bot_ranks_by_the_kernels_deep_values() -> None:
+    """A bot of the networks ranks with the kernel's n-ply values (its search has the
+    engine), to 3 plies: the best play's values are the kernel's of its result."""
+    bot = Bot(level="world-class")
+    assert bot.search.engine is not None
+    position = Position.from_points({1: 2, 3: 2, 4: 3, 6: 1}, {2: 2, 5: 3, 6: 2}, checkers=8)
+    ranked = bot.search.rank(position.legal_plays((6, 2)), bot.plies)
+    assert ranked[0].plies == 3
+    engine = bot.search.engine
+    deep = flip_outputs(engine.values(boards_of([ranked[0].play.result]), 3))[0]
+    assert ranked[0].values == pytest.approx(deep, abs=1e-6)
 
 
 def test_shipped_bot_beats_pubeval() -> None:

@@ -633,7 +633,7 @@ def test_the_jacoby_rule_counts_an_uncubed_gammon_single() -> None:
         (
             {"players": ("human", "computer"), "level": "grandmaster"},
             "The computer's levels are beginner, casual, intermediate, advanced, expert, "
-            "strongest; got 'grandmaster'.",
+            "strongest, world-class; got 'grandmaster'.",
         ),
         (
             {"start": setup_from_id(SEVEN_POINTS), "length": 3},
@@ -986,7 +986,7 @@ def test_the_options_reach_the_game(
         (
             ["play", "--computer", "grandmaster"],
             "argument --computer: the computer's levels are beginner, casual, intermediate, "
-            "advanced, expert, strongest; got 'grandmaster'",
+            "advanced, expert, strongest, world-class; got 'grandmaster'",
         ),
         (["play", "--colour", "black"], "--colour chooses your colour against the computer"),
         (["play", "--computer", "--colour", "red"], "invalid choice: 'red'"),

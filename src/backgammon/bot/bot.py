@@ -38,6 +38,7 @@ from .cube import (
 )
 from .evaluator import Evaluator
 from .kernel import Engine, KernelError
+from .kernel.engine import MAX_PLIES as KERNEL_MAX_PLIES
 from .met import equity_after, play_weights
 from .network import Array
 from .probabilities import Probabilities
@@ -57,10 +58,12 @@ class Level(StrEnum):
     ADVANCED = "advanced"
     EXPERT = "expert"
     STRONGEST = "strongest"
+    WORLD_CLASS = "world-class"
 
 
 #: Each level's search depth and the standard deviation of the noise on its choices (in
-#: points of equity), in the manner of GNU Backgammon's levels.
+#: points of equity), in the manner of GNU Backgammon's levels. World class (3-ply) takes
+#: about a second a decision (bench/bot.py): for hints and analysis more than for play.
 LEVELS: dict[Level, tuple[int, float]] = {
     Level.BEGINNER: (0, 0.15),
     Level.CASUAL: (0, 0.08),
@@ -68,10 +71,11 @@ LEVELS: dict[Level, tuple[int, float]] = {
     Level.ADVANCED: (0, 0.0),
     Level.EXPERT: (1, 0.0),
     Level.STRONGEST: (2, 0.0),
+    Level.WORLD_CLASS: (3, 0.0),
 }
 
-#: The most plies a bot searches.
-MAX_PLIES = 3
+#: The most plies a bot searches: the compiled kernel's deepest search.
+MAX_PLIES = KERNEL_MAX_PLIES
 
 # Resignations: the most a player gives up by resigning (per point of the cube, or per half
 # the swing of a game in a match), and the rounding allowed in the opponent's due.

@@ -3,12 +3,18 @@
 Plies are counted as GNU Backgammon counts them. At 0-ply a position's value is the
 evaluator's. At n-ply it is the average over the 21 rolls of the value, at (n-1)-ply, of the
 position after the play that the player on roll makes with that roll, chosen at 0-ply, as
-inside GNU Backgammon's searches. Each level of the tree is evaluated as one batch: every
-position of a level is expanded (its rolls and legal plays), all their results are evaluated
-at once, and then the level below is evaluated in the same way.
+inside GNU Backgammon's searches.
 
-Values are cached by position and depth, as are the chosen replies of each position, so the
-stages of one decision share their work, and so do successive decisions.
+With the compiled kernel of the networks (``Search(evaluator, engine=...)``, as every
+:class:`~backgammon.bot.Bot` of the networks has) the values at 1 ply or more come from
+:meth:`~backgammon.bot.kernel.Engine.values`, which keeps the whole tree below the positions
+asked about as boards. Without it (any other evaluator) each level of the tree is evaluated
+as one batch: every position of a level is expanded (its rolls and legal plays), all their
+results are evaluated at once, and then the level below is evaluated in the same way.
+
+Values are cached by position and depth (and, without the kernel, so are the chosen replies
+of each position), so the stages of one decision share their work, and so do successive
+decisions.
 
 A roll's plays are ranked in stages (:meth:`Search.rank`): all of them at 0-ply, then those
 that pass the first filter at 1-ply, and so on (GNU Backgammon's move filters: keep at most
@@ -36,7 +42,7 @@ from ..moves import Play
 from ..position import Position
 from .encoding import boards
 from .evaluator import Evaluator, terminal_values
-from .kernel import Engine, boards_of, position_of
+from .kernel import Engine, boards_of
 from .network import OUTPUTS, Array, equities, flip_outputs
 
 #: The weight of each of the 21 rolls (ALL_ROLLS order) out of 1: doubles 1/36, others 2/36.
@@ -75,8 +81,9 @@ class Search:
     def __init__(
         self, evaluator: Evaluator, cache_size: int = 200_000, engine: Engine | None = None
     ) -> None:
-        """``engine``: the compiled kernel of the same networks, which then chooses the
-        replies (the hot loop of a deep search) in one call."""
+        """``engine``: the compiled kernel of the same networks, which then gives the values
+        at 1 ply or more in one call, the whole tree below the positions asked about kept
+        as boards (:meth:`Engine.values`)."""
         self.evaluator = evaluator
         self.cache_size = cache_size
         self.engine = engine
@@ -113,6 +120,8 @@ class Search:
     def _evaluate(self, positions: list[Position], plies: int) -> Array:
         if plies == 0:
             return self.evaluator.evaluate_batch(positions)
+        if self.engine is not None:
+            return self.engine.values(boards_of(positions), plies)
         over, values = terminal_values(*boards(positions))
         live = [p for p, done in zip(positions, over, strict=True) if not done]
         if live:
@@ -144,11 +153,6 @@ class Search:
 
     def _choose_replies(self, positions: list[Position]) -> list[Position]:
         """The 21 replies of each position, in order (see :meth:`replies`)."""
-        rolls = len(ALL_ROLLS)
-        if self.engine is not None:
-            boards = np.repeat(boards_of(positions), rolls, axis=0)
-            dice = np.tile(np.array(ALL_ROLLS, dtype=np.int64), (len(positions), 1))
-            return [position_of(board) for board in self.engine.best_results(boards, dice)]
         groups: list[list[Position]] = []
         for position in positions:
             for roll in ALL_ROLLS:

@@ -1,5 +1,5 @@
-"""The engine kernel: move generation, encoding, evaluation, self-play and rollout trials
-compiled with numba, for the bot's hot loops.
+"""The engine kernel: move generation, encoding, evaluation, n-ply values, self-play and
+rollout trials compiled with numba, for the bot's hot loops.
 
 The rules core (:mod:`backgammon.moves`) and the numpy networks stay the readable reference;
 the kernel is tested to give the same results (tests/bot/test_kernel.py). The first call of each

@@ -23,9 +23,13 @@ from ...position import Position
 from ..bearoff import BearoffEvaluator, BearoffTable
 from ..evaluator import Evaluator, NetworkEvaluator
 from ..network import Network
+from . import deep as _deep
 from . import evaluate as _evaluate
 from . import games as _games
 from . import movegen as _movegen
+
+#: The deepest search of :meth:`Engine.values`.
+MAX_PLIES = 3
 
 #: Boards: ``(n, 2, 26)`` int8, each the two sides of a Position (player on roll first).
 Boards = NDArray[np.int8]
@@ -130,6 +134,17 @@ class Engine:
         return _evaluate.evaluate_batch(
             np.ascontiguousarray(boards, dtype=np.int8), self.nets
         )
+
+    def values(self, boards: Boards, plies: int) -> NDArray[np.float32]:
+        """The outputs ``(n, 5)`` of boards at ``plies`` (0 to :data:`MAX_PLIES`), as
+        :meth:`~backgammon.bot.search.Search.values` defines them (see :mod:`.deep`).
+
+        >>> Engine.shipped().values(boards_of([Position.initial()]), 1).shape
+        (1, 5)
+        """
+        if not 0 <= plies <= MAX_PLIES:
+            raise KernelError(f"The kernel searches 0 to {MAX_PLIES} plies; got {plies}.")
+        return _deep.values_batch(np.ascontiguousarray(boards, dtype=np.int8), plies, self.nets)
 
     def best_results(self, boards: Boards, dice: NDArray[np.integer]) -> Boards:
         """The result of the 0-ply play of each board with its roll ``(n, 2)`` (the board
