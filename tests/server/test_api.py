@@ -7,6 +7,8 @@ exactly what it was before. Matches are stored in an SQLite file under pytest's 
 
 from __future__ import annotations
 
+import asyncio
+import json
 import threading
 import time
 import warnings
@@ -14,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
@@ -72,6 +75,9 @@ def state_of(client: TestClient, match_id: str, view: int = 0) -> State:
 
 
 def act(client: TestClient, match_id: str, **action: Any) -> State:
+    """Make ``action``, on the version it names or else the state's version now (as a page
+    sends the version of the state it shows)."""
+    action.setdefault("version", state_of(client, match_id)["version"])
     response = client.post(f"/api/matches/{match_id}/actions", params={"view": 0}, json=action)
     assert response.status_code == 200, response.text
     state: State = response.json()
@@ -81,8 +87,11 @@ def act(client: TestClient, match_id: str, **action: Any) -> State:
 def refused(
     client: TestClient, match_id: str, status: int, phrase: str, body: Any = None, **kw: Any
 ) -> None:
-    """Post a bad action: ``status``, a sentence containing ``phrase``, and no change."""
+    """Post a bad action: ``status``, a sentence containing ``phrase``, and no change. An
+    action given as a dict is made on the state's version now unless it names one."""
     before = state_of(client, match_id)
+    if isinstance(body, dict):
+        body = {"version": before["version"], **body}
     response = client.post(f"/api/matches/{match_id}/actions", json=body, **kw)
     assert response.status_code == status, response.text
     detail = response.json()["detail"]
@@ -305,11 +314,11 @@ def test_an_illegal_step_is_refused(client: TestClient) -> None:
     [
         (b"{not json", "not valid JSON"),
         (b'{"seat": 0}', "action"),
-        (b'{"seat": 0, "action": "fly"}', "action"),
-        (b'{"seat": 2, "action": "roll"}', "seat"),
-        (b'{"seat": 0, "action": "step", "from": 13}', "to"),
-        (b'{"seat": 0, "action": "step", "from": 30, "to": 1}', "from"),
-        (b'{"seat": 0, "action": "resign", "level": 4}', "level"),
+        (b'{"seat": 0, "version": 1, "action": "fly"}', "action"),
+        (b'{"seat": 2, "version": 1, "action": "roll"}', "seat"),
+        (b'{"seat": 0, "version": 1, "action": "step", "from": 13}', "to"),
+        (b'{"seat": 0, "version": 1, "action": "step", "from": 30, "to": 1}', "from"),
+        (b'{"seat": 0, "version": 1, "action": "resign", "level": 4}', "level"),
         (b'[1, 2]', "body"),
     ],
 )
@@ -329,10 +338,49 @@ def test_a_stale_version_is_refused(client: TestClient) -> None:
     refused(client, match_id, 409, "version", action | {"version": state["version"]})
 
 
+def test_an_action_without_its_version_is_refused(client: TestClient) -> None:
+    match_id = create(client, seed=SEED)["id"]
+    state = opening(client, match_id)
+    step = state["steps"][0]
+    action = {"seat": state["to_act"], "action": "step", "from": step["from"], "to": step["to"]}
+    refused(client, match_id, 422, "version", content=json.dumps(action),
+            headers={"Content-Type": "application/json"})
+
+
+def test_the_same_action_sent_twenty_times_at_once_acts_once(database: Path) -> None:
+    """Twenty copies of one step, all made on the same version and sent together (a page's
+    double clicks, a client retrying): one is kept, the others are refused as stale."""
+    app = create_app(Settings(database_url=sqlite_url(database), computer_pause=0,
+                              allow_seed=True, action_rate=None, create_rate=None))
+
+    async def race() -> tuple[list[int], State, State]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+            made = await http.post("/api/matches", json={"opponent": "human", "seed": SEED})
+            path = f"/api/matches/{made.json()['id']}"
+            state = made.json()
+            while state["phase"] == "opening":
+                rolled = await http.post(f"{path}/actions", json={
+                    "seat": 0, "action": "roll", "version": state["version"]})
+                state = rolled.json()
+            step = state["steps"][0]
+            action = {"seat": state["to_act"], "action": "step", "from": step["from"],
+                      "to": step["to"], "version": state["version"]}
+            answers = await asyncio.gather(
+                *(http.post(f"{path}/actions", json=action) for _ in range(20)))
+            after = (await http.get(path)).json()
+        return [answer.status_code for answer in answers], state, after
+
+    codes, before, after = asyncio.run(race())
+    assert sorted(codes) == [200] + [409] * 19
+    assert after["version"] == before["version"] + 1 and len(after["made"]) == 1
+
+
 def test_an_unknown_match_is_404(client: TestClient) -> None:
     for response in (
         client.get("/api/matches/nosuchmatch"),
-        client.post("/api/matches/nosuchmatch/actions", json={"seat": 0, "action": "roll"}),
+        client.post("/api/matches/nosuchmatch/actions",
+                    json={"seat": 0, "action": "roll", "version": 0}),
         client.get("/api/matches/nosuchmatch/mat"),
         client.get("/api/matches/nosuchmatch/hint"),
     ):

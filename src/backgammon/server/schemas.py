@@ -97,10 +97,11 @@ class CreateMatch(_Request):
 
 class _Action(_Request):
     seat: Seat = Field(description="the seat that acts")
-    version: StrictInt | None = Field(
-        None,
-        description="the state's version the client saw; a stale one is refused (409), "
-        "so a double click acts once",
+    version: StrictInt = Field(
+        ge=0,
+        description="the state's version the action was made on (required); a stale one "
+        "is refused (409) and changes nothing, so a double click, or the same action sent "
+        "twice, acts once",
     )
 
 
