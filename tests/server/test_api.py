@@ -723,7 +723,7 @@ def test_the_migrations_build_the_declared_tables(tmp_path: Path) -> None:
     with engine.connect() as connection:
         assert compare_metadata(MigrationContext.configure(connection), Base.metadata) == []
         version = connection.exec_driver_sql("SELECT version_num FROM alembic_version")
-        assert version.scalar_one() == "0001"
+        assert version.scalar_one() == "0002"
     engine.dispose()
 
 

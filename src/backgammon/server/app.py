@@ -16,11 +16,12 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 from starlette.responses import Response
 
+from .analyses import Analyses
 from .computer import Computer
 from .db import make_engine, migrate
 from .guards import BodyLimit, HintPool, RateLimits
 from .hub import Hub
-from .routes import actions, help, hints, matches, updates
+from .routes import actions, analysis, help, hints, matches, updates
 from .settings import Settings
 from .store import MatchStore
 
@@ -38,11 +39,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     store = MatchStore(engine, settings.live_matches, settings.idle_seconds, hub.watching)
     computer = Computer(store, hub, settings.computer_pause)
     hint_pool = HintPool(settings.hint_workers, settings.hint_queue)
+    analyses = Analyses(
+        engine, settings.analysis_plies, settings.analysis_workers, settings.analysis_queue
+    )
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         yield
         await computer.settle()
+        await analyses.settle()
         hint_pool.close()
         engine.dispose()
 
@@ -56,6 +61,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.hub = hub
     app.state.computer = computer
     app.state.hint_pool = hint_pool
+    app.state.analyses = analyses
     app.state.limits = RateLimits(
         {
             "create": settings.create_rate,
@@ -63,12 +69,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "action": settings.action_rate,
         }
     )
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body)
+    app.add_middleware(
+        BodyLimit, max_bytes=settings.max_body, larger={"/api/analyses": settings.max_upload}
+    )
     app.add_exception_handler(RequestValidationError, _invalid_request)
     app.add_exception_handler(HTTPException, _refused)
     app.include_router(matches.router)
     app.include_router(actions.router)
     app.include_router(hints.router)
+    app.include_router(analysis.router)
     app.include_router(updates.router)
     app.include_router(help.router)  # before the page's files, which would answer /help/ too
     app.mount("/", StaticFiles(directory=WEB, html=True), name="web")

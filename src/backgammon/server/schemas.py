@@ -183,6 +183,16 @@ class Reject(_Action):
     action: Literal["reject"]
 
 
+#: The longest ``.mat`` text taken for analysis (a long match's file is some 100 kB).
+MAX_MAT_TEXT = 1_000_000
+
+
+class UploadMat(_Request):
+    """A ``.mat`` file to analyse, as its text."""
+
+    text: str = Field(max_length=MAX_MAT_TEXT, description="the file's text")
+
+
 ActionRequest = Annotated[
     Roll | Double | Take | Drop | Beaver | Step | Undo | Confirm | Play | Resign | Accept | Reject,
     Field(discriminator="action"),
@@ -419,3 +429,13 @@ class HintView(BaseModel):
     plays: list[PlayHint] = Field(description="a move's best plays, best first")
     cube: CubeHint | None = Field(description="a cube decision")
     resignation: ResignationHint | None = Field(description="the answer to an offer to resign")
+
+
+class DecisionBoard(BaseModel):
+    """The board of a moment given by gnubg's IDs, drawn from one seat's side."""
+
+    board: BoardView
+    on_roll: int = Field(description="the seat on roll (and to decide)")
+    dice: list[int] | None = Field(description="the roll to play, if rolled")
+    cube_value: int
+    cube_owner: int | None = Field(description="the seat owning the cube; null: centred")

@@ -14,6 +14,7 @@ variable                      meaning                                      defau
                               writes it (``none``: no limit)
 ``BACKGAMMON_HINT_RATE``      hints a client may ask for                   30/minute
 ``BACKGAMMON_ACTION_RATE``    actions a client may make                    600/minute
+``BACKGAMMON_ANALYSIS_PLIES`` the depth of the analyses (0 to 2)           0
 ============================= ============================================ ===========
 
 >>> settings = Settings.from_env({"BACKGAMMON_DATA_DIR": "/tmp/bg"})
@@ -65,6 +66,12 @@ class Settings:
     #: Matches kept in memory, and the seconds an unused one stays there.
     live_matches: int = 1000
     idle_seconds: float = 600.0
+    #: The depth the analyses think at (0 plies: a match in seconds on a small machine), the
+    #: threads that analyse, the analyses that may wait for one, and the largest upload.
+    analysis_plies: int = 0
+    analysis_workers: int = 1
+    analysis_queue: int = 4
+    max_upload: int = 1_100_000
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -92,8 +99,14 @@ class Settings:
         allow_seed = env.get("BACKGAMMON_ALLOW_SEED", "0")
         if allow_seed not in ("0", "1"):
             raise BackgammonError(f"BACKGAMMON_ALLOW_SEED is 0 or 1; got {allow_seed!r}.")
+        plies_text = env.get("BACKGAMMON_ANALYSIS_PLIES") or "0"
+        if plies_text not in ("0", "1", "2"):
+            raise BackgammonError(
+                f"BACKGAMMON_ANALYSIS_PLIES is 0, 1 or 2; got {plies_text!r}."
+            )
         return cls(
             database_url=url,
+            analysis_plies=int(plies_text),
             host=env.get("BACKGAMMON_HOST") or DEFAULT_HOST,
             port=int(port_text),
             computer_pause=pause,
