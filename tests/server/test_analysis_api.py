@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from backgammon.analysis import Analyser
 from backgammon.analysis.report import to_json
+from backgammon.errors import BackgammonError
 from backgammon.formats.mat import import_mat
 from backgammon.server import Settings, analyses, create_app
 from backgammon.server.db import AnalysisRow, make_engine
@@ -29,9 +30,11 @@ SEED = 11
 Json = dict[str, Any]
 
 
-def client_for(database: Path) -> TestClient:
+def client_for(database: Path, **options: Any) -> TestClient:
+    unlimited = {"create_rate": None, "hint_rate": None, "action_rate": None,
+                 "upload_rate": None}
     settings = Settings(database_url=sqlite_url(database), computer_pause=0, allow_seed=True,
-                        create_rate=None, hint_rate=None, action_rate=None)
+                        **{**unlimited, **options})
     return TestClient(create_app(settings))
 
 
@@ -215,3 +218,20 @@ def test_the_board_of_a_decision(tmp_path: Path) -> None:
             assert on_board + shown["board"]["bar"][seat] + shown["board"]["off"][seat] == 15
         bad = client.get("/api/board", params={"position_id": "nonsense", "match_id": "x"})
         assert bad.status_code == 422 and bad.json()["detail"].endswith(".")
+
+
+def test_uploads_are_limited_per_client(tmp_path: Path) -> None:
+    with client_for(tmp_path / "games.sqlite", upload_rate="2/minute") as client:
+        for _ in range(2):
+            assert client.post("/api/analyses", json={"text": "no"}).status_code == 422
+        refused = client.post("/api/analyses", json={"text": "no"})
+        assert refused.status_code == 429 and "files to analyse" in refused.json()["detail"]
+
+
+def test_the_analysis_settings_come_from_the_environment() -> None:
+    assert Settings.from_env({}).analysis_plies == 0
+    assert Settings.from_env({"BACKGAMMON_ANALYSIS_PLIES": "2"}).analysis_plies == 2
+    assert Settings.from_env({"BACKGAMMON_UPLOAD_RATE": "none"}).upload_rate is None
+    for plies in ("3", "-1", "two"):
+        with pytest.raises(BackgammonError, match="BACKGAMMON_ANALYSIS_PLIES"):
+            Settings.from_env({"BACKGAMMON_ANALYSIS_PLIES": plies})

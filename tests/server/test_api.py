@@ -44,7 +44,8 @@ SEED = 11  # seat 1 wins the opening roll, 5 against 4
 def client_for(database: Path, **settings: Any) -> TestClient:
     """A client of an app on ``database`` that takes seeds and limits no rate (unless the
     settings say otherwise)."""
-    unlimited = {"create_rate": None, "hint_rate": None, "action_rate": None}
+    unlimited = {"create_rate": None, "hint_rate": None, "action_rate": None,
+                 "upload_rate": None}
     options = {"computer_pause": 0, "allow_seed": True, **unlimited, **settings}
     return TestClient(create_app(Settings(database_url=sqlite_url(database), **options)))
 

@@ -22,8 +22,8 @@ from test_browser import (  # noqa: F401 (fixtures)
     catalogue,
     fetch_state,
     page,
-    screenshot,
     post,
+    screenshot,
     server,
 )
 

@@ -115,7 +115,8 @@ class Running:
         from backgammon.server import Settings, create_app
         from backgammon.server.settings import sqlite_url
 
-        unlimited = {"create_rate": None, "hint_rate": None, "action_rate": None}
+        unlimited = {"create_rate": None, "hint_rate": None, "action_rate": None,
+                     "upload_rate": None}
         settings = Settings(
             database_url=sqlite_url(database), computer_pause=0.05, allow_seed=True,
             **{**unlimited, **options},

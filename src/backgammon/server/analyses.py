@@ -17,6 +17,7 @@ import asyncio
 import logging
 import math
 import secrets
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -81,11 +82,14 @@ class Analyses:
         # The tasks waiting for each job, kept so that they are not collected before they end.
         self._tasks: set[asyncio.Task[None]] = set()
 
-    async def of(self, key: str, version: int, record: dict[str, Any] | None) -> dict[str, Any]:
+    async def of(
+        self, key: str, version: int, record: Callable[[], dict[str, Any]] | None
+    ) -> dict[str, Any]:
         """The analysis of ``key`` at ``version``: the report when done, else the progress of
-        the one under way, started now if none is (of ``record``, ``Match.to_dict()``, or of
-        the row's own record when None). AnalysisFailedError when it failed; LookupError when
-        there is no such row and no record to start from."""
+        the one under way, started now if none is (of the match ``record()`` gives, as
+        ``Match.to_dict()`` writes it, or of the row's own record when None).
+        AnalysisFailedError when it failed; LookupError when there is no such row and no
+        record to start from."""
         job = self._jobs.get(key)
         if job is not None and job.version == version:
             return job.view()
@@ -95,11 +99,11 @@ class Analyses:
                 return row.result
             if row.status == "failed":
                 raise AnalysisFailedError(row.error or FAILED)
-        if record is None:
-            if row is None or row.record is None:
-                raise LookupError(key)
-            record = row.record
-        return await self._start(key, version, record, keep=False)
+        if record is not None:
+            return await self._start(key, version, record(), keep=False)
+        if row is None or row.record is None:
+            raise LookupError(key)
+        return await self._start(key, version, row.record, keep=False)
 
     async def upload(self, match: Match) -> tuple[str, dict[str, Any]]:
         """Start the analysis of an uploaded match; its new key and its progress."""

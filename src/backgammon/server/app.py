@@ -67,6 +67,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "create": settings.create_rate,
             "hint": settings.hint_rate,
             "action": settings.action_rate,
+            "upload": settings.upload_rate,
         }
     )
     app.add_middleware(

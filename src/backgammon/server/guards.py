@@ -91,7 +91,8 @@ class RateLimits:
 
     #: What each kind of request is called in a refusal.
     NAMES: ClassVar[dict[str, str]] = {
-        "create": "new matches", "hint": "hints", "action": "actions"
+        "create": "new matches", "hint": "hints", "action": "actions",
+        "upload": "files to analyse",
     }
 
     def __init__(self, rates: dict[str, str | None]) -> None:

@@ -14,6 +14,7 @@ variable                      meaning                                      defau
                               writes it (``none``: no limit)
 ``BACKGAMMON_HINT_RATE``      hints a client may ask for                   30/minute
 ``BACKGAMMON_ACTION_RATE``    actions a client may make                    600/minute
+``BACKGAMMON_UPLOAD_RATE``    .mat files a client may send to analyse      10/minute
 ``BACKGAMMON_ANALYSIS_PLIES`` the depth of the analyses (0 to 2)           0
 ============================= ============================================ ===========
 
@@ -38,7 +39,12 @@ DEFAULT_PORT = 8000
 DEFAULT_DATA_DIR = "data"
 DATABASE_FILE = "backgammon.sqlite"
 DEFAULT_COMPUTER_PAUSE = 0.35
-_RATES = {"create_rate": "20/minute", "hint_rate": "30/minute", "action_rate": "600/minute"}
+_RATES = {
+    "create_rate": "20/minute",
+    "hint_rate": "30/minute",
+    "action_rate": "600/minute",
+    "upload_rate": "10/minute",
+}
 
 
 @dataclass(frozen=True)
@@ -56,6 +62,7 @@ class Settings:
     create_rate: str | None = _RATES["create_rate"]
     hint_rate: str | None = _RATES["hint_rate"]
     action_rate: str | None = _RATES["action_rate"]
+    upload_rate: str | None = _RATES["upload_rate"]
     #: The largest request body, in bytes (an action is about a hundred).
     max_body: int = 16_384
     #: The threads that think out hints, and the hints that may wait for one.
@@ -114,6 +121,7 @@ class Settings:
             create_rate=_rate(env, "create_rate"),
             hint_rate=_rate(env, "hint_rate"),
             action_rate=_rate(env, "action_rate"),
+            upload_rate=_rate(env, "upload_rate"),
         )
 
 

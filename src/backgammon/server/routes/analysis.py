@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Path, Query, Request, Response, status
+from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request, Response, status
 
 from ...errors import BackgammonError
 from ...formats.mat import import_mat
@@ -19,6 +19,7 @@ from ...formats.matchid import decode_match_id
 from ...position import Position
 from ..analyses import Analyses, AnalysisFailedError
 from ..deps import Live
+from ..guards import rate_limited
 from ..schemas import Ascii, DecisionBoard, UploadMat
 from ..views import board_view
 
@@ -45,7 +46,7 @@ def _answer(response: Response, report: dict[str, Any]) -> dict[str, Any]:
 
 async def _match_analysis(request: Request, live: Live, response: Response) -> dict[str, Any]:
     try:
-        report = await _analyses(request).of(live.id, live.version, live.match.to_dict())
+        report = await _analyses(request).of(live.id, live.version, live.match.to_dict)
     except AnalysisFailedError as exc:
         raise HTTPException(status.HTTP_409_CONFLICT, str(exc)) from None
     return _answer(response, report)
@@ -71,7 +72,9 @@ async def get_match_analysis(request: Request, live: Live, response: Response) -
 @router.post(
     "/analyses",
     status_code=status.HTTP_202_ACCEPTED,
+    dependencies=[Depends(rate_limited("upload"))],
     responses={422: {"description": "the file cannot be read: its line and the reason"},
+               429: {"description": "too many files from this address"},
                503: _ANSWERS[503]},
 )
 async def upload(request: Request, body: UploadMat) -> dict[str, Any]:

@@ -228,7 +228,7 @@ function entryText(decision) {
   if (decision.kind === "checker") {
     return t("analysis.entry.checker", { ...params, dice: decision.dice.map(formatNumber).join("") });
   }
-  return t("analysis.entry.other", params);
+  return t("analysis.entry.action", params);
 }
 
 function renderMoves() {
