@@ -27,7 +27,7 @@ from backgammon import BackgammonError, Position
 from backgammon.bot import Bot, Level
 from backgammon.dice import SeededDice
 from backgammon.formats.mat import import_mat
-from backgammon.game import Game, Rules
+from backgammon.game import Game, Phase, Rules
 from backgammon.server import Settings, computer, create_app
 from backgammon.server.db import Base, MatchRow, make_engine, migrate
 from backgammon.server.settings import sqlite_url
@@ -348,25 +348,44 @@ def test_an_action_without_its_version_is_refused(client: TestClient) -> None:
             headers={"Content-Type": "application/json"})
 
 
+#: A seed whose second turn rolls 6-6, so that ``13/7`` may be stepped four times over.
+DOUBLES_SEED = 14
+
+
 def test_the_same_action_sent_twenty_times_at_once_acts_once(database: Path) -> None:
     """Twenty copies of one step, all made on the same version and sent together (a page's
-    double clicks, a client retrying): one is kept, the others are refused as stale."""
+    double clicks, a client retrying): one is kept, the others are refused as stale. The roll
+    is 6-6 and the step 13/7, which the rules would let go four times."""
     app = create_app(Settings(database_url=sqlite_url(database), computer_pause=0,
                               allow_seed=True, action_rate=None, create_rate=None))
+    mirror = Game(dice=SeededDice(DOUBLES_SEED))
+    while mirror.phase is Phase.OPENING:
+        mirror.roll(0)
+    assert mirror.dice is not None
+    opening_play = str(mirror.position.legal_plays(mirror.dice)[0])
 
     async def race() -> tuple[list[int], State, State]:
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
-            made = await http.post("/api/matches", json={"opponent": "human", "seed": SEED})
+            made = await http.post("/api/matches", json={"opponent": "human",
+                                                         "seed": DOUBLES_SEED})
             path = f"/api/matches/{made.json()['id']}"
             state = made.json()
+
+            async def act(**action: Any) -> State:
+                body = {"seat": state["to_act"] or 0, "version": state["version"], **action}
+                answer = await http.post(f"{path}/actions", json=body)
+                assert answer.status_code == 200, answer.text
+                made: State = answer.json()
+                return made
+
             while state["phase"] == "opening":
-                rolled = await http.post(f"{path}/actions", json={
-                    "seat": 0, "action": "roll", "version": state["version"]})
-                state = rolled.json()
-            step = state["steps"][0]
-            action = {"seat": state["to_act"], "action": "step", "from": step["from"],
-                      "to": step["to"], "version": state["version"]}
+                state = await act(action="roll")
+            state = await act(action="play", play=opening_play)
+            state = await act(action="roll")
+            assert [die["value"] for die in state["dice"]] == [6, 6, 6, 6]
+            action = {"seat": state["to_act"], "action": "step", "from": 13, "to": 7,
+                      "version": state["version"]}
             answers = await asyncio.gather(
                 *(http.post(f"{path}/actions", json=action) for _ in range(20)))
             after = (await http.get(path)).json()
