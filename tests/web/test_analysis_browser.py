@@ -10,14 +10,18 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 import time
 import urllib.parse
 import urllib.request
+from pathlib import Path
 from typing import Any
 
+import pytest
 from test_browser import (  # noqa: F401 (fixtures)
     SEED,
     WEB,
+    Running,
     browser,
     catalogue,
     fetch_state,
@@ -26,6 +30,9 @@ from test_browser import (  # noqa: F401 (fixtures)
     screenshot,
     server,
 )
+
+from backgammon.analysis import Analyser
+from backgammon.server import analyses
 
 Json = dict[str, Any]
 
@@ -166,3 +173,37 @@ def test_an_uploaded_mat_file_is_analysed_in_the_page(
     page.reload()
     page.wait_for_selector(".graph-point")
     assert len(page.query_selector_all(".graph-point")) == len(report["graph"])
+
+
+def test_the_progress_is_shown_while_the_server_thinks(
+    tmp_path: Path, page: Any, monkeypatch: pytest.MonkeyPatch  # noqa: F811
+) -> None:
+    """An analysis held after its first decision: the page says how far it has got, then
+    draws the report once the analysis goes on to its end."""
+    release = threading.Event()
+
+    class Held(Analyser):
+        def analyse(self, source: Any, progress: Any = None) -> Any:
+            def held(done: int, total: int) -> None:
+                progress(done, total)
+                if done == 1:
+                    release.wait(30)
+
+            return super().analyse(source, held)
+
+    monkeypatch.setattr(analyses, "Analyser", Held)
+    running = Running(tmp_path / "games.sqlite")
+    try:
+        match_id = a_finished_game(running.url)
+        page.goto(f"{running.url}/?match={match_id}&analyse=1")
+        page.wait_for_function(
+            "document.querySelector('#analysis-status').textContent.startsWith('Analysing: 1 of')")
+        assert page.is_visible("#analysis-progress") and page.is_hidden("#analysis-body")
+        assert page.get_attribute("#analysis-progress", "aria-label") == "Progress of the analysis"
+        assert page.evaluate("document.querySelector('#analysis-progress').value") == 1
+        release.set()
+        page.wait_for_selector(".graph-point")
+        assert page.is_hidden("#analysis-progress")
+    finally:
+        release.set()
+        running.stop()
