@@ -15,6 +15,7 @@ from backgammon.bot import (
     Network,
     NetworkEvaluator,
     Probabilities,
+    generations,
     supervised,
 )
 from backgammon.bot.duel import duel, play_game
@@ -371,13 +372,21 @@ def test_train_command_writes_a_checkpoint(tmp_path: Path, capsys: pytest.Captur
 def test_train_command_defaults_are_the_settings_defaults() -> None:
     args = build_parser().parse_args(["train"])
     defaults = Settings()
-    for name in ("games", "seed", "hidden", "race_hidden", "lam", "lr_end", "parallel",
-                 "eval_every", "eval_games", "checkpoint_minutes"):
+    for name in ("games", "seed", "race_hidden", "lam", "lr_end", "parallel",
+                 "eval_every", "checkpoint_minutes"):
         assert getattr(args, name) == getattr(defaults, name), name
-    # The learning rate and the folder default by stage: None is the stage's own default.
-    assert args.stage == "td" and args.lr is None and args.out is None and not args.resume
+    # These default by stage: None is the stage's own default.
+    for name in ("lr", "out", "hidden", "eval_games", "epochs"):
+        assert getattr(args, name) is None, name
+    assert args.stage == "td" and not args.resume
     search = build_parser().parse_args(["train", "--stage", "search"])
     refining = supervised.Settings()
-    for name in ("plies", "positions", "rounds", "explore", "epochs"):
+    for name in ("plies", "positions", "rounds", "explore"):
         assert getattr(search, name) == getattr(refining, name), name
     assert Path(search.start) == refining.start
+    rollout = build_parser().parse_args(["train", "--stage", "rollout"])
+    generating = generations.Settings()
+    for name in ("generations", "positions", "trials", "truncate", "luck", "workers",
+                 "explore", "seed", "save_minutes"):
+        assert getattr(rollout, name) == getattr(generating, name), name
+    assert Path(rollout.start) == generating.start

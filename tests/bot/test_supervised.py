@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from backgammon import Position
 from backgammon.bot import Network, NetworkEvaluator
 from backgammon.bot.bearoff import BearoffEvaluator
 from backgammon.bot.encoding import CONTACT_INPUTS, RACE_INPUTS
 from backgammon.bot.network import load_networks, save_networks
 from backgammon.bot.search import Search
-from backgammon.bot.supervised import Settings, generate, label, main, rollouts, train
+from backgammon.bot.supervised import Settings, generate, label, main, train
 from backgammon.bot.train import CHECKPOINT, NETWORKS
 from backgammon.cli import main as cli_main
 
@@ -72,26 +70,6 @@ def test_labels_of_two_plies_are_the_searchs() -> None:
     assert np.allclose(label(evaluator, positions, plies=2), expected, atol=1e-6)
     with pytest.raises(ValueError, match="1 ply or more"):
         label(evaluator, positions, plies=0)
-
-
-def test_a_rollout_of_one_ply_is_the_one_ply_search() -> None:
-    evaluator = BearoffEvaluator(small_evaluator())
-    positions = generate(small_evaluator(), 6, seed=6, explore=0.1, parallel=2)
-    positions.append(Position.from_points({1: 1}, {1: 1, 2: 1}, checkers=3))  # ends at once
-    expected = Search(evaluator).values(positions, 1)
-    assert np.allclose(rollouts(evaluator, positions, 1, random.Random(1)), expected, atol=1e-6)
-
-
-def test_rollouts_are_seeded_chances() -> None:
-    evaluator = BearoffEvaluator(small_evaluator())
-    positions = generate(small_evaluator(), 4, seed=7, explore=0.1, parallel=2)
-    first = rollouts(evaluator, positions, 5, random.Random(3))
-    assert np.array_equal(first, rollouts(evaluator, positions, 5, random.Random(3)))
-    assert first.shape == (4, 5) and ((first >= 0) & (first <= 1)).all()
-    labelled = label(small_evaluator(), positions, rollout=5, seed=3)
-    assert labelled.shape == (4, 5)
-    with pytest.raises(ValueError, match="1 ply or more"):
-        rollouts(evaluator, positions, 0, random.Random(3))
 
 
 def test_the_command_line(tmp_path: Path) -> None:

@@ -9,7 +9,8 @@ and trains the contact and race networks towards
 those five-output targets by minibatch gradient steps on the cross-entropy
 (:meth:`Network.fit`). The next round labels fresh positions with the improved networks.
 Positions the bearoff table answers exactly train neither network. No reference program is
-involved: the data are the bot's own play and search.
+involved: the data are the bot's own play and search. (Labels from rollouts of the bot's own
+positions, in generations, are :mod:`backgammon.bot.generations`: ``--stage rollout``.)
 
 After each round the networks (with the bearoff table, as in play) duel pubeval (logged to
 ``out/progress.jsonl``) and are written to ``out/checkpoint.npz``, with a copy
@@ -36,15 +37,14 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm  # type: ignore[import-untyped]
 
-from ..dice import ALL_ROLLS
 from ..position import Position
 from .bearoff import BearoffEvaluator, is_bearoff
 from .duel import DuelResult, GreedyPlayer, duel, opening_roll
 from .encoding import boards, encode_contact, encode_race, is_race
-from .evaluator import Evaluator, NetworkEvaluator
-from .network import OUTPUTS, Array, flip_outputs, load_networks, save_networks
+from .evaluator import NetworkEvaluator
+from .network import OUTPUTS, Array, load_networks, save_networks
 from .pubeval import PubEval
-from .search import ROLL_WEIGHTS, Search, best_plays
+from .search import Search, best_plays
 from .train import CHECKPOINT, EVALUATION_SEED, NETWORKS, settings_json
 
 #: Positions labelled in one batch of the search (a batch's tree is evaluated at once).
@@ -57,7 +57,6 @@ class Settings:
 
     start: Path = Path("src/backgammon/bot/weights/td.npz")
     plies: int = 1
-    rollout: int = 0
     positions: int = 20_000
     rounds: int = 10
     seed: int = 1
@@ -108,65 +107,22 @@ def generate(
     return found[:count]
 
 
-def rollouts(
-    evaluator: Evaluator, positions: Sequence[Position], plies: int, rng: random.Random
-) -> Array:
-    """Truncated rollouts ``(n, 5)``, for each position's player on roll: from each of the 21
-    first rolls (weighted as they fall), the bot plays both sides at 0-ply for ``plies``
-    plies in all (random dice after the first), and the value of where it stops (exact where
-    the game is over) is averaged. The 21 first rolls are the variance reduction of GNU
-    Backgammon's rollouts; the search at the end is the network's own."""
-    if plies < 1:
-        raise ValueError(f"A rollout plays 1 ply or more; got {plies}.")
-    rolls = len(ALL_ROLLS)
-    current = [position for position in positions for _ in range(rolls)]
-    stopped = [0] * len(current)  # the plies played when each trial stopped (0: not yet)
-    for ply in range(1, plies + 1):
-        live = [index for index, stop in enumerate(stopped) if not stop]
-        if not live:
-            break
-        groups = []
-        for index in live:
-            dice = ALL_ROLLS[index % rolls] if ply == 1 else (rng.randint(1, 6), rng.randint(1, 6))
-            plays = current[index].legal_plays(dice)
-            groups.append([play.result for play in plays] if plays else [current[index].flip()])
-        best = best_plays(groups, evaluator.evaluate_batch)
-        for index, group, chosen in zip(live, groups, best, strict=True):
-            after = group[chosen]
-            current[index] = after
-            if ply == plies or after.is_game_over():
-                stopped[index] = ply
-    values = evaluator.evaluate_batch(current)
-    # After an odd number of plies the other side is on roll: turn the value round.
-    odd = np.array([stop % 2 == 1 for stop in stopped])
-    values[odd] = flip_outputs(values[odd])
-    trials = values.reshape(len(positions), rolls, OUTPUTS)
-    result: Array = np.einsum("nrk,r->nk", trials, ROLL_WEIGHTS)
-    return result
-
-
 def label(
     evaluator: NetworkEvaluator,
     positions: Sequence[Position],
     plies: int = 1,
     bar: Any = None,
-    rollout: int = 0,
-    seed: int = 0,
 ) -> Array:
     """The ``plies``-ply values ``(n, 5)`` of ``positions`` by the networks (and the bearoff
-    table); or, with ``rollout``, their truncated rollouts of that many plies
-    (:func:`rollouts`, dice seeded by ``seed``)."""
+    table)."""
     if plies < 1:
         raise ValueError(f"Targets come from a search of 1 ply or more; got {plies}.")
     exact = BearoffEvaluator(evaluator)
     search = Search(exact)
-    rng = random.Random(seed)
     values = np.empty((len(positions), OUTPUTS), dtype=np.float32)
     for start in range(0, len(positions), LABEL_BATCH):
         chunk = positions[start : start + LABEL_BATCH]
-        values[start : start + len(chunk)] = (
-            rollouts(exact, chunk, rollout, rng) if rollout else search.values(chunk, plies)
-        )
+        values[start : start + len(chunk)] = search.values(chunk, plies)
         # The networks are fixed within a round, but the cache only helps within a batch's
         # tree: across batches it is memory with few hits.
         search.clear()
@@ -248,7 +204,7 @@ def train(settings: Settings) -> int:
         positions = generate(
             evaluator, settings.positions, round_seed, settings.explore, settings.parallel
         )
-        targets = label(evaluator, positions, settings.plies, bar, settings.rollout, round_seed)
+        targets = label(evaluator, positions, settings.plies, bar)
         labelling = time.monotonic() - round_start
         errors = fit(evaluator, positions, targets, settings, np.random.default_rng(round_seed))
         done += 1
@@ -287,8 +243,6 @@ def main(argv: list[str] | None = None) -> int:
                         help="networks to start from (a checkpoint of `backgammon train`)")
     parser.add_argument("--plies", type=int, default=defaults.plies,
                         help="the depth of the search that labels the positions")
-    parser.add_argument("--rollout", type=int, default=defaults.rollout,
-                        help="label by truncated rollouts of this many plies (0: by search)")
     parser.add_argument("--positions", type=int, default=defaults.positions,
                         help="positions labelled in each round")
     parser.add_argument("--rounds", type=int, default=defaults.rounds)
@@ -305,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     return train(
         Settings(
-            start=args.start, plies=args.plies, rollout=args.rollout, positions=args.positions,
+            start=args.start, plies=args.plies, positions=args.positions,
             rounds=args.rounds, seed=args.seed,
             explore=args.explore, epochs=args.epochs, batch=args.batch, lr=args.lr,
             eval_games=args.eval_games, out=args.out, resume=args.resume,

@@ -10,6 +10,7 @@
     backgammon play --position 4HPwATDgc/ABMA   play from a position (or a gnubg ID, an XGID)
     backgammon moves 4HPwATDgc/ABMA 31  the board and the numbered legal plays of a roll
     backgammon train --games 400000     train the computer player by self-play
+    backgammon train --stage rollout --resume --generations 12   on rollouts of its positions
     backgammon serve                    play in the browser at http://127.0.0.1:8000
     backgammon --version
 
@@ -280,10 +281,12 @@ def _moves(args: argparse.Namespace) -> int:
 @subcommand(
     "train",
     "Train the computer player's networks, with checkpoints: by self-play TD(lambda) "
-    "(--stage td), then on targets from the bot's own search (--stage search).",
-    arg("--stage", choices=("td", "search"), default="td",
+    "(--stage td), on targets from the bot's own search (--stage search), or on rollouts of "
+    "its own positions, in generations (--stage rollout).",
+    arg("--stage", choices=("td", "search", "rollout"), default="td",
         help="td: self-play TD(lambda) from random weights; search: supervised on the n-ply "
-        "values of the networks given with --from (default td)"),
+        "values of the networks given with --from; rollout: generations of rollout-labelled "
+        "positions, kept in --out (default td)"),
     arg("--games", type=int, default=400_000, help="td: games in the whole run (400000)"),
     arg("--out", default=None,
         help="folder of checkpoints (default data/training, or data/training-search)"),
@@ -292,24 +295,37 @@ def _moves(args: argparse.Namespace) -> int:
     arg("--from", dest="start", default="src/backgammon/bot/weights/td.npz", metavar="FILE",
         help="search: the networks to start from (default the shipped ones)"),
     arg("--plies", type=int, default=1, help="search: the depth of the labelling search (1)"),
-    arg("--rollout", type=int, default=0, metavar="PLIES",
-        help="search: label by truncated rollouts of PLIES plies instead (0: by the search)"),
     arg("--positions", type=int, default=20_000,
-        help="search: positions labelled each round (20000)"),
+        help="search, rollout: positions labelled each round or generation (20000)"),
+    arg("--generations", type=int, default=1,
+        help="rollout: generations in the whole run, those already in --out included (1)"),
+    arg("--trials", type=int, default=36,
+        help="rollout: trials of each position's rollout (36; a multiple of 36)"),
+    arg("--truncate", type=int, default=9,
+        help="rollout: turns of each trial before the network's value stands in (9)"),
+    arg("--no-luck", dest="luck", action="store_false",
+        help="rollout: no luck adjustment of the trials (cheaper, noisier labels)"),
+    arg("--workers", type=int, default=1, help="rollout: processes that label (1)"),
+    arg("--save-minutes", type=float, default=3.0, metavar="M",
+        help="rollout: save the labels of the generation in progress every M minutes (3)"),
     arg("--rounds", type=int, default=10, help="search: rounds (10)"),
     arg("--explore", type=float, default=0.1,
         help="search: chance of a random play in the games that give the positions (0.1)"),
-    arg("--epochs", type=int, default=2, help="search: passes over each round's positions (2)"),
-    arg("--hidden", type=int, default=80, help="hidden units of the contact network (80)"),
+    arg("--epochs", type=int, default=None,
+        help="search, rollout: passes over the positions each round or generation (2; 4)"),
+    arg("--hidden", type=int, default=None,
+        help="hidden units of the contact network (td: 80; rollout: those of --from, and more "
+        "widen it)"),
     arg("--race-hidden", type=int, default=40, help="hidden units of the race network (40)"),
     arg("--lam", type=float, default=0.7, help="TD(lambda)'s lambda (default 0.7)"),
     arg("--lr", type=float, default=None,
-        help="learning rate (td: at the start, default 0.03; search: default 0.0005)"),
+        help="learning rate (td: at the start, default 0.03; search: 0.0005; rollout: 0.001)"),
     arg("--lr-end", type=float, default=0.006, help="td: learning rate at the end (0.006)"),
     arg("--parallel", type=int, default=32, help="games played at once (default 32)"),
     arg("--eval-every", type=int, default=10_000, metavar="N",
         help="duel pubeval and write the checkpoint every N games (default 10000; 0: never)"),
-    arg("--eval-games", type=int, default=200, help="games of each duel (default 200)"),
+    arg("--eval-games", type=int, default=None,
+        help="games of each duel (default 200; rollout: 400)"),
     arg("--checkpoint-minutes", type=float, default=10.0, metavar="M",
         help="keep a copy of the checkpoint every M minutes (default 10)"),
     arg("--no-progress", action="store_true", help="no progress bar"),
@@ -322,6 +338,36 @@ def _train(args: argparse.Namespace) -> int:
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     from pathlib import Path
 
+    if args.stage == "rollout":
+        import shlex
+        import sys
+
+        from ..bot import generations
+
+        defaults = generations.Settings()
+        return generations.train(
+            generations.Settings(
+                out=Path(args.out or defaults.out),
+                start=Path(args.start),
+                generations=args.generations,
+                positions=args.positions,
+                trials=args.trials,
+                truncate=args.truncate,
+                luck=args.luck,
+                hidden=args.hidden or defaults.hidden,
+                explore=args.explore,
+                workers=args.workers,
+                seed=args.seed,
+                epochs=args.epochs or defaults.epochs,
+                lr=defaults.lr if args.lr is None else args.lr,
+                eval_games=defaults.eval_games if args.eval_games is None else args.eval_games,
+                save_minutes=args.save_minutes,
+                resume=args.resume,
+                progress=not args.no_progress,
+                command=shlex.join(["backgammon", *sys.argv[1:]]),
+            )
+        )
+    eval_games = 200 if args.eval_games is None else args.eval_games
     if args.stage == "search":
         from ..bot import supervised
 
@@ -329,15 +375,14 @@ def _train(args: argparse.Namespace) -> int:
             supervised.Settings(
                 start=Path(args.start),
                 plies=args.plies,
-                rollout=args.rollout,
                 positions=args.positions,
                 rounds=args.rounds,
                 seed=args.seed,
                 explore=args.explore,
-                epochs=args.epochs,
+                epochs=args.epochs or supervised.Settings.epochs,
                 lr=supervised.Settings.lr if args.lr is None else args.lr,
                 parallel=args.parallel,
-                eval_games=args.eval_games,
+                eval_games=eval_games,
                 out=Path(args.out or "data/training-search"),
                 resume=args.resume,
                 progress=not args.no_progress,
@@ -349,14 +394,14 @@ def _train(args: argparse.Namespace) -> int:
         Settings(
             games=args.games,
             seed=args.seed,
-            hidden=args.hidden,
+            hidden=args.hidden or Settings.hidden,
             race_hidden=args.race_hidden,
             lam=args.lam,
             lr=Settings.lr if args.lr is None else args.lr,
             lr_end=args.lr_end,
             parallel=args.parallel,
             eval_every=args.eval_every,
-            eval_games=args.eval_games,
+            eval_games=eval_games,
             checkpoint_minutes=args.checkpoint_minutes,
             out=Path(args.out or "data/training"),
             resume=args.resume,

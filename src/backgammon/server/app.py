@@ -22,6 +22,7 @@ from .db import make_engine, migrate
 from .guards import BodyLimit, HintPool, RateLimits
 from .hub import Hub
 from .routes import actions, analysis, help, hints, matches, updates
+from .routes.engine import router as engine_router
 from .settings import Settings
 from .store import MatchStore
 
@@ -79,6 +80,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(actions.router)
     app.include_router(hints.router)
     app.include_router(analysis.router)
+    app.include_router(engine_router)
     app.include_router(updates.router)
     app.include_router(help.router)  # before the page's files, which would answer /help/ too
     app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
