@@ -7,6 +7,8 @@ exactly what it was before. Matches are stored in an SQLite file under pytest's 
 
 from __future__ import annotations
 
+import asyncio
+import json
 import threading
 import time
 import warnings
@@ -14,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
@@ -24,7 +27,7 @@ from backgammon import BackgammonError, Position
 from backgammon.bot import Bot, Level
 from backgammon.dice import SeededDice
 from backgammon.formats.mat import import_mat
-from backgammon.game import Game, Rules
+from backgammon.game import Game, Phase, Rules
 from backgammon.server import Settings, computer, create_app
 from backgammon.server.db import Base, MatchRow, make_engine, migrate
 from backgammon.server.settings import sqlite_url
@@ -41,7 +44,8 @@ SEED = 11  # seat 1 wins the opening roll, 5 against 4
 def client_for(database: Path, **settings: Any) -> TestClient:
     """A client of an app on ``database`` that takes seeds and limits no rate (unless the
     settings say otherwise)."""
-    unlimited = {"create_rate": None, "hint_rate": None, "action_rate": None}
+    unlimited = {"create_rate": None, "hint_rate": None, "action_rate": None,
+                 "upload_rate": None}
     options = {"computer_pause": 0, "allow_seed": True, **unlimited, **settings}
     return TestClient(create_app(Settings(database_url=sqlite_url(database), **options)))
 
@@ -72,6 +76,9 @@ def state_of(client: TestClient, match_id: str, view: int = 0) -> State:
 
 
 def act(client: TestClient, match_id: str, **action: Any) -> State:
+    """Make ``action``, on the version it names or else the state's version now (as a page
+    sends the version of the state it shows)."""
+    action.setdefault("version", state_of(client, match_id)["version"])
     response = client.post(f"/api/matches/{match_id}/actions", params={"view": 0}, json=action)
     assert response.status_code == 200, response.text
     state: State = response.json()
@@ -81,8 +88,11 @@ def act(client: TestClient, match_id: str, **action: Any) -> State:
 def refused(
     client: TestClient, match_id: str, status: int, phrase: str, body: Any = None, **kw: Any
 ) -> None:
-    """Post a bad action: ``status``, a sentence containing ``phrase``, and no change."""
+    """Post a bad action: ``status``, a sentence containing ``phrase``, and no change. An
+    action given as a dict is made on the state's version now unless it names one."""
     before = state_of(client, match_id)
+    if isinstance(body, dict):
+        body = {"version": before["version"], **body}
     response = client.post(f"/api/matches/{match_id}/actions", json=body, **kw)
     assert response.status_code == status, response.text
     detail = response.json()["detail"]
@@ -305,11 +315,11 @@ def test_an_illegal_step_is_refused(client: TestClient) -> None:
     [
         (b"{not json", "not valid JSON"),
         (b'{"seat": 0}', "action"),
-        (b'{"seat": 0, "action": "fly"}', "action"),
-        (b'{"seat": 2, "action": "roll"}', "seat"),
-        (b'{"seat": 0, "action": "step", "from": 13}', "to"),
-        (b'{"seat": 0, "action": "step", "from": 30, "to": 1}', "from"),
-        (b'{"seat": 0, "action": "resign", "level": 4}', "level"),
+        (b'{"seat": 0, "version": 1, "action": "fly"}', "action"),
+        (b'{"seat": 2, "version": 1, "action": "roll"}', "seat"),
+        (b'{"seat": 0, "version": 1, "action": "step", "from": 13}', "to"),
+        (b'{"seat": 0, "version": 1, "action": "step", "from": 30, "to": 1}', "from"),
+        (b'{"seat": 0, "version": 1, "action": "resign", "level": 4}', "level"),
         (b'[1, 2]', "body"),
     ],
 )
@@ -329,10 +339,68 @@ def test_a_stale_version_is_refused(client: TestClient) -> None:
     refused(client, match_id, 409, "version", action | {"version": state["version"]})
 
 
+def test_an_action_without_its_version_is_refused(client: TestClient) -> None:
+    match_id = create(client, seed=SEED)["id"]
+    state = opening(client, match_id)
+    step = state["steps"][0]
+    action = {"seat": state["to_act"], "action": "step", "from": step["from"], "to": step["to"]}
+    refused(client, match_id, 422, "version", content=json.dumps(action),
+            headers={"Content-Type": "application/json"})
+
+
+#: A seed whose second turn rolls 6-6, so that ``13/7`` may be stepped four times over.
+DOUBLES_SEED = 14
+
+
+def test_the_same_action_sent_twenty_times_at_once_acts_once(database: Path) -> None:
+    """Twenty copies of one step, all made on the same version and sent together (a page's
+    double clicks, a client retrying): one is kept, the others are refused as stale. The roll
+    is 6-6 and the step 13/7, which the rules would let go four times."""
+    app = create_app(Settings(database_url=sqlite_url(database), computer_pause=0,
+                              allow_seed=True, action_rate=None, create_rate=None))
+    mirror = Game(dice=SeededDice(DOUBLES_SEED))
+    while mirror.phase is Phase.OPENING:
+        mirror.roll(0)
+    assert mirror.dice is not None
+    opening_play = str(mirror.position.legal_plays(mirror.dice)[0])
+
+    async def race() -> tuple[list[int], State, State]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+            made = await http.post("/api/matches", json={"opponent": "human",
+                                                         "seed": DOUBLES_SEED})
+            path = f"/api/matches/{made.json()['id']}"
+            state = made.json()
+
+            async def act(**action: Any) -> State:
+                body = {"seat": state["to_act"] or 0, "version": state["version"], **action}
+                answer = await http.post(f"{path}/actions", json=body)
+                assert answer.status_code == 200, answer.text
+                made: State = answer.json()
+                return made
+
+            while state["phase"] == "opening":
+                state = await act(action="roll")
+            state = await act(action="play", play=opening_play)
+            state = await act(action="roll")
+            assert [die["value"] for die in state["dice"]] == [6, 6, 6, 6]
+            action = {"seat": state["to_act"], "action": "step", "from": 13, "to": 7,
+                      "version": state["version"]}
+            answers = await asyncio.gather(
+                *(http.post(f"{path}/actions", json=action) for _ in range(20)))
+            after = (await http.get(path)).json()
+        return [answer.status_code for answer in answers], state, after
+
+    codes, before, after = asyncio.run(race())
+    assert sorted(codes) == [200] + [409] * 19
+    assert after["version"] == before["version"] + 1 and len(after["made"]) == 1
+
+
 def test_an_unknown_match_is_404(client: TestClient) -> None:
     for response in (
         client.get("/api/matches/nosuchmatch"),
-        client.post("/api/matches/nosuchmatch/actions", json={"seat": 0, "action": "roll"}),
+        client.post("/api/matches/nosuchmatch/actions",
+                    json={"seat": 0, "action": "roll", "version": 0}),
         client.get("/api/matches/nosuchmatch/mat"),
         client.get("/api/matches/nosuchmatch/hint"),
     ):
@@ -675,7 +743,7 @@ def test_the_migrations_build_the_declared_tables(tmp_path: Path) -> None:
     with engine.connect() as connection:
         assert compare_metadata(MigrationContext.configure(connection), Base.metadata) == []
         version = connection.exec_driver_sql("SELECT version_num FROM alembic_version")
-        assert version.scalar_one() == "0001"
+        assert version.scalar_one() == "0002"
     engine.dispose()
 
 

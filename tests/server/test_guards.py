@@ -155,9 +155,11 @@ def test_rates_are_limited_per_client(tmp_path: Path) -> None:
         sentence(client.get(f"/api/matches/{match_id}/hint"), 429, "Too many hints")
         path = f"/api/matches/{match_id}/actions"
         for _ in range(3):
-            assert client.post(path, json={"seat": 0, "action": "undo"}).status_code == 409
+            undo = {"seat": 0, "action": "undo", "version": 0}
+            assert client.post(path, json=undo).status_code == 409
         before = client.get(f"/api/matches/{match_id}").json()
-        sentence(client.post(path, json={"seat": 0, "action": "roll"}), 429, "Too many actions")
+        roll = {"seat": 0, "action": "roll", "version": 0}
+        sentence(client.post(path, json=roll), 429, "Too many actions")
         assert client.get(f"/api/matches/{match_id}").json() == before
 
 
@@ -188,7 +190,8 @@ def test_the_websocket_ignores_binary_frames(client: TestClient) -> None:
         assert socket.receive_json()["version"] == 0
         socket.send_bytes(b"\x00\xff binary")
         socket.send_text("text")
-        client.post(f"/api/matches/{match_id}/actions", json={"seat": 0, "action": "roll"})
+        client.post(f"/api/matches/{match_id}/actions",
+                    json={"seat": 0, "action": "roll", "version": 0})
         assert socket.receive_json()["version"] >= 1
 
 
@@ -220,18 +223,20 @@ def test_the_money_cube_stops_at_gnubgs_cap(client: TestClient) -> None:
     state = create(client, position="XGID=-b----E-C---eE---c-e----B-:11:1:1:00:0:0:0:0:12")
     match_id, path = state["id"], f"/api/matches/{state['id']}/actions"
     for seat, action in ((0, "double"), (1, "take"), (0, "roll")):
-        response = client.post(path, json={"seat": seat, "action": action})
+        response = client.post(path, json={"seat": seat, "action": action,
+                                           "version": state["version"]})
         assert response.status_code == 200, response.text
-    state = response.json()
+        state = response.json()
     while state["to_act"] == 0:  # seat 0's play, step by step
         step = state["steps"][0] if state["steps"] else None
         action = {"action": "step", "from": step["from"], "to": step["to"]} if step else {
             "action": "confirm"}
-        state = client.post(path, json={"seat": 0, **action}).json()
+        state = client.post(path, json={"seat": 0, **action, "version": state["version"]}).json()
     assert state["cube"]["value"] == HIGHEST_CUBE and state["cube"]["owner"] == 1
     assert "double" not in state["actions"][1]
     assert state["gnubg_id"] and state["xgid"]
-    client.post(path, json={"seat": 1, "action": "roll"})
+    rolled = client.post(path, json={"seat": 1, "action": "roll", "version": state["version"]})
+    assert rolled.status_code == 200, rolled.text
     assert client.get(f"/api/matches/{match_id}").json()["xgid"]
 
 
@@ -247,7 +252,8 @@ def test_matches_leave_memory_and_come_back_from_the_database(tmp_path: Path) ->
     with client_for(tmp_path / "games.sqlite", live_matches=2, allow_seed=True) as client:
         store = client.app.state.store  # type: ignore[attr-defined]
         first = create(client, seed=3)
-        client.post(f"/api/matches/{first['id']}/actions", json={"seat": 0, "action": "roll"})
+        client.post(f"/api/matches/{first['id']}/actions",
+                    json={"seat": 0, "action": "roll", "version": 0})
         before = client.get(f"/api/matches/{first['id']}").json()
         others = [create(client)["id"] for _ in range(2)]
         assert first["id"] not in store and all(other in store for other in others)
@@ -273,8 +279,9 @@ def test_two_copies_of_a_match_never_both_write(tmp_path: Path) -> None:
         match_id = create(one)["id"]
         path = f"/api/matches/{match_id}/actions"
         assert other.get(f"/api/matches/{match_id}").status_code == 200  # both hold it
-        rolled = one.post(path, json={"seat": 0, "action": "roll"}).json()
-        sentence(other.post(path, json={"seat": 1, "action": "roll"}), 409, "elsewhere")
+        rolled = one.post(path, json={"seat": 0, "action": "roll", "version": 0}).json()
+        roll = {"seat": 1, "action": "roll", "version": 0}  # the version the other holds
+        sentence(other.post(path, json=roll), 409, "elsewhere")
         assert other.get(f"/api/matches/{match_id}").json()["version"] == rolled["version"]
 
 

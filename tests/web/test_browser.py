@@ -115,7 +115,8 @@ class Running:
         from backgammon.server import Settings, create_app
         from backgammon.server.settings import sqlite_url
 
-        unlimited = {"create_rate": None, "hint_rate": None, "action_rate": None}
+        unlimited = {"create_rate": None, "hint_rate": None, "action_rate": None,
+                     "upload_rate": None}
         settings = Settings(
             database_url=sqlite_url(database), computer_pause=0.05, allow_seed=True,
             **{**unlimited, **options},
@@ -884,7 +885,8 @@ def test_a_hint_shows_the_best_plays_and_draws_them(server: str, browser: Any) -
     # A step made: the game has moved on, so the hint goes, and its marks with it.
     step = expected["plays"][0]["steps"][0]
     post(server, f"/api/matches/{match_id}/actions",
-         {"seat": mover, "action": "step", "from": step["from"], "to": step["to"]})
+         {"seat": mover, "action": "step", "from": step["from"], "to": step["to"],
+          "version": 1})
     wait_version(page, 2)
     page.wait_for_selector("#hint", state="hidden")
     assert marks(page) == []
@@ -917,7 +919,7 @@ def test_a_cube_hint_in_the_browser(server: str, page: Any) -> None:
     page.click("#board", position={"x": 20, "y": 20})
     wait_version(page, 1)
     post(server, f"/api/matches/{match_id}/actions",
-         {"seat": 1, "action": "play", "play": "24/20 13/8"})
+         {"seat": 1, "action": "play", "play": "24/20 13/8", "version": 1})
     wait_version(page, 2)
     page.click("#hint-button")
     page.wait_for_selector(".hint-proper")
@@ -941,7 +943,8 @@ def test_a_resignation_hint_in_the_browser(server: str, page: Any) -> None:
     page.click("#board", position={"x": 20, "y": 20})
     wait_version(page, 1)
     # Black, to move, offers a single game; white is asked.
-    post(server, f"/api/matches/{match_id}/actions", {"seat": 1, "action": "resign", "level": 1})
+    post(server, f"/api/matches/{match_id}/actions",
+         {"seat": 1, "action": "resign", "level": 1, "version": 1})
     wait_version(page, 2)
     page.click("#hint-button")
     page.wait_for_selector('.hint-equities dd[data-equity="accepting"]')

@@ -16,11 +16,12 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 from starlette.responses import Response
 
+from .analyses import Analyses
 from .computer import Computer
 from .db import make_engine, migrate
 from .guards import BodyLimit, HintPool, RateLimits
 from .hub import Hub
-from .routes import actions, help, hints, matches, updates
+from .routes import actions, analysis, help, hints, matches, updates
 from .routes.engine import router as engine_router
 from .settings import Settings
 from .store import MatchStore
@@ -39,11 +40,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     store = MatchStore(engine, settings.live_matches, settings.idle_seconds, hub.watching)
     computer = Computer(store, hub, settings.computer_pause)
     hint_pool = HintPool(settings.hint_workers, settings.hint_queue)
+    analyses = Analyses(
+        engine, settings.analysis_plies, settings.analysis_workers, settings.analysis_queue
+    )
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         yield
         await computer.settle()
+        await analyses.settle()
         hint_pool.close()
         engine.dispose()
 
@@ -57,19 +62,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.hub = hub
     app.state.computer = computer
     app.state.hint_pool = hint_pool
+    app.state.analyses = analyses
     app.state.limits = RateLimits(
         {
             "create": settings.create_rate,
             "hint": settings.hint_rate,
             "action": settings.action_rate,
+            "upload": settings.upload_rate,
         }
     )
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body)
+    app.add_middleware(
+        BodyLimit, max_bytes=settings.max_body, larger={"/api/analyses": settings.max_upload}
+    )
     app.add_exception_handler(RequestValidationError, _invalid_request)
     app.add_exception_handler(HTTPException, _refused)
     app.include_router(matches.router)
     app.include_router(actions.router)
     app.include_router(hints.router)
+    app.include_router(analysis.router)
     app.include_router(engine_router)
     app.include_router(updates.router)
     app.include_router(help.router)  # before the page's files, which would answer /help/ too

@@ -42,6 +42,28 @@ class MatchRow(Base):
     version: Mapped[int] = mapped_column(Integer)
 
 
+class AnalysisRow(Base):
+    """The analysis of a match (its id is the match's) or of an uploaded ``.mat`` file: how
+    far it has got, and once done the report (:func:`backgammon.analysis.report.to_json`)."""
+
+    __tablename__ = "analyses"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: An uploaded file's match (``Match.to_dict()``), so that an analysis cut short by a
+    #: restart can start again; None for a match of the server's own, read from its row.
+    record: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    #: The match's version analysed: a match that has changed since has a stale analysis.
+    version: Mapped[int] = mapped_column(Integer)
+    plies: Mapped[int] = mapped_column(Integer)
+    #: "running", "done" or "failed".
+    status: Mapped[str] = mapped_column(String(16))
+    #: The report once done; the reason (a sentence) once failed.
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    error: Mapped[str | None] = mapped_column(String(500), nullable=True)
+
+
 def now() -> datetime:
     """The time to stamp a row with."""
     return datetime.now(UTC)

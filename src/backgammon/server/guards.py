@@ -23,31 +23,39 @@ _T = TypeVar("_T")
 
 class BodyLimit:
     """ASGI middleware: a request whose body is over ``max_bytes`` is answered 413 and never
-    reaches the app (the body is read first, up to the limit, whatever Content-Length says)."""
+    reaches the app (the body is read first, up to the limit, whatever Content-Length says).
+    The paths in ``larger`` (an upload's) have their own, larger limit."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    def __init__(
+        self, app: ASGIApp, max_bytes: int, larger: dict[str, int] | None = None
+    ) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.larger = larger or {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.larger.get(scope["path"], self.max_bytes)
         declared = dict(scope["headers"]).get(b"content-length", b"0")
-        body = b""
-        more = not declared.isdigit() or int(declared) <= self.max_bytes
+        chunks: list[bytes] = []
+        size = 0
+        more = not declared.isdigit() or int(declared) <= limit
         over = not more
         while more:
             message = await receive()
             if message["type"] != "http.request":
                 break
-            body += message.get("body", b"")
+            chunks.append(message.get("body", b""))
+            size += len(chunks[-1])
             more = message.get("more_body", False)
-            if len(body) > self.max_bytes:
+            if size > limit:
                 over = True
                 break
+        body = b"".join(chunks)
         if over:
-            sentence = f"The request is too large: at most {self.max_bytes} bytes are read."
+            sentence = f"The request is too large: at most {limit} bytes are read."
             await _answer(send, 413, sentence)
             return
         replayed = False
@@ -83,7 +91,8 @@ class RateLimits:
 
     #: What each kind of request is called in a refusal.
     NAMES: ClassVar[dict[str, str]] = {
-        "create": "new matches", "hint": "hints", "action": "actions"
+        "create": "new matches", "hint": "hints", "action": "actions",
+        "upload": "files to analyse",
     }
 
     def __init__(self, rates: dict[str, str | None]) -> None:

@@ -97,10 +97,11 @@ class CreateMatch(_Request):
 
 class _Action(_Request):
     seat: Seat = Field(description="the seat that acts")
-    version: StrictInt | None = Field(
-        None,
-        description="the state's version the client saw; a stale one is refused (409), "
-        "so a double click acts once",
+    version: StrictInt = Field(
+        ge=0,
+        description="the state's version the action was made on (required); a stale one "
+        "is refused (409) and changes nothing, so a double click, or the same action sent "
+        "twice, acts once",
     )
 
 
@@ -180,6 +181,16 @@ class Reject(_Action):
     """Reject the resignation offered; the game goes on."""
 
     action: Literal["reject"]
+
+
+#: The longest ``.mat`` text taken for analysis (a long match's file is some 100 kB).
+MAX_MAT_TEXT = 1_000_000
+
+
+class UploadMat(_Request):
+    """A ``.mat`` file to analyse, as its text."""
+
+    text: str = Field(max_length=MAX_MAT_TEXT, description="the file's text")
 
 
 ActionRequest = Annotated[
@@ -418,3 +429,13 @@ class HintView(BaseModel):
     plays: list[PlayHint] = Field(description="a move's best plays, best first")
     cube: CubeHint | None = Field(description="a cube decision")
     resignation: ResignationHint | None = Field(description="the answer to an offer to resign")
+
+
+class DecisionBoard(BaseModel):
+    """The board of a moment given by gnubg's IDs, drawn from one seat's side."""
+
+    board: BoardView
+    on_roll: int = Field(description="the seat on roll (and to decide)")
+    dice: list[int] | None = Field(description="the roll to play, if rolled")
+    cube_value: int
+    cube_owner: int | None = Field(description="the seat owning the cube; null: centred")

@@ -14,6 +14,8 @@ variable                      meaning                                      defau
                               writes it (``none``: no limit)
 ``BACKGAMMON_HINT_RATE``      hints a client may ask for                   30/minute
 ``BACKGAMMON_ACTION_RATE``    actions a client may make                    600/minute
+``BACKGAMMON_UPLOAD_RATE``    .mat files a client may send to analyse      10/minute
+``BACKGAMMON_ANALYSIS_PLIES`` the depth of the analyses (0 to 2)           0
 ============================= ============================================ ===========
 
 >>> settings = Settings.from_env({"BACKGAMMON_DATA_DIR": "/tmp/bg"})
@@ -37,7 +39,12 @@ DEFAULT_PORT = 8000
 DEFAULT_DATA_DIR = "data"
 DATABASE_FILE = "backgammon.sqlite"
 DEFAULT_COMPUTER_PAUSE = 0.35
-_RATES = {"create_rate": "20/minute", "hint_rate": "30/minute", "action_rate": "600/minute"}
+_RATES = {
+    "create_rate": "20/minute",
+    "hint_rate": "30/minute",
+    "action_rate": "600/minute",
+    "upload_rate": "10/minute",
+}
 
 
 @dataclass(frozen=True)
@@ -55,6 +62,7 @@ class Settings:
     create_rate: str | None = _RATES["create_rate"]
     hint_rate: str | None = _RATES["hint_rate"]
     action_rate: str | None = _RATES["action_rate"]
+    upload_rate: str | None = _RATES["upload_rate"]
     #: The largest request body, in bytes (an action is about a hundred).
     max_body: int = 16_384
     #: The threads that think out hints, and the hints that may wait for one.
@@ -65,6 +73,12 @@ class Settings:
     #: Matches kept in memory, and the seconds an unused one stays there.
     live_matches: int = 1000
     idle_seconds: float = 600.0
+    #: The depth the analyses think at (0 plies: a match in seconds on a small machine), the
+    #: threads that analyse, the analyses that may wait for one, and the largest upload.
+    analysis_plies: int = 0
+    analysis_workers: int = 1
+    analysis_queue: int = 4
+    max_upload: int = 1_100_000
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -92,8 +106,14 @@ class Settings:
         allow_seed = env.get("BACKGAMMON_ALLOW_SEED", "0")
         if allow_seed not in ("0", "1"):
             raise BackgammonError(f"BACKGAMMON_ALLOW_SEED is 0 or 1; got {allow_seed!r}.")
+        plies_text = env.get("BACKGAMMON_ANALYSIS_PLIES") or "0"
+        if plies_text not in ("0", "1", "2"):
+            raise BackgammonError(
+                f"BACKGAMMON_ANALYSIS_PLIES is 0, 1 or 2; got {plies_text!r}."
+            )
         return cls(
             database_url=url,
+            analysis_plies=int(plies_text),
             host=env.get("BACKGAMMON_HOST") or DEFAULT_HOST,
             port=int(port_text),
             computer_pause=pause,
@@ -101,6 +121,7 @@ class Settings:
             create_rate=_rate(env, "create_rate"),
             hint_rate=_rate(env, "hint_rate"),
             action_rate=_rate(env, "action_rate"),
+            upload_rate=_rate(env, "upload_rate"),
         )
 
 

@@ -104,7 +104,7 @@ def state_of(live: LiveMatch, view: int) -> State:
             else None
         ),
         result=_result(shown.result),
-        board=_board(seen, view),
+        board=board_view(seen, view),
         steps=[step_view(a, b, mover, view) for a, b in steps],
         made=[step_view(a, b, mover, view) for a, b in made],
         actions=[
@@ -155,7 +155,7 @@ def _identifier(encode: Callable[[Match], str], live: LiveMatch) -> str | None:
         return None  # a finished game, say, that the format cannot express
 
 
-def _board(seen: Position, view: int) -> BoardView:
+def board_view(seen: Position, view: int) -> BoardView:
     """The checkers of ``seen`` (``view``'s side) placed by seat."""
     other = 1 - view
     points = []

@@ -50,10 +50,12 @@ async def post_action(
         int | None, Query(ge=0, le=1, description="the board's side (default: the actor's)")
     ] = None,
 ) -> State:
-    """Make one action for a seat; the answer is the state after it. The computer's
-    replies, if it is to act, follow in the background, each pushed to the watching pages."""
+    """Make one action for a seat, on the state's ``version`` it names (a stale one is
+    refused, 409, and changes nothing: the same action sent twice acts once); the answer is
+    the state after it. The computer's replies, if it is to act, follow in the background,
+    each pushed to the watching pages."""
     async with live.lock:
-        if action.version is not None and action.version != live.version:
+        if action.version != live.version:
             raise HTTPException(
                 status.HTTP_409_CONFLICT,
                 f"The action was made on version {action.version} of the game, "

@@ -45,6 +45,25 @@ export function getHint(id, view) {
   return request("GET", `/api/matches/${encodeURIComponent(id)}/hint?view=${view}`);
 }
 
+/** The analysis of a match ({match: id}) or of an uploaded file ({upload: id}): the report
+ * once done, else {status: "running", done, total}; the first asking starts it. */
+export function analysisOf(source) {
+  return source.match !== undefined
+    ? request("GET", `/api/matches/${encodeURIComponent(source.match)}/analysis`)
+    : request("GET", `/api/analyses/${encodeURIComponent(source.upload)}`);
+}
+
+/** Start the analysis of a .mat file's text: {id, status, done, total}. */
+export function uploadMat(text) {
+  return request("POST", "/api/analyses", { text });
+}
+
+/** The board of an analysed decision, from its gnubg IDs, drawn from seat 0's side. */
+export function boardOf(positionId, matchId) {
+  const query = new URLSearchParams({ position_id: positionId, match_id: matchId, view: "0" });
+  return request("GET", `/api/board?${query}`);
+}
+
 export function matUrl(id) {
   return `/api/matches/${encodeURIComponent(id)}/mat`;
 }

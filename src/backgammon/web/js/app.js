@@ -2,6 +2,7 @@
 // (?match=ID), so a reload comes back to the same game. The server decides everything; this
 // module only shows the state it sends and sends back one action at a time.
 
+import { closeAnalysis, openAnalysis, relabelAnalysis, setUpAnalysis } from "./analysis.js";
 import { ApiError, act, createMatch, getState, matUrl, refusal, watch } from "./api.js";
 import { renderBoard } from "./board.js";
 import { enableDrag } from "./drag.js";
@@ -234,6 +235,8 @@ function render() {
     if (button.dataset.action !== "resign") button.hidden = !allowed(state, button.dataset.action);
   }
   $(".controls .resign").hidden = !allowed(state, "resign");
+  // Once a game has ended there is something to look back on.
+  $("#analyse-button").hidden = !(state.match_over || state.record.some((game) => game.result));
   $("#match-info").textContent = [
     state.length ? t("info.match", { length: state.length }) : t("info.money"),
     state.crawford ? t("info.crawford") : "",
@@ -365,6 +368,7 @@ function onBoard() {
 
 async function openMatch(id) {
   if (page.stopWatching) page.stopWatching();
+  closeAnalysis();
   $("#setup").hidden = true;
   $("#play").hidden = false;
   $("#new-game").hidden = false;
@@ -381,6 +385,7 @@ async function openMatch(id) {
 
 function showSetup() {
   if (page.stopWatching) page.stopWatching();
+  closeAnalysis();
   page.state = null;
   $("#play").hidden = true;
   $("#new-game").hidden = true;
@@ -447,10 +452,41 @@ function setUpBoardInput() {
   $("#home-side").addEventListener("change", (event) => chooseHomeSide(event.target.value));
 }
 
+/** What the address names: a match (?match=ID), its analysis (&analyse=1), the analysis of
+ * an uploaded file (?analysis=ID), or else the setup form. */
 function route() {
-  const id = new URLSearchParams(location.search).get("match");
-  if (id) openMatch(id);
+  const params = new URLSearchParams(location.search);
+  const id = params.get("match");
+  const upload = params.get("analysis");
+  if (id && params.get("analyse")) showMatchAnalysis(id);
+  else if (id) openMatch(id);
+  else if (upload) showAnalysis({ upload });
   else showSetup();
+}
+
+function showAnalysis(source, colours) {
+  if (page.stopWatching) page.stopWatching();
+  page.stopWatching = null;
+  page.state = null;
+  $("#new-game").hidden = false;
+  openAnalysis(source, colours);
+}
+
+async function showMatchAnalysis(id) {
+  let colours;
+  try {
+    colours = (await getState(id, VIEW)).seats.map((seat) => seat.colour);
+  } catch {
+    colours = undefined; // the analysis says why, if the match is not there
+  }
+  showAnalysis({ match: id }, colours);
+}
+
+/** Back from an analysis: to its match, or to the setup form after an uploaded file's. */
+function leaveAnalysis() {
+  const id = new URLSearchParams(location.search).get("match");
+  history.pushState(null, "", id ? `?match=${encodeURIComponent(id)}` : location.pathname);
+  route();
 }
 
 /** Every text of the page again, in the language just loaded. */
@@ -461,6 +497,7 @@ function relabel() {
   $("#language").value = language();
   render();
   relabelHints();
+  relabelAnalysis();
 }
 
 /** The language menu: the one chosen in this browser, else the browser's own; a change loads
@@ -484,6 +521,12 @@ async function main() {
   $("#setup-form").addEventListener("submit", startMatch);
   setUpBoardInput();
   setUpHints({ view: VIEW, nameOf: playerName });
+  setUpAnalysis({ onClose: leaveAnalysis });
+  $("#analyse-button").addEventListener("click", () => {
+    const id = page.state.id;
+    history.pushState(null, "", `?match=${encodeURIComponent(id)}&analyse=1`);
+    showMatchAnalysis(id);
+  });
   $("#new-game").addEventListener("click", () => {
     history.pushState(null, "", location.pathname);
     showSetup();

@@ -1,0 +1,365 @@
+// The analysis view: a match's analysis (or an uploaded .mat file's), as the server reports it
+// (the JSON of `backgammon analyse --json`): the equity graph over the match, each point a
+// button that shows its move; the move list with marks; at the decision shown, its board (the
+// page's own renderer, from GET /api/board), the choices weighed with their equities, and what
+// was played; each player's statistics. While the server thinks, its progress is shown and
+// asked again until the report comes.
+
+import { ApiError, analysisOf, boardOf, refusal, uploadMat } from "./api.js";
+import { renderBoard } from "./board.js";
+import { formatNumber, isolate, t } from "./i18n.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+// The graph's drawing: its size and the margins around the plot.
+const WIDTH = 600;
+const HEIGHT = 200;
+const PAD = 14;
+const POLL_MS = 300;
+
+const view = {
+  source: null, // {match: id} or {upload: id}
+  report: null, // the analysis, once done
+  selected: null, // the index of the decision shown
+  colours: ["white", "black"],
+  ticket: 0, // the latest opening: an answer for an earlier one is dropped
+  onClose: null,
+};
+
+const $ = (selector) => document.querySelector(selector);
+
+/** Set up the view's controls. `onClose()`: go back to what was shown before. */
+export function setUpAnalysis({ onClose }) {
+  view.onClose = onClose;
+  $("#analysis-close").addEventListener("click", () => {
+    closeAnalysis();
+    view.onClose();
+  });
+  $("#mat-file").addEventListener("change", async (event) => {
+    const file = event.target.files[0];
+    event.target.value = "";
+    if (file) await upload(await file.text());
+  });
+}
+
+/** Send a .mat file's text to be analysed, then show its analysis (its address kept). */
+async function upload(text) {
+  $("#message").textContent = "";
+  $("#upload-message").textContent = "";
+  try {
+    const started = await uploadMat(text);
+    history.pushState(null, "", `?analysis=${encodeURIComponent(started.id)}`);
+    openAnalysis({ upload: started.id });
+  } catch (error) {
+    const why = error instanceof ApiError && error.status === 422 ? error.message : "";
+    $("#upload-message").textContent = why
+      ? t("analysis.unreadable", { reason: why })
+      : t(refusal(error, "error.refused"));
+  }
+}
+
+/** Show the analysis of `source` ({match: id} or {upload: id}), starting it if need be.
+ * `colours`: the seats' colours, where the match has them. */
+export async function openAnalysis(source, colours = ["white", "black"]) {
+  const ticket = ++view.ticket;
+  Object.assign(view, { source, report: null, selected: null, colours });
+  for (const id of ["#setup", "#play"]) $(id).hidden = true;
+  $("#analysis").hidden = false;
+  $("#analysis-body").hidden = true;
+  showProgress({ done: 0, total: 0 });
+  for (;;) {
+    let answer;
+    try {
+      answer = await analysisOf(source);
+    } catch (error) {
+      if (ticket !== view.ticket) return;
+      const failed = error instanceof ApiError && error.status === 409;
+      $("#analysis-status").textContent = failed
+        ? t("analysis.failed", { reason: error.message })
+        : t(refusal(error, "error.notFound"));
+      $("#analysis-progress").hidden = true;
+      return;
+    }
+    if (ticket !== view.ticket) return;
+    if (answer.status !== "running") {
+      view.report = answer;
+      break;
+    }
+    showProgress(answer);
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    if (ticket !== view.ticket) return;
+  }
+  $("#analysis-progress").hidden = true;
+  $("#analysis-status").textContent = "";
+  $("#analysis-body").hidden = false;
+  const first = view.report.graph.length ? view.report.graph[0].decision : 0;
+  renderAnalysis();
+  if (view.report.decisions.length) select(first);
+}
+
+/** Leave the view: an analysis still being asked for is no longer waited on. */
+export function closeAnalysis() {
+  view.ticket += 1;
+  view.source = null;
+  $("#analysis").hidden = true;
+}
+
+function showProgress({ done, total }) {
+  const bar = $("#analysis-progress");
+  bar.hidden = false;
+  if (total) {
+    bar.max = total;
+    bar.value = done;
+  } else {
+    bar.removeAttribute("value"); // indeterminate until the decisions are counted
+  }
+  $("#analysis-status").textContent = total
+    ? t("analysis.running", { done, total })
+    : t("analysis.starting");
+}
+
+/** Every text of the view again (the language changed). */
+export function relabelAnalysis() {
+  if (view.report) {
+    renderAnalysis();
+    if (view.selected !== null) select(view.selected);
+  }
+}
+
+function renderAnalysis() {
+  drawGraph();
+  renderMoves();
+  renderStatistics();
+}
+
+function node(name, attributes = {}, parent = null, text = null) {
+  const made = name.startsWith("svg:")
+    ? document.createElementNS(SVG, name.slice(4))
+    : document.createElement(name);
+  for (const [key, value] of Object.entries(attributes)) made.setAttribute(key, String(value));
+  if (text !== null) made.textContent = text;
+  if (parent) parent.appendChild(made);
+  return made;
+}
+
+function playerName(seat) {
+  return view.report.players[seat].name;
+}
+
+/** A value of the graph as said: a chance in per cent (a match), else points. */
+function graphValue(value) {
+  if (view.report.length) return `${formatNumber(Math.round(value * 1000) / 10)}%`;
+  return signed(value);
+}
+
+function signed(value) {
+  return new Intl.NumberFormat(document.documentElement.lang, {
+    minimumFractionDigits: 3, maximumFractionDigits: 3, signDisplay: "exceptZero",
+  }).format(value);
+}
+
+// The graph: seat 0's chance of winning the match (or equity) after each checker play.
+
+function drawGraph() {
+  const svg = $("#analysis-graph");
+  svg.replaceChildren();
+  svg.setAttribute("viewBox", `0 0 ${WIDTH} ${HEIGHT}`);
+  const { graph, length } = view.report;
+  const key = length ? "analysis.graphMatch" : "analysis.graphMoney";
+  svg.setAttribute("aria-label", t(key, { player: playerName(0) }));
+  if (!graph.length) return;
+  // A match's chances lie in 0..1; money equities around 0, at least ±1 shown.
+  const top = length ? 1 : Math.max(1, ...graph.map((p) => Math.abs(p.value)));
+  const bottom = length ? 0 : -top;
+  const x = (i) => PAD + (graph.length === 1 ? 0 : (i * (WIDTH - 2 * PAD)) / (graph.length - 1));
+  const y = (v) => HEIGHT - PAD - ((v - bottom) * (HEIGHT - 2 * PAD)) / (top - bottom);
+  node("svg:line", { x1: PAD, x2: WIDTH - PAD, y1: y((top + bottom) / 2), y2: y((top + bottom) / 2),
+    class: "graph-middle" }, svg);
+  graph.forEach((point, i) => {
+    if (i && point.game !== graph[i - 1].game) {
+      const at = (x(i) + x(i - 1)) / 2;
+      node("svg:line", { x1: at, x2: at, y1: PAD / 2, y2: HEIGHT - PAD / 2, class: "graph-game" }, svg);
+    }
+  });
+  node("svg:polyline", {
+    points: graph.map((p, i) => `${x(i)},${y(p.value)}`).join(" "), class: "graph-line",
+  }, svg);
+  graph.forEach((point, i) => {
+    const decision = view.report.decisions[point.decision];
+    const mark = decision.mark ? ` is-${decision.mark.replace(" ", "-")}` : "";
+    const dot = node("svg:circle", {
+      cx: x(i), cy: y(point.value), r: 5, class: `graph-point${mark}`, tabindex: 0, role: "button",
+      "data-decision": point.decision,
+      "aria-label": t("analysis.point", {
+        game: point.game, move: point.move_number, player: playerName(point.player),
+        value: graphValue(point.value),
+      }),
+    }, svg);
+    dot.addEventListener("click", () => select(point.decision));
+    dot.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        select(point.decision);
+      }
+    });
+  });
+}
+
+// The move list: every decision by game, each a button, its marks beside it.
+
+const MARKS = { doubtful: "doubtful", bad: "bad", "very bad": "veryBad" };
+const LUCK = { "very lucky": "veryLucky", lucky: "lucky", unlucky: "unlucky", "very unlucky": "veryUnlucky" };
+// The engine's words for the choices that are not plays (plays are notation).
+const CHOICES = {
+  "no double": "noDouble", double: "double", "double, take": "doubleTake",
+  "double, drop": "doubleDrop", take: "take", drop: "drop", "play on": "playOn",
+  "resign single": "resignSingle", "resign gammon": "resignGammon",
+  "resign backgammon": "resignBackgammon", accept: "accept", reject: "reject",
+};
+
+function choiceText(text) {
+  return text in CHOICES ? t(`analysis.choice.${CHOICES[text]}`) : isolate(text);
+}
+
+function entryText(decision) {
+  const params = {
+    move: decision.move_number, player: playerName(decision.player),
+    played: choiceText(decision.played),
+  };
+  if (decision.kind === "checker") {
+    return t("analysis.entry.checker", { ...params, dice: decision.dice.map(formatNumber).join("") });
+  }
+  return t("analysis.entry.action", params);
+}
+
+function renderMoves() {
+  const container = $("#analysis-moves");
+  container.replaceChildren();
+  const { decisions, games } = view.report;
+  let list = null;
+  let game = null;
+  decisions.forEach((decision, index) => {
+    if (decision.game !== game) {
+      game = decision.game;
+      const info = games[game - 1];
+      node("h3", {}, container, t("record.game", { number: game, first: info.score[0], second: info.score[1] }));
+      list = node("ol", { class: "analysis-list" }, container);
+    }
+    const item = node("li", {}, list);
+    const button = node("button", { type: "button", class: "analysis-entry", "data-decision": index },
+      item, entryText(decision));
+    if (decision.mark) {
+      node("span", { class: `analysis-mark is-${decision.mark.replace(" ", "-")}` }, button,
+        t(`analysis.mark.${MARKS[decision.mark]}`));
+    }
+    if (decision.luck && decision.luck.mark) {
+      node("span", { class: "analysis-luck" }, button, t(`analysis.luck.${LUCK[decision.luck.mark]}`));
+    }
+    button.addEventListener("click", () => select(index));
+  });
+}
+
+// The decision shown: its board, what was played, the choices weighed.
+
+async function select(index) {
+  view.selected = index;
+  const decision = view.report.decisions[index];
+  for (const each of document.querySelectorAll("[data-decision]")) {
+    const chosen = Number(each.dataset.decision) === index;
+    each.classList.toggle("is-selected", chosen);
+    if (each.tagName.toLowerCase() === "button") each.setAttribute("aria-pressed", String(chosen));
+  }
+  const panel = $("#analysis-decision");
+  panel.dataset.decision = String(index);
+  $("#analysis-decision-heading").textContent = t("analysis.decision", {
+    game: decision.game, move: decision.move_number, player: playerName(decision.player),
+  });
+  $("#analysis-played").textContent = [
+    t("analysis.played", { played: choiceText(decision.played) }),
+    t("analysis.best", { best: choiceText(decision.best) }),
+    t("analysis.loss", { loss: signed(-decision.equity_loss) }),
+  ].join(" · ");
+  renderChoices(decision);
+  const ticket = view.ticket;
+  let shown;
+  try {
+    shown = await boardOf(decision.position_id, decision.match_id);
+  } catch (error) {
+    $("#analysis-played").textContent = t(refusal(error, "error.refused"));
+    return;
+  }
+  if (ticket !== view.ticket || view.selected !== index) return;
+  drawBoard(shown);
+  panel.dataset.shown = String(index); // for tests: the board drawn is this decision's
+}
+
+function renderChoices(decision) {
+  const body = $("#analysis-choices tbody");
+  body.replaceChildren();
+  const best = decision.alternatives.length ? decision.alternatives[0].equity : 0;
+  for (const choice of decision.alternatives) {
+    const row = node("tr", {}, body);
+    if (choice.text === decision.played) row.classList.add("is-played");
+    node("td", {}, row, choiceText(choice.text));
+    node("td", { class: "number" }, row, signed(choice.equity));
+    node("td", { class: "number" }, row, signed(choice.equity - best));
+  }
+  $("#analysis-choices").hidden = !decision.alternatives.length;
+}
+
+function drawBoard(shown) {
+  const dice = shown.dice ? shown.dice.map((value) => ({ value, used: false })) : [];
+  const cube = { value: shown.cube_value, owner: shown.cube_owner, offer: null, used: true };
+  renderBoard($("#analysis-board"), {
+    view: 0,
+    mover: shown.on_roll,
+    points: shown.board.points,
+    bar: shown.board.bar,
+    off: shown.board.off,
+    colours: view.colours,
+    names: [playerName(0), playerName(1)],
+    dice,
+    openingTie: null,
+    cube,
+    sources: new Set(),
+    targets: new Set(),
+    selected: null,
+    canRoll: false,
+  }, { onPlace() {}, onBoard() {} });
+}
+
+// Each player's statistics, in a few of gnubg's rows.
+
+const STATISTICS = [
+  ["moves", (p) => formatNumber(p.checker.moves)],
+  ["unforced", (p) => formatNumber(p.checker.unforced)],
+  ["doubtful", (p) => formatNumber(p.checker.doubtful)],
+  ["bad", (p) => formatNumber(p.checker.bad)],
+  ["veryBad", (p) => formatNumber(p.checker.very_bad)],
+  ["checkerRate", (p) => rate(p.checker.error_rate_memg)],
+  ["cubeDecisions", (p) => formatNumber(p.cube.decisions)],
+  ["cubeRate", (p) => rate(p.cube.error_rate_memg)],
+  ["luckRate", (p) => rate(p.luck.rate_memg)],
+  ["overallRate", (p) => rate(p.overall.error_rate_memg)],
+  ["pr", (p) => rate(p.overall.pr)],
+];
+
+function rate(value) {
+  if (value === null || value === undefined) return "—";
+  return new Intl.NumberFormat(document.documentElement.lang, {
+    minimumFractionDigits: 1, maximumFractionDigits: 1,
+  }).format(value);
+}
+
+function renderStatistics() {
+  const table = $("#analysis-statistics");
+  table.replaceChildren();
+  const head = node("tr", {}, node("thead", {}, table));
+  node("th", { scope: "col" }, head, t("analysis.stat.heading"));
+  for (const player of view.report.players) node("th", { scope: "col" }, head, player.name);
+  const body = node("tbody", {}, table);
+  for (const [key, figure] of STATISTICS) {
+    const row = node("tr", { "data-statistic": key }, body);
+    node("th", { scope: "row" }, row, t(`analysis.stat.${key}`));
+    for (const player of view.report.players) node("td", { class: "number" }, row, figure(player));
+  }
+}

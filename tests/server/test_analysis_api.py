@@ -1,0 +1,237 @@
+"""The analysis in the web app: a match's or an uploaded ``.mat`` file's, thought out in the
+background, its progress said, its report the CLI's JSON, kept in the database across a
+restart, and started afresh when the match has changed."""
+
+from __future__ import annotations
+
+import threading
+import time
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import update
+from sqlalchemy.orm import Session
+
+from backgammon.analysis import Analyser
+from backgammon.analysis.report import to_json
+from backgammon.errors import BackgammonError
+from backgammon.formats.mat import import_mat
+from backgammon.server import Settings, analyses, create_app
+from backgammon.server.db import AnalysisRow, make_engine
+from backgammon.server.settings import sqlite_url
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+SEED = 11
+Json = dict[str, Any]
+
+
+def client_for(database: Path, **options: Any) -> TestClient:
+    unlimited = {"create_rate": None, "hint_rate": None, "action_rate": None,
+                 "upload_rate": None}
+    settings = Settings(database_url=sqlite_url(database), computer_pause=0, allow_seed=True,
+                        **{**unlimited, **options})
+    return TestClient(create_app(settings))
+
+
+def next_action(state: Json) -> Json:
+    seat = state["to_act"] if state["to_act"] is not None else 0
+    actions = state["actions"][seat]
+    base = {"seat": seat, "version": state["version"]}
+    if "roll" in actions:
+        return {**base, "action": "roll"}
+    if "confirm" in actions:
+        return {**base, "action": "confirm"}
+    step = state["steps"][0]
+    return {**base, "action": "step", "from": step["from"], "to": step["to"]}
+
+
+def played(client: TestClient, actions: int, match_id: str | None = None) -> Json:
+    """A 3-point match at one screen, ``actions`` actions into it (a new one by default)."""
+    if match_id is None:
+        answer = client.post("/api/matches", json={"opponent": "human", "length": 3,
+                                                   "seed": SEED})
+        state: Json = answer.json()
+    else:
+        state = client.get(f"/api/matches/{match_id}").json()
+    for _ in range(actions):
+        answer = client.post(f"/api/matches/{state['id']}/actions", json=next_action(state))
+        assert answer.status_code == 200, answer.text
+        state = answer.json()
+    return state
+
+
+def finished(client: TestClient, path: str) -> Json:
+    """The report at ``path`` once the analysis is done."""
+    deadline = time.monotonic() + 60
+    while True:
+        answer = client.get(path)
+        if answer.status_code == 200:
+            report: Json = answer.json()
+            return report
+        assert answer.status_code == 202, answer.text
+        assert time.monotonic() < deadline, "the analysis did not end"
+        time.sleep(0.05)
+
+
+def cli_report(client: TestClient, match_id: str) -> Json:
+    """What ``backgammon analyse --json`` says of the match, at the server's 0 plies."""
+    match = import_mat(client.get(f"/api/matches/{match_id}/mat").text)
+    report: Json = to_json(Analyser(plies=0).analyse(match))
+    return report
+
+
+def test_a_match_is_analysed_in_the_background_as_the_cli_analyses_it(tmp_path: Path) -> None:
+    with client_for(tmp_path / "games.sqlite") as client:
+        state = played(client, 40)
+        path = f"/api/matches/{state['id']}/analysis"
+        started = client.post(path)
+        assert started.status_code == 202
+        assert started.json() == {"status": "running", "done": 0, "total": 0}
+        report = finished(client, path)
+        assert report == finished(client, path)  # asked again: the same, at once
+        expected = cli_report(client, state["id"])
+    assert report["plies"] == 0 and report["decisions"] and report["graph"]
+    # The players' names aside (the .mat file has its own), the CLI's JSON.
+    assert [p["name"] for p in report["players"]] == ["White", "Black"]
+    for key in ("decisions", "graph", "length", "plies", "cost_unit", "schema"):
+        assert report[key] == expected[key], key
+    assert [p["checker"] for p in report["players"]] == [
+        p["checker"] for p in expected["players"]]
+
+
+def test_the_progress_counts_the_decisions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                           ) -> None:
+    release = threading.Event()
+
+    class Slow(Analyser):
+        def analyse(self, source: Any, progress: Any = None) -> Any:
+            def held(done: int, total: int) -> None:
+                progress(done, total)
+                if done == 1:
+                    release.wait(30)
+
+            return super().analyse(source, held)
+
+    monkeypatch.setattr(analyses, "Analyser", Slow)
+    with client_for(tmp_path / "games.sqlite") as client:
+        state = played(client, 30)
+        path = f"/api/matches/{state['id']}/analysis"
+        client.post(path)
+        deadline = time.monotonic() + 30
+        while (progress := client.get(path).json())["done"] == 0:
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        assert progress["status"] == "running" and progress["done"] == 1
+        assert progress["total"] > 1
+        release.set()
+        report = finished(client, path)
+    assert len([d for d in report["decisions"] if d["kind"] == "checker"]) <= progress["total"]
+
+
+def test_an_analysis_is_kept_across_a_restart_and_redone_when_cut_short(tmp_path: Path
+                                                                         ) -> None:
+    database = tmp_path / "games.sqlite"
+    with client_for(database) as client:
+        state = played(client, 30)
+        path = f"/api/matches/{state['id']}/analysis"
+        client.post(path)
+        report = finished(client, path)
+    with client_for(database) as client:
+        answer = client.get(path)
+        assert answer.status_code == 200 and answer.json() == report
+    # A server stopped while it analysed: the row says running; the next start redoes it.
+    engine = make_engine(sqlite_url(database))
+    with Session(engine) as session, session.begin():
+        session.execute(update(AnalysisRow).values(status="running", result=None))
+    engine.dispose()
+    with client_for(database) as client:
+        assert client.get(path).status_code == 202
+        assert finished(client, path) == report
+
+
+def test_a_match_that_changes_is_analysed_again(tmp_path: Path) -> None:
+    with client_for(tmp_path / "games.sqlite") as client:
+        state = played(client, 20)
+        path = f"/api/matches/{state['id']}/analysis"
+        client.post(path)
+        before = finished(client, path)
+        played(client, 12, state["id"])
+        assert client.get(path).status_code == 202
+        after = finished(client, path)
+    assert len(after["decisions"]) > len(before["decisions"])
+
+
+def test_an_uploaded_file_is_analysed(tmp_path: Path) -> None:
+    with client_for(tmp_path / "games.sqlite") as client:
+        state = played(client, 30)
+        text = client.get(f"/api/matches/{state['id']}/mat").text
+        started = client.post("/api/analyses", json={"text": text})
+        assert started.status_code == 202, started.text
+        body = started.json()
+        assert body["status"] == "running" and body["id"]
+        report = finished(client, f"/api/analyses/{body['id']}")
+        assert report["decisions"] == cli_report(client, state["id"])["decisions"]
+        missing = client.get("/api/analyses/nosuchanalysis")
+        assert missing.status_code == 404 and missing.json()["detail"].endswith(".")
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase"),
+    [
+        (" 3 point match\n Game 1\n A : 0  B : 0\n  1) 31: 8/4 6/5\n", "Line 4"),
+        (" 3 point match\n\n Game 1\n A : 0   B : 0\n  1) 31: 8/5 6/5   64: 24/1\n", "Line 5"),
+        ("this is not a match", "cannot be read"),
+    ],
+)
+def test_a_file_that_cannot_be_read_is_refused_with_its_line(
+    tmp_path: Path, text: str, phrase: str
+) -> None:
+    with client_for(tmp_path / "games.sqlite") as client:
+        answer = client.post("/api/analyses", json={"text": text})
+        assert answer.status_code == 422, answer.text
+        detail = answer.json()["detail"]
+        assert detail.startswith("The file cannot be read") and phrase in detail, detail
+        for body in ({"file": text}, {"text": 3}, {"text": "x" * 1_000_001}):
+            refused = client.post("/api/analyses", json=body)
+            assert refused.status_code in (413, 422)
+            assert refused.json()["detail"].endswith(".")
+
+
+def test_the_board_of_a_decision(tmp_path: Path) -> None:
+    with client_for(tmp_path / "games.sqlite") as client:
+        state = played(client, 20)
+        path = f"/api/matches/{state['id']}/analysis"
+        client.post(path)
+        decision = finished(client, path)["decisions"][1]
+        answer = client.get("/api/board", params={"position_id": decision["position_id"],
+                                                  "match_id": decision["match_id"]})
+        assert answer.status_code == 200, answer.text
+        shown = answer.json()
+        assert shown["on_roll"] == decision["player"] and shown["dice"] == decision["dice"]
+        for seat in (0, 1):
+            on_board = sum(p["count"] for p in shown["board"]["points"] if p["seat"] == seat)
+            assert on_board + shown["board"]["bar"][seat] + shown["board"]["off"][seat] == 15
+        bad = client.get("/api/board", params={"position_id": "nonsense", "match_id": "x"})
+        assert bad.status_code == 422 and bad.json()["detail"].endswith(".")
+
+
+def test_uploads_are_limited_per_client(tmp_path: Path) -> None:
+    with client_for(tmp_path / "games.sqlite", upload_rate="2/minute") as client:
+        for _ in range(2):
+            assert client.post("/api/analyses", json={"text": "no"}).status_code == 422
+        refused = client.post("/api/analyses", json={"text": "no"})
+        assert refused.status_code == 429 and "files to analyse" in refused.json()["detail"]
+
+
+def test_the_analysis_settings_come_from_the_environment() -> None:
+    assert Settings.from_env({}).analysis_plies == 0
+    assert Settings.from_env({"BACKGAMMON_ANALYSIS_PLIES": "2"}).analysis_plies == 2
+    assert Settings.from_env({"BACKGAMMON_UPLOAD_RATE": "none"}).upload_rate is None
+    for plies in ("3", "-1", "two"):
+        with pytest.raises(BackgammonError, match="BACKGAMMON_ANALYSIS_PLIES"):
+            Settings.from_env({"BACKGAMMON_ANALYSIS_PLIES": plies})

@@ -1,0 +1,209 @@
+"""The analysis view in a real browser: opened after a game, and for an uploaded ``.mat``
+file; the equity graph drawn, a click on one of its points showing that decision (its board,
+what was played, the choices weighed), the move list and the statistics.
+
+The server and the browser are tests/web/test_browser.py's fixtures (Debian's chromium; skipped
+without it). The view's texts are checked against the catalogue without a browser.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+import urllib.parse
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_browser import (  # noqa: F401 (fixtures)
+    SEED,
+    WEB,
+    Running,
+    browser,
+    catalogue,
+    fetch_state,
+    page,
+    post,
+    screenshot,
+    server,
+)
+
+from backgammon.analysis import Analyser
+from backgammon.server import analyses
+
+Json = dict[str, Any]
+
+
+def test_the_analysis_view_names_only_known_messages() -> None:
+    messages = catalogue()
+    source = (WEB / "js" / "analysis.js").read_text()
+    tables = {name: re.search(rf"const {name} = \{{(.*?)\}};", source, re.S) for name in
+              ("MARKS", "LUCK", "CHOICES")}
+    for name, prefix in (("MARKS", "mark"), ("LUCK", "luck"), ("CHOICES", "choice")):
+        found = tables[name]
+        assert found is not None, name
+        keys = re.findall(r':\s*"(\w+)"', found.group(1))
+        assert keys and {f"analysis.{prefix}.{key}" for key in keys} <= set(messages), name
+    statistics = re.findall(r'\["(\w+)", \(p\)', source)
+    assert len(statistics) == 11
+    assert {f"analysis.stat.{key}" for key in statistics} <= set(messages)
+    assert {"analysis.graphMatch", "analysis.graphMoney"} <= set(messages)
+
+
+def next_action(state: Json) -> Json:
+    seat = state["to_act"] if state["to_act"] is not None else 0
+    actions = state["actions"][seat]
+    base = {"seat": seat, "version": state["version"]}
+    if "roll" in actions:
+        return {**base, "action": "roll"}
+    if "confirm" in actions:
+        return {**base, "action": "confirm"}
+    step = state["steps"][0]
+    return {**base, "action": "step", "from": step["from"], "to": step["to"]}
+
+
+def a_finished_game(base: str) -> str:
+    """A 1-point match at one screen, played to its end through the API: its id."""
+    state = post(base, "/api/matches", {"opponent": "human", "length": 1, "seed": SEED})
+    while not state["match_over"]:
+        state = post(base, f"/api/matches/{state['id']}/actions?view=0", next_action(state))
+    match_id: str = state["id"]
+    return match_id
+
+
+def get(base: str, path: str) -> Any:
+    with urllib.request.urlopen(base + path, timeout=10) as response:
+        return json.load(response)
+
+
+def report_of(base: str, path: str) -> Json:
+    deadline = time.monotonic() + 60
+    while True:
+        with urllib.request.urlopen(base + path, timeout=10) as response:
+            if response.status == 200:
+                report: Json = json.load(response)
+                return report
+        assert time.monotonic() < deadline, "the analysis did not end"
+        time.sleep(0.1)
+
+
+def check_a_point_shows_its_decision(base: str, tab: Any, report: Json, nth: int) -> None:
+    """Click the ``nth`` point of the graph and check the decision shown is its own."""
+    points = tab.query_selector_all(".graph-point")
+    assert len(points) == len(report["graph"])
+    point = report["graph"][nth]
+    index = point["decision"]
+    decision = report["decisions"][index]
+    tab.click(f'.graph-point[data-decision="{index}"]')
+    tab.wait_for_selector(f'#analysis-decision[data-shown="{index}"]')
+    heading = tab.inner_text("#analysis-decision-heading")
+    assert f"move {decision['move_number']}" in heading
+    assert f"Played: {decision['played']}" in tab.inner_text("#analysis-played")
+    assert tab.get_attribute(f'.analysis-entry[data-decision="{index}"]', "aria-pressed") == (
+        "true")
+    # The board is the decision's: the checkers where the server's board of its IDs has them.
+    query = urllib.parse.urlencode({"position_id": decision["position_id"],
+                                    "match_id": decision["match_id"]})
+    board = get(base, f"/api/board?{query}")["board"]
+    counts = [tab.get_attribute(f'#analysis-board [data-place="p{n}"]', "data-count")
+              for n in range(1, 25)]
+    assert counts == [str(p["count"]) for p in board["points"]]
+    dice = tab.get_attribute("#analysis-board [data-dice]", "data-dice")
+    assert sorted(map(int, dice.split(","))) == sorted(decision["dice"])
+    shown = [row.inner_text().split("\t")[0] for row in tab.query_selector_all(
+        "#analysis-choices tbody tr")]
+    assert shown == [a["text"] for a in decision["alternatives"]]
+
+
+def test_the_analysis_of_a_game_graph_and_a_click_on_it(
+    server: str, page: Any  # noqa: F811
+) -> None:
+    match_id = a_finished_game(server)
+    page.goto(f"{server}/?match={match_id}")
+    page.wait_for_selector("#analyse-button:not([hidden])")
+    page.click("#analyse-button")
+    page.wait_for_selector(".graph-point")
+    assert "analyse=1" in page.url
+    report = report_of(server, f"/api/matches/{match_id}/analysis")
+    assert page.is_hidden("#analysis-progress")
+    # The first point is shown at once; then a click on another shows its decision.
+    page.wait_for_selector(f'#analysis-decision[data-shown="{report["graph"][0]["decision"]}"]')
+    check_a_point_shows_its_decision(server, page, report, len(report["graph"]) // 2)
+    check_a_point_shows_its_decision(server, page, report, len(report["graph"]) - 1)
+    screenshot(page, "browser-analysis.png")
+    # The move list has every decision; the statistics a row each, the players' names above.
+    assert len(page.query_selector_all(".analysis-entry")) == len(report["decisions"])
+    header = page.inner_text("#analysis-statistics thead")
+    assert all(player["name"] in header for player in report["players"])
+    pr = page.inner_text('#analysis-statistics [data-statistic="pr"]')
+    assert f"{report['players'][0]['overall']['pr']:.1f}" in pr
+    # Back to the match.
+    page.click("#analysis-close")
+    page.wait_for_selector("#play:not([hidden])")
+    assert page.url.endswith(f"?match={match_id}")
+    assert fetch_state(server, match_id)["match_over"]
+
+
+def test_an_uploaded_mat_file_is_analysed_in_the_page(
+    server: str, page: Any  # noqa: F811
+) -> None:
+    match_id = a_finished_game(server)
+    with urllib.request.urlopen(f"{server}/api/matches/{match_id}/mat", timeout=10) as answer:
+        text = answer.read()
+    page.goto(server + "/")
+    page.wait_for_selector("#mat-file")
+    # A file that cannot be read: the reason, with its line.
+    page.set_input_files("#mat-file", files=[{
+        "name": "bad.mat", "mimeType": "text/plain",
+        "buffer": b" 3 point match\n Game 1\n A : 0  B : 0\n  1) 31: 8/4 6/5\n"}])
+    page.wait_for_function(
+        "document.querySelector('#upload-message').textContent.includes('Line 4')")
+    assert page.inner_text("#upload-message").startswith("That file cannot be read")
+    page.set_input_files("#mat-file", files=[{
+        "name": "game.mat", "mimeType": "text/plain", "buffer": text}])
+    page.wait_for_selector(".graph-point")
+    analysis_id = re.search(r"analysis=([\w-]+)", page.url)
+    assert analysis_id is not None
+    report = report_of(server, f"/api/analyses/{analysis_id.group(1)}")
+    check_a_point_shows_its_decision(server, page, report, 3)
+    # A reload comes back to the same analysis, from the database.
+    page.reload()
+    page.wait_for_selector(".graph-point")
+    assert len(page.query_selector_all(".graph-point")) == len(report["graph"])
+
+
+def test_the_progress_is_shown_while_the_server_thinks(
+    tmp_path: Path, page: Any, monkeypatch: pytest.MonkeyPatch  # noqa: F811
+) -> None:
+    """An analysis held after its first decision: the page says how far it has got, then
+    draws the report once the analysis goes on to its end."""
+    release = threading.Event()
+
+    class Held(Analyser):
+        def analyse(self, source: Any, progress: Any = None) -> Any:
+            def held(done: int, total: int) -> None:
+                progress(done, total)
+                if done == 1:
+                    release.wait(30)
+
+            return super().analyse(source, held)
+
+    monkeypatch.setattr(analyses, "Analyser", Held)
+    running = Running(tmp_path / "games.sqlite")
+    try:
+        match_id = a_finished_game(running.url)
+        page.goto(f"{running.url}/?match={match_id}&analyse=1")
+        page.wait_for_function(
+            "document.querySelector('#analysis-status').textContent.startsWith('Analysing: 1 of')")
+        assert page.is_visible("#analysis-progress") and page.is_hidden("#analysis-body")
+        assert page.get_attribute("#analysis-progress", "aria-label") == "Progress of the analysis"
+        assert page.evaluate("document.querySelector('#analysis-progress').value") == 1
+        release.set()
+        page.wait_for_selector(".graph-point")
+        assert page.is_hidden("#analysis-progress")
+    finally:
+        release.set()
+        running.stop()
