@@ -1,6 +1,6 @@
 """The analysis's speed and its agreement with GNU Backgammon's, per player.
 
-    .venv/bin/python bench/analysis.py [--plies 0 2] [--workers 1 2] [--no-gnubg] [FILE.mat ...]
+    .venv/bin/python bench/analysis.py [FILE.mat ...] [--plies 0 2] [--workers 1 2] [--no-gnubg]
 
 For each file (by default the 7-point matches GNU Backgammon played in tests/data) and each
 depth and each number of worker processes (default: one per core), the time of our analysis

@@ -385,9 +385,6 @@ class _GameJudge:
         self.rolled: Rolled | None = None
         self.offer: tuple[Doubled, tuple[float, float, float]] | None = None
         self.beavered = False
-        # The board and cube of the player on roll, while no cube action has changed the cube
-        # since: what a resignation is judged on.
-        self.on_roll: tuple[Position, CubeContext, int] | None = None
 
     def judge(self) -> GameAnalysis:
         end: GameEnded | None = None
@@ -396,7 +393,6 @@ class _GameJudge:
                 self.reroll = entry.reroll
             elif isinstance(entry, Rolled):
                 self.rolled = entry
-                self.on_roll = (entry.position, self._cube(entry.cube), entry.seat)
             elif isinstance(entry, TurnPlayed):
                 self._turn(entry)
             elif isinstance(entry, Doubled):
@@ -446,7 +442,6 @@ class _GameJudge:
             luck=Luck(luck, luck * scale.unit, luck_mark(luck)), equity=played,
         )
         self.turn += 1
-        self.on_roll = (entry.play.result, cube.flip(), 1 - entry.seat)
         self.tick()
 
     def _double(self, entry: Doubled) -> None:
@@ -454,7 +449,6 @@ class _GameJudge:
         equities = self.analyser.cube(entry.position, cube)
         self._cube_decision(entry.seat, entry.position, cube, equities, doubled=True)
         self.offer = (entry, equities)
-        self.on_roll = None
         self.tick()
 
     def _cube_decision(
@@ -514,9 +508,8 @@ class _GameJudge:
 
     def _resignation(self, entry: ResignationOffered) -> None:
         self.tick()
-        if self.on_roll is None:
-            return  # just after a take: the core's history gives no board to judge it on
-        position, cube, on_roll = self.on_roll
+        # The board and cube of the player on roll at the offer, a take just before included.
+        position, cube, on_roll = entry.position, self._cube(entry.cube), entry.on_roll
         accepting, playing_on = self.analyser.resignation(
             position, cube, entry.level, entry.seat == on_roll
         )
