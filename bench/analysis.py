@@ -1,18 +1,21 @@
 """The analysis's speed and its agreement with GNU Backgammon's, per player.
 
-    .venv/bin/python bench/analysis.py [--plies 0 2] [FILE.mat ...]
+    .venv/bin/python bench/analysis.py [FILE.mat ...] [--plies 0 2] [--workers 1 2] [--no-gnubg]
 
 For each file (by default the 7-point matches GNU Backgammon played in tests/data) and each
-depth, the time of our analysis (one process, a fresh bot each time) and per player: the
+depth and each number of worker processes (default: one per core), the time of our analysis
+(a fresh bot each time) and per player: the
 moves, unforced moves and cube decisions, and the checker, cube and overall error rates and
 the luck rate (mEMG), ours and, where Debian's gnubg is installed, gnubg's at the same depth
 (``analyse match`` after ``set analysis chequerplay|cubedecision evaluation plies N``). The
-last line is for machines: ``analysis file=... plies=... seconds=... decisions=...`` per run.
+last line is for machines: ``analysis file=... plies=... workers=... seconds=... decisions=...``
+per run.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import shutil
 import subprocess
 import time
@@ -65,28 +68,32 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="*", type=Path)
     parser.add_argument("--plies", type=int, nargs="+", default=[0, 2])
+    parser.add_argument("--workers", type=int, nargs="+", default=[None])
+    parser.add_argument("--no-gnubg", action="store_true", help="time ours alone")
     args = parser.parse_args()
     files = args.files or sorted(DATA.glob("gnubg_7pt_*.mat"))
     machine = []
     for path in files:
         match = read_mat(path)
-        for plies in args.plies:
+        for plies, workers in itertools.product(args.plies, args.workers):
+            analyser = Analyser(plies=plies, workers=workers)
             started = time.perf_counter()
-            analysis = Analyser(plies=plies).analyse(match)
+            analysis = analyser.analyse(match)
             seconds = time.perf_counter() - started
             stats: tuple[PlayerStatistics, PlayerStatistics] = analysis.statistics
-            theirs = gnubg(path, plies) if Path(GNUBG).exists() else {}
+            have = Path(GNUBG).exists() and not args.no_gnubg
+            theirs = gnubg(path, plies) if have else {}
             count = len(analysis.decisions)
-            print(f"{path.name} at {plies}-ply: {seconds:.1f} s for {count} decisions "
-                  f"({1000 * seconds / count:.0f} ms each)")
+            print(f"{path.name} at {plies}-ply, {analyser.workers} workers: {seconds:.1f} s "
+                  f"for {count} decisions ({1000 * seconds / count:.0f} ms each)")
             print(f"  {'':44}{'ours':>18}{'gnubg':>18}")
             for section, label, figure in ROWS:
                 ours = " ".join(f"{figure(s):7.1f}" for s in stats)
                 signed = theirs.get((section, label), ())
                 gnu = " ".join(f"{abs(v) if 'Error' in label else v:7.1f}" for v in signed)
                 print(f"  {section + ' ' + label:44}{ours:>18}{gnu:>18}")
-            machine.append(f"file={path.name} plies={plies} seconds={seconds:.1f} "
-                           f"decisions={count}")
+            machine.append(f"file={path.name} plies={plies} workers={analyser.workers} "
+                           f"seconds={seconds:.1f} decisions={count}")
     print("analysis " + " ".join(machine))
 
 

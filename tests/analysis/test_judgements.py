@@ -182,6 +182,25 @@ def test_resignations_are_judged_not_counted(analyser: Analyser) -> None:
     assert not resign.counted and not answer.counted
 
 
+def test_a_resignation_right_after_a_take_is_judged(analyser: Analyser) -> None:
+    """The history gives the board and the cube at the offer, the take included: resigning
+    a single game holding a cube just taken at 2, early in the game, is a gift."""
+    match = Match(5, dice=ManualDice(["6 1"]))
+    game = match.game
+    game.roll(0)
+    game.play(0, "13/7 8/7")
+    game.double(1)
+    game.take(0)
+    game.resign(0)
+    game.accept(1)
+    resign, answer = analyser.analyse(match).decisions[-2:]
+    assert (resign.kind, resign.seat, resign.best, resign.mark) == (
+        Kind.RESIGN, 0, "play on", Mark.VERY_BAD)
+    assert resign.match_id == answer.match_id
+    assert (answer.kind, answer.seat, answer.played, answer.equity_loss) == (
+        Kind.ANSWER, 1, "accept", 0.0)
+
+
 def test_a_game_of_a_match_without_its_score_is_refused(analyser: Analyser) -> None:
     game = Game(in_match=True, dice=ManualDice(["3 1"]))
     game.roll(0)

@@ -76,9 +76,11 @@ def test_a_money_game_with_a_beaver_and_resignations_rejected_and_accepted() -> 
     game.take(1)
     game.roll(1)
     game.play(1, "8/5 6/5")
+    at_first_offer = (game.position, game.cube_context(0))
     game.resign(0, WinKind.GAMMON)
     game.reject(1)
     game.roll(0)
+    at_second_offer = (game.position, game.cube_context(0))  # seat 0 on roll, dice up
     game.resign(1)
     game.accept(0)
     entries = list(game.history())
@@ -96,9 +98,10 @@ def test_a_money_game_with_a_beaver_and_resignations_rejected_and_accepted() -> 
     assert isinstance(played, TurnPlayed) and played.cube is not None
     cube = played.cube
     assert (cube.value, cube.owner, cube.jacoby) == (4, CubeOwner.OPPONENT, False)
-    assert entries[8] == ResignationOffered(7, 0, WinKind.GAMMON, False)
+    assert entries[8] == ResignationOffered(7, 0, WinKind.GAMMON, False, 0, *at_first_offer)
     assert entries[9] == ResignationRejected(8, 1, WinKind.GAMMON)
-    assert entries[11] == ResignationOffered(10, 1, WinKind.SINGLE, True)
+    # Seat 1 resigns while seat 0 is on roll: the board and cube are seat 0's.
+    assert entries[11] == ResignationOffered(10, 1, WinKind.SINGLE, True, 0, *at_second_offer)
     assert entries[12] == ResignationAccepted(11, 0, WinKind.SINGLE)
     assert entries[13] == GameEnded(11, 0, WinKind.SINGLE, 4, "resign")
 
@@ -109,7 +112,9 @@ def test_a_pending_resignation_and_a_drop() -> None:
     game.resign(0)
     opening = next(game.history())
     assert isinstance(opening, OpeningRoll) and opening.winner == 0
-    assert list(game.history())[-1] == ResignationOffered(1, 0, WinKind.SINGLE, None)
+    assert list(game.history())[-1] == ResignationOffered(
+        1, 0, WinKind.SINGLE, None, 0, Position.initial(), game.cube_context(0)
+    )
     game.reject(1)
     game.play(0, "13/7 8/7")
     game.double(1)
@@ -118,6 +123,23 @@ def test_a_pending_resignation_and_a_drop() -> None:
         Dropped(5, 0, 2),
         GameEnded(5, 1, WinKind.SINGLE, 1, "drop"),
     ]
+
+
+def test_a_resignation_right_after_a_take_has_the_board_and_the_cube_taken() -> None:
+    """What the analysis judges such an offer on: the doubler on roll, the cube at 2 owned
+    by the taker (the resigner here)."""
+    game = Match(5, dice=ManualDice(["6 1"])).game
+    game.roll(0)
+    game.play(0, "13/7 8/7")
+    game.double(1)
+    game.take(0)
+    board = game.position
+    game.resign(0)
+    offered = list(game.history())[-1]
+    assert isinstance(offered, ResignationOffered) and offered.cube is not None
+    assert (offered.seat, offered.on_roll, offered.position) == (0, 1, board)
+    assert (offered.cube.value, offered.cube.owner) == (2, CubeOwner.OPPONENT)
+    assert offered.cube.match == MatchScore(5, (0, 0), False)
 
 
 def test_a_roll_with_no_move_is_played_as_the_empty_play() -> None:

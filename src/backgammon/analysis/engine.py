@@ -18,7 +18,10 @@ depth, read from the game's one typed walk over its record (``Game.history()``).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+import multiprocessing
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 
 import numpy as np
@@ -154,7 +157,12 @@ class Analyser:
     (the played one evaluated as deep as the best), each cube decision by the bot's cubeful
     equities, each resignation and its answer. The luck of each roll is always judged at 0
     plies, as gnubg judges it. ``bot`` (noise-free) or ``evaluator`` replaces the shipped
-    networks; ``alternatives`` is how many plays each checker decision keeps for display."""
+    networks; ``alternatives`` is how many plays each checker decision keeps for display.
+
+    The games of a match are judged by ``workers`` processes (default: one per core), each
+    game's decisions in one of them. A game's judgement depends on that game alone (the bot's
+    caches are cleared before each), so the result is the same with any number of workers.
+    Where processes cannot be forked (not Linux), one process judges every game."""
 
     def __init__(
         self,
@@ -163,11 +171,17 @@ class Analyser:
         bot: Bot | None = None,
         evaluator: Evaluator | None = None,
         alternatives: int = 5,
+        workers: int | None = None,
     ) -> None:
         self.bot = bot if bot is not None else Bot(plies=plies, evaluator=evaluator)
         if self.bot.noise:
             raise AnalysisError("An analysing bot plays without noise.")
         self.alternatives = alternatives
+        if workers is None:
+            workers = os.cpu_count() or 1
+        if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
+            raise AnalysisError(f"The analysis needs 1 worker or more; got {workers!r}.")
+        self.workers = workers
 
     @property
     def plies(self) -> int:
@@ -182,7 +196,8 @@ class Analyser:
         else:
             games, players = [source], ("Player 0", "Player 1")
             length = source.score.length if source.score is not None else 0
-        total = sum(_judged(entry) for game in games for entry in game.history())
+        counts = [sum(_judged(entry) for entry in game.history()) for game in games]
+        total = sum(counts)
         done = [0]
 
         def tick() -> None:
@@ -190,11 +205,46 @@ class Analyser:
             if progress is not None:
                 progress(done[0], total)
 
-        analysed = tuple(
-            _GameJudge(self, game, number, tick).judge()
-            for number, game in enumerate(games, start=1)
-        )
+        workers = min(self.workers, len(games))
+        if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
+            analysed = self._in_workers(games, workers, counts, progress)
+        else:
+            analysed = tuple(
+                self.judge_game(game, number, tick) for number, game in enumerate(games, 1)
+            )
         return MatchAnalysis(players, length, self.plies, analysed)
+
+    def judge_game(
+        self, game: Game, number: int, tick: Callable[[], None] = lambda: None
+    ) -> GameAnalysis:
+        """Game ``number`` (from 1) judged, from a bot that remembers no other game;
+        ``tick`` is called after each decision."""
+        self.bot.search.clear()
+        return _GameJudge(self, game, number, tick).judge()
+
+    def _in_workers(
+        self,
+        games: Sequence[Game],
+        workers: int,
+        counts: Sequence[int],
+        progress: Progress | None,
+    ) -> tuple[GameAnalysis, ...]:
+        """Each game judged in one of ``workers`` forked processes; they inherit this
+        analyser and the games, so only the game's number and its analysis travel."""
+        context = multiprocessing.get_context("fork")
+        results: dict[int, GameAnalysis] = {}
+        done = 0
+        with ProcessPoolExecutor(
+            workers, context, initializer=_start_worker, initargs=(self, games)
+        ) as pool:
+            futures = [pool.submit(_judge_in_worker, index) for index in range(len(games))]
+            for future in as_completed(futures):
+                analysis = future.result()
+                results[analysis.number] = analysis
+                done += counts[analysis.number - 1]
+                if progress is not None:
+                    progress(done, sum(counts))
+        return tuple(results[number] for number in sorted(results))
 
     # The judgements, each for the player deciding
 
@@ -282,6 +332,21 @@ class Analyser:
         return scale.emg(answer.accepting), scale.emg(answer.playing_on)
 
 
+# What a worker process judges with, set once as it starts.
+_WORKER: tuple[Analyser, Sequence[Game]] | None = None
+
+
+def _start_worker(analyser: Analyser, games: Sequence[Game]) -> None:
+    global _WORKER
+    _WORKER = (analyser, games)
+
+
+def _judge_in_worker(index: int) -> GameAnalysis:
+    assert _WORKER is not None
+    analyser, games = _WORKER
+    return analyser.judge_game(games[index], index + 1)
+
+
 def _judged(entry: object) -> bool:
     """Whether the entry is one the analysis judges (for the progress count)."""
     return isinstance(entry, TurnPlayed | Doubled | ResignationOffered)
@@ -320,9 +385,6 @@ class _GameJudge:
         self.rolled: Rolled | None = None
         self.offer: tuple[Doubled, tuple[float, float, float]] | None = None
         self.beavered = False
-        # The board and cube of the player on roll, while no cube action has changed the cube
-        # since: what a resignation is judged on.
-        self.on_roll: tuple[Position, CubeContext, int] | None = None
 
     def judge(self) -> GameAnalysis:
         end: GameEnded | None = None
@@ -331,7 +393,6 @@ class _GameJudge:
                 self.reroll = entry.reroll
             elif isinstance(entry, Rolled):
                 self.rolled = entry
-                self.on_roll = (entry.position, self._cube(entry.cube), entry.seat)
             elif isinstance(entry, TurnPlayed):
                 self._turn(entry)
             elif isinstance(entry, Doubled):
@@ -381,7 +442,6 @@ class _GameJudge:
             luck=Luck(luck, luck * scale.unit, luck_mark(luck)), equity=played,
         )
         self.turn += 1
-        self.on_roll = (entry.play.result, cube.flip(), 1 - entry.seat)
         self.tick()
 
     def _double(self, entry: Doubled) -> None:
@@ -389,7 +449,6 @@ class _GameJudge:
         equities = self.analyser.cube(entry.position, cube)
         self._cube_decision(entry.seat, entry.position, cube, equities, doubled=True)
         self.offer = (entry, equities)
-        self.on_roll = None
         self.tick()
 
     def _cube_decision(
@@ -449,9 +508,8 @@ class _GameJudge:
 
     def _resignation(self, entry: ResignationOffered) -> None:
         self.tick()
-        if self.on_roll is None:
-            return  # just after a take: the core's history gives no board to judge it on
-        position, cube, on_roll = self.on_roll
+        # The board and cube of the player on roll at the offer, a take just before included.
+        position, cube, on_roll = entry.position, self._cube(entry.cube), entry.on_roll
         accepting, playing_on = self.analyser.resignation(
             position, cube, entry.level, entry.seat == on_roll
         )

@@ -4,11 +4,13 @@
 
     backgammon analyse match.mat                  0-ply is quick; the default is 2-ply
     backgammon analyse match.mat --plies 0 --json match.json --html match.html
+    backgammon analyse match.mat --workers 1      one process (the default: one per core)
 
 The text summary (each game's statistics and marked decisions, then the match's) goes to
 standard output, a progress bar to standard error; ``--json`` and ``--html`` write the
 reports of :mod:`backgammon.analysis.report` and :mod:`backgammon.analysis.html`. A file that
-cannot be read ends the command with its line and the reason.
+cannot be read ends the command with its line and the reason; what the reader read past (a
+game's points the rules do not give) is told on standard error, with its line.
 
 The command is registered by :mod:`backgammon.cli` from :data:`ARGUMENTS` and
 :func:`analyse_command`; :func:`build_parser` makes a parser of its own, for tests.
@@ -30,7 +32,7 @@ from ..analysis.html import html_report
 from ..analysis.report import text_report, to_json
 from ..bot.bot import MAX_PLIES
 from ..errors import BackgammonError
-from ..formats.mat import read_mat
+from ..formats.mat import MatWarning, read_mat
 from . import Argument, arg
 
 #: The subcommand's summary, for the list of commands.
@@ -38,6 +40,12 @@ SUMMARY = (
     "Analyse a match or money session from a .mat file: every checker play, cube decision "
     "and roll judged, with statistics per player as GNU Backgammon reports them."
 )
+
+
+def _workers(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"the workers are 1 or more; got {text!r}")
+    return int(text)
 
 
 def _plies(text: str) -> int:
@@ -52,6 +60,8 @@ ARGUMENTS: tuple[Argument, ...] = (
     arg("file", metavar="FILE.mat", help="the match to analyse (.mat)"),
     arg("--plies", type=_plies, default=2, metavar="N",
         help="the depth of the analysis (default 2; 0 is quick)"),
+    arg("--workers", type=_workers, default=None, metavar="N",
+        help="processes judging the games (default: one per core)"),
     arg("--json", metavar="OUT", help="write the analysis as JSON to OUT"),
     arg("--html", metavar="OUT", help="write the analysis as an HTML page to OUT"),
     arg("--no-progress", action="store_true", help="no progress bar"),
@@ -68,11 +78,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def analyse_command(args: argparse.Namespace) -> int:
     """Run the subcommand; a file that cannot be read or written raises BackgammonError."""
+    warnings: list[MatWarning] = []
     try:
-        match = read_mat(args.file)
+        match = read_mat(args.file, warnings)
     except OSError as exc:
         raise BackgammonError(f"Cannot read {args.file}: {exc.strerror or exc}.") from exc
-    analyser = Analyser(plies=args.plies)
+    for warning in warnings:
+        print(f"{args.file}: warning: {warning}", file=sys.stderr)
+    analyser = Analyser(plies=args.plies, workers=args.workers)
     if args.no_progress:
         analysis = analyser.analyse(match)
     else:

@@ -182,12 +182,17 @@ class Dropped:
 @dataclass(frozen=True)
 class ResignationOffered:
     """``seat`` offered to resign at ``level``; ``accepted`` says what became of it (None:
-    no answer yet)."""
+    no answer yet). ``on_roll`` is the player on roll at the offer (the resigner or not),
+    ``position`` the board from their side and ``cube`` the cube as they saw it: what the
+    offer is judged on, a take just before it included."""
 
     index: int
     seat: int
     level: WinKind
     accepted: bool | None
+    on_roll: int
+    position: Position
+    cube: CubeContext | None
 
 
 @dataclass(frozen=True)
@@ -316,7 +321,15 @@ def walk(game: Game, moments: Sequence[Moment]) -> Iterator[Entry]:
             level = event.level
             answer = events[index + 1].action if index + 1 < len(events) else None
             accepted = None if answer is None else answer is Action.ACCEPT
-            yield ResignationOffered(index, seat, level, accepted)
+            yield ResignationOffered(
+                index,
+                seat,
+                level,
+                accepted,
+                before.on_roll,
+                before.position,
+                cube(before, before.on_roll),
+            )
         elif action is Action.ACCEPT:
             yield ResignationAccepted(index, seat, level)
         elif action is Action.REJECT:

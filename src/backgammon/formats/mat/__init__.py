@@ -46,6 +46,11 @@ Automatic doubles have no place in it either: a game that had one cannot be writ
 Options without a standard header are written as extra header comments, which GNU Backgammon
 keeps as the match's comment: ``; [OpeningReroll "On"]``.
 
+Reading takes the online sites' dialects too (Backgammon Galaxy's ``Losses N points`` in the
+loser's column; points written capped at what ended the match, as Galaxy and Backgammon Studio
+write them); points the rules do not give are read past with a :class:`MatWarning`, and only
+what cannot be replayed is refused (see :func:`import_mat`).
+
 Reading infers what a file's headers leave out: beavers from a beaver in the games, a fresh
 opening roll from a game whose first roll is doubles, the Jacoby rule (in a money session
 with no ``[Jacoby]`` header) from a gammon counted single. GNU Backgammon's own money files
@@ -75,10 +80,11 @@ lines keep to the rule; the score lines are taken as the truth.
 
 
 from .common import MatFormatError
-from .read import import_mat, read_mat
+from .read import MatWarning, import_mat, read_mat
 from .write import export_mat
 
 # The error a reader of files meets names the package it is imported from, in tracebacks too.
 MatFormatError.__module__ = __name__
+MatWarning.__module__ = __name__
 
-__all__ = ["MatFormatError", "export_mat", "import_mat", "read_mat"]
+__all__ = ["MatFormatError", "MatWarning", "export_mat", "import_mat", "read_mat"]

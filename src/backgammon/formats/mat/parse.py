@@ -18,7 +18,7 @@ _HEADER = re.compile(r'[;#]\s*\[\s*([^"\]]+?)\s+"([^"]*)"\s*\]')
 _NUMBER = re.compile(r"\s*\d+\)")
 _ENTRY = re.compile(
     r"(?<!\S)(?:[1-6][1-6]:|(?:re)?doubles?\b|beavers?\b|raccoons?\b|takes?\b|accepts?\b"
-    r"|drops?\b|passes\b|refuses?\b|rejects?\b|wins?\b|resigns?\b)",
+    r"|drops?\b|passes\b|refuses?\b|rejects?\b|wins?\b|loss(?:es)?\b|loses?\b|resigns?\b)",
     re.IGNORECASE,
 )
 _KINDS = {
@@ -33,11 +33,13 @@ _KINDS = {
     "refuse": "drop",
     "reject": "drop",
     "win": "win",
+    "loss": "loss",  # Backgammon Galaxy's "Losses 3 points", in the loser's column
+    "lose": "loss",
     "resign": "resign",
 }
 _NO_MOVE = re.compile(r"(?:cannot move|can't move|no move|\?+)?", re.IGNORECASE)
 _VALUE = re.compile(r"=>\s*(\d+)")
-_POINTS = re.compile(r"wins?\s+(\d+)\s+points?\b", re.IGNORECASE)
+_POINTS = re.compile(r"(?:wins?|loss(?:es)?|loses?)\s+(\d+)\s+points?\b", re.IGNORECASE)
 # A lone entry starting this far into its line is in the right-hand column (GNU Backgammon's
 # starts at 33, eXtreme Gammon's near 37; left entries start by 7).
 _RIGHT_COLUMN = 20
@@ -48,7 +50,7 @@ class Cell:
     """One entry read from a move line."""
 
     line: int
-    kind: str  # roll, double, beaver, take, drop, win or resign
+    kind: str  # roll, double, beaver, take, drop, win, loss or resign
     seat: int | None  # the column, when the line has both; else None
     right: bool  # where a lone entry stands: in the right-hand column
     text: str  # the entry as written
@@ -188,7 +190,7 @@ def _cell(number: int, entry: str, seat: int | None, right: bool) -> Cell:
     if kind in ("double", "beaver"):
         found = _VALUE.search(entry)
         value = int(found[1]) if found else None
-    elif kind == "win":
+    elif kind in ("win", "loss"):
         points = _POINTS.match(entry)
         if points is None:
             raise MatFormatError(number, f"{entry!r} should say how much: 'Wins 2 points'.")

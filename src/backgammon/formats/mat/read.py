@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import os
+from dataclasses import dataclass
 
 from ...dice import ManualDice
 from ...errors import BackgammonError
@@ -22,6 +23,19 @@ _ON = {
 }
 
 
+@dataclass(frozen=True)
+class MatWarning:
+    """Something in a ``.mat`` file that is wrong but that the moves make good: a game's
+    points that the rules do not give (the rules' value is used). ``line`` is the line at
+    fault (1 for the first)."""
+
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"Line {self.line}: {self.message}"
+
+
 class _JacobyRetry(Exception):
     """The points written fit the other setting of the Jacoby rule, which no header names:
     read the file again with it."""
@@ -31,7 +45,7 @@ class _JacobyRetry(Exception):
         self.jacoby = jacoby
 
 
-def import_mat(text: str) -> Match:
+def import_mat(text: str, warnings: list[MatWarning] | None = None) -> Match:
     """The match a ``.mat`` text records, rebuilt move by move through the rules.
 
     Reads what GNU Backgammon, Jellyfish and eXtreme Gammon write: header comments in any
@@ -40,6 +54,15 @@ def import_mat(text: str) -> Match:
     time, a turn's two entries on one line or on lines of their own, and games without their
     closing ``Wins`` line. Anything it cannot read, or that the rules refuse, raises
     :class:`MatFormatError` naming the line.
+
+    It reads the online sites' dialects too. Backgammon Galaxy's ``Losses N points`` in the
+    loser's column (beside the ``Wins`` line, after the last move, or on a line of its own)
+    says who won where no ``Wins`` line does and is checked against it where one does. A
+    game's points written capped at what ended the match (a gammon worth 8 written 7 when 7
+    points won it), as Galaxy and Backgammon Studio write them, are the sites' convention and
+    are read silently. Other points that the rules do not give (``Wins 4016 points``) are
+    read past, the rules' value used, with a :class:`MatWarning` appended to ``warnings``
+    where a list is given.
 
     >>> match = import_mat('''
     ...  1 point match
@@ -60,13 +83,19 @@ def import_mat(text: str) -> Match:
         raise MatFormatError(None, f"A .mat file is read as text; got {type(text).__name__}.")
     parsed = parse(text)
     try:
-        return _Replay(parsed, jacoby=None).match
+        replay = _Replay(parsed, jacoby=None)
     except _JacobyRetry as retry:
-        return _Replay(parsed, jacoby=retry.jacoby).match
+        replay = _Replay(parsed, jacoby=retry.jacoby)
+    if warnings is not None:
+        warnings.extend(replay.warnings)
+    return replay.match
 
 
-def read_mat(path: str | os.PathLike[str]) -> Match:
-    """The match recorded in the ``.mat`` file at ``path`` (see :func:`import_mat`).
+def read_mat(
+    path: str | os.PathLike[str], warnings: list[MatWarning] | None = None
+) -> Match:
+    """The match recorded in the ``.mat`` file at ``path`` (see :func:`import_mat`; its
+    warnings go to ``warnings``).
 
     The file is read as UTF-8 (a byte order mark is skipped), or as Windows-1252 where it is
     not UTF-8, as older programs wrote it.
@@ -84,7 +113,7 @@ def read_mat(path: str | os.PathLike[str]) -> Match:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         text = data.decode("cp1252", errors="replace")
-    return import_mat(text)
+    return import_mat(text, warnings)
 
 
 
@@ -164,6 +193,7 @@ class _Replay:
             "jacoby" not in parsed.headers
         )
         rules, crawford = _rules(parsed, jacoby)
+        self.warnings: list[MatWarning] = []
         self.dice = ManualDice()
         first = parsed.games[0] if parsed.games else None
         players = self._players(first)
@@ -184,6 +214,10 @@ class _Replay:
                     "another game.",
                 )
             self._check_score(game_text)
+            # What the game starts at, and the score line after it: what its points are read by.
+            self.start = self.match.score
+            following = parsed.games[index + 1] if index + 1 < len(parsed.games) else None
+            self.next_score = following.score if following is not None else None
             self._play_game(self.match.games[index], game_text)
             if index + 1 < len(parsed.games):
                 self._close(self.match.games[index], game_text, parsed.games[index + 1])
@@ -226,17 +260,33 @@ class _Replay:
 
     def _play_game(self, game: Game, game_text: GameText) -> None:
         cells = game_text.cells
+        # A "Losses" entry may stand before the winner's last move on its line: it is read
+        # once the moves are played, at the "Wins" entry or at the end of the game.
+        losses: list[Cell] = []
         for index, cell in enumerate(cells):
             following = cells[index + 1] if index + 1 < len(cells) else None
-            try:
-                self._apply(game, cell, following)
-            except MatFormatError:
-                raise
-            except BackgammonError as exc:
-                seat = self._seat(game, cell)
-                raise MatFormatError(
-                    cell.line, f"seat {seat} cannot {self._describe(cell)}: {exc}"
-                ) from exc
+            if cell.kind == "loss":
+                losses.append(cell)
+                continue
+            self._guarded(game, cell, following)
+            if cell.kind == "win":
+                for loss in losses:
+                    self._guarded(game, loss, None)
+                losses.clear()
+        for loss in losses:
+            self._guarded(game, loss, None)
+
+    def _guarded(self, game: Game, cell: Cell, following: Cell | None) -> None:
+        """Apply ``cell``, a refusal by the rules named with its line."""
+        try:
+            self._apply(game, cell, following)
+        except MatFormatError:
+            raise
+        except BackgammonError as exc:
+            seat = self._seat(game, cell)
+            raise MatFormatError(
+                cell.line, f"seat {seat} cannot {self._describe(cell)}: {exc}"
+            ) from exc
 
     @staticmethod
     def _describe(cell: Cell) -> str:
@@ -264,15 +314,17 @@ class _Replay:
             return game.offer.decider
         if cell.kind == "win" and game.result is not None:
             return game.result.winner
+        if cell.kind == "loss" and game.result is not None:
+            return 1 - game.result.winner
         return 1 if cell.right else 0
 
     def _apply(self, game: Game, cell: Cell, following: Cell | None) -> None:
         seat = self._seat(game, cell)
         if cell.kind == "resign":
             return  # the "Wins" line that follows tells the result
-        if cell.kind == "win":
+        if cell.kind in ("win", "loss"):
             assert cell.value is not None
-            self._win(game, seat, cell.value, cell.line)
+            self._win(game, seat if cell.kind == "win" else 1 - seat, cell.value, cell.line)
             return
         if game.phase is Phase.OVER:
             raise MatFormatError(cell.line, f"{cell.text!r} comes after the game is over.")
@@ -341,7 +393,7 @@ class _Replay:
         if len(plays) == 1 and not cell.held:
             game.play(seat, plays[0])  # a forced play, which some programs leave out
             return
-        if cell.held or following is None or following.kind == "win":
+        if cell.held or following is None or following.kind in ("win", "loss"):
             return  # rolled, then resigned, or the file stops here
         raise MatFormatError(
             cell.line,
@@ -379,13 +431,10 @@ class _Replay:
                     # More than the cube for a resignation: the Jacoby rule is off.
                     raise _JacobyRetry(False)
                 if level is None:
-                    raise MatFormatError(
-                        line,
-                        f"Seat {winner} cannot win {points} points with the cube at "
-                        f"{game.cube_value}.",
-                    )
+                    level = self._odd_resignation(game, winner, points, line)
                 game.resign(1 - winner, level)
                 game.accept(winner)
+                return  # the points are those of a level, or an odd figure already told
         except MatFormatError:
             raise
         except BackgammonError as exc:
@@ -412,17 +461,51 @@ class _Replay:
         if not game.rules.jacoby and points == game.cube_value:
             raise _JacobyRetry(True)
 
+    def _needed(self, winner: int) -> int | None:
+        """The points ``winner`` needed at the game's start to win the match (None: money)."""
+        return self.parsed.length - self.start[winner] if self.parsed.length else None
+
+    def _odd_resignation(self, game: Game, winner: int, points: int, line: int) -> WinKind:
+        """The resignation a game ended by with ``points`` that no level gives exactly: the
+        match's end capped (silently), else what the next score line shows, else a single
+        game (with a warning)."""
+        needed = self._needed(winner)
+        if needed is not None and self.next_score is None and points >= needed:
+            # The match ended here: the least resignation that ends it.
+            level = next((kind for kind in WinKind if game.points_for(kind) >= needed), None)
+            if level is not None:
+                if points > needed:
+                    self._warn(line, f"the file gives {points} points for this game, more "
+                               f"than the {needed} that won the match; read as {needed}.")
+                return level
+        if self.next_score is not None:
+            gained = self.next_score[winner] - self.start[winner]
+            level = _resign_level(game, gained)
+            if level is not None:
+                self._warn(line, f"the file gives {points} points for this game, but the next "
+                           f"score line shows {gained}; read as {gained}.")
+                return level
+        self._warn(line, f"seat {winner} cannot win {points} points with the cube at "
+                   f"{game.cube_value}; read as a single game resigned, "
+                   f"{game.points_for(WinKind.SINGLE)} points.")
+        return WinKind.SINGLE
+
+    def _warn(self, line: int, message: str) -> None:
+        self.warnings.append(MatWarning(line, message[0].upper() + message[1:]))
+
     def _mismatch(self, game: Game, points: int, line: int) -> None:
         assert game.result is not None
         result = game.result
         self._jacoby_hint(game, points)
-        raise MatFormatError(
+        if points == self._needed(result.winner) and points < result.points:
+            return  # capped at what ended the match: the online sites' convention
+        self._warn(
             line,
-            f"The file gives {points} points for this game, but by the rules it is worth "
+            f"the file gives {points} points for this game, but by the rules it is worth "
             f"{result.points} (a {result.kind.name.lower()} with the cube at "
             f"{game.cube_value}"
             + (", Jacoby rule on" if game.rules.jacoby else "")
-            + ").",
+            + f"); read as {result.points}.",
         )
 
 
