@@ -199,7 +199,8 @@ class Analyses:
 def _analyse(record: dict[str, Any], plies: int, job: Job) -> dict[str, Any]:
     """The report of the match ``record`` at ``plies`` (in a worker thread)."""
     match = Match.from_dict(record, SecureDice())
-    report = to_json(Analyser(plies=plies).analyse(match, job.progress))
+    # One process: forking a server that runs threads could deadlock the child.
+    report = to_json(Analyser(plies=plies, workers=1).analyse(match, job.progress))
     return _finite(report)  # type: ignore[no-any-return]
 
 
