@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 
+from backgammon.bot import Level
 from backgammon.dice import SeededDice
 from backgammon.formats.ids import setup_from_id
 from backgammon.game import Action, Game, Phase
@@ -92,8 +93,8 @@ def test_the_scripts_ask_only_for_known_messages() -> None:
     for kind in ("single", "gammon", "backgammon"):
         for who in ("", ".you"):
             assert {f"result.{kind}{who}.one", f"result.{kind}{who}.other"} <= set(messages)
-    for level in ("beginner", "casual", "intermediate", "advanced", "expert", "strongest"):
-        assert f"level.{level}" in messages
+    for level in Level:
+        assert f"level.{level.value}" in messages
 
 
 def test_the_record_speaks_to_the_person_in_the_second_person() -> None:

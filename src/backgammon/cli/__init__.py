@@ -187,7 +187,7 @@ def _count(text: str) -> int:
     arg("--no-crawford", action="store_true", help="a match without the Crawford rule"),
     arg("--computer", nargs="?", type=_level, const=Level.INTERMEDIATE, metavar="LEVEL",
         help="play against the computer, at LEVEL: beginner, casual, intermediate (the default), "
-        "advanced, expert (1-ply) or strongest (2-ply)"),
+        "advanced, expert (1-ply), strongest (2-ply) or world-class (3-ply)"),
     arg("--colour", choices=("white", "black"),
         help="with --computer: the colour you play (default white, the first seat)"),
     arg("--names", nargs=2, metavar=("FIRST", "SECOND"),
