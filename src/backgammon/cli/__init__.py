@@ -491,9 +491,16 @@ def _serve(args: argparse.Namespace) -> int:
 
 # Subcommands with modules of their own, registered here once the registry above exists.
 from . import analyse as _analyse
+from . import engine_tools as _engine_tools
 from . import external as _external
 from . import rollout as _rollout
 
 subcommand("rollout", _rollout.SUMMARY, *_rollout.ARGUMENTS)(_rollout.rollout_command)
 subcommand("analyse", _analyse.SUMMARY, *_analyse.ARGUMENTS)(_analyse.analyse_command)
 subcommand("external", _external.SUMMARY, *_external.ARGUMENTS)(_external.external_command)
+subcommand("hint", _engine_tools.HINT_SUMMARY, *_engine_tools.HINT_ARGUMENTS)(
+    _engine_tools.hint_command
+)
+subcommand("eval", _engine_tools.EVAL_SUMMARY, *_engine_tools.EVAL_ARGUMENTS)(
+    _engine_tools.eval_command
+)
