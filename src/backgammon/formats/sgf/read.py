@@ -7,6 +7,7 @@ import itertools
 import os
 from dataclasses import dataclass, field
 
+from ...cube import is_cube_value
 from ...dice import ManualDice
 from ...errors import BackgammonError
 from ...game import Game, Phase, Rules
@@ -87,7 +88,7 @@ class _GameText:
         game.rules = {rule for value in root.get("RU", []) for rule in value.split(":") if rule}
         if "CV" in root:
             cube = game._number(root["CV"][0], "the cube value (CV)")
-            if cube < 1 or cube & (cube - 1):
+            if not is_cube_value(cube):
                 raise SgfFormatError(f"CV is a power of two; got {cube}.", number, 1)
             game.automatic = cube.bit_length() - 1
         if "RE" in root:
