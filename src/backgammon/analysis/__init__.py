@@ -4,7 +4,8 @@
 with the bot at a chosen depth (0 plies is quick, 2 the default), reading each game's one
 typed walk over its record (``Game.history()``); :class:`MatchAnalysis` holds each game's
 :class:`Decision` s and gives each player's :class:`PlayerStatistics`;
-:mod:`.report` writes text and JSON, :mod:`.html` a self-contained page.
+:mod:`.report` writes text and JSON, :mod:`.html` a self-contained page; :mod:`.rollout`
+re-judges chosen checker decisions by rollouts (``with_rollouts``).
 
 Definitions (GNU Backgammon's, from its ``analysis.c`` and ``formatgs.c``; the figures are
 the bot's):
@@ -70,7 +71,16 @@ the bot's):
 >>> analysis.statistics[0].unforced_moves, analysis.statistics[1].total_moves
 (1, 0)
 """
-from .decisions import Alternative, CubeError, Decision, Kind, Luck, LuckMark, Mark
+from .decisions import (
+    Alternative,
+    CubeError,
+    Decision,
+    Kind,
+    Luck,
+    LuckMark,
+    Mark,
+    Rollout,
+)
 from .engine import Analyser, AnalysisError, GameAnalysis, MatchAnalysis, Progress, Scale
 from .statistics import PlayerStatistics
 
@@ -88,5 +98,6 @@ __all__ = [
     "MatchAnalysis",
     "PlayerStatistics",
     "Progress",
+    "Rollout",
     "Scale",
 ]

@@ -93,11 +93,23 @@ def luck_mark(luck: float) -> LuckMark | None:
 @dataclass(frozen=True)
 class Alternative:
     """A choice the analysis weighed (a play, or a cube action), with its equity (EMG) for
-    the player deciding and the depth it was evaluated at (None: not a search's)."""
+    the player deciding and the depth it was evaluated at (None: not a search's); a rolled-out
+    play has the standard error ``se`` of its equity."""
 
     text: str
     equity: float
     plies: int | None = None
+    se: float | None = None
+
+
+@dataclass(frozen=True)
+class Rollout:
+    """How a decision's plays were rolled out: ``trials`` each, ``truncate`` turns deep (0:
+    to the end), from ``seed`` (the same dice for every play)."""
+
+    trials: int
+    truncate: int
+    seed: int
 
 
 @dataclass(frozen=True)
@@ -127,7 +139,9 @@ class Decision:
     moment. ``alternatives`` are the choices weighed, best first. A checker decision also has
     ``unforced`` (the roll had two plays or more), the ``luck`` of its roll and ``equity``,
     the played play's equity (EMG, the mover's); a cube decision has ``close`` and its
-    ``cube_error`` if it was one.
+    ``cube_error`` if it was one. A checker decision rolled out
+    (:mod:`backgammon.analysis.rollout`) has its ``rollout``, and its alternatives, best,
+    loss, mark and equity are the rollouts'.
     """
 
     game: int
@@ -151,6 +165,7 @@ class Decision:
     equity: float | None = None
     close: bool = False
     cube_error: CubeError | None = None
+    rollout: Rollout | None = None
 
     @property
     def counted(self) -> bool:

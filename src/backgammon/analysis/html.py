@@ -3,8 +3,9 @@
 The page has the match's statistics, the equity graph (inline SVG: seat 0's chance of winning
 the match after each checker play, or its equity in points in money play; each point links to
 its decision where that decision is marked), and for each game its statistics and its marked
-decisions, each with its board drawn by :func:`backgammon.formats.svg.board_svg` and the
-choices the analysis weighed.
+and rolled-out decisions, each with its board drawn by
+:func:`backgammon.formats.svg.board_svg` and the choices the analysis weighed (a rollout's
+with their standard errors).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from html import escape
 
 from ..formats.svg import BoardLabels, board_svg
-from .decisions import Decision, Kind
+from .decisions import Alternative, Decision, Kind
 from .engine import MatchAnalysis
 from .report import graph, statistics_rows
 from .statistics import PlayerStatistics
@@ -59,7 +60,7 @@ def html_report(analysis: MatchAnalysis, title: str | None = None) -> str:
         parts.append(f'<h2 id="game-{game.number}">Game {game.number}{escape(score)}</h2>')
         parts.append(_statistics_table(names, game.statistics, money))
         for decision in game.decisions:
-            if decision.mark is not None:
+            if decision.mark is not None or decision.rollout is not None:
                 parts.append(_decision_html(names, decision, index))
             index += 1
     parts.append("</body></html>")
@@ -92,7 +93,7 @@ def _decision_html(names: tuple[str, str], decision: Decision, index: int) -> st
     )
     rows = "".join(
         f"<tr><td>{escape(a.text)}</td><td>{a.equity:+.3f}</td>"
-        f"<td>{'' if a.plies is None else f'{a.plies}-ply'}</td></tr>"
+        f"<td>{_depth(decision, a)}</td></tr>"
         for a in decision.alternatives
     )
     what = "Checker play" if decision.kind is Kind.CHECKER else decision.kind.value.capitalize()
@@ -107,6 +108,15 @@ def _decision_html(names: tuple[str, str], decision: Decision, index: int) -> st
         f"<table><tr><th>Choice</th><th>Equity</th><th>Depth</th></tr>{rows}</table>"
         "</section>"
     )
+
+
+def _depth(decision: Decision, alternative: Alternative) -> str:
+    """How an alternative was judged: its search's depth, or the rollout and its error."""
+    if decision.rollout is not None:
+        truncate = decision.rollout.truncate
+        cut = f", truncated at {truncate}" if truncate else ""
+        return f"rollout ({decision.rollout.trials} trials{cut}) ± {alternative.se or 0.0:.3f}"
+    return "" if alternative.plies is None else f"{alternative.plies}-ply"
 
 
 def _graph_svg(analysis: MatchAnalysis) -> str:

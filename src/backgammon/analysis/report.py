@@ -23,6 +23,9 @@ in mEMG, the match's chances in per cent) and the marked decisions. The JSON
   ``best``, ``equity_loss`` (EMG), ``cost``, ``mark`` (or null), ``position_id``,
   ``match_id``, ``alternatives`` (``text``, ``equity``, ``plies``), ``unforced``, ``close``,
   ``cube_error``, ``luck`` (``emg``, ``cost``, ``mark``; checker plays only) and ``equity``;
+  a decision rolled out (:mod:`.rollout`) has the rollouts' figures there, and ``rollout``
+  {``trials``, ``truncate``, ``seed``, ``alternatives`` (``text``, ``equity``, ``se``: its
+  standard error)};
 * ``graph``: after each checker play, ``value``: seat 0's chance of winning the match (its
   equity in points in money play), by the analysis.
 """
@@ -104,6 +107,18 @@ def decision_json(decision: Decision) -> dict[str, Any]:
         "luck": None if luck is None else {
             "emg": luck.emg, "cost": luck.cost, "mark": _value(luck.mark)},
         "equity": decision.equity,
+    } | ({} if decision.rollout is None else {"rollout": _rollout_json(decision)})
+
+
+def _rollout_json(decision: Decision) -> dict[str, Any]:
+    """How a rolled-out decision was rolled out, and each play's equity and standard error."""
+    assert decision.rollout is not None
+    return {
+        "trials": decision.rollout.trials,
+        "truncate": decision.rollout.truncate,
+        "seed": decision.rollout.seed,
+        "alternatives": [{"text": a.text, "equity": a.equity, "se": a.se}
+                         for a in decision.alternatives],
     }
 
 
@@ -193,6 +208,10 @@ def text_report(analysis: MatchAnalysis) -> str:
         if marked:
             blocks.append("Marked decisions\n\n" + "\n".join(
                 marked_line(analysis.players, d) for d in marked))
+        rolled = [d for d in game.decisions if d.rollout is not None]
+        if rolled:
+            blocks.append("Rolled out\n\n" + "\n\n".join(
+                rollout_text(analysis.players, d) for d in rolled))
     blocks.append(f"The whole {what}")
     blocks.append(statistics_text(analysis.players, analysis.statistics, money))
     return "\n\n".join(blocks) + "\n"
@@ -215,6 +234,22 @@ def marked_line(players: tuple[str, str], decision: Decision) -> str:
     return (f"  move {decision.move_number:>3} {players[decision.seat]}{dice}: "
             f"{decision.played} (best {decision.best}) lost {decision.equity_loss:.3f} "
             f"EMG, {mark}")
+
+
+def rollout_text(players: tuple[str, str], decision: Decision) -> str:
+    """A rolled-out decision: how it was rolled out, then each play's equity and its
+    standard error, best first."""
+    assert decision.rollout is not None
+    dice = f" {decision.dice[0]}{decision.dice[1]}" if decision.dice else ""
+    trials, truncate = decision.rollout.trials, decision.rollout.truncate
+    depth = f", truncated after {truncate} turns" if truncate else ""
+    lines = [f"  move {decision.move_number:>3} {players[decision.seat]}{dice}: "
+             f"{trials} trials{depth}, seed {decision.rollout.seed}; played "
+             f"{decision.played}, lost {decision.equity_loss:.3f} EMG"
+             + (f", {decision.mark.value}" if decision.mark else "")]
+    lines += [f"    {a.text:<24} {a.equity:+.3f} ± {a.se or 0.0:.3f}"
+              for a in decision.alternatives]
+    return "\n".join(lines)
 
 
 _CUBE_ERROR_LABELS = {

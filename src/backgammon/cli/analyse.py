@@ -5,11 +5,15 @@
     backgammon analyse match.mat                  0-ply is quick; the default is 2-ply
     backgammon analyse match.mat --plies 0 --json match.json --html match.html
     backgammon analyse match.mat --workers 1      one process (the default: one per core)
+    backgammon analyse match.mat --rollout 1:5 --rollout 2:3 --trials 1296 --truncate 10
 
 The text summary (each game's statistics and marked decisions, then the match's) goes to
 standard output, a progress bar to standard error; ``--json`` and ``--html`` write the
 reports of :mod:`backgammon.analysis.report` and :mod:`backgammon.analysis.html`. A file that
-cannot be read ends the command with its line and the reason; what the reader read past (a
+cannot be read ends the command with its line and the reason; ``--rollout GAME:MOVE`` (as
+often as wanted) rolls that checker decision out after the analysis
+(:mod:`backgammon.analysis.rollout`), in every report, and a place with no checker
+decision to roll out ends the command with a sentence; what the reader read past (a
 game's points the rules do not give) is told on standard error, with its line.
 
 The command is registered by :mod:`backgammon.cli` from :data:`ARGUMENTS` and
@@ -17,6 +21,8 @@ The command is registered by :mod:`backgammon.cli` from :data:`ARGUMENTS` and
 
 >>> build_parser().parse_args(["m.mat", "--plies", "0"]).plies
 0
+>>> build_parser().parse_args(["m.mat", "--rollout", "2:14", "--rollout", "1:3"]).rollout
+[(2, 14), (1, 3)]
 """
 
 from __future__ import annotations
@@ -24,12 +30,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from ..analysis import Analyser
 from ..analysis.html import html_report
 from ..analysis.report import text_report, to_json
+from ..analysis.rollout import TRIALS, with_rollouts
 from ..bot.bot import MAX_PLIES
 from ..errors import BackgammonError
 from ..formats.mat import MatWarning, read_mat
@@ -55,6 +63,23 @@ def _plies(text: str) -> int:
     return number
 
 
+def _place(text: str) -> tuple[int, int]:
+    game, colon, move = text.partition(":")
+    if not (colon and game.isdigit() and move.isdigit() and int(game) >= 1 and int(move) >= 1):
+        raise argparse.ArgumentTypeError(
+            f"a decision is GAME:MOVE, two numbers from 1 (as the reports number them), "
+            f"such as 1:5; got {text!r}")
+    return int(game), int(move)
+
+
+def _count(least: int, what: str) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        if not text.isdigit() or int(text) < least:
+            raise argparse.ArgumentTypeError(f"the {what} are {least} or more; got {text!r}")
+        return int(text)
+    return parse
+
+
 #: The subcommand's arguments.
 ARGUMENTS: tuple[Argument, ...] = (
     arg("file", metavar="FILE.mat", help="the match to analyse (.mat)"),
@@ -64,6 +89,12 @@ ARGUMENTS: tuple[Argument, ...] = (
         help="processes judging the games (default: one per core)"),
     arg("--json", metavar="OUT", help="write the analysis as JSON to OUT"),
     arg("--html", metavar="OUT", help="write the analysis as an HTML page to OUT"),
+    arg("--rollout", type=_place, action="append", default=[], metavar="GAME:MOVE",
+        help="roll out the checker decision of MOVE of GAME after the analysis (repeatable)"),
+    arg("--trials", type=_count(2, "trials"), default=TRIALS, metavar="N",
+        help=f"trials of each rolled-out play (default {TRIALS})"),
+    arg("--truncate", type=_count(0, "turns"), default=0, metavar="T",
+        help="turns a rollout plays before the 0-ply value stands in (default 0: to the end)"),
     arg("--no-progress", action="store_true", help="no progress bar"),
 )
 
@@ -98,6 +129,9 @@ def analyse_command(args: argparse.Namespace) -> int:
                 bar.update(done - bar.n)
 
             analysis = analyser.analyse(match, progress)
+    if args.rollout:
+        analysis = with_rollouts(analysis, args.rollout, trials=args.trials,
+                                 truncate=args.truncate, workers=args.workers)
     print(text_report(analysis), end="")
     for path, write in ((args.json, _json), (args.html, html_report)):
         if path is not None:

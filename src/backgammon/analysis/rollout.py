@@ -1,0 +1,166 @@
+"""Chosen checker decisions re-judged by rollouts (:mod:`backgammon.bot.rollout`).
+
+Each play the analysis weighed (its ``alternatives``, the played one among them) is rolled out
+from the position it leaves, the opponent on roll: the mover's probabilities are the
+rollout's turned round, and the plays are ranked as the analysis ranks them, by the cubeless
+equity at the score (``play_weights`` of the mover's cube in a match, money equity
+otherwise). The decision comes back with those equities (each with its standard error), the
+best play, the equity lost, its cost and its mark recomputed, and ``rollout`` saying how it
+was rolled out. Every play is rolled out with the same seed, so that the plays share their
+dice and their difference is measured more finely than either equity.
+
+A play that ends the game has its exact value (standard error 0). Cube decisions keep the
+analysis's n-ply cubeful figures: only checker decisions are rolled out.
+
+>>> from backgammon.analysis import Analyser
+>>> from backgammon.dice import ManualDice
+>>> from backgammon.match import Match
+>>> match = Match(3, dice=ManualDice(["3 1"]))
+>>> match.game.roll(0)
+>>> match.game.play(0, "24/20")
+>>> analysis = Analyser(plies=0, workers=1).analyse(match)
+>>> judged = rollout_decision(find_decision(analysis, 1, 1), trials=36, truncate=2, seed=1,
+...                           workers=1)
+>>> judged.rollout.trials, judged.played, judged.equity_loss > 0
+(36, '24/20', True)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import secrets
+from collections.abc import Iterable
+
+import numpy as np
+
+from ..bot.kernel import Engine
+from ..bot.network import Array, equities, flip_outputs
+from ..bot.rollout import rollouts
+from ..moves import Play
+from ..position import Side
+from .decisions import Alternative, Decision, Kind, Rollout, skill_mark
+from .engine import AnalysisError, GameAnalysis, MatchAnalysis, Scale, _weights
+
+#: GNU Backgammon's usual rollout: 1,296 trials (36 squared, each pair of first rolls once).
+TRIALS = 1296
+
+
+def find_decision(analysis: MatchAnalysis, game: int, move: int) -> Decision:
+    """The checker decision of move ``move`` of game ``game`` (both from 1, as the reports
+    number them); AnalysisError, with a sentence, where there is none to roll out."""
+    if not 1 <= game <= len(analysis.games):
+        raise AnalysisError(
+            f"There is no game {game}: the match analysed has {len(analysis.games)}."
+        )
+    checker = [d for d in analysis.games[game - 1].decisions if d.kind is Kind.CHECKER]
+    found = [d for d in checker if d.move_number == move]
+    if not found:
+        raise AnalysisError(
+            f"Game {game} has no move {move}: its moves are numbered 1 to {len(checker)}."
+        )
+    if not found[0].unforced:
+        raise AnalysisError(
+            f"Move {move} of game {game} was forced: there is no choice to roll out."
+        )
+    return found[0]
+
+
+def rollout_decision(
+    decision: Decision,
+    *,
+    trials: int = TRIALS,
+    truncate: int = 0,
+    seed: int | None = None,
+    workers: int | None = None,
+    engine: Engine | None = None,
+) -> Decision:
+    """``decision`` (an unforced checker play) re-judged by rolling out each of its
+    alternatives over ``trials`` trials, ``truncate`` turns deep (0: to the end), from
+    ``seed`` (None: a random one, kept in the result), with ``workers`` processes (None: one a
+    core) and ``engine``'s networks (the shipped ones by default)."""
+    if decision.kind is not Kind.CHECKER or not decision.unforced:
+        raise AnalysisError(
+            f"Only an unforced checker play can be rolled out; move {decision.move_number} "
+            f"of game {decision.game} is a {'forced ' if decision.kind is Kind.CHECKER else ''}"
+            f"{decision.kind.value} decision."
+        )
+    assert decision.dice is not None  # a checker decision has its roll
+    plays = {str(p): p for p in decision.position.legal_plays(decision.dice)}
+    chosen = [plays[a.text] for a in decision.alternatives]
+    live = [p for p in chosen if not p.result.is_game_over()]
+    # One seed for every play: their trials get the same dice (rollouts() would vary it).
+    seed = secrets.randbits(62) if seed is None else seed
+    results = [
+        rollouts([p.result], decision.cube.flip(), trials, truncate=truncate, seed=seed,
+                 workers=workers, engine=engine)[0]
+        for p in live
+    ]
+    weights = _weights(decision.cube)
+    by_play = dict(zip(live, results, strict=True))
+    judged = []
+    for text, play in zip((a.text for a in decision.alternatives), chosen, strict=True):
+        result = by_play.get(play)
+        if result is None:
+            equity, se = _finished(play, weights), 0.0
+        else:
+            mine = flip_outputs(np.array([result.probabilities.as_tuple()]))
+            equity = float(equities(mine, weights)[0])
+            if weights is None:
+                se = result.equity_se
+            else:
+                # The five outputs' errors in the mover's order (flipping reorders them). No
+                # covariance is kept: the sum of the weighted errors bounds the error.
+                errors = np.array(result.probabilities_se)[[0, 3, 4, 1, 2]]
+                se = float(np.abs(weights) @ errors)
+        judged.append(Alternative(text, equity, None, se))
+    ranked = tuple(sorted(judged, key=lambda a: -a.equity))
+    played = next(a for a in ranked if a.text == decision.played)
+    loss = ranked[0].equity - played.equity
+    return dataclasses.replace(
+        decision,
+        best=ranked[0].text,
+        equity_loss=loss,
+        cost=loss * Scale.of(decision.cube).unit,
+        mark=skill_mark(loss),
+        alternatives=ranked,
+        equity=played.equity,
+        rollout=Rollout(trials, truncate, seed),
+    )
+
+
+def _finished(play: Play, weights: Array | None) -> float:
+    """The exact equity for the mover of a play that ends the game (the mover bore off)."""
+    outcome = play.result.outcome()
+    assert outcome is not None and outcome.winner is Side.OPPONENT
+    kind = int(outcome.kind)
+    outputs = np.array([[1.0, kind >= 2, kind >= 3, 0.0, 0.0]])
+    return float(equities(outputs, weights)[0])
+
+
+def with_rollouts(
+    analysis: MatchAnalysis,
+    places: Iterable[tuple[int, int]],
+    *,
+    trials: int = TRIALS,
+    truncate: int = 0,
+    seed: int | None = None,
+    workers: int | None = None,
+    engine: Engine | None = None,
+) -> MatchAnalysis:
+    """``analysis`` with the checker decisions at ``places`` ((game, move) pairs, from 1)
+    rolled out (:func:`rollout_decision`); every place is checked before any is rolled out.
+    The statistics then count the rolled-out losses, as gnubg's do after a rollout."""
+    chosen = [find_decision(analysis, game, move) for game, move in places]
+    rolled = {
+        id(d): rollout_decision(d, trials=trials, truncate=truncate, seed=seed,
+                                workers=workers, engine=engine)
+        for d in chosen
+    }
+    games: list[GameAnalysis] = [
+        dataclasses.replace(game, decisions=tuple(rolled.get(id(d), d) for d in game.decisions))
+        for game in analysis.games
+    ]
+    return dataclasses.replace(analysis, games=tuple(games))
+
+
+__all__ = ["TRIALS", "find_decision", "rollout_decision", "with_rollouts"]
