@@ -124,6 +124,7 @@ def main(argv: list[str] | None = None) -> int:
         args.insert(0, DEFAULT_SUBCOMMAND)
     parser = build_parser()
     namespace = parser.parse_args(args)
+    namespace.argv = args  # the command as given, for runs that record what made them
     handler: Handler = namespace.handler
     try:
         return handler(namespace)
@@ -373,7 +374,7 @@ def _train(args: argparse.Namespace) -> int:
                 save_minutes=args.save_minutes,
                 resume=args.resume,
                 progress=not args.no_progress,
-                command=shlex.join(["backgammon", *sys.argv[1:]]),
+                command=shlex.join(["backgammon", *args.argv]),
             )
         )
     eval_games = 200 if args.eval_games is None else args.eval_games
