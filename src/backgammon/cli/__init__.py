@@ -350,7 +350,6 @@ def _train(args: argparse.Namespace) -> int:
 
     if args.stage == "rollout":
         import shlex
-        import sys
 
         from ..bot import generations
 
