@@ -1,6 +1,6 @@
 """Our board lines read by GNU Backgammon's own ``external`` server (bench/vs_gnubg.py): gnubg
-1.07 answers them with plays our rules accept, in whole games against our bot. Skipped where
-Debian's gnubg is not installed."""
+1.07 answers them with plays and cube actions our rules accept, in whole games and matches
+against our bot. Skipped where Debian's gnubg is not installed."""
 
 from __future__ import annotations
 
@@ -46,4 +46,10 @@ def test_two_games_against_gnubg_with_no_refused_answer(vs_gnubg: ModuleType) ->
     assert len(tally.points) == 2
     assert all(abs(points) in (1, 2, 3) for points in tally.points)
     assert tally.asked > 10  # gnubg made its own decisions in both games
+    assert tally.refused == []
+
+
+def test_a_pair_of_matches_with_the_cube_against_gnubg(vs_gnubg: ModuleType) -> None:
+    tally = vs_gnubg.run(games=2, plies=0, gnubg_plies=0, seed=5, length=3)
+    assert len(tally.points) == 2 and set(tally.points) <= {-1, 1}
     assert tally.refused == []
