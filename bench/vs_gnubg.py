@@ -9,16 +9,17 @@ notation, or ``double``/``roll`` and ``take``/``drop``. Our :class:`~backgammon.
 (in a :class:`~backgammon.match.Match` for ``--match-length``) runs every game: gnubg is sent
 the board of each of its decisions (rolls with two or more legal plays, cube actions where it
 may double or is doubled; forced plays and passes are made by the game) and its answer is
-replayed through our rules. An answer our rules refuse is counted,
-printed with its board line, and replaced by our bot's play at the same decision, never
-accepted; a run with refusals exits with status 1.
+replayed through our rules. An answer our rules refuse is counted, printed with its board
+line, and replaced by our bot's decision, never accepted; a run with refusals exits with
+status 1.
 
 Games come in pairs with the same seeded dice, each side taking each seat once (the opening
 roll decides who starts, so the seats swap who moves first). The figure is our bot's points a
 game (or share of matches won) with the standard error of the mean over the pairs (the pairs
 are independent; the two games of a pair are not), as in ``bench/strength.py``.
 
-Run: ``PYTHONPATH=src python bench/vs_gnubg.py --games 200 --plies 0 --gnubg-plies 0``.
+Run: ``PYTHONPATH=src python bench/vs_gnubg.py --games 200 --plies 0 --gnubg-plies 0``
+(``--seconds S``: no new pair after S seconds; ``--match-length 5``: 5-point matches).
 """
 
 from __future__ import annotations
@@ -156,8 +157,8 @@ def _free_port() -> int:
 @dataclass
 class Tally:
     """What the games gave: our bot's points in each game, or +1/-1 for each match won or
-    lost (pairs in order), the decisions
-    sent to gnubg and its answers our rules refused (the board line and the answer)."""
+    lost (pairs in order), the decisions sent to gnubg and its answers our rules refused
+    (the board line and the answer)."""
 
     points: list[int] = field(default_factory=list)
     asked: int = 0
