@@ -52,12 +52,13 @@ from ..errors import BackgammonError
 from ..position import Position
 from .bearoff import BearoffEvaluator, is_bearoff, shipped_table
 from .duel import DuelResult, GreedyPlayer, duel
-from .encoding import CONTACT_INPUTS, encode_contact, encode_race, is_race
+from .encoding import CONTACT_INPUTS, is_race
 from .evaluator import NetworkEvaluator
 from .kernel import Boards, Engine, board_of, legal_results_batch, position_of
 from .network import OUTPUTS, Array, Network, load_networks, save_networks
 from .pubeval import PubEval
 from .rollout import rollouts
+from .supervised import fit_rows
 from .train import EVALUATION_SEED, NETWORKS, settings_json
 
 
@@ -190,22 +191,10 @@ def fit(
     network's mean squared error over the last pass (before each step)."""
     mine, theirs = boards[:, 0].astype(np.uint8), boards[:, 1].astype(np.uint8)
     race = is_race(mine, theirs)
-    errors: dict[str, float] = {}
-    for name, network, rows, encode in (
-        ("contact", evaluator.contact, ~race, encode_contact),
-        ("race", evaluator.race, race, encode_race),
-    ):
-        if not rows.any():
-            continue
-        inputs, wanted = encode(mine[rows], theirs[rows]), targets[rows]
-        for _ in range(settings.epochs):
-            order = rng.permutation(len(inputs))
-            total = 0.0
-            for start in range(0, len(order), settings.batch):
-                batch = order[start : start + settings.batch]
-                total += network.fit(inputs[batch], wanted[batch], settings.lr) * len(batch)
-            errors[name] = total / len(order)
-    return errors
+    return fit_rows(
+        evaluator, mine, theirs, targets, (~race, race),
+        settings.epochs, settings.batch, settings.lr, rng,
+    )
 
 
 def save_generation(path: Path, boards: Boards, targets: Array, meta: dict[str, Any]) -> None:

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 from tqdm import tqdm  # type: ignore[import-untyped]
 
 from ..position import Position
@@ -143,20 +144,40 @@ def fit(
     mine, theirs = boards(positions)
     exact = is_bearoff(mine, theirs)
     race = is_race(mine, theirs) & ~exact
+    return fit_rows(
+        evaluator, mine, theirs, targets, (~(race | exact), race),
+        settings.epochs, settings.batch, settings.lr, rng,
+    )
+
+
+def fit_rows(
+    evaluator: NetworkEvaluator,
+    mine: NDArray[np.uint8],
+    theirs: NDArray[np.uint8],
+    targets: Array,
+    rows: tuple[NDArray[np.bool_], NDArray[np.bool_]],
+    epochs: int,
+    batch_size: int,
+    lr: float,
+    rng: np.random.Generator,
+) -> dict[str, float]:
+    """``epochs`` passes of minibatch steps of the contact and race networks towards the
+    ``targets`` of their ``rows`` (the counts ``mine``/``theirs`` of each position); returns
+    each network's mean squared error over the last pass (before each step)."""
     errors: dict[str, float] = {}
-    for name, network, rows, encode in (
-        ("contact", evaluator.contact, ~(race | exact), encode_contact),
-        ("race", evaluator.race, race, encode_race),
+    for name, network, chosen, encode in (
+        ("contact", evaluator.contact, rows[0], encode_contact),
+        ("race", evaluator.race, rows[1], encode_race),
     ):
-        if not rows.any():
+        if not chosen.any():
             continue
-        inputs, wanted = encode(mine[rows], theirs[rows]), targets[rows]
-        for _ in range(settings.epochs):
+        inputs, wanted = encode(mine[chosen], theirs[chosen]), targets[chosen]
+        for _ in range(epochs):
             order = rng.permutation(len(inputs))
             total = 0.0
-            for start in range(0, len(order), settings.batch):
-                batch = order[start : start + settings.batch]
-                total += network.fit(inputs[batch], wanted[batch], settings.lr) * len(batch)
+            for start in range(0, len(order), batch_size):
+                batch = order[start : start + batch_size]
+                total += network.fit(inputs[batch], wanted[batch], lr) * len(batch)
             errors[name] = total / len(order)
     return errors
 
