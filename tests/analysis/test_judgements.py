@@ -11,7 +11,7 @@ import pytest
 
 from backgammon.analysis import Analyser, AnalysisError, CubeError, Kind, LuckMark, Mark
 from backgammon.analysis.decisions import luck_mark, skill_mark
-from backgammon.analysis.engine import may_double
+from backgammon.analysis.stakes import may_double
 from backgammon.analysis.statistics import PlayerStatistics, gather, rating_name
 from backgammon.bot import Bot
 from backgammon.bot.selfplay import selfplay

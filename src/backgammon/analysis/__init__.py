@@ -81,7 +81,8 @@ from .decisions import (
     Mark,
     Rollout,
 )
-from .engine import Analyser, AnalysisError, GameAnalysis, MatchAnalysis, Progress, Scale
+from .engine import Analyser, AnalysisError, GameAnalysis, MatchAnalysis, Progress
+from .stakes import Scale
 from .statistics import PlayerStatistics
 
 __all__ = [

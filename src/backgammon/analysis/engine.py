@@ -29,7 +29,7 @@ import numpy as np
 from ..bot import Bot
 from ..bot.cube import CubeDecision
 from ..bot.evaluator import Evaluator
-from ..bot.met import TABLE, equity_after, play_weights
+from ..bot.met import TABLE, equity_after
 from ..bot.network import Array, equities, flip_outputs
 from ..bot.search import ROLL_WEIGHTS
 from ..cube import CubeContext, CubeOwner
@@ -61,6 +61,7 @@ from .decisions import (
     luck_mark,
     skill_mark,
 )
+from .stakes import Scale, may_double, weights_at
 from .statistics import PlayerStatistics, gather
 
 #: Called as the analysis goes on with the number of decisions judged and their total.
@@ -69,43 +70,6 @@ Progress = Callable[[int, int], None]
 
 class AnalysisError(BackgammonError):
     """A game that cannot be analysed as it stands."""
-
-
-@dataclass(frozen=True)
-class Scale:
-    """A player's equity at a cube and a score, between its forms: EMG (money equity, a single
-    game won +1 and lost -1, gnubg's "equity normalised to money") and ``cost`` (chances of
-    winning the match, or points at the cube's value in money play). ``centre`` is the chance
-    of winning the match halfway between winning and losing a single game; ``unit`` the
-    chance (or the points) that one EMG is worth.
-
-    >>> from backgammon.cube import MatchScore
-    >>> scale = Scale.of(CubeContext(match=MatchScore(1)))  # one game for the match
-    >>> scale.centre, scale.unit, scale.emg(1.0)
-    (0.5, 0.5, 1.0)
-    >>> Scale.of(CubeContext(value=4)).unit
-    4.0
-    """
-
-    centre: float
-    unit: float
-
-    @classmethod
-    def of(cls, cube: CubeContext) -> Scale:
-        """The scale of the player whose cube it is."""
-        if cube.match is None:
-            return cls(0.0, float(cube.value))
-        won = equity_after(cube.match, won=cube.value)
-        lost = equity_after(cube.match, lost=cube.value)
-        return cls((won + lost) / 2, (won - lost) / 2)
-
-    def emg(self, chance: float) -> float:
-        """A chance of winning the match as EMG."""
-        return (chance - self.centre) / self.unit
-
-    def chance(self, emg: float) -> float:
-        """EMG as a chance of winning the match (as points in money play)."""
-        return self.centre + emg * self.unit
 
 
 @dataclass(frozen=True)
@@ -255,7 +219,7 @@ class Analyser:
         both at the depth of the best), and the plays weighed, best first (none when the
         roll left no choice: then the play is judged at the full depth for its equity)."""
         plays = position.legal_plays(dice)
-        weights = _weights(cube)
+        weights = weights_at(cube)
         if len(plays) <= 1:
             played = self._equity(play, self.plies, weights)
             return str(play), played, played, ()
@@ -303,7 +267,7 @@ class Analyser:
             for roll in ALL_ROLLS
         ]
         flat = [result for group in groups for result in group]
-        values = equities(flip_outputs(self.bot.search.values(flat, 0)), _weights(cube))
+        values = equities(flip_outputs(self.bot.search.values(flat, 0)), weights_at(cube))
         bounds = np.cumsum([0] + [len(group) for group in groups])
         return np.array([values[a:b].max() for a, b in itertools.pairwise(bounds)])
 
@@ -350,25 +314,6 @@ def _judge_in_worker(index: int) -> GameAnalysis:
 def _judged(entry: object) -> bool:
     """Whether the entry is one the analysis judges (for the progress count)."""
     return isinstance(entry, TurnPlayed | Doubled | ResignationOffered)
-
-
-def _weights(cube: CubeContext) -> Array | None:
-    """The weights of the bot's checker play at the cube's score (None: money play)."""
-    return None if cube.match is None else play_weights(cube.match, cube.value)
-
-
-def may_double(cube: CubeContext) -> bool:
-    """Whether the player has a cube decision before rolling: the cube is theirs to turn and
-    alive, as gnubg's ``GetDPEq`` says (in a match, no double from a score that one game at
-    the cube already wins: the leader after the Crawford game never doubles).
-
-    >>> from backgammon.cube import MatchScore
-    >>> may_double(CubeContext(match=MatchScore(5, (4, 2)))), may_double(CubeContext())
-    (False, True)
-    """
-    if not cube.may_double:
-        return False
-    return cube.match is None or cube.match.score[0] + cube.value < cube.match.length
 
 
 class _GameJudge:
@@ -613,6 +558,4 @@ __all__ = [
     "GameAnalysis",
     "MatchAnalysis",
     "Progress",
-    "Scale",
-    "may_double",
 ]

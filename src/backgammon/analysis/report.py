@@ -36,7 +36,8 @@ from collections.abc import Callable
 from typing import Any
 
 from .decisions import CubeError, Decision, Kind, LuckMark, Mark
-from .engine import GameAnalysis, MatchAnalysis, Scale
+from .engine import GameAnalysis, MatchAnalysis
+from .stakes import Scale
 from .statistics import PlayerStatistics
 
 #: The version of the JSON's layout.

@@ -39,7 +39,8 @@ from ..bot.rollout import rollouts
 from ..moves import Play
 from ..position import Side
 from .decisions import Alternative, Decision, Kind, Rollout, skill_mark
-from .engine import AnalysisError, GameAnalysis, MatchAnalysis, Scale, _weights
+from .engine import AnalysisError, GameAnalysis, MatchAnalysis
+from .stakes import Scale, weights_at
 
 #: GNU Backgammon's usual rollout: 1,296 trials (36 squared, each pair of first rolls once).
 TRIALS = 1296
@@ -95,7 +96,7 @@ def rollout_decision(
                  workers=workers, engine=engine)[0]
         for p in live
     ]
-    weights = _weights(decision.cube)
+    weights = weights_at(decision.cube)
     by_play = dict(zip(live, results, strict=True))
     judged = []
     for text, play in zip((a.text for a in decision.alternatives), chosen, strict=True):
