@@ -23,8 +23,11 @@ from functools import lru_cache
 from ...moves import Play
 from ...position import BAR, OFF, Position
 
-#: The opponent's home board on the player's own numbering: where back checkers stand.
+#: The opponent's home board on the player's own numbering: where anchors are made.
 THEIR_HOME = range(19, 25)
+#: Where back checkers stand: the opponent's home board and bar point, and the bar. A back
+#: checker escapes when it passes the bar point into the opponent's outfield.
+BACK = range(18, 26)
 #: Every roll of two dice once, as the 36 ordered pairs count: each non-double twice.
 ROLLS = tuple(((a, b), 1 if a == b else 2) for a in range(1, 7) for b in range(a, 7))
 
@@ -33,8 +36,8 @@ ROLLS = tuple(((a, b), 1 if a == b else 2) for a in range(1, 7) for b in range(a
 class Features:
     """A position as the player (``mine``) sees it: the player's points made (two checkers
     or more), blots (one checker, on the board), the longest run of made points, the made
-    points in the opponent's home board (anchors), the checkers there and on the bar (back
-    checkers), those borne off, both sides' pips, the opponent's checkers on the bar,
+    points in the opponent's home board (anchors), the checkers there, on the opponent's bar
+    point and on the bar (back checkers), those borne off, both sides' pips, the opponent's checkers on the bar,
     whether the sides are still in contact, and the opponent's shots: how many of their 36
     rolls hit a blot of the player's (counted only by :meth:`after`, with the opponent on
     roll; None otherwise)."""
@@ -60,7 +63,7 @@ class Features:
             blots=tuple(point for point in range(1, 25) if mine[point] == 1),
             prime=_longest_run(made),
             anchors=frozenset(made & set(THEIR_HOME)),
-            back=sum(mine[point] for point in THEIR_HOME) + mine[BAR],
+            back=sum(mine[point] for point in BACK),
             off=mine[OFF],
             pips=position.pips(),
             their_bar=position.theirs[BAR],

@@ -6,8 +6,10 @@ positions (:mod:`.features`) and the chances the bot measured after each play.
 >>> start = Position.initial()
 >>> what_it_does(start.parse_play("8/5 6/5", (3, 1)))
 [Reason('makes_point', point=5), Reason('safe')]
->>> what_it_does(start.parse_play("24/23 13/10", (3, 1)))   # splits the back checkers
-[Reason('breaks_anchor', point=24), Reason('leaves_shots', shots=34)]
+>>> what_it_does(start.parse_play("24/23 13/10", (3, 1)))
+[Reason('leaves_shots', shots=34)]
+>>> what_it_does(Position.initial().parse_play("24/14", (6, 4)))
+[Reason('escapes_back_checker', checkers=1), Reason('leaves_shots', shots=29)]
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from collections.abc import Sequence
 
 from ...bot.bot import Hint
 from ...moves import Play
-from .features import THEIR_HOME, Features
+from .features import Features
 from .reason import Code, Reason
 
 #: The most reasons a play is given: the ones that set it apart first.
@@ -27,8 +29,11 @@ NOTICEABLE = 0.02
 #: most, the help's strategy page says); the rest by their number, the highest first.
 _BEST_POINTS = (5, 7, 4, 6, 3, 8, 9)
 #: Points whose breaking is a reason while there is contact: the home board's best points
-#: and the bar point (the others are broken in the normal course of bearing in).
+#: and the bar point (the others are broken in the normal course of bearing in), and the
+#: anchors but the 24-point, where the back checkers start (they leave it in the normal
+#: course of the game).
 _KEY_POINTS = frozenset({4, 5, 6, 7})
+_KEY_ANCHORS = frozenset(range(19, 24))
 
 
 def what_it_does(play: Play) -> list[Reason]:
@@ -42,7 +47,7 @@ def what_it_does(play: Play) -> list[Reason]:
     if hits > 0:
         reasons.append(Reason(Code.HITS, checkers=hits))
     for point in sorted(after.made - before.made, key=_importance):
-        code = Code.MAKES_ANCHOR if point in THEIR_HOME else Code.MAKES_POINT
+        code = Code.MAKES_ANCHOR if point in after.anchors else Code.MAKES_POINT
         reasons.append(Reason(code, point=point))
     if after.prime >= 4 and after.prime > before.prime:
         reasons.append(Reason(Code.BUILDS_PRIME, length=after.prime))
@@ -54,7 +59,7 @@ def what_it_does(play: Play) -> list[Reason]:
         reasons.append(Reason(Code.BEARS_OFF, checkers=borne))
     if after.contact:
         for point in sorted(before.made - after.made, key=_importance):
-            if point in before.anchors:
+            if point in before.anchors and point in _KEY_ANCHORS:
                 reasons.append(Reason(Code.BREAKS_ANCHOR, point=point))
             elif point in _KEY_POINTS:
                 reasons.append(Reason(Code.BREAKS_POINT, point=point))
@@ -79,6 +84,8 @@ def play_reasons(hint: Hint, other: Hint | None) -> list[Reason]:
     measured = _differences(hint, other, Features.after(hint.play), Features.after(other.play))
     if not apart and not measured:
         measured = _who_wins_more(hint, other)
+    if any(reason.code in (Code.FEWER_SHOTS, Code.MORE_SHOTS) for reason in measured):
+        shared = [reason for reason in shared if reason.code != Code.LEAVES_SHOTS]
     return [*apart, *measured, *shared][:MOST]
 
 
