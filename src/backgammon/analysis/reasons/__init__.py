@@ -29,10 +29,11 @@ resignation.
 from .decisions import answerer_chances, cube_reasons, resignation_reasons
 from .features import Features, shots
 from .plays import hints_reasons, play_reasons, what_it_does
-from .reason import Code, Reason, UnknownReasonError
+from .reason import FIGURES, Code, Reason, UnknownReasonError
 from .render import LANGUAGES, UnknownLanguageError, say, say_all
 
 __all__ = [
+    "FIGURES",
     "LANGUAGES",
     "Code",
     "Features",

@@ -8,6 +8,10 @@ Reason('hits', checkers=1)
 Traceback (most recent call last):
 ...
 backgammon.analysis.reasons.reason.UnknownReasonError: There is no reason 'flies'; the reasons are hits, makes_point, ...
+>>> Reason("hits", point=5)
+Traceback (most recent call last):
+...
+backgammon.analysis.reasons.reason.UnknownReasonError: The reason 'hits' has the figures checkers; got point.
 """
 
 from __future__ import annotations
@@ -16,8 +20,8 @@ from enum import StrEnum
 
 from ...errors import BackgammonError
 
-#: What a reason's figures may be: a count or a point (int), a chance (float, 0 to 1; or
-#: points of equity, where :data:`~.render` says so by name), a play's notation (str).
+#: What a reason's figures may be: a count or a point (int), a chance (float, 0 to 1; points
+#: of a game in the money resignation reasons), a play's notation (str).
 Figure = int | float | str
 
 
@@ -25,55 +29,101 @@ class Code(StrEnum):
     """Every reason there is, each with a template in every language."""
 
     # What a play does, against the position before it.
-    HITS = "hits"  # checkers
-    MAKES_POINT = "makes_point"  # point
-    MAKES_ANCHOR = "makes_anchor"  # point
-    BUILDS_PRIME = "builds_prime"  # length
-    ESCAPES_BACK_CHECKER = "escapes_back_checker"  # checkers
-    BEARS_OFF = "bears_off"  # checkers
-    BREAKS_POINT = "breaks_point"  # point
-    BREAKS_ANCHOR = "breaks_anchor"  # point
+    HITS = "hits"
+    MAKES_POINT = "makes_point"
+    MAKES_ANCHOR = "makes_anchor"
+    BUILDS_PRIME = "builds_prime"
+    ESCAPES_BACK_CHECKER = "escapes_back_checker"
+    BEARS_OFF = "bears_off"
+    BREAKS_POINT = "breaks_point"
+    BREAKS_ANCHOR = "breaks_anchor"
     SAFE = "safe"
-    LEAVES_SHOTS = "leaves_shots"  # shots
-    # What sets a play apart from another (``than``, the other's notation).
-    FEWER_SHOTS = "fewer_shots"  # shots, other, than
-    MORE_SHOTS = "more_shots"  # shots, other, than
-    MORE_GAMMONS = "more_gammons"  # gammons, other, than
-    FEWER_GAMMONS = "fewer_gammons"  # gammons, other, than
-    LOSES_FEWER_GAMMONS = "loses_fewer_gammons"  # gammons, other, than
-    LOSES_MORE_GAMMONS = "loses_more_gammons"  # gammons, other, than
-    WINS_MORE = "wins_more"  # wins, other, than
-    WINS_LESS = "wins_less"  # wins, other, than
+    LEAVES_SHOTS = "leaves_shots"
+    # What sets a play apart from another (``other``: the other's figure; ``than``: its
+    # notation).
+    FEWER_SHOTS = "fewer_shots"
+    MORE_SHOTS = "more_shots"
+    MORE_GAMMONS = "more_gammons"
+    FEWER_GAMMONS = "fewer_gammons"
+    LOSES_FEWER_GAMMONS = "loses_fewer_gammons"
+    LOSES_MORE_GAMMONS = "loses_more_gammons"
+    WINS_MORE = "wins_more"
+    WINS_LESS = "wins_less"
     # The cube, for the player who may double.
-    DOUBLE = "double"  # wins, needed
-    NOT_STRONG_ENOUGH = "not_strong_enough"  # wins, needed
-    NO_DOUBLE = "no_double"  # wins
-    TOO_GOOD_TO_DOUBLE = "too_good_to_double"  # margin
-    THEY_TAKE = "they_take"  # wins, needed
-    THEY_DROP = "they_drop"  # wins, needed
-    THEY_BEAVER = "they_beaver"  # wins
+    DOUBLE = "double"
+    NOT_STRONG_ENOUGH = "not_strong_enough"
+    NO_DOUBLE = "no_double"
+    TOO_GOOD_TO_DOUBLE = "too_good_to_double"
+    THEY_TAKE = "they_take"
+    THEY_DROP = "they_drop"
+    THEY_BEAVER = "they_beaver"
     # The cube, for the player doubled (or beavered).
-    TAKE = "take"  # wins, needed
-    DROP = "drop"  # wins, needed
-    BEAVER = "beaver"  # wins, needed
-    TAKE_BEAVER = "take_beaver"  # wins
-    DROP_BEAVER = "drop_beaver"  # wins
+    TAKE = "take"
+    DROP = "drop"
+    BEAVER = "beaver"
+    TAKE_BEAVER = "take_beaver"
+    DROP_BEAVER = "drop_beaver"
     # The game as a whole.
-    GAMMON_CHANCES = "gammon_chances"  # gammons
-    GAMMON_RISK = "gammon_risk"  # gammons
-    RACE_LEAD = "race_lead"  # pips
-    RACE_TRAIL = "race_trail"  # pips
+    GAMMON_CHANCES = "gammon_chances"
+    GAMMON_RISK = "gammon_risk"
+    RACE_LEAD = "race_lead"
+    RACE_TRAIL = "race_trail"
     RACE_EVEN = "race_even"
     # Resignations: the offer's value against playing on, in points or match chances.
-    ACCEPT_POINTS = "accept_points"  # gets, worth
-    REJECT_POINTS = "reject_points"  # gets, worth
-    ACCEPT_MATCH = "accept_match"  # gets, worth
-    REJECT_MATCH = "reject_match"  # gets, worth
-    WIN_CHANCES = "win_chances"  # wins, gammons, backgammons
+    ACCEPT_POINTS = "accept_points"
+    REJECT_POINTS = "reject_points"
+    ACCEPT_MATCH = "accept_match"
+    REJECT_MATCH = "reject_match"
+    WIN_CHANCES = "win_chances"
+
+
+#: The figures of each reason, by name.
+FIGURES: dict[Code, tuple[str, ...]] = {
+    Code.HITS: ("checkers",),
+    Code.MAKES_POINT: ("point",),
+    Code.MAKES_ANCHOR: ("point",),
+    Code.BUILDS_PRIME: ("length",),
+    Code.ESCAPES_BACK_CHECKER: ("checkers",),
+    Code.BEARS_OFF: ("checkers",),
+    Code.BREAKS_POINT: ("point",),
+    Code.BREAKS_ANCHOR: ("point",),
+    Code.SAFE: (),
+    Code.LEAVES_SHOTS: ("shots",),
+    Code.FEWER_SHOTS: ("shots", "other", "than"),
+    Code.MORE_SHOTS: ("shots", "other", "than"),
+    Code.MORE_GAMMONS: ("gammons", "other", "than"),
+    Code.FEWER_GAMMONS: ("gammons", "other", "than"),
+    Code.LOSES_FEWER_GAMMONS: ("gammons", "other", "than"),
+    Code.LOSES_MORE_GAMMONS: ("gammons", "other", "than"),
+    Code.WINS_MORE: ("wins", "other", "than"),
+    Code.WINS_LESS: ("wins", "other", "than"),
+    Code.DOUBLE: ("wins", "needed"),
+    Code.NOT_STRONG_ENOUGH: ("wins", "needed"),
+    Code.NO_DOUBLE: ("wins",),
+    Code.TOO_GOOD_TO_DOUBLE: ("margin",),
+    Code.THEY_TAKE: ("wins", "needed"),
+    Code.THEY_DROP: ("wins", "needed"),
+    Code.THEY_BEAVER: ("wins",),
+    Code.TAKE: ("wins", "needed"),
+    Code.DROP: ("wins", "needed"),
+    Code.BEAVER: ("wins", "needed"),
+    Code.TAKE_BEAVER: ("wins",),
+    Code.DROP_BEAVER: ("wins",),
+    Code.GAMMON_CHANCES: ("gammons",),
+    Code.GAMMON_RISK: ("gammons",),
+    Code.RACE_LEAD: ("pips",),
+    Code.RACE_TRAIL: ("pips",),
+    Code.RACE_EVEN: (),
+    Code.ACCEPT_POINTS: ("gets", "worth"),
+    Code.REJECT_POINTS: ("gets", "worth"),
+    Code.ACCEPT_MATCH: ("gets", "worth"),
+    Code.REJECT_MATCH: ("gets", "worth"),
+    Code.WIN_CHANCES: ("wins", "gammons", "backgammons"),
+}
 
 
 class UnknownReasonError(BackgammonError):
-    """A reason code that is not one of :class:`Code`."""
+    """A reason code that is not one of :class:`Code`, or figures that are not its own."""
 
 
 class Reason:
@@ -89,6 +139,11 @@ class Reason:
         if code not in Code.__members__.values():
             names = ", ".join(list(Code)[:2])
             raise UnknownReasonError(f"There is no reason {code!r}; the reasons are {names}, ...")
+        if set(figures) != set(FIGURES[Code(code)]):
+            wanted = ", ".join(FIGURES[Code(code)]) or "none"
+            raise UnknownReasonError(
+                f"The reason {code!r} has the figures {wanted}; got {', '.join(figures)}."
+            )
         object.__setattr__(self, "code", Code(code))
         object.__setattr__(self, "_figures", tuple(sorted(figures.items())))
 
