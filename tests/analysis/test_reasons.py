@@ -104,7 +104,7 @@ def test_plays_alike_but_for_their_chances() -> None:
     play = start.parse_play("8/5 6/5", (3, 1))
     better = Hint(play, Probabilities(0.53, 0.1, 0.0, 0.1, 0.0), 0.1)
     worse = Hint(play, Probabilities(0.52, 0.1, 0.0, 0.1, 0.0), 0.0)
-    assert hints_reasons([better, worse])[0][0] == Reason(
+    assert hints_reasons([better, worse])[0][-1] == Reason(
         Code.WINS_MORE, wins=0.53, other=0.52, than="8/5 6/5"
     )
 

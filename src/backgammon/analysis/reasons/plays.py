@@ -22,7 +22,7 @@ from .features import Features
 from .reason import Code, Reason
 
 #: The most reasons a play is given: the ones that set it apart first.
-MOST = 4
+MOST = 5
 #: The least difference in a chance worth a reason (chances are shown to the percent).
 NOTICEABLE = 0.02
 #: Points whose making is a reason, best first (the 5-point and the bar point are worth the
@@ -72,9 +72,9 @@ def what_it_does(play: Play) -> list[Reason]:
 
 def play_reasons(hint: Hint, other: Hint | None) -> list[Reason]:
     """The reasons of the hinted play ``hint`` against ``other`` (for the best play, the
-    next best; for another, the best): first what it does that ``other`` does not, then the
-    measured differences (the shots left, the gammons won and lost, and where nothing else
-    tells them apart, the games won), then what both do; at most :data:`MOST`."""
+    next best; for another, the best): first what it does that ``other`` does not, then what
+    both do, then the measured differences (the shots left, the gammons won and lost, and
+    where nothing else tells them apart, the games won); at most :data:`MOST`."""
     own = what_it_does(hint.play)
     if other is None:
         return own[:MOST]
@@ -86,7 +86,7 @@ def play_reasons(hint: Hint, other: Hint | None) -> list[Reason]:
         measured = _who_wins_more(hint, other)
     if any(reason.code in (Code.FEWER_SHOTS, Code.MORE_SHOTS) for reason in measured):
         shared = [reason for reason in shared if reason.code != Code.LEAVES_SHOTS]
-    return [*apart, *measured, *shared][:MOST]
+    return [*apart, *shared, *measured][:MOST]
 
 
 def hints_reasons(hints: Sequence[Hint]) -> list[list[Reason]]:
