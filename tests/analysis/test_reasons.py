@@ -89,13 +89,15 @@ def test_the_best_play_against_the_next_and_the_others_against_the_best() -> Non
     start = Position.initial()
     chances = Probabilities(0.52, 0.15, 0.01, 0.12, 0.01)
     best = Hint(start.parse_play("8/5 6/5", (3, 1)), chances, 0.17)
-    other = Hint(start.parse_play("13/10 6/5", (3, 1)), Probabilities(0.5, 0.12, 0.01, 0.12, 0.01), 0.1)
+    worse = Probabilities(0.5, 0.12, 0.01, 0.12, 0.01)
+    other = Hint(start.parse_play("13/10 6/5", (3, 1)), worse, 0.1)
     first, second = hints_reasons([best, other])
     # What the best does that the other does not, then what was measured.
     assert first[:2] == [Reason(Code.MAKES_POINT, point=5), Reason(Code.SAFE)]
-    assert Reason(Code.FEWER_SHOTS, shots=0, other=shots(other.play.result), than="13/10 6/5") in first
+    left = shots(other.play.result)
+    assert Reason(Code.FEWER_SHOTS, shots=0, other=left, than="13/10 6/5") in first
     assert Reason(Code.MORE_GAMMONS, gammons=0.15, other=0.12, than="13/10 6/5") in first
-    assert Reason(Code.MORE_SHOTS, shots=shots(other.play.result), other=0, than="8/5 6/5") in second
+    assert Reason(Code.MORE_SHOTS, shots=left, other=0, than="8/5 6/5") in second
     assert all(reason.code is not Code.LEAVES_SHOTS for reason in second)  # said once
 
 

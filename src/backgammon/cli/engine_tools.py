@@ -99,8 +99,8 @@ def hint_command(args: argparse.Namespace) -> int:
             print(json.dumps(answer, indent=2))
             return 0
         question = CubeQuestion(position, cube, 0, CubeMoment.ROLL)
-        reasons = cube_reasons(question, bot.cube_decision(position, cube))
-        print(_cube_text(answer) + _why(say_all(reasons, args.lang)))
+        why = cube_reasons(question, bot.cube_decision(position, cube))
+        print(_cube_text(answer) + _why(say_all(why, args.lang)))
         return 0
     answer = move_answer(bot, position, dice, cube, max(args.plays, 1))
     if args.json:

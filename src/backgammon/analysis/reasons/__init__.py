@@ -22,8 +22,11 @@ resignation.
 >>> chances = Probabilities(0.52, 0.15, 0.01, 0.12, 0.01)
 >>> best = Hint(start.parse_play("8/5 6/5", (3, 1)), chances, 0.17)
 >>> other = Hint(start.parse_play("24/21 6/5", (3, 1)), chances, 0.0)
->>> say_all(hints_reasons([best, other])[0], "en")
-['makes your 5-point', 'safe: no blot can be hit', 'fewer rolls hit you than after 24/21 6/5: 0 in 36 against 36']
+>>> for reason in say_all(hints_reasons([best, other])[0], "en"):
+...     print(reason)
+makes your 5-point
+safe: no blot can be hit
+fewer rolls hit you than after 24/21 6/5: 0 in 36 against 36
 """
 
 from .decisions import answerer_chances, cube_reasons, resignation_reasons

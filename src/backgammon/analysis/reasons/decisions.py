@@ -13,8 +13,10 @@ beaver, the player doubled, the player offered a resignation.
 >>> from backgammon.position import WinKind
 >>> offer = ResignationQuestion(Position.initial(), CubeContext(), WinKind.SINGLE, True)
 >>> chances = Probabilities(0.9, 0.3, 0.01, 0.0, 0.0)
->>> resignation_reasons(offer, ResignationAnswer(False, 1.0, 1.2), chances)
-[Reason('reject_points', gets=1.0, worth=1.2), Reason('win_chances', backgammons=0.01, gammons=0.3, wins=0.9)]
+>>> for reason in resignation_reasons(offer, ResignationAnswer(False, 1.0, 1.2), chances):
+...     print(reason)
+Reason('reject_points', gets=1.0, worth=1.2)
+Reason('win_chances', backgammons=0.01, gammons=0.3, wins=0.9)
 """
 
 from __future__ import annotations

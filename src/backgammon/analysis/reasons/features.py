@@ -37,10 +37,10 @@ class Features:
     """A position as the player (``mine``) sees it: the player's points made (two checkers
     or more), blots (one checker, on the board), the longest run of made points, the made
     points in the opponent's home board (anchors), the checkers there, on the opponent's bar
-    point and on the bar (back checkers), those borne off, both sides' pips, the opponent's checkers on the bar,
-    whether the sides are still in contact, and the opponent's shots: how many of their 36
-    rolls hit a blot of the player's (counted only by :meth:`after`, with the opponent on
-    roll; None otherwise)."""
+    point and on the bar (back checkers), those borne off, both sides' pips, the opponent's
+    checkers on the bar, whether the sides are still in contact, and the opponent's shots:
+    how many of their 36 rolls hit a blot of the player's (counted only by :meth:`after`,
+    with the opponent on roll; None otherwise)."""
 
     made: frozenset[int]
     blots: tuple[int, ...]

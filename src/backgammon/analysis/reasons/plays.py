@@ -110,16 +110,21 @@ def _differences(hint: Hint, other: Hint, own: Features, theirs: Features) -> li
     """The measured differences of ``hint`` from ``other`` that are worth saying."""
     than = str(other.play)
     reasons = []
-    if own.contact and own.shots is not None and theirs.shots is not None:
-        if own.shots != theirs.shots:
-            code = Code.FEWER_SHOTS if own.shots < theirs.shots else Code.MORE_SHOTS
-            reasons.append(Reason(code, shots=own.shots, other=theirs.shots, than=than))
+    if (
+        own.contact
+        and own.shots is not None
+        and theirs.shots is not None
+        and own.shots != theirs.shots
+    ):
+        code = Code.FEWER_SHOTS if own.shots < theirs.shots else Code.MORE_SHOTS
+        reasons.append(Reason(code, shots=own.shots, other=theirs.shots, than=than))
     p, q = hint.probabilities, other.probabilities
     if abs(p.win_gammon - q.win_gammon) >= NOTICEABLE:
         code = Code.MORE_GAMMONS if p.win_gammon > q.win_gammon else Code.FEWER_GAMMONS
         reasons.append(Reason(code, gammons=p.win_gammon, other=q.win_gammon, than=than))
     if abs(p.lose_gammon - q.lose_gammon) >= NOTICEABLE:
-        code = Code.LOSES_FEWER_GAMMONS if p.lose_gammon < q.lose_gammon else Code.LOSES_MORE_GAMMONS
+        fewer = p.lose_gammon < q.lose_gammon
+        code = Code.LOSES_FEWER_GAMMONS if fewer else Code.LOSES_MORE_GAMMONS
         reasons.append(Reason(code, gammons=p.lose_gammon, other=q.lose_gammon, than=than))
     return reasons
 

@@ -4,14 +4,14 @@
 Reason('hits', checkers=1)
 >>> Reason("take", wins=0.31, needed=0.25)["needed"]
 0.25
->>> Reason("flies")
+>>> Reason("flies")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-backgammon.analysis.reasons.reason.UnknownReasonError: There is no reason 'flies'; the reasons are hits, makes_point, ...
->>> Reason("hits", point=5)
+backgammon...UnknownReasonError: There is no reason 'flies'; the reasons are hits, ...
+>>> Reason("hits", point=5)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-backgammon.analysis.reasons.reason.UnknownReasonError: The reason 'hits' has the figures checkers; got point.
+backgammon...UnknownReasonError: The reason 'hits' has the figures checkers; got point.
 """
 
 from __future__ import annotations
