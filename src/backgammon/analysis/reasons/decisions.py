@@ -38,17 +38,21 @@ def cube_reasons(question: CubeQuestion, decision: CubeDecision) -> list[Reason]
     """The reasons of ``decision`` (the bot's, on ``question``) for the player who decides
     now: the doubler's winning chance against the chance that doubling needs, or how far it
     is past the point where playing on for the gammon is worth more; the taker's chance
-    against the chance a take needs; the gammons; the race."""
+    against the chance a take needs; the gammons; the race. Where the cube's lines have no
+    such point (a score at which the taker always takes, say), the player's chances."""
     p = decision.probabilities
+    position = question.position
     if question.moment is CubeMoment.ROLL:
         reasons = _doubler_reasons(question, decision)
-        return [*reasons, *_gammons(p, reasons), *_race(question.position)]
-    if question.moment is CubeMoment.BEAVER_ANSWER:
+    elif question.moment is CubeMoment.BEAVER_ANSWER:
         take = question.advice(decision) is Action.TAKE
         reasons = [Reason(Code.TAKE_BEAVER if take else Code.DROP_BEAVER, wins=p.win)]
-        return [*reasons, *_gammons(p, reasons), *_race(question.position)]
-    reasons = _taker_reasons(question, decision)
-    return [*reasons, *_gammons(p.flip(), reasons), *_race(question.position.flip())]
+    else:
+        reasons = _taker_reasons(question, decision)
+        p, position = p.flip(), position.flip()
+    if not reasons:
+        reasons = [_chances(p)]
+    return [*reasons, *_gammons(p, reasons), *_race(position)]
 
 
 def resignation_reasons(
@@ -62,21 +66,20 @@ def resignation_reasons(
         code = Code.ACCEPT_POINTS if answer.accept else Code.REJECT_POINTS
     else:
         code = Code.ACCEPT_MATCH if answer.accept else Code.REJECT_MATCH
-    return [
-        Reason(code, gets=answer.accepting, worth=answer.playing_on),
-        Reason(
-            Code.WIN_CHANCES,
-            wins=chances.win,
-            gammons=chances.win_gammon,
-            backgammons=chances.win_backgammon,
-        ),
-    ]
+    return [Reason(code, gets=answer.accepting, worth=answer.playing_on), _chances(chances)]
 
 
 def answerer_chances(question: ResignationQuestion, chances: Probabilities) -> Probabilities:
     """The chances of the player answering ``question``, from ``chances`` of the player on
     roll in its position."""
     return chances.flip() if question.resigner_on_roll else chances
+
+
+def _chances(p: Probabilities) -> Reason:
+    """The chances ``p`` of winning, and of winning a gammon and a backgammon."""
+    return Reason(
+        Code.WIN_CHANCES, wins=p.win, gammons=p.win_gammon, backgammons=p.win_backgammon
+    )
 
 
 def _doubler_reasons(question: CubeQuestion, decision: CubeDecision) -> list[Reason]:
