@@ -11,7 +11,7 @@
 
 import { getHint, refusal } from "./api.js";
 import { drawPlayMarks } from "./board.js";
-import { formatNumber, language, plural, t } from "./i18n.js";
+import { formatNumber, isolate, language, plural, t } from "./i18n.js";
 import { placeOf } from "./moves.js";
 
 const hint = {
@@ -214,28 +214,29 @@ function renderPlays(body, data) {
     item.appendChild(row);
     list.appendChild(item);
   });
-  body.append(columns, list, reasonsList(data.plays[hint.chosen]?.reasons ?? []));
+  body.append(columns, list, reasonsList());
+  showPlayReasons();
 }
 
-/** The reasons of a hint ("Why:" and a list), or nothing where it has none. */
-function reasonsList(reasons) {
+/** The place of a hint's reasons: a heading and a list, filled by showReasons. */
+function reasonsList() {
   const section = document.createElement("div");
   section.className = "hint-why";
-  section.hidden = reasons.length === 0;
   const heading = document.createElement("p");
   heading.className = "hint-why-heading";
   heading.id = "hint-why-heading";
-  heading.textContent = t("hint.why");
   const list = document.createElement("ul");
   list.className = "hint-reasons";
   list.setAttribute("aria-labelledby", heading.id);
   section.append(heading, list);
-  showReasons(section, reasons);
   return section;
 }
 
-function showReasons(section, reasons) {
+/** Show `reasons` in `section` ("Why", or "Why <play>" for a play's); none: hidden. */
+function showReasons(section, reasons, play = null) {
   section.hidden = reasons.length === 0;
+  section.querySelector(".hint-why-heading").textContent =
+    play === null ? t("hint.why") : t("hint.whyPlay", { play: isolate(play) });
   section.querySelector(".hint-reasons").replaceChildren(...reasons.map((reason) => {
     const item = document.createElement("li");
     item.textContent = reason;
@@ -247,7 +248,14 @@ function showReasons(section, reasons) {
 function showPlayReasons() {
   const section = $("#hint-body .hint-why");
   const play = hint.data?.plays?.[hint.looked ?? hint.chosen];
-  if (section && play) showReasons(section, play.reasons);
+  if (section && play) showReasons(section, play.reasons, play.play);
+}
+
+/** A decision's reasons, shown at once. */
+function decisionReasons(reasons) {
+  const section = reasonsList();
+  showReasons(section, reasons);
+  return section;
 }
 
 /** After the language changed: the panel said again in the new one (asked again for reasons
@@ -300,7 +308,7 @@ function renderCube(body, data) {
   const chances = document.createElement("p");
   chances.className = "hint-chances";
   chances.textContent = t("hint.cube.chances", { player: doubler, chances: chancesText(cube.chances) });
-  body.append(proper, reasonsList(cube.reasons), list, unit, chances);
+  body.append(proper, decisionReasons(cube.reasons), list, unit, chances);
 }
 
 /** A list of [key, term, figure] rows, the row `best` marked: the values a decision weighs. */
@@ -332,7 +340,7 @@ function renderResignation(body, data) {
   unit.className = "hint-unit";
   const player = hint.nameOf(hint.state, data.seat);
   unit.textContent = t(resignation.unit === "match" ? "hint.resign.unitMatch" : "hint.resign.unitPoints", { player });
-  body.append(reasonsList(resignation.reasons), list, unit);
+  body.append(decisionReasons(resignation.reasons), list, unit);
 }
 
 /** The marks of the play looked at (else the one selected) over the board, or none. */
