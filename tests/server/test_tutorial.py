@@ -9,6 +9,7 @@ import itertools
 import json
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from html.parser import HTMLParser
 from typing import Any
 
@@ -17,9 +18,16 @@ from fastapi.testclient import TestClient
 
 from backgammon import Position
 from backgammon.bot import Bot
+from backgammon.errors import IllegalPlayError
 from backgammon.server import Settings, create_app
 from backgammon.server.routes.help import HELP, LANGUAGES
-from backgammon.server.routes.tutorial import TUTORIAL, script
+from backgammon.server.routes.tutorial import (
+    TUTORIAL,
+    TutorialError,
+    follow,
+    script,
+    step_named,
+)
 from backgammon.server.settings import sqlite_url
 
 MESSAGES = HELP.parent / "messages"
@@ -85,6 +93,15 @@ def test_the_steps_that_follow_one_another_do(index: int) -> None:
         assert sorted(step["dice"], reverse=True) == sorted(previous["dice"], reverse=True)
 
 
+def test_the_server_refuses_a_script_whose_steps_do_not_follow() -> None:
+    hit, enter = step_named("hit"), step_named("enter")
+    assert follow(hit, enter).last is not None
+    with pytest.raises(TutorialError, match="does not follow"):
+        follow(hit, replace(enter, position=hit.position))
+    with pytest.raises(IllegalPlayError):
+        follow(step_named("first-move"), enter)  # the reply cannot be played from there
+
+
 def test_the_opening_roll_is_won_by_you() -> None:
     opening = RAW[0]
     assert opening["kind"] == "roll" and opening["position"] == Position.initial().id()
@@ -145,7 +162,8 @@ def test_each_step_has_its_words_and_names_the_plays_it_teaches(lang: str) -> No
     say = words(lang)
     for step in RAW:
         name = step["name"]
-        needed = ["title", "text", "done", "help"] + (["wrong"] if step["kind"] != "roll" else [])
+        # A roll step has one thing to do, and a click on the board does it.
+        needed = ["title", "text", "done"] + (["help", "wrong"] if step["kind"] != "roll" else [])
         assert all(say[f"{name}.{part}"].strip() for part in needed), name
         for play in step.get("plays", []):
             assert play in say[f"{name}.text"]
@@ -284,6 +302,19 @@ def test_a_move_step_played_step_by_step(client: TestClient, step: dict[str, Any
     other = next(p for p in position.legal_plays(step["dice"]) if p.result != play.result)
     view = ask(client, step["name"], made=made([(s.from_point, s.to_point) for s in other.steps]))
     assert view["verdict"] == "wrong" and view["play"] == str(other)
+
+
+def test_a_step_opens_with_the_computers_reply_marked(client: TestClient) -> None:
+    """The reply 24/18 13/9 that leaves the blot to hit, drawn on the board before it."""
+    reply = ask(client, "hit")["reply"]
+    assert [(s["board_from"], s["board_to"], s["hit"]) for s in reply["steps"]] == [
+        (1, 7, False), (12, 16, False)]
+    assert reply["board"]["points"][0] == {"seat": 1, "count": 2}
+    enter = ask(client, "enter")["reply"]
+    assert [(s["board_from"], s["board_to"], s["hit"]) for s in enter["steps"]] == [
+        (25, 2, False), (2, 8, True)]
+    assert ask(client, "first-move")["reply"] is None
+    assert ask(client, "take")["reply"] is None  # your own turn came last
 
 
 def test_the_board_is_drawn_from_the_players_side(client: TestClient) -> None:

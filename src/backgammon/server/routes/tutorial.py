@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from html import escape
 from pathlib import Path
@@ -26,7 +26,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel
 
 from ...errors import BackgammonError
-from ...moves import Turn
+from ...moves import Play, Turn
 from ...position import Position
 from ..schemas import BoardView, CubeView, DieView, OfferView, StepView
 from ..views import board_view, step_view
@@ -70,6 +70,8 @@ class Step:
     cube: int
     owner: int | None
     after: tuple[Reply, ...] | None  # None: the step does not follow the one before
+    #: The last turn of ``after`` and who played it, shown on the board as the step opens.
+    last: tuple[Play, int] | None = None
 
     def turn(self) -> Turn:
         """The turn to be played (a move step's)."""
@@ -81,6 +83,14 @@ class Step:
         """The results of the plays the step teaches."""
         assert self.dice is not None
         return frozenset(self.position.parse_play(play, self.dice).result for play in self.plays)
+
+    def end(self) -> tuple[Position, int]:
+        """Where the step leaves the game: the position, seen from the side on roll, and who
+        that is (a roll or a double moves no checker; a move step's first play is made)."""
+        if self.kind != "move":
+            return self.position, self.mover
+        assert self.dice is not None
+        return self.position.parse_play(self.plays[0], self.dice).result, 1 - self.mover
 
 
 def _read_step(data: dict[str, Any]) -> Step:
@@ -115,11 +125,31 @@ def _read_step(data: dict[str, Any]) -> Step:
     return step
 
 
+def follow(previous: Step, step: Step) -> Step:
+    """``step`` with the last turn that leads to it from where ``previous`` ends; a
+    TutorialError if its turns do not lead to its position (or are not legal)."""
+    assert step.after is not None
+    position, mover = previous.end()
+    last = None
+    for reply in step.after:
+        play = position.parse_play(reply.play, reply.dice)
+        last = (play, mover)
+        position, mover = play.result, 1 - mover
+    if (position, mover) != (step.position, step.mover):
+        raise TutorialError(f"The tutorial's step {step.name} does not follow the one before.")
+    return replace(step, last=last)
+
+
 @cache
 def script() -> tuple[Step, ...]:
-    """The tutorial's steps, in order, read from ``script.json`` (each play checked legal)."""
+    """The tutorial's steps, in order, read from ``script.json``: every play checked legal,
+    and every step that follows another checked to follow from it."""
     data = json.loads((TUTORIAL / "script.json").read_text(encoding="utf-8"))
-    return tuple(_read_step(step) for step in data["steps"])
+    steps: list[Step] = []
+    for each in data["steps"]:
+        step = _read_step(each)
+        steps.append(follow(steps[-1], step) if step.after is not None and steps else step)
+    return tuple(steps)
 
 
 def step_named(name: str) -> Step:
@@ -266,6 +296,22 @@ async def tutorial_page(lang: str) -> Response:
 # The board of a step
 
 
+class MarkView(BaseModel):
+    """A checker step of the computer's reply, on the player's board (25 the bar, 0 the tray)."""
+
+    board_from: int
+    board_to: int
+    hit: bool
+
+
+class ReplyView(BaseModel):
+    """The computer's turn that led to the step: the board before it and its steps, which the
+    page marks on the board as the step opens (``drawPlayMarks``)."""
+
+    board: BoardView
+    steps: list[MarkView]
+
+
 class TutorialView(BaseModel):
     """What the board of a step shows after what the player did, drawn from the player's side
     (seat 0; the computer is seat 1), and whether it is what the step teaches."""
@@ -280,6 +326,7 @@ class TutorialView(BaseModel):
     made: list[StepView]
     play: str | None
     verdict: Literal["right", "wrong"] | None
+    reply: ReplyView | None
 
 
 _MADE = re.compile(r"(?:\d{1,2}/\d{1,2}(?:,\d{1,2}/\d{1,2}){0,3})?")
@@ -352,7 +399,20 @@ def view_of(step: Step, made: tuple[tuple[int, int], ...] = (), action: str | No
         made=[step_view(a, b, step.mover, YOU) for a, b in made],
         play=play,
         verdict=verdict,  # type: ignore[arg-type]
+        reply=_reply(step),
     )
+
+
+def _reply(step: Step) -> ReplyView | None:
+    """The computer's turn just before the step, if that is how it opens."""
+    if step.last is None or step.last[1] != COMPUTER:
+        return None
+    play, _ = step.last
+    marks = []
+    for each in play.steps:
+        seen = step_view(each.from_point, each.to_point, COMPUTER, YOU)
+        marks.append(MarkView(board_from=seen.board_from, board_to=seen.board_to, hit=each.hit))
+    return ReplyView(board=board_view(play.position.flip(), YOU), steps=marks)
 
 
 def _answered_by(step: Step) -> str:

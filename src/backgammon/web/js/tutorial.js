@@ -5,10 +5,10 @@
 // what the step teaches (server/routes/tutorial.py). This module shows one step at a time,
 // turns clicks, drags and buttons into those questions, and says the step's feedback.
 
-import { renderBoard } from "./board.js";
+import { drawPlayMarks, renderBoard } from "./board.js";
 import { enableDrag } from "./drag.js";
 import { loadMessages, t } from "./i18n.js";
-import { obviousStep, sourcesOf, stepBetween, targetsOf } from "./moves.js";
+import { obviousStep, placeOf, sourcesOf, stepBetween, targetsOf } from "./moves.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -76,9 +76,17 @@ function render() {
   const shown = model();
   tour.selected = shown.selected;
   renderBoard(board, shown, { onPlace, onBoard });
+  // The computer's turn that led here, marked on the board until the player moves.
+  if (view.reply && tour.made.length === 0 && view.verdict === null) {
+    const steps = view.reply.steps.map((step, i) => ({
+      from: placeOf(step.board_from, 1), to: placeOf(step.board_to, 1), hit: step.hit, number: i + 1,
+    }));
+    drawPlayMarks(board, { view: 0, ...view.reply.board }, steps);
+  }
   board.classList.toggle("can-drag", shown.sources.size > 0);
   board.dataset.step = view.name;
   board.dataset.verdict = view.verdict || "";
+  board.dataset.made = String(view.made.length);
   board.setAttribute("aria-busy", String(tour.busy));
   const open = view.verdict === null;
   const show = (name, visible) => {
