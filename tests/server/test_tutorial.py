@@ -5,12 +5,15 @@ glossary, its page, and the API its page plays through."""
 
 from __future__ import annotations
 
+import glob
 import itertools
 import json
 import re
+import tomllib
 from collections.abc import Iterator
 from dataclasses import replace
 from html.parser import HTMLParser
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -257,6 +260,19 @@ def test_the_help_pages_link_to_the_tutorial_in_their_language(client: TestClien
     for lang in LANGUAGES:
         assert f'href="/tutorial/{lang}"' in client.get(f"/help/{lang}/rules").text
     assert 'id="tutorial-link"' in (HELP.parent / "index.html").read_text()
+
+
+def test_the_tutorials_files_are_package_data() -> None:
+    config = tomllib.loads((HELP.parents[3] / "pyproject.toml").read_text())
+    package = HELP.parents[1]
+    shipped = {
+        Path(found)
+        for pattern in config["tool"]["setuptools"]["package-data"]["backgammon"]
+        for found in glob.glob(str(package / pattern), recursive=True)
+    }
+    needed = {*TUTORIAL.iterdir(), package / "web" / "js" / "tutorial.js",
+              package / "web" / "css" / "tutorial.css"}
+    assert needed <= shipped
 
 
 def test_what_is_not_there(client: TestClient) -> None:

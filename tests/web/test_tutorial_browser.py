@@ -52,9 +52,21 @@ def feedback(page: Any) -> str:  # noqa: F811
     return str(page.inner_text("#feedback")).strip()
 
 
-def play(page: Any, step: dict[str, Any], notation: str, drag_first: bool = False) -> None:  # noqa: F811
+def play(
+    page: Any, step: dict[str, Any], notation: str, drag_first: bool = False,  # noqa: F811
+    keyboard: bool = False,
+) -> None:
     """Make ``notation`` on the board one checker at a time: a click on the checker (which
-    goes at once where it has one place to go) and one on the point, or a drag."""
+    goes at once where it has one place to go) and one on the point, Enter on each instead,
+    or a drag."""
+
+    def press(where: str) -> None:
+        if keyboard:
+            page.focus(f'[data-place="{where}"]')
+            page.keyboard.press("Enter")
+        else:
+            page.click(f'[data-place="{where}"]')
+
     position = Position.from_id(step["position"])
     turn = position.turn(step["dice"])
     steps = position.parse_play(notation, step["dice"]).steps
@@ -67,10 +79,10 @@ def play(page: Any, step: dict[str, Any], notation: str, drag_first: bool = Fals
             page.mouse.move(*centre(page, f'[data-place="{target}"]'), steps=8)
             page.mouse.up()
         else:
-            page.click(f'[data-place="{source}"]')
+            press(source)
             if len(offered) > 1:
                 assert page.locator(f'[data-place="{target}"].is-target').count() == 1
-                page.click(f'[data-place="{target}"]')
+                press(target)
         turn = turn.step(each.from_point, each.to_point)
         last = count == len(steps) - 1
         wait_drawn(page, step["name"], count + 1, "" if not last else "right" if notation
@@ -139,7 +151,7 @@ def play_through(page: Any, lang: str) -> None:  # noqa: F811
     assert feedback(page) == say["enter.done"]
     go_on(page, lang, "enter")
 
-    play(page, steps["bear-off"], "6/off 3/off")
+    play(page, steps["bear-off"], "6/off 3/off", keyboard=True)
     assert page.get_attribute('[data-place="off0"]', "data-count") == "4"
     assert feedback(page) == say["bear-off.done"]
     go_on(page, lang, "bear-off")
