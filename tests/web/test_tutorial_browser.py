@@ -236,3 +236,21 @@ def test_the_game_page_links_to_the_tutorial_in_its_language(
     page.wait_for_url(f"{server}/tutorial/{lang}")
     wait_drawn(page, "opening")
     page.evaluate("localStorage.clear()")
+
+
+def test_a_step_the_server_does_not_answer_changes_nothing(server: str, page: Any) -> None:  # noqa: F811
+    page.goto(f"{server}/tutorial/en#first-move")
+    wait_drawn(page, "first-move")
+    page.route("**/api/tutorial/**", lambda route: route.abort())
+    page.click('[data-place="p6"]')
+    page.click('[data-place="p5"]')
+    page.wait_for_function(
+        "text => document.querySelector('#feedback').textContent === text", arg=words("en")["error"]
+    )
+    wait_drawn(page, "first-move", 0)
+    assert page.get_attribute('[data-place="p6"]', "data-count") == "5"
+    page.unroute("**/api/tutorial/**")
+    page.click('[data-place="p6"]')
+    page.click('[data-place="p5"]')
+    wait_drawn(page, "first-move", 1)
+    assert page.get_attribute('[data-place="p5"]', "data-count") == "1"

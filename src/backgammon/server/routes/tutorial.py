@@ -223,7 +223,7 @@ def render(lang: str) -> str:
     )
     # The feedback the script says (a step's "done", "wrong" and "help"), for js/tutorial.js.
     feedback = {key: value for key, value in say.items() if key.rsplit(".", 1)[-1] in
-                ("done", "wrong", "help")}
+                ("done", "wrong", "help", "error")}
     feedback_json = json.dumps(feedback, ensure_ascii=False).replace("<", "\\u003c")
     return f"""<!doctype html>
 <html lang="{lang}" dir="{say["meta.dir"]}">

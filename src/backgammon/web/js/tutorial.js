@@ -12,7 +12,8 @@ import { obviousStep, placeOf, sourcesOf, stepBetween, targetsOf } from "./moves
 
 const $ = (selector) => document.querySelector(selector);
 
-/** The step's feedback words ("<step>.done", ".wrong", ".help"), rendered into the page. */
+/** The step's feedback words ("<step>.done", ".wrong", ".help", and "error"), rendered into
+ * the page. */
 const words = JSON.parse($("#tutorial-words").textContent);
 const names = [...document.querySelectorAll(".tutorial-step[data-kind]")].map((node) => node.dataset.step);
 
@@ -114,12 +115,25 @@ function say(key) {
 async function update(params = {}) {
   const name = current();
   tour.busy = true;
+  $("#board").setAttribute("aria-busy", "true");
+  let view;
   try {
-    tour.view = await ask(name, params);
+    view = await ask(name, params);
+  } catch (error) {
+    console.warn(String(error));
+    view = null;
   } finally {
     tour.busy = false;
   }
   if (name !== current()) return; // the player went on meanwhile
+  if (!view) {
+    // Nothing changed: the steps made are the board's last ones again.
+    tour.made = tour.view ? tour.view.made.map((step) => [step.from, step.to]) : [];
+    say("error");
+    render();
+    return;
+  }
+  tour.view = view;
   const { verdict } = tour.view;
   say(verdict === "right" ? `${name}.done` : verdict === "wrong" ? `${name}.wrong` : null);
   render();
