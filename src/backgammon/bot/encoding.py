@@ -107,12 +107,12 @@ def _escape_table() -> NDArray[np.float32]:
     return table
 
 
-# UNITS and ESCAPES are public because the compiled kernel (kernel/evaluate.py) reads them too;
+# These tables are public because the compiled kernel (kernel/evaluate.py) reads them too;
 # numba compiles them into its cached code as constants, so a change here needs the kernel's
 # files touched (or __pycache__ cleared) before the cache notices it.
 UNITS = _units_table()
-_LONGEST, _LOW_RUN, _HIGH_RUN = _run_tables()
-_POPCOUNT = np.array([bin(mask).count("1") for mask in range(4096)], dtype=np.int64)
+LONGEST, LOW_RUN, HIGH_RUN = _run_tables()
+POPCOUNT = np.array([bin(mask).count("1") for mask in range(4096)], dtype=np.int64)
 ESCAPES = _escape_table()
 _PIP_WEIGHTS = np.arange(26, dtype=np.int64)
 # Bit p-1 for point p (1..24): a side's own points.
@@ -198,10 +198,10 @@ def _side_features(side: Board) -> Inputs:
 
     low, high = made_own & 0xFFF, made_own >> 12
     prime = np.maximum(
-        np.maximum(_LONGEST[low], _LONGEST[high]), _HIGH_RUN[low] + _LOW_RUN[high]
+        np.maximum(LONGEST[low], LONGEST[high]), HIGH_RUN[low] + LOW_RUN[high]
     )
-    home = _POPCOUNT[made_own & 0x3F]
-    anchors = _POPCOUNT[(made_own >> 18) & 0x3F]
+    home = POPCOUNT[made_own & 0x3F]
+    anchors = POPCOUNT[(made_own >> 18) & 0x3F]
 
     back = np.maximum(rearmost(side), 1)
     # The other side's points 1..12 ahead of the rearmost checker on point p are its own

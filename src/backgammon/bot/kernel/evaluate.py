@@ -27,14 +27,14 @@ from numba import njit
 
 from ..bearoff import BINOMIAL
 from ..encoding import (
-    ESCAPES,
-    _HIGH_RUN,
-    _LONGEST,
-    _LOW_RUN,
-    _POPCOUNT,
-    UNITS,
     CONTACT_INPUTS,
+    ESCAPES,
+    HIGH_RUN,
+    LONGEST,
+    LOW_RUN,
+    POPCOUNT,
     RACE_INPUTS,
+    UNITS,
 )
 
 Nets = tuple[
@@ -126,9 +126,9 @@ def _side_features(side: np.ndarray, other: np.ndarray, out: np.ndarray, at: int
     made_own = _made_own(side)
     other_made = _made_own(other)
     low, high = made_own & 0xFFF, made_own >> 12
-    prime = max(max(_LONGEST[low], _LONGEST[high]), _HIGH_RUN[low] + _LOW_RUN[high])
-    home = _POPCOUNT[made_own & 0x3F]
-    anchors = _POPCOUNT[(made_own >> 18) & 0x3F]
+    prime = max(max(LONGEST[low], LONGEST[high]), HIGH_RUN[low] + LOW_RUN[high])
+    home = POPCOUNT[made_own & 0x3F]
+    anchors = POPCOUNT[(made_own >> 18) & 0x3F]
     back = max(_rearmost(side), 1)
     escapes = ESCAPES[(other_made >> (25 - back)) & 0xFFF]
     targets = 0
