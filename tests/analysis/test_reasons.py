@@ -78,6 +78,34 @@ def test_a_blot_left_with_the_exact_shots() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("mine", "theirs", "checkers", "dice", "play", "expected"),
+    [
+        # The second checker joins one in the opponent's home board: an anchor.
+        ({23: 1, 21: 1, 6: 3}, {6: 5}, 5, (2, 1), "23/21 6/5",
+         [Reason(Code.MAKES_ANCHOR, point=21), Reason(Code.SAFE)]),
+        # The bar point joins the 8-point to the 6, 5 and 4: five points in a row.
+        ({10: 1, 9: 1, 8: 2, 6: 2, 5: 2, 4: 2}, {24: 10}, 10, (3, 2), "10/7 9/7",
+         [Reason(Code.MAKES_POINT, point=7), Reason(Code.BUILDS_PRIME, length=5),
+          Reason(Code.SAFE)]),
+        # A back checker past the opponent's bar point; the one left behind is 5 pips from
+        # the opponent's 6-point: any 5, 4-1 and 3-2 hit it (15 rolls).
+        ({24: 2, 13: 2}, {6: 4}, 4, (6, 4), "24/14",
+         [Reason(Code.ESCAPES_BACK_CHECKER, checkers=1), Reason(Code.LEAVES_SHOTS, shots=15)]),
+        # In a race, no shots to count.
+        ({1: 2}, {6: 2}, 2, (2, 1), "1/off(2)", [Reason(Code.BEARS_OFF, checkers=2)]),
+        ({5: 2, 13: 2}, {19: 2}, 4, (4, 1), "5/1 5/4",
+         [Reason(Code.BREAKS_POINT, point=5), Reason(Code.SAFE)]),
+    ],
+)
+def test_what_a_play_does(
+    mine: dict[int, int], theirs: dict[int, int], checkers: int, dice: tuple[int, int],
+    play: str, expected: list[Reason],
+) -> None:
+    position = Position.from_points(mine, theirs, checkers=checkers)
+    assert what_it_does(position.parse_play(play, dice)) == expected
+
+
 def test_the_shots_count_entering_from_the_bar() -> None:
     """On the bar, a player must enter before hitting: of the rolls that would hit a blot
     8 pips away, only 4-4 both enters (the 5 is blocked) and hits."""
