@@ -28,10 +28,10 @@ The derivation (the README's "Provably fair dice" says the same for other progra
 >>> dice.add_seed(0, "alice")
 >>> dice.roll(), dice.roll(), dice.drawn
 ((1, 1), (4, 1), 2)
->>> dice.add_seed(1, "bob")
+>>> dice.add_seed(1, "bob")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-backgammon.fairdice.FairDiceError: The dice of this game have been rolled: a seed may be added only before its first roll.
+backgammon.fairdice.FairDiceError: The dice of this game have been rolled: a seed may be ...
 """
 
 from __future__ import annotations

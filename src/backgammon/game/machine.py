@@ -560,9 +560,9 @@ class Game:
         ``resume``: seeded ``dice`` go on from where the record's rolls left them
         (:meth:`~backgammon.dice.SeededDice.resume`); otherwise they start afresh."""
         game = game_from_dict(cls, data, dice)
-        fair = isinstance(game.dice_source, FairDice)  # they stand where the record left them
-        if fair or resume and isinstance(game.dice_source, SeededDice):
-            game.dice_source.resume(game.rolls_drawn)
+        dice = game.dice_source  # fair dice always stand where the record left them
+        if isinstance(dice, FairDice) or (resume and isinstance(dice, SeededDice)):
+            dice.resume(game.rolls_drawn)
         return game
 
     def apply_record(self, events: Sequence[dict[str, Any]], where: str) -> None:

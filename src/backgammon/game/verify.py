@@ -108,7 +108,10 @@ class GameCheck:
             first, more = self.mismatches[0], len(self.mismatches) - 1
             others = f" (and {_count(more, 'other roll')})" if more else ""
             return f"Game {self.game}: {first.text()}{others}."
-        return f"Game {self.game}: {rolls}, all as derived; the server seed hashes to the commitment."
+        return (
+            f"Game {self.game}: {rolls}, all as derived; the server seed hashes to the "
+            "commitment."
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """The check as plain JSON values."""
