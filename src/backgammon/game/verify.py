@@ -35,7 +35,7 @@ from typing import Any
 
 from ..dice import Dice
 from ..errors import BackgammonError
-from ..fairdice import FairDice, FairDiceError, commitment_of, derive_roll
+from ..fairdice import FairDice, FairDiceError, commitment_of, derive_roll, parse_server_seed
 from .record import SCHEMA_VERSION, Event
 from .rules import Action
 
@@ -222,11 +222,14 @@ def _games_and_dice(data: object) -> tuple[list[Sequence[Any]], list[Any]]:
 def _check_game(number: int, events: object, kept: object) -> GameCheck:
     where = f"game {number}"
     try:
-        dice = FairDice.from_dict(kept)
+        # Read without the server seed, which may break the commitment: that is reported.
+        hidden = {**kept, "server_seed": None} if isinstance(kept, dict) else kept
+        dice = FairDice.from_dict(hidden)
+        revealed = kept.get("server_seed") if isinstance(kept, dict) else None
+        seed = None if revealed is None else parse_server_seed(revealed)
     except FairDiceError as exc:
         raise type(exc)(f"The dice of {where}: {exc}") from exc
     rolls = _rolls(events, where)
-    seed = dice.revealed
     if seed is None:
         return GameCheck(number, len(rolls), dice.commitment, dice.seeds, None, False, ())
     kept_promise = commitment_of(seed) == dice.commitment
