@@ -6,12 +6,15 @@ restart."""
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from sqlalchemy.orm import Session
 from test_api import (
     SEED,
@@ -25,6 +28,7 @@ from test_api import (
     settled,
     state_of,
 )
+from test_fuzz import FUZZ, answered, anything, encode
 
 from backgammon.game.verify import verify_dice
 from backgammon.server.db import MatchRow, make_engine
@@ -181,3 +185,39 @@ def test_the_computers_rolls_are_fair_dice_too(tmp_path: Path) -> None:
         report = verify_dice(row.record)
     assert report.ok, report.text()
     assert sum(game.rolls for game in report.games) >= 6
+
+
+seed_bodies = st.fixed_dictionaries(
+    {},
+    optional={
+        "seat": st.sampled_from([0, 1]) | anything,
+        "seed": st.from_regex(r"[A-Za-z0-9._:-]{0,66}", fullmatch=True) | anything,
+        "extra": anything,
+    },
+)
+
+
+@pytest.fixture(scope="module")
+def fuzzed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, str]]:
+    with client_for(tmp_path_factory.mktemp("fuzz") / "games.sqlite") as test_client:
+        yield test_client, create(test_client, length=3)["id"]
+
+
+@FUZZ
+@given(body=seed_bodies.map(encode) | st.binary(max_size=64))
+def test_fuzzed_seeds_are_taken_or_refused_with_a_sentence(
+    fuzzed: tuple[Any, str], body: bytes
+) -> None:
+    client, match_id = fuzzed
+    before = state_of(client, match_id)
+    response = client.post(
+        f"/api/matches/{match_id}/seed", content=body,
+        headers={"Content-Type": "application/json"},
+    )
+    answered(response)
+    after = state_of(client, match_id)
+    if response.status_code != 200:
+        assert after == before
+    else:
+        sent = json.loads(body)
+        assert after["fair_dice"]["seeds"][sent["seat"]] == sent["seed"]
