@@ -96,8 +96,8 @@ class GameCheck:
         rolls = _count(self.rolls, "roll")
         if self.server_seed is None:
             return (
-                f"Game {self.game}: not over, so its server seed is not revealed yet; "
-                f"{rolls} not checked."
+                f"Game {self.game}: not over, so its server seed is not revealed yet "
+                f"({rolls} so far, not checked)."
             )
         if not self.commitment_kept:
             return (
