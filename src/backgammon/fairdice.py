@@ -214,11 +214,6 @@ class FairDice:
             commitment=data.get("commitment") if isinstance(data.get("commitment"), str) else "",
         )
 
-    @property
-    def revealed(self) -> bytes | None:
-        """The server seed, where these dice hold it."""
-        return self._server_seed
-
 
 class FairMatchDice:
     """The fair dice of a match: one :class:`FairDice` a game, each with its own server seed

@@ -312,3 +312,14 @@ def test_a_match_in_play_verifies_its_finished_games() -> None:
     report = verify_dice(match.to_dict())
     assert report.ok and len(report.checked) == 1
     assert "Game 2: not over" in report.text()
+
+
+def test_a_rebuilt_game_still_refuses_a_late_seed() -> None:
+    match = Match(3, dice=FairMatchDice())
+    match.game.roll(0)
+    rebuilt = Match.from_dict(match.to_dict(secrets=True))
+    with pytest.raises(FairDiceError, match="before its first roll"):
+        rebuilt.game.dice_source.add_seed(0, "late")  # type: ignore[attr-defined]
+    game = Game.from_dict(match.game.to_dict(secrets=True))
+    with pytest.raises(FairDiceError, match="before its first roll"):
+        game.dice_source.add_seed(0, "late")  # type: ignore[attr-defined]
