@@ -56,6 +56,9 @@ class Match:
                 f"A match is played to a whole number of points from 1 to {MAX_MATCH_LENGTH} "
                 f"(0 for money); got {length!r}."
             )
+        if isinstance(dice, FairDice):
+            # One server seed for every game would reveal the next games' dice at the first end.
+            raise BackgammonError("A match's fair dice are FairMatchDice: a server seed a game.")
         self.length = length
         self.rules = rules or Rules()
         #: Fair dice (:class:`~backgammon.fairdice.FairMatchDice`) give each game its own.

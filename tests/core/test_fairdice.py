@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from backgammon import fairdice
+from backgammon import BackgammonError, fairdice
 from backgammon.dice import ManualDice, SecureDice
 from backgammon.fairdice import (
     FairDice,
@@ -323,3 +323,8 @@ def test_a_rebuilt_game_still_refuses_a_late_seed() -> None:
     game = Game.from_dict(match.game.to_dict(secrets=True))
     with pytest.raises(FairDiceError, match="before its first roll"):
         game.dice_source.add_seed(0, "late")  # type: ignore[attr-defined]
+
+
+def test_a_match_refuses_one_games_fair_dice() -> None:
+    with pytest.raises(BackgammonError, match="FairMatchDice"):
+        Match(3, dice=FairDice())
