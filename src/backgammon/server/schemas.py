@@ -337,7 +337,9 @@ class State(BaseModel):
         "then known in advance"
     )
     fair_dice: FairDiceView | None = Field(
-        None, description="the provably fair dice of the game in play (None: seeded dice)"
+        None,
+        description="the provably fair dice of the game in play (None: seeded dice, or a "
+        "match from before fair dice)",
     )
     view: int = Field(description="the seat whose side the board is drawn from")
     seats: list[SeatView]
