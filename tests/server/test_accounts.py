@@ -190,7 +190,7 @@ def test_an_expired_session_signs_nobody_in(app: FastAPI, client: TestClient) ->
     with Session(engine) as session, session.begin():
         session.execute(update(SessionRow).values(expires_at=now() - timedelta(seconds=1)))
     response = client.get("/api/session")
-    assert response.json() == {"account": None, "csrf": None}
+    assert response.json()["account"] is None and response.json()["csrf"] is None
     assert "bg_session" not in client.cookies  # taken back
     created = client.post("/api/matches", json={"opponent": "human"})
     assert created.status_code == 201  # a guest now
@@ -202,6 +202,17 @@ def test_the_session_lasts_the_days_set(tmp_path: Path) -> None:
         cookie = next(c for c in response.headers.get_list("set-cookie")
                       if c.startswith("bg_session="))
         assert f"Max-Age={3 * 86400}" in cookie
+
+
+def test_a_guest_keeps_one_name(client: TestClient) -> None:
+    first = client.get("/api/session").json()
+    assert first["account"] is None and first["guest"].startswith("guest-")
+    assert client.get("/api/session").json()["guest"] == first["guest"]
+    assert client.cookies["bg_guest"] == first["guest"]
+    client.cookies.set("bg_guest", "<script>")  # not one of ours: a new name is given
+    assert client.get("/api/session").json()["guest"] not in ("<script>", first["guest"])
+    sign_up(client, "Alice")
+    assert client.get("/api/session").json()["guest"] is None
 
 
 # CSRF

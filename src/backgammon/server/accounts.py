@@ -44,6 +44,7 @@ PASSWORD_LENGTHS = (8, 128)
 #: The names kept for guests (:func:`guest_name`).
 GUEST_PREFIX = "guest"
 _NAME = re.compile(r"[A-Za-z0-9_-]*")
+_GUEST = re.compile(GUEST_PREFIX + r"-[0-9a-f]{6}")
 
 
 class AccountError(BackgammonError):
@@ -141,6 +142,15 @@ def guest_name() -> str:
     (True, 12)
     """
     return f"{GUEST_PREFIX}-{secrets.token_hex(3)}"
+
+
+def is_guest_name(name: str) -> bool:
+    """Whether ``name`` is one :func:`guest_name` makes.
+
+    >>> is_guest_name(guest_name()), is_guest_name("guest-<b>"), is_guest_name("alice")
+    (True, False, False)
+    """
+    return _GUEST.fullmatch(name) is not None
 
 
 class Accounts:

@@ -190,8 +190,8 @@ class Ratings:
 
     async def match_ended(self, live: LiveMatch) -> None:
         """Count ``live`` if it is a rated match that has just ended (call after its last
-        action is saved). A failure is logged, not raised: the action stands, and a later
-        call counts the match."""
+        action is saved). A failure of the database is logged, not raised: the action stands,
+        and since counting is done at most once, calling this again later is safe."""
         if not live.match.is_over:
             return
         try:

@@ -35,11 +35,13 @@ from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from .accounts import Account
+from .accounts import Account, guest_name, is_guest_name
 from .db import SessionRow, UserRow, now, utc
 
 SESSION_COOKIE = "bg_session"
 CSRF_COOKIE = "bg_csrf"
+#: A guest's name (:func:`backgammon.server.accounts.guest_name`), kept by their browser.
+GUEST_COOKIE = "bg_guest"
 CSRF_HEADER = "X-CSRF-Token"
 #: The methods that change nothing, and so need no token.
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -182,6 +184,26 @@ async def signed_in(
             status.HTTP_401_UNAUTHORIZED, "Sign in first: this needs an account."
         )
     return account
+
+
+def player_name(request: Request, account: Account | None) -> str:
+    """The name to seat this request's player under: their account's, else the guest name
+    their browser keeps (``bg_guest``, given by ``GET /api/session``), else a new one."""
+    if account is not None:
+        return account.name
+    kept = request.cookies.get(GUEST_COOKIE, "")
+    return kept if is_guest_name(kept) else guest_name()
+
+
+def keep_guest_name(request: Request, response: Response) -> str:
+    """The guest's name, given to their browser to keep when it has none."""
+    name = player_name(request, None)
+    if request.cookies.get(GUEST_COOKIE) != name:
+        response.set_cookie(
+            GUEST_COOKIE, name, max_age=365 * 86_400, httponly=True, samesite="lax",
+            secure=request.url.scheme == "https",
+        )
+    return name
 
 
 Viewer = Annotated[Account | None, Depends(current_account)]

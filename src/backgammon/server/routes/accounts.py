@@ -28,6 +28,7 @@ from ..sessions import (
     clear_cookies,
     csrf_token,
     get_sessions,
+    keep_guest_name,
     set_cookies,
 )
 
@@ -52,10 +53,11 @@ class AccountView(BaseModel):
 
 
 class SessionView(BaseModel):
-    """Who this browser is signed in as (None: a guest), and the token its state-changing
-    requests send in the X-CSRF-Token header while signed in."""
+    """Who this browser is signed in as (None: a guest, with the name it plays under), and
+    the token its state-changing requests send in the X-CSRF-Token header while signed in."""
 
     account: AccountView | None
+    guest: str | None = None
     csrf: str | None = None
 
 
@@ -91,6 +93,10 @@ def _view(account: Account) -> AccountView:
 def _signed_in(
     request: Request, response: Response, sessions: Sessions, account: Account, days: int
 ) -> SessionView:
+    """Open a session of ``account`` and give its cookies (ending one this browser had)."""
+    old = request.cookies.get(SESSION_COOKIE)
+    if old:
+        sessions.close(old)
     secret = sessions.open(account)
     set_cookies(request, response, secret, days)
     return SessionView(account=_view(account), csrf=csrf_token(secret))
@@ -151,9 +157,6 @@ async def sign_in(
         )
     except WrongPasswordError as exc:
         raise HTTPException(status.HTTP_401_UNAUTHORIZED, str(exc)) from None
-    old = request.cookies.get(SESSION_COOKIE)
-    if old:
-        await run_in_threadpool(sessions.close, old)
     return await run_in_threadpool(
         _signed_in, request, response, sessions, account, settings.session_days
     )
@@ -161,14 +164,14 @@ async def sign_in(
 
 @router.get("/session")
 async def who(request: Request, response: Response, account: Viewer) -> SessionView:
-    """Who this browser is signed in as; a session that has ended has its cookies taken
-    back, and a live one has its CSRF cookie given again (a page that lost it finds it)."""
+    """Who this browser is signed in as, or the name its guest plays under (kept in a cookie
+    from the first asking); a session that has ended has its cookies taken back, and a live
+    one has its CSRF cookie given again (a page that lost it finds it)."""
     secret = request.cookies.get(SESSION_COOKIE)
-    if secret is None:
-        return SessionView(account=None)
-    if account is None:
-        clear_cookies(response)
-        return SessionView(account=None)
+    if account is None or secret is None:
+        if secret is not None:
+            clear_cookies(response)
+        return SessionView(account=None, guest=keep_guest_name(request, response))
     settings = request.app.state.settings
     set_cookies(request, response, secret, settings.session_days)
     return SessionView(account=_view(account), csrf=csrf_token(secret))
