@@ -407,9 +407,12 @@ def test_a_players_page_in_the_pages_language(app: FastAPI, client: TestClient) 
     page = client.get(f"/players/{name}", headers={"Accept-Language": "en-GB,en;q=0.9"})
     assert page.status_code == 200 and '<html lang="en" dir="ltr">' in page.text
     assert "Rating history" in page.text and "1510.00" in page.text and "+10.00" in page.text
+    loser = ("Alice", "Bobby")[1 - winner]
+    assert "-10.00" in client.get(f"/players/{loser}").text
     assert 'role="img"' in page.text and "from 1500.00 to 1510.00" in page.text
     persian = client.get(f"/players/{name}?lang=fa")
-    assert '<html lang="fa" dir="rtl">' in persian.text
+    assert '<html lang="fa" dir="rtl">' in persian.text and "۱۵۱۰٫۰۰" in persian.text
+    assert "تاریخچهٔ رتبه" in persian.text
     missing = client.get("/players/nobody-here")
     assert missing.status_code == 404 and "There is no player by that name." in missing.text
     refusal(client.get("/api/players/nobody-here"), 404, "no player by that name")

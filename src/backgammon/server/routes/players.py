@@ -60,6 +60,25 @@ def page_language(asked: str | None, accept: str) -> str:
     return "en"
 
 
+#: How each language writes a number's digits and decimal sign (as the page's Intl does).
+_DIGITS = {"fa": str.maketrans("0123456789.-+", "۰۱۲۳۴۵۶۷۸۹٫−+")}
+_DECIMAL_COMMA = str.maketrans(".-", ",−")
+_NUMERALS = {"vi": _DECIMAL_COMMA, "km": _DECIMAL_COMMA, **_DIGITS}
+
+
+def number(value: float | int, lang: str, places: int = 2, signed: bool = False) -> str:
+    """``value`` as ``lang`` writes it (no grouping: ratings have four digits).
+
+    >>> number(1510.5, "en"), number(-10, "vi", signed=True), number(1500.25, "fa")
+    ('1510.50', '−10,00', '۱۵۰۰٫۲۵')
+    >>> number(12, "fa", places=0)
+    '۱۲'
+    """
+    text = f"{value:+.{places}f}" if signed else f"{value:.{places}f}"
+    table = _NUMERALS.get(lang)
+    return text.translate(table) if table else text
+
+
 @router.get("/account", response_class=HTMLResponse)
 async def account_page(request: Request, account: Viewer, lang: Lang = None) -> HTMLResponse:
     """Sign up or in, or, signed in, the account's name, its page and sign-out."""
@@ -139,8 +158,9 @@ def _forms(words: dict[str, str]) -> str:
 def _player(player: PlayerView, words: dict[str, str], lang: str) -> str:
     facts = (
         f'<dl class="facts"><dt>{escape(words["player.rating"])}</dt>'
-        f"<dd>{player.rating:.2f}</dd>"
-        f'<dt>{escape(words["player.experience"])}</dt><dd>{player.experience}</dd>'
+        f"<dd>{number(player.rating, lang)}</dd>"
+        f'<dt>{escape(words["player.experience"])}</dt>'
+        f"<dd>{number(player.experience, lang, places=0)}</dd>"
         f'<dt>{escape(words["player.since"])}</dt><dd>{player.created[:10]}</dd></dl>'
     )
     if not player.results:
@@ -152,9 +172,9 @@ def _player(player: PlayerView, words: dict[str, str], lang: str) -> str:
         rows.append(
             f"<tr><td>{result.finished[:10]}</td>"
             f'<td><a href="{opponent}">{escape(result.opponent)}</a></td>'
-            f"<td>{result.length}</td><td>{escape(outcome)}</td>"
-            f'<td class="number">{result.change:+.2f}</td>'
-            f'<td class="number">{result.rating_after:.2f}</td></tr>'
+            f"<td>{number(result.length, lang, places=0)}</td><td>{escape(outcome)}</td>"
+            f'<td class="number">{number(result.change, lang, signed=True)}</td>'
+            f'<td class="number">{number(result.rating_after, lang)}</td></tr>'
         )
     heads = "".join(
         f'<th scope="col">{escape(words[key])}</th>'
@@ -162,14 +182,14 @@ def _player(player: PlayerView, words: dict[str, str], lang: str) -> str:
                     "player.change", "player.after")
     )
     return (
-        f'{facts}<h2>{escape(words["player.history"])}</h2>{_chart(player, words)}'
+        f'{facts}<h2>{escape(words["player.history"])}</h2>{_chart(player, words, lang)}'
         f'<h2>{escape(words["player.results"])}</h2>'
         f'<table class="results"><thead><tr>{heads}</tr></thead>'
         f'<tbody>{"".join(rows)}</tbody></table>'
     )
 
 
-def _chart(player: PlayerView, words: dict[str, str]) -> str:
+def _chart(player: PlayerView, words: dict[str, str], lang: str) -> str:
     """The rating before the first rated match and after each, as a line (oldest left); its
     text alternative says where it starts and ends, and the table below holds every value."""
     oldest_first = player.results[::-1]
@@ -182,7 +202,9 @@ def _chart(player: PlayerView, words: dict[str, str]) -> str:
         f"{index * step:.1f},{height - (rating - low) / span * height:.1f}"
         for index, rating in enumerate(ratings)
     )
-    label = words["player.chart"].format(first=f"{ratings[0]:.2f}", last=f"{ratings[-1]:.2f}")
+    label = words["player.chart"].format(
+        first=number(ratings[0], lang), last=number(ratings[-1], lang)
+    )
     return (
         f'<svg class="rating-chart" viewBox="-4 -4 {width + 8} {height + 8}" role="img" '
         f'aria-label="{escape(label)}"><polyline points="{points}" fill="none" '
