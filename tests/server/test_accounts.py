@@ -5,6 +5,7 @@ Each refusal is checked for its status and its sentence, and for changing nothin
 
 from __future__ import annotations
 
+import json
 import warnings
 from collections.abc import Iterator
 from datetime import timedelta
@@ -67,6 +68,12 @@ def sign_up(client: TestClient, name: str, password: str = PASSWORD) -> dict[str
     assert response.status_code == 201, response.text
     answer: dict[str, Any] = response.json()
     return answer
+
+
+def post_json(client: TestClient, path: str, body: dict[str, str]) -> Any:
+    """Post ``body`` as JSON text with escapes (a lone surrogate, which httpx cannot send)."""
+    return client.post(path, content=json.dumps(body).encode(),
+                       headers={"Content-Type": "application/json"})
 
 
 def token(client: TestClient) -> dict[str, str]:
@@ -132,12 +139,13 @@ def test_cookies_are_secure_over_https(app: FastAPI) -> None:
         ("alice", "short", "8 to 128 characters long; this one has 5"),
         ("alice", "ALICE", "8 to 128 characters"),
         ("alice123", "Alice123", "must not be the name"),
+        ("alice", "pass\ud800word", "Input should be a valid string"),
     ],
 )
 def test_names_and_passwords_that_break_a_rule_are_refused(
     client: TestClient, name: str, password: str, phrase: str
 ) -> None:
-    response = client.post("/api/accounts", json={"name": name, "password": password})
+    response = post_json(client, "/api/accounts", {"name": name, "password": password})
     refusal(response, 422, phrase)
     assert "bg_session" not in client.cookies
     assert client.get(f"/api/players/{name}").status_code in (404, 422)
@@ -160,6 +168,9 @@ def test_a_wrong_password_and_an_unknown_name_get_one_answer(client: TestClient)
     refusal(wrong, 401, "The name or the password is wrong")
     assert wrong.json() == unknown.json() and unknown.status_code == 401
     assert "bg_session" not in client.cookies and who(client) is None
+    for name, password in (("Alice", ""), ("A" * 99, PASSWORD), ("", "")):
+        odd = post_json(client, "/api/session", {"name": name, "password": password})
+        assert odd.status_code == 401 and odd.json() == wrong.json()
     right = client.post("/api/session", json={"name": "ALICE", "password": PASSWORD})
     assert right.status_code == 200 and right.json()["account"]["name"] == "Alice"
     assert who(client) == "Alice"
@@ -416,6 +427,7 @@ def test_a_players_page_in_the_pages_language(app: FastAPI, client: TestClient) 
     missing = client.get("/players/nobody-here")
     assert missing.status_code == 404 and "There is no player by that name." in missing.text
     refusal(client.get("/api/players/nobody-here"), 404, "no player by that name")
+    refusal(client.get("/api/players/%ED%A0%80bc"), 404, "no player by that name")
 
 
 def test_the_account_page_offers_the_forms_or_the_account(client: TestClient) -> None:

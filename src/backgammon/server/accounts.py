@@ -134,6 +134,11 @@ def check_password(password: str, name: str) -> str:
     return password
 
 
+def _could_be_a_name(name: str) -> bool:
+    """Whether an account may be called ``name`` (a look-up of anything else finds none)."""
+    return NAME_LENGTHS[0] <= len(name) <= NAME_LENGTHS[1] and _NAME.fullmatch(name) is not None
+
+
 def guest_name() -> str:
     """A name for a guest: ``guest-`` and six random hex digits, never an account's.
 
@@ -183,10 +188,12 @@ class Accounts:
 
     def sign_in(self, name: str, password: str) -> Account:
         """The account ``name`` if ``password`` is its own; WrongPasswordError if not."""
-        with Session(self.engine, expire_on_commit=False) as session:
-            row = session.scalars(
-                select(UserRow).where(UserRow.name_key == name.lower())
-            ).one_or_none()
+        row = None
+        if _could_be_a_name(name):
+            with Session(self.engine, expire_on_commit=False) as session:
+                row = session.scalars(
+                    select(UserRow).where(UserRow.name_key == name.lower())
+                ).one_or_none()
         if row is None:
             self._verify(self._decoy_hash(), password)
             raise WrongPasswordError("The name or the password is wrong.")
@@ -201,6 +208,8 @@ class Accounts:
 
     def named(self, name: str) -> Account | None:
         """The account called ``name`` (in any case), or None."""
+        if not _could_be_a_name(name):
+            return None
         with Session(self.engine) as session:
             row = session.scalars(
                 select(UserRow).where(UserRow.name_key == name.lower())
