@@ -436,9 +436,13 @@ def test_the_account_page_offers_the_forms_or_the_account(client: TestClient) ->
     assert 'id="sign-in"' in guest.text and 'id="sign-up"' in guest.text
     assert 'autocomplete="new-password"' in guest.text and "/js/account.js" in guest.text
     sign_up(client, "Alice")
+    client.cookies.delete("bg_csrf")
     signed_in = client.get("/account?lang=vi")
-    assert "Alice" in signed_in.text and 'id="sign-out"' in signed_in.text
-    assert '<html lang="vi"' in signed_in.text and 'href="/players/Alice?lang=vi"' in signed_in.text
+    assert client.delete("/api/session", headers=token(client)).status_code == 204
+    sign_up(client, "Bobby")
+    signed_in = client.get("/account?lang=vi")
+    assert "Bobby" in signed_in.text and 'id="sign-out"' in signed_in.text
+    assert '<html lang="vi"' in signed_in.text and 'href="/players/Bobby?lang=vi"' in signed_in.text
 
 
 # The schema

@@ -6,7 +6,9 @@ between two accounts can be rated (:mod:`.rated`). Passwords are kept as Argon2i
 second recommendation); a hash made with an older cost is redone at the next sign-in. A sign-in
 under an unknown name verifies a hash all the same, so the time of the answer does not say
 whether the name exists (the answer itself does not either: "the name or the password is
-wrong"). Hashing is slow on purpose: call these methods in a worker thread.
+wrong"). Hashing is slow on purpose, and takes 64 MiB: it runs in a pool of its own, two
+threads by default, so that a burst of sign-ins waits its turn instead of taking every thread
+and the memory (:meth:`Accounts.sign_up`, :meth:`Accounts.sign_in`).
 
 Names are 3 to 20 characters, ASCII letters, digits, ``-`` and ``_``, starting with a letter,
 so that one cannot be made to look like another (``paul`` and ``раul``); they are unique
@@ -22,8 +24,11 @@ backgammon.server.accounts.InvalidNameError: A name starts with a letter (a to z
 
 from __future__ import annotations
 
+import asyncio
 import re
 import secrets
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated
@@ -159,17 +164,38 @@ def is_guest_name(name: str) -> bool:
 
 
 class Accounts:
-    """The accounts of one database (each method reads or writes it: call in a thread)."""
+    """The accounts of one database, and the threads that hash their passwords."""
 
-    def __init__(self, engine: Engine, hasher: PasswordHasher | None = None) -> None:
+    def __init__(
+        self, engine: Engine, hasher: PasswordHasher | None = None, workers: int = 2
+    ) -> None:
         self.engine = engine
         self.hasher = hasher or PasswordHasher()
+        self._executor = ThreadPoolExecutor(workers, thread_name_prefix="password")
         # The hash an unknown name is checked against (made when first needed).
         self._decoy: str | None = None
 
-    def sign_up(self, name: str, password: str) -> Account:
+    async def sign_up(self, name: str, password: str) -> Account:
         """A new account, rated 1500 with no experience; InvalidNameError,
         InvalidPasswordError or NameTakenError if it cannot be made."""
+        return await self._hashing(self.create, name, password)
+
+    async def sign_in(self, name: str, password: str) -> Account:
+        """The account ``name`` if ``password`` is its own; WrongPasswordError if not."""
+        return await self._hashing(self.check, name, password)
+
+    def close(self) -> None:
+        """Let the hashing under way finish; take no more."""
+        self._executor.shutdown(wait=True, cancel_futures=True)
+
+    async def _hashing(self, work: Callable[[str, str], Account], name: str, password: str
+                       ) -> Account:
+        return await asyncio.get_running_loop().run_in_executor(
+            self._executor, work, name, password
+        )
+
+    def create(self, name: str, password: str) -> Account:
+        """:meth:`sign_up`, in the calling thread."""
         check_password(password, check_name(name))
         row = UserRow(
             name=name,
@@ -186,8 +212,8 @@ class Accounts:
             raise NameTakenError(f"The name {name!r} is taken; choose another.") from None
         return Account.of(row)
 
-    def sign_in(self, name: str, password: str) -> Account:
-        """The account ``name`` if ``password`` is its own; WrongPasswordError if not."""
+    def check(self, name: str, password: str) -> Account:
+        """:meth:`sign_in`, in the calling thread."""
         row = None
         if _could_be_a_name(name):
             with Session(self.engine, expire_on_commit=False) as session:
@@ -207,7 +233,7 @@ class Accounts:
         return Account.of(row)
 
     def named(self, name: str) -> Account | None:
-        """The account called ``name`` (in any case), or None."""
+        """The account called ``name`` (in any case), or None (call in a worker thread)."""
         if not _could_be_a_name(name):
             return None
         with Session(self.engine) as session:

@@ -46,6 +46,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     analyses = Analyses(
         engine, settings.analysis_plies, settings.analysis_workers, settings.analysis_queue
     )
+    users = Accounts(engine)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -53,6 +54,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await computer.settle()
         await analyses.settle()
         hint_pool.close()
+        users.close()
         engine.dispose()
 
     app = FastAPI(
@@ -66,7 +68,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.computer = computer
     app.state.hint_pool = hint_pool
     app.state.analyses = analyses
-    app.state.accounts = Accounts(engine)
+    app.state.accounts = users
     app.state.sessions = Sessions(engine, settings.session_days)
     app.state.ratings = Ratings(engine)
     app.state.limits = RateLimits(

@@ -122,9 +122,7 @@ async def sign_up(
 ) -> SessionView:
     """Make an account (rated 1500) and sign in with it: the session's cookies are set."""
     try:
-        account = await run_in_threadpool(
-            accounts.sign_up, credentials.name, credentials.password
-        )
+        account = await accounts.sign_up(credentials.name, credentials.password)
     except (InvalidNameError, InvalidPasswordError) as exc:
         raise HTTPException(422, str(exc)) from None
     except NameTakenError as exc:
@@ -152,9 +150,7 @@ async def sign_in(
 ) -> SessionView:
     """Sign in: the session's cookies are set (a session this browser had is ended)."""
     try:
-        account = await run_in_threadpool(
-            accounts.sign_in, credentials.name, credentials.password
-        )
+        account = await accounts.sign_in(credentials.name, credentials.password)
     except WrongPasswordError as exc:
         raise HTTPException(status.HTTP_401_UNAUTHORIZED, str(exc)) from None
     return await run_in_threadpool(

@@ -22,7 +22,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ..accounts import NAME_LENGTHS, PASSWORD_LENGTHS, Users
 from ..rated import Book
-from ..sessions import Viewer
+from ..sessions import SESSION_COOKIE, Viewer, set_cookies
 from .accounts import PlayerName, PlayerView, player_view
 from .help import LANGUAGES
 
@@ -94,7 +94,12 @@ async def account_page(request: Request, account: Viewer, lang: Lang = None) -> 
             f'<p><button type="button" id="sign-out">{escape(words["account.signOut"])}'
             "</button></p>"
         )
-    return HTMLResponse(_page(code, words["account.title"], body, script=True))
+    response = HTMLResponse(_page(code, words["account.title"], body, script=True))
+    secret = request.cookies.get(SESSION_COOKIE)
+    if account is not None and secret is not None:
+        # Given again, so that a browser that lost the CSRF cookie can still sign out.
+        set_cookies(request, response, secret, request.app.state.settings.session_days)
+    return response
 
 
 @router.get("/players/{name}", response_class=HTMLResponse)
