@@ -5,6 +5,7 @@ Each refusal is checked for its status and its sentence, and for changing nothin
 
 from __future__ import annotations
 
+import asyncio
 import json
 import warnings
 from collections.abc import Iterator
@@ -16,7 +17,7 @@ import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from fastapi import FastAPI
+from fastapi import FastAPI, HTTPException
 from sqlalchemy import insert, inspect, select, update
 from sqlalchemy.orm import Session
 
@@ -321,9 +322,12 @@ def rated_match(app: FastAPI, client: TestClient, length: int = 1) -> tuple[str,
     ratings.created(match_id, alice, 0, rated=True)
     with pytest.raises(RatedMatchError, match="sign in to join it"):
         ratings.joined(match_id, 1, None)
-    with pytest.raises(RatedMatchError, match="two accounts, not one"):
-        ratings.joined(match_id, 1, alice)
-    ratings.joined(match_id, 1, bobby)
+    with pytest.raises(HTTPException, match="two accounts, not one") as refused:
+        asyncio.run(ratings.note_joiner(match_id, 1, alice))
+    assert refused.value.status_code == 403
+    asyncio.run(ratings.note_joiner(match_id, 1, bobby))
+    standing = asyncio.run(ratings.creators([match_id]))[match_id]
+    assert (standing.name, standing.rated) == ("Alice", True)
     return match_id, alice, bobby
 
 

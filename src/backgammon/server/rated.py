@@ -92,8 +92,9 @@ def check_rated(
 
 
 class Ratings:
-    """The accounts at the matches of one database, and their ratings' history (each method
-    but :meth:`match_ended` reads or writes it: call in a thread)."""
+    """The accounts at the matches of one database, and their ratings' history. The plain
+    methods read or write the database (call them in a worker thread); the ``async`` ones
+    are what a route calls."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -111,6 +112,18 @@ class Ratings:
     async def note_creator(self, live: LiveMatch, creator: Account | None, rated: bool) -> None:
         """:meth:`created` for the creator of ``live`` at seat 0, in a worker thread."""
         await run_in_threadpool(self.created, live.id, creator, 0, rated)
+
+    async def note_joiner(self, match_id: str, seat: int, player: Account | None) -> None:
+        """:meth:`joined` in a worker thread, its refusal a 403 with the sentence (call
+        before the join is kept, so that a refused join changes nothing)."""
+        try:
+            await run_in_threadpool(self.joined, match_id, seat, player)
+        except RatedMatchError as exc:
+            raise HTTPException(403, str(exc)) from None
+
+    async def creators(self, match_ids: list[str]) -> dict[str, Standing]:
+        """:meth:`standings` in a worker thread: what the lobby shows beside open matches."""
+        return await run_in_threadpool(self.standings, match_ids)
 
     def joined(self, match_id: str, seat: int, player: Account | None) -> None:
         """Note the account of the player who takes ``seat`` (call before the join is
