@@ -23,7 +23,7 @@ from .db import make_engine, migrate
 from .guards import BodyLimit, HintPool, RateLimits
 from .hub import Hub
 from .rated import Ratings
-from .routes import accounts, actions, analysis, help, hints, matches, players, updates
+from .routes import accounts, actions, analysis, help, hints, matches, players, tutorial, updates
 from .routes.engine import router as engine_router
 from .sessions import CsrfGuard, Sessions
 from .settings import Settings
@@ -95,6 +95,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(accounts.router)
     app.include_router(players.router)
     app.include_router(help.router)  # before the page's files, which would answer /help/ too
+    app.include_router(tutorial.router)
     app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
     return app
 

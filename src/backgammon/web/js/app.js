@@ -494,6 +494,7 @@ function relabel() {
   document.title = t("app.title");
   applyMessages();
   $("#help-link").href = `/help/${language()}/`;
+  $("#tutorial-link").href = `/tutorial/${language()}`;
   $("#language").value = language();
   render();
   relabelHints();
@@ -517,6 +518,7 @@ async function main() {
   document.title = t("app.title");
   applyMessages();
   $("#help-link").href = `/help/${language()}/`; // the help in the page's language
+  $("#tutorial-link").href = `/tutorial/${language()}`;
   setUpLanguage();
   $("#setup-form").addEventListener("submit", startMatch);
   setUpBoardInput();
