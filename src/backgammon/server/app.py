@@ -23,7 +23,18 @@ from .db import make_engine, migrate
 from .guards import BodyLimit, HintPool, RateLimits
 from .hub import Hub
 from .rated import Ratings
-from .routes import accounts, actions, analysis, help, hints, matches, players, tutorial, updates
+from .routes import (
+    accounts,
+    actions,
+    analysis,
+    dice,
+    help,
+    hints,
+    matches,
+    players,
+    tutorial,
+    updates,
+)
 from .routes.engine import router as engine_router
 from .sessions import CsrfGuard, Sessions
 from .settings import Settings
@@ -88,6 +99,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(HTTPException, _refused)
     app.include_router(matches.router)
     app.include_router(actions.router)
+    app.include_router(dice.router)
     app.include_router(hints.router)
     app.include_router(analysis.router)
     app.include_router(engine_router)

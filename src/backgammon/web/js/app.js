@@ -6,6 +6,7 @@ import { closeAnalysis, openAnalysis, relabelAnalysis, setUpAnalysis } from "./a
 import { ApiError, act, createMatch, getState, matUrl, refusal, watch } from "./api.js";
 import { renderBoard } from "./board.js";
 import { enableDrag } from "./drag.js";
+import { renderFairDice, setUpFairDice } from "./fair.js";
 import { relabelHints, setUpHints, updateHints } from "./hint.js";
 import {
   LANGUAGES, applyMessages, browserLanguage, formatNumber, has, isolate, language, loadMessages,
@@ -245,6 +246,7 @@ function render() {
   $("#gnubg-id").value = state.gnubg_id || "";
   $("#xgid").value = state.xgid || "";
   $("#export").href = matUrl(state.id);
+  renderFairDice(state);
   // Once the controls show what may be done now (the focus may go on to one of them).
   if (focused !== null) refocus(board, focused);
   // After the board: a hint the game has moved past goes, and the marks of one shown are
@@ -524,6 +526,7 @@ async function main() {
   setUpBoardInput();
   setUpHints({ view: VIEW, nameOf: playerName });
   setUpAnalysis({ onClose: leaveAnalysis });
+  setUpFairDice({ names: playerName });
   $("#analyse-button").addEventListener("click", () => {
     const id = page.state.id;
     history.pushState(null, "", `?match=${encodeURIComponent(id)}&analyse=1`);
