@@ -86,6 +86,11 @@ class CreateMatch(_Request):
         description="seeded dice, known in advance: only where the server allows it "
         "(for tests and reproductions); the state then shows the seed",
     )
+    rated: StrictBool = Field(
+        False,
+        description="a rated match (FIBS ratings): only to a length, between two signed-in "
+        "players online, from the opening",
+    )
     position: Ascii | None = Field(
         None,
         max_length=100,

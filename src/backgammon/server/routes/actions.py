@@ -13,6 +13,7 @@ from ...game import Act, Action, Game
 from ...position import WinKind
 from ..deps import Computers, Live, Store, Watchers
 from ..guards import rate_limited
+from ..rated import Book
 from ..schemas import (
     ActionRequest,
     Play,
@@ -46,6 +47,7 @@ async def post_action(
     store: Store,
     hub: Watchers,
     computer: Computers,
+    ratings: Book,
     view: Annotated[
         int | None, Query(ge=0, le=1, description="the board's side (default: the actor's)")
     ] = None,
@@ -73,6 +75,7 @@ async def post_action(
         except BackgammonError as exc:
             raise HTTPException(status.HTTP_409_CONFLICT, str(exc)) from None
         await save_or_refuse(store, live, before)
+        await ratings.match_ended(live)
         hub.publish(live)
         computer.wake(live)
     return state_of(live, action.seat if view is None else view)

@@ -1,5 +1,7 @@
 // The server's API: one function per request, and the WebSocket of live updates.
 
+import { csrfHeaders } from "./csrf.js";
+
 export class ApiError extends Error {
   constructor(status, detail) {
     super(detail);
@@ -20,7 +22,10 @@ export function refusal(error, refused) {
 async function request(method, path, body) {
   const response = await fetch(path, {
     method,
-    headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    headers: {
+      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+      ...(method === "GET" ? {} : csrfHeaders()), // a signed-in page's token (csrf.js)
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const data = await response.json().catch(() => ({}));
