@@ -7,7 +7,7 @@
 // is heard can be found on the board; the record's plays come on the mover's numbers and are
 // turned round for the other side's, as the server turns its steps (server/views.py).
 
-import { language, t } from "./i18n.js";
+import { t } from "./i18n.js";
 
 const KEPT = 20; // announcements kept in the log: a screen reader's user may read back a few
 
@@ -50,7 +50,7 @@ export function announceChange(before, after) {
 
 /** Say that the checker on `place` was picked up and where it may go (`targets`, places). */
 export function announcePickUp(place, targets) {
-  say(t("say.pickedUp", { place: placeName(place), targets: list([...targets].map(placeName), "disjunction") }));
+  say(t("say.pickedUp", { place: placeName(place), targets: list([...targets].map(placeName), true) }));
 }
 
 /** Say that the checker picked up was put back. */
@@ -65,8 +65,11 @@ function placeName(place) {
   return t("say.point", { n: Number(place.slice(1)) });
 }
 
-function list(items, type = "conjunction") {
-  return new Intl.ListFormat(language(), { style: "long", type }).format(items);
+/** Items said as a list: "a, b and c", or with "or" (the catalogue's words: the browser's own
+ * lists lack some of the page's languages). */
+function list(items, or = false) {
+  if (items.length < 2) return items.join("");
+  return t(or ? "say.or" : "say.and", { first: items.slice(0, -1).join(t("say.separator")), last: items.at(-1) });
 }
 
 /** The viewer's number of a point given on `mover`'s numbers (the bar 25 and off 0 stay). */

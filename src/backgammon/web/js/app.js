@@ -7,6 +7,7 @@ import { announceChange, announcePickUp, announcePutBack, setUpAnnouncements } f
 import { ApiError, act, createMatch, getState, matUrl, refusal, watch } from "./api.js";
 import { renderBoard } from "./board.js";
 import { enableDrag } from "./drag.js";
+import { keepFocus, keyboardFocus } from "./focus.js";
 import { relabelHints, setUpHints, updateHints } from "./hint.js";
 import {
   LANGUAGES, applyMessages, browserLanguage, formatNumber, has, isolate, language, loadMessages,
@@ -232,7 +233,7 @@ function render() {
   const model = boardModel(state);
   page.selected = model.selected;
   const board = $("#board");
-  const focused = focusedPlace(board);
+  const focused = keyboardFocus(board);
   renderBoard(board, model, { onPlace, onBoard });
   // The home board on the left is the same drawing mirrored (css/style.css).
   board.classList.toggle("is-mirrored", homeSide() === "left");
@@ -257,30 +258,10 @@ function render() {
   $("#xgid").value = state.xgid || "";
   $("#export").href = matUrl(state.id);
   // Once the controls show what may be done now (the focus may go on to one of them).
-  if (focused !== null) refocus(board, focused);
+  keepFocus(board, focused);
   // After the board: a hint the game has moved past goes, and the marks of one shown are
   // drawn again over the new board.
   updateHints(state);
-}
-
-/**
- * The place of the board that has the keyboard's focus (null: none, or not the keyboard's).
- * The board is drawn afresh on every state, which would drop the focus to the page's start.
- */
-function focusedPlace(board) {
-  const node = document.activeElement;
-  if (!node || !board.contains(node) || !node.matches(":focus-visible")) return null;
-  return node.dataset.place || "";
-}
-
-/** Give the focus back after a redraw: to the same place if it can still be acted on, else to
- * another checker that can move, else to the control that comes next (Confirm, Roll). */
-function refocus(board, place) {
-  const next = (place && board.querySelector(`[data-place="${place}"][tabindex]`))
-    || board.querySelector(".is-source[tabindex]")
-    || document.querySelector(".controls button.primary:not([hidden])")
-    || document.querySelector(".controls button:not([hidden])");
-  if (next) next.focus();
 }
 
 function show(state) {
