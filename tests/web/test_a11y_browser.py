@@ -78,7 +78,7 @@ def test_the_setup_form_passes_the_audit(server: str, page: Any, axe: str, lang:
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_game_page_passes_the_audit(server: str, page: Any, axe: str, lang: str) -> None:  # noqa: F811
     match_id = post(
-        server, "/api/matches", {"opponent": "computer", "level": "beginner", "seed": SEED}
+        server, "/api/matches", {"opponent": "computer", "level": "advanced", "seed": SEED}
     )["id"]
     page.goto(f"{server}/?match={match_id}")
     page.wait_for_selector('[data-place="p24"]')
@@ -128,7 +128,7 @@ def test_the_checkers_and_marks_stand_out_without_their_colours(server: str, pag
     reach 3:1 against every part of the board they lie on (WCAG 1.4.11), by their fill or
     their rim; black's carry an inner ring that white's do not."""
     match_id = post(
-        server, "/api/matches", {"opponent": "computer", "level": "beginner", "seed": SEED}
+        server, "/api/matches", {"opponent": "computer", "level": "advanced", "seed": SEED}
     )["id"]
     page.goto(f"{server}/?match={match_id}")
     page.wait_for_selector('[data-place="p24"]')
@@ -241,7 +241,7 @@ def spoken(start: int, end: int, hit: bool) -> str:
 
 def test_a_game_by_the_keyboard_alone_is_heard(server: str, page: Any) -> None:  # noqa: F811
     match_id = post(
-        server, "/api/matches", {"opponent": "computer", "level": "beginner", "seed": SEED}
+        server, "/api/matches", {"opponent": "computer", "level": "advanced", "seed": SEED}
     )["id"]
     page.goto(f"{server}/?match={match_id}")
     page.wait_for_selector('[data-place="p24"]')
@@ -332,7 +332,7 @@ def computer_play(entry: dict[str, Any]) -> str:
 def test_the_live_region_speaks_the_pages_language(server: str, page: Any, lang: str) -> None:  # noqa: F811
     messages = json.loads((WEB / "messages" / f"{lang}.json").read_text(encoding="utf-8"))
     match_id = post(
-        server, "/api/matches", {"opponent": "computer", "level": "beginner", "seed": SEED}
+        server, "/api/matches", {"opponent": "computer", "level": "advanced", "seed": SEED}
     )["id"]
     page.goto(f"{server}/?match={match_id}")
     page.wait_for_selector('[data-place="p24"]')
@@ -352,3 +352,33 @@ def test_the_live_region_speaks_the_pages_language(server: str, page: Any, lang:
     picked = messages["say.pickedUp"]
     hear(page, picked[: picked.index("{")], heard)
     page.evaluate("localStorage.clear()")
+
+
+def test_the_cube_and_a_games_end_are_heard(server: str, page: Any) -> None:  # noqa: F811
+    # Seed 1: the computer wins the opening roll and plays first.
+    match_id = post(
+        server, "/api/matches", {"opponent": "computer", "level": "advanced", "seed": 1}
+    )["id"]
+    page.goto(f"{server}/?match={match_id}")
+    page.wait_for_selector('[data-place="p24"]')
+    listen(page)
+    tab_to(page, "roll")
+    page.keyboard.press("Enter")
+    heard = hear(page, "Opening roll: You 2, Computer 5.", 0)
+    heard = hear(page, "Computer rolled 5 and 2 and played ", heard)
+    heard = hear(page, "Your turn: roll or double.", heard)
+    wait_version(page, settled(server, match_id)["version"])
+    assert focused(page) == "roll"
+    # The person doubles; the computer (no noise at this level) takes, early in the game.
+    tab_to(page, "double")
+    page.keyboard.press("Enter")
+    heard = hear(page, "You double to 2", heard)
+    heard = hear(page, "Computer takes", heard)
+    wait_version(page, settled(server, match_id)["version"])
+    # The person resigns a single game (the menu's first choice), worth 2 at this cube; the
+    # computer accepts, and the game's end is said.
+    tab_to(page, "resign")
+    page.keyboard.press("Enter")
+    heard = hear(page, "You offer to resign a single game", heard)
+    heard = hear(page, "Computer accepts", heard)
+    hear(page, "Computer wins 2 points.", heard)
