@@ -84,10 +84,13 @@ def test_the_game_page_passes_the_audit(server: str, page: Any, axe: str, lang: 
     page.wait_for_selector('[data-place="p24"]')
     in_language(page, lang)
     assert audit(page, axe) == []
-    # The person's turn, a checker picked up and its points lit.
+    # The person's turn, a checker picked up and its points lit, the hint's panel open.
     page.click("#board", position={"x": 20, "y": 20})
     page.wait_for_selector("#board .place.is-source")
-    page.click("#board .place.is-source")
+    page.click('[data-place="p13"]')
+    page.wait_for_selector("#board .landing")
+    page.click("#hint-button")
+    page.wait_for_selector(".hint-play")
     assert audit(page, axe) == []
 
 
