@@ -21,7 +21,7 @@ from .computer import Computer
 from .db import make_engine, migrate
 from .guards import BodyLimit, HintPool, RateLimits
 from .hub import Hub
-from .routes import actions, analysis, help, hints, matches, updates
+from .routes import actions, analysis, dice, help, hints, matches, tutorial, updates
 from .routes.engine import router as engine_router
 from .settings import Settings
 from .store import MatchStore
@@ -78,11 +78,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(HTTPException, _refused)
     app.include_router(matches.router)
     app.include_router(actions.router)
+    app.include_router(dice.router)
     app.include_router(hints.router)
     app.include_router(analysis.router)
     app.include_router(engine_router)
     app.include_router(updates.router)
     app.include_router(help.router)  # before the page's files, which would answer /help/ too
+    app.include_router(tutorial.router)
     app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
     return app
 

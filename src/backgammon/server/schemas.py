@@ -95,6 +95,17 @@ class CreateMatch(_Request):
     )
 
 
+class AddSeed(_Request):
+    """A player's own seed for the fair dice of the game in play, before its first roll (it
+    holds for the next games too, until changed)."""
+
+    seat: Seat = Field(description="the seat whose seed it is")
+    seed: str = Field(
+        pattern=r"^[A-Za-z0-9._-]{0,64}$",
+        description="up to 64 letters, digits, '.', '_' or '-'; empty takes the seed back",
+    )
+
+
 class _Action(_Request):
     seat: Seat = Field(description="the seat that acts")
     version: StrictInt = Field(
@@ -307,6 +318,17 @@ class EntryView(BaseModel):
     auto: bool = False
 
 
+class FairDiceView(BaseModel):
+    """A game's provably fair dice (the README's "Provably fair dice"): the commitment
+    published before its first roll, the players' seeds, and the server seed once the game
+    is over."""
+
+    commitment: str = Field(description="SHA-256 of the secret server seed, in hex")
+    seeds: list[str] = Field(description="each seat's own seed (empty: none)")
+    server_seed: str | None = Field(None, description="revealed when the game is over, in hex")
+    rolls: int = Field(description="the rolls made so far; the next is number rolls + 1")
+
+
 class GameView(BaseModel):
     """One game of the match: its record, the score before it, and its result."""
 
@@ -315,6 +337,7 @@ class GameView(BaseModel):
     crawford: bool
     entries: list[EntryView]
     result: ResultView | None
+    fair_dice: FairDiceView | None = None
 
 
 class State(BaseModel):
@@ -325,6 +348,11 @@ class State(BaseModel):
     seed: int | None = Field(
         description="the dice's seed, when the match was started with one: its rolls are "
         "then known in advance"
+    )
+    fair_dice: FairDiceView | None = Field(
+        None,
+        description="the provably fair dice of the game in play (None: seeded dice, or a "
+        "match from before fair dice)",
     )
     view: int = Field(description="the seat whose side the board is drawn from")
     seats: list[SeatView]

@@ -72,13 +72,14 @@ async def post_action(
             apply(live.match.game, action)
         except BackgammonError as exc:
             raise HTTPException(status.HTTP_409_CONFLICT, str(exc)) from None
-        await _save(store, live, before)
+        await save_or_refuse(store, live, before)
         hub.publish(live)
         computer.wake(live)
     return state_of(live, action.seat if view is None else view)
 
 
-async def _save(store: MatchStore, live: LiveMatch, before: int) -> None:
+async def save_or_refuse(store: MatchStore, live: LiveMatch, before: int) -> None:
+    """Save ``live`` in place of version ``before``, or refuse the request (409, 503)."""
     try:
         await store.save(live, before)
     except MatchChangedError:

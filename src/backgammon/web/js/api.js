@@ -40,6 +40,11 @@ export function act(id, view, action) {
   return request("POST", `/api/matches/${encodeURIComponent(id)}/actions?view=${view}`, action);
 }
 
+/** Add `seat`'s own seed to the fair dice of the game in play, before its first roll. */
+export function addSeed(id, seat, seed) {
+  return request("POST", `/api/matches/${encodeURIComponent(id)}/seed`, { seat, seed });
+}
+
 /** The computer's advice to the seat whose turn it is: its best plays, or its cube decision. */
 export function getHint(id, view) {
   return request("GET", `/api/matches/${encodeURIComponent(id)}/hint?view=${view}`);

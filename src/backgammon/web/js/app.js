@@ -7,6 +7,7 @@ import { announceChange, announcePickUp, announcePutBack, setUpAnnouncements } f
 import { ApiError, act, createMatch, getState, matUrl, refusal, watch } from "./api.js";
 import { renderBoard } from "./board.js";
 import { enableDrag } from "./drag.js";
+import { renderFairDice, setUpFairDice } from "./fair.js";
 import { keepFocus, keyboardFocus } from "./focus.js";
 import { relabelHints, setUpHints, updateHints } from "./hint.js";
 import {
@@ -257,6 +258,7 @@ function render() {
   $("#gnubg-id").value = state.gnubg_id || "";
   $("#xgid").value = state.xgid || "";
   $("#export").href = matUrl(state.id);
+  renderFairDice(state);
   // Once the controls show what may be done now (the focus may go on to one of them).
   keepFocus(board, focused);
   // After the board: a hint the game has moved past goes, and the marks of one shown are
@@ -491,6 +493,7 @@ function relabel() {
   document.title = t("app.title");
   applyMessages();
   $("#help-link").href = `/help/${language()}/`;
+  $("#tutorial-link").href = `/tutorial/${language()}`;
   $("#language").value = language();
   render();
   relabelHints();
@@ -514,6 +517,7 @@ async function main() {
   document.title = t("app.title");
   applyMessages();
   $("#help-link").href = `/help/${language()}/`; // the help in the page's language
+  $("#tutorial-link").href = `/tutorial/${language()}`;
   setUpLanguage();
   $("#setup-form").addEventListener("submit", startMatch);
   setUpBoardInput();
@@ -522,6 +526,7 @@ async function main() {
     view: VIEW, nameOf: playerName, about, resultOf: resultText, nowOf: (state) => statusParts(state).now,
   });
   setUpAnalysis({ onClose: leaveAnalysis });
+  setUpFairDice({ names: playerName });
   $("#analyse-button").addEventListener("click", () => {
     const id = page.state.id;
     history.pushState(null, "", `?match=${encodeURIComponent(id)}&analyse=1`);
