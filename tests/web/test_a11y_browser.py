@@ -95,6 +95,13 @@ def test_the_game_page_passes_the_audit(server: str, page: Any, axe: str, lang: 
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_tutorial_passes_the_audit(server: str, page: Any, axe: str, lang: str) -> None:  # noqa: F811
+    page.goto(f"{server}/tutorial/{lang}")
+    page.wait_for_selector('[data-place="p24"]')
+    assert audit(page, axe) == []
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_help_pages_pass_the_audit(server: str, page: Any, axe: str, lang: str) -> None:  # noqa: F811
     failures = {}
     for topic in TOPICS:
