@@ -25,7 +25,7 @@ export function setUpAnnouncements(options) {
 }
 
 /** Add `text` to the live region, where screen readers say it. */
-export function say(text) {
+function say(text) {
   const log = document.querySelector("#announcements");
   if (!log || !text) return;
   const line = document.createElement("p");
@@ -35,7 +35,7 @@ export function say(text) {
 }
 
 /** Say what changed from `before` to `after` (states of one match; nothing for a match just
- * opened, whose state the page reads out itself). */
+ * opened: its status line is there to be read). */
 export function announceChange(before, after) {
   const now = hooks.nowOf(after);
   if (!before || before.id !== after.id) {
