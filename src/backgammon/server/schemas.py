@@ -409,6 +409,9 @@ class PlayHint(BaseModel):
         description="the steps still to make after those made this turn (all of ``steps`` "
         "when none is made); null when the steps made do not lead to this play"
     )
+    reasons: list[str] = Field(
+        description="why, in short sentences in the language asked (``lang``)"
+    )
 
 
 class CubeHint(BaseModel):
@@ -433,6 +436,9 @@ class CubeHint(BaseModel):
         "match: the doubler's chances of winning the match"
     )
     chances: Chances = Field(description="the doubler's cubeless chances, before rolling")
+    reasons: list[str] = Field(
+        description="why, in short sentences in the language asked (``lang``)"
+    )
 
 
 class ResignationHint(BaseModel):
@@ -447,6 +453,9 @@ class ResignationHint(BaseModel):
     unit: Literal["points", "match"] = Field(
         description="points: points a game (money play, the cube's value in); match: the "
         "seat's chances of winning the match"
+    )
+    reasons: list[str] = Field(
+        description="why, in short sentences in the language asked (``lang``)"
     )
 
 

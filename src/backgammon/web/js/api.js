@@ -45,9 +45,11 @@ export function addSeed(id, seat, seed) {
   return request("POST", `/api/matches/${encodeURIComponent(id)}/seed`, { seat, seed });
 }
 
-/** The computer's advice to the seat whose turn it is: its best plays, or its cube decision. */
-export function getHint(id, view) {
-  return request("GET", `/api/matches/${encodeURIComponent(id)}/hint?view=${view}`);
+/** The computer's advice to the seat whose turn it is: its best plays, or its cube decision,
+ * with its reasons said in `lang`. */
+export function getHint(id, view, lang) {
+  const query = `view=${view}&lang=${encodeURIComponent(lang)}`;
+  return request("GET", `/api/matches/${encodeURIComponent(id)}/hint?${query}`);
 }
 
 /** The analysis of a match ({match: id}) or of an uploaded file ({upload: id}): the report
