@@ -35,6 +35,7 @@ from .schemas import (
     FairDiceView,
     GameView,
     OfferView,
+    PlayedStepView,
     PointView,
     ResignationView,
     ResultView,
@@ -252,8 +253,15 @@ def _entry_view(entry: Entry) -> EntryView | None:
         return EntryView(seat=seat, kind="opening", dice=list(entry.dice), auto=entry.auto)
     if isinstance(entry, TurnPlayed):
         play = str(entry.play) if entry.play.steps else None
+        steps = [
+            PlayedStepView.model_validate(
+                {"from": step.from_point, "to": step.to_point, "hit": step.hit}
+            )
+            for step in entry.play.steps
+        ]
         return EntryView(
-            seat=seat, kind="play", dice=list(entry.dice), play=play, auto=entry.auto
+            seat=seat, kind="play", dice=list(entry.dice), play=play, steps=steps,
+            auto=entry.auto,
         )
     if isinstance(entry, Doubled):
         return EntryView(seat=seat, kind="double", value=entry.value)

@@ -3,10 +3,12 @@
 // module only shows the state it sends and sends back one action at a time.
 
 import { closeAnalysis, openAnalysis, relabelAnalysis, setUpAnalysis } from "./analysis.js";
+import { announceChange, announcePickUp, announcePutBack, setUpAnnouncements } from "./announce.js";
 import { ApiError, act, createMatch, getState, matUrl, refusal, watch } from "./api.js";
 import { renderBoard } from "./board.js";
 import { enableDrag } from "./drag.js";
 import { renderFairDice, setUpFairDice } from "./fair.js";
+import { keepFocus, keyboardFocus } from "./focus.js";
 import { relabelHints, setUpHints, updateHints } from "./hint.js";
 import {
   LANGUAGES, applyMessages, browserLanguage, formatNumber, has, isolate, language, loadMessages,
@@ -81,64 +83,72 @@ function boardModel(state) {
   };
 }
 
-function statusText(state) {
+/** The status line in parts: what has just happened (`news`: a result, a roll the game
+ * played by itself), what is to be done now (`now`), and the steps made so far this turn
+ * (`made`). Screen readers hear the news and the steps as they happen (js/announce.js), and
+ * `now` whenever it changes. */
+function statusParts(state) {
   const name = (seat) => playerName(state, seat);
+  const parts = { news: [], now: "", made: "" };
   if (state.match_over) {
-    return t(about(state, state.winner, "status.matchOver"), {
+    parts.now = t(about(state, state.winner, "status.matchOver"), {
       // The winner's points first, as a result is said ("wins 7–3").
       player: name(state.winner),
       score: [state.score[state.winner], state.score[1 - state.winner]].map(formatNumber).join("–"),
     });
+    return parts;
   }
   const waiting = state.to_act;
   if (waiting !== null && state.seats[waiting].kind === "computer") {
-    return t("status.thinking", { player: name(waiting) });
+    parts.now = t("status.thinking", { player: name(waiting) });
+    return parts;
   }
-  const lines = [];
-  if (state.phase === "opening" && state.result) lines.push(resultText(state, state.result));
+  if (state.phase === "opening" && state.result) parts.news.push(resultText(state, state.result));
   switch (state.phase) {
     case "opening":
-      lines.push(t(state.opening_tie ? "status.openingTie" : "status.opening", {
+      parts.now = t(state.opening_tie ? "status.openingTie" : "status.opening", {
         value: state.opening_tie ? state.opening_tie[0] : "",
-      }));
+      });
       break;
     case "roll": {
       // A roll the game played for the player (no move, or only one): say what happened.
       const passed = lastAutomatic(state);
       if (passed) {
         const key = passed.play === null ? "status.dance" : "status.forced";
-        lines.push(t(about(state, passed.seat, key), {
+        parts.news.push(t(about(state, passed.seat, key), {
           player: name(passed.seat), first: passed.dice[0], second: passed.dice[1],
           play: passed.play === null ? "" : isolate(passed.play),
         }));
       }
       const key = state.actions[waiting].includes("double") ? "status.rollOrDouble" : "status.roll";
-      lines.push(t(about(state, waiting, key), { player: name(waiting) }));
+      parts.now = t(about(state, waiting, key), { player: name(waiting) });
       break;
     }
     case "move":
-      lines.push(t(about(state, waiting, "status.move"), { player: name(waiting) }));
-      if (state.made.length) lines.push(madeText(state));
-      break;
     case "confirm":
-      lines.push(t(about(state, waiting, "status.confirm"), { player: name(waiting) }));
-      if (state.made.length) lines.push(madeText(state));
+      parts.now = t(about(state, waiting, `status.${state.phase}`), { player: name(waiting) });
+      if (state.made.length) parts.made = madeText(state);
       break;
     case "cube":
-      lines.push(t(about(state, waiting, "status.cube"), {
+      parts.now = t(about(state, waiting, "status.cube"), {
         player: name(state.cube.offer.by), value: state.cube.offer.value, other: name(waiting),
-      }));
+      });
       break;
     case "resign":
-      lines.push(t(about(state, waiting, "status.resign"), {
+      parts.now = t(about(state, waiting, "status.resign"), {
         player: name(state.resignation.by), level: t(`resign.level.${state.resignation.level}`),
         other: name(waiting),
-      }));
+      });
       break;
     default:
-      if (state.result) lines.push(resultText(state, state.result));
+      if (state.result) parts.now = resultText(state, state.result);
   }
-  return lines.join(" ");
+  return parts;
+}
+
+function statusText(state) {
+  const { news, now, made } = statusParts(state);
+  return [...news, now, made].filter(Boolean).join(" ");
 }
 
 /** The roll the game just played by itself, if the last thing in the game was one: a roll with
@@ -206,7 +216,9 @@ function renderRecord(state) {
 function renderPlayers(state) {
   for (const panel of document.querySelectorAll(".player")) {
     const seat = Number(panel.dataset.seat);
-    panel.querySelector(".swatch").className = `swatch checker--${state.seats[seat].colour}`;
+    const swatch = panel.querySelector(".swatch");
+    swatch.className = `swatch checker--${state.seats[seat].colour}`;
+    swatch.setAttribute("aria-label", t(`colour.${state.seats[seat].colour}`));
     panel.querySelector(".name").textContent = playerName(state, seat);
     panel.querySelector(".score").textContent = state.length
       ? t("score.match", { score: state.score[seat], length: state.length })
@@ -222,7 +234,7 @@ function render() {
   const model = boardModel(state);
   page.selected = model.selected;
   const board = $("#board");
-  const focused = focusedPlace(board);
+  const focused = keyboardFocus(board);
   renderBoard(board, model, { onPlace, onBoard });
   // The home board on the left is the same drawing mirrored (css/style.css).
   board.classList.toggle("is-mirrored", homeSide() === "left");
@@ -248,38 +260,20 @@ function render() {
   $("#export").href = matUrl(state.id);
   renderFairDice(state);
   // Once the controls show what may be done now (the focus may go on to one of them).
-  if (focused !== null) refocus(board, focused);
+  keepFocus(board, focused);
   // After the board: a hint the game has moved past goes, and the marks of one shown are
   // drawn again over the new board.
   updateHints(state);
-}
-
-/**
- * The place of the board that has the keyboard's focus (null: none, or not the keyboard's).
- * The board is drawn afresh on every state, which would drop the focus to the page's start.
- */
-function focusedPlace(board) {
-  const node = document.activeElement;
-  if (!node || !board.contains(node) || !node.matches(":focus-visible")) return null;
-  return node.dataset.place || "";
-}
-
-/** Give the focus back after a redraw: to the same place if it can still be acted on, else to
- * another checker that can move, else to the control that comes next (Confirm, Roll). */
-function refocus(board, place) {
-  const next = (place && board.querySelector(`[data-place="${place}"][tabindex]`))
-    || board.querySelector(".is-source[tabindex]")
-    || document.querySelector(".controls button.primary:not([hidden])")
-    || document.querySelector(".controls button:not([hidden])");
-  if (next) next.focus();
 }
 
 function show(state) {
   // The acting page hears of its own action twice (the push and the answer): draw it once.
   if (page.state && state.id === page.state.id && state.version <= page.state.version) return;
   if (page.state && state.version !== page.state.version) page.selected = null;
+  const before = page.state;
   page.state = state;
   render();
+  announceChange(before, state);
 }
 
 async function send(action) {
@@ -328,6 +322,8 @@ function onPlace(place) {
     return;
   }
   render();
+  if (page.selected) announcePickUp(page.selected, targetsOf(movableSteps(state), state.on_roll, page.selected));
+  else if (model.selected) announcePutBack();
 }
 
 /** The steps this screen may make now (none while the game waits for the other side). */
@@ -446,6 +442,7 @@ function setUpBoardInput() {
       event.preventDefault();
       page.selected = null;
       render();
+      announcePutBack();
     }
   });
   for (const menu of document.querySelectorAll('[name="home_side"], #home-side')) {
@@ -525,6 +522,9 @@ async function main() {
   $("#setup-form").addEventListener("submit", startMatch);
   setUpBoardInput();
   setUpHints({ view: VIEW, nameOf: playerName });
+  setUpAnnouncements({
+    view: VIEW, nameOf: playerName, about, resultOf: resultText, nowOf: (state) => statusParts(state).now,
+  });
   setUpAnalysis({ onClose: leaveAnalysis });
   setUpFairDice({ names: playerName });
   $("#analyse-button").addEventListener("click", () => {
