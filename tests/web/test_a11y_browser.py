@@ -112,6 +112,26 @@ def test_the_help_pages_pass_the_audit(server: str, page: Any, axe: str, lang: s
     assert failures == {}
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_account_and_player_pages_pass_the_audit(
+    server: str, page: Any, axe: str, lang: str  # noqa: F811
+) -> None:
+    page.goto(f"{server}/account?lang={lang}")
+    page.wait_for_selector("form")
+    assert audit(page, axe) == []
+    name = f"audit{lang}"
+    post(server, "/api/accounts", {"name": name, "password": "a long enough secret"})
+    page.goto(f"{server}/players/{name}?lang={lang}")
+    page.wait_for_selector("h1")
+    assert audit(page, axe) == []
+
+
+def test_the_dice_verifier_passes_the_audit(server: str, page: Any, axe: str) -> None:  # noqa: F811
+    page.goto(f"{server}/verify.html")
+    page.wait_for_selector("h1")
+    assert audit(page, axe) == []
+
+
 def rgb(colour: str) -> tuple[float, float, float]:
     """A computed CSS colour ("rgb(34, 34, 34)") as three numbers."""
     red, green, blue = (float(part) for part in colour[colour.index("(") + 1 : -1].split(",")[:3])
