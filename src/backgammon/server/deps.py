@@ -46,9 +46,9 @@ def get_computer(request: Request) -> Computer:
 async def get_match(
     match_id: MatchId, store: Annotated[MatchStore, Depends(get_store)]
 ) -> LiveMatch:
-    """The match named in the path, or 404."""
+    """The match named in the path, or 404; up to date with its row."""
     try:
-        return await store.get(match_id)
+        return await store.fresh(await store.get(match_id))
     except UnknownMatchError:
         raise HTTPException(
             status.HTTP_404_NOT_FOUND, f"There is no match with the id {match_id!r}."

@@ -55,6 +55,7 @@ async def post_action(
     the state after it. The computer's replies, if it is to act, follow in the background,
     each pushed to the watching pages."""
     async with live.lock:
+        await store.current(live)  # another request, or process, may have acted meanwhile
         if action.version != live.version:
             raise HTTPException(
                 status.HTTP_409_CONFLICT,
