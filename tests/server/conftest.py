@@ -14,25 +14,34 @@ skipped, saying why.
 from __future__ import annotations
 
 import glob
+import http.client
 import itertools
+import json
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+import backgammon
 from backgammon.server import Settings
 from backgammon.server.settings import sqlite_url
 
 #: A guard against a hang, never a measure.
 PATIENCE = 60.0
+#: The same for a server process: none comes near it on an idle machine, but one that starts
+#: while the compiled kernel's cache is written, on a loaded CI machine, may take a minute.
+SERVER_PATIENCE = 300.0
 
 _numbers = itertools.count()
 
@@ -173,3 +182,95 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> Settings:
         return Settings(sqlite_url(tmp_path / "games.sqlite"))
     cluster: Postgres = request.getfixturevalue("postgres")
     return Settings(cluster.new_database(), redis_url=request.getfixturevalue("redis_url"))
+
+
+class ServerProcess:
+    """``uvicorn backgammon.server:create_app`` as a child process, serving the database the
+    settings name on a loopback socket that the test holds, so that it can be killed and
+    started again on the same port (requests meanwhile wait in the socket's backlog)."""
+
+    def __init__(self, database: Settings, **environ: str) -> None:
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(128)
+        self.port: int = self.listener.getsockname()[1]
+        self.env = {
+            **os.environ,
+            "PYTHONPATH": str(Path(backgammon.__file__).parents[1]),
+            "BACKGAMMON_DATABASE_URL": database.database_url,
+            "BACKGAMMON_COMPUTER_PAUSE": "0.02",
+            "BACKGAMMON_ACTION_RATE": "none",
+            "BACKGAMMON_CREATE_RATE": "none",
+            **({"BACKGAMMON_REDIS_URL": database.redis_url} if database.redis_url else {}),
+            **environ,
+        }
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        """Start the server and wait until it answers."""
+        fd = self.listener.fileno()
+        command = [sys.executable, "-m", "uvicorn", "--factory",
+                   "backgammon.server:create_app", "--fd", str(fd), "--log-level", "warning"]
+        self.process = subprocess.Popen(command, env=self.env, pass_fds=(fd,))
+        deadline = time.monotonic() + SERVER_PATIENCE
+        while True:  # up once it answers (an unknown match: 404)
+            assert time.monotonic() < deadline, "the server did not start"
+            assert self.process.poll() is None, "the server exited"
+            try:
+                self.request("GET", "/api/matches/none")
+                return
+            except (OSError, http.client.HTTPException):
+                continue
+
+    def kill(self) -> None:
+        """SIGKILL: the process ends at once, whatever it was doing."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(SERVER_PATIENCE)
+
+    def close(self) -> None:
+        self.kill()
+        self.listener.close()
+
+    def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        """The status and JSON answer of a request (a connection of its own)."""
+        connection = http.client.HTTPConnection("127.0.0.1", self.port,
+                                                timeout=SERVER_PATIENCE)
+        try:
+            data = None if body is None else json.dumps(body)
+            headers = {"Content-Type": "application/json"} if body is not None else {}
+            connection.request(method, path, data, headers)
+            response = connection.getresponse()
+            return response.status, json.loads(response.read() or b"null")
+        finally:
+            connection.close()
+
+    def send_unanswered(self, path: str, body: Any) -> None:
+        """Send a request and leave before its answer."""
+        connection = http.client.HTTPConnection("127.0.0.1", self.port,
+                                                timeout=SERVER_PATIENCE)
+        connection.request("POST", path, json.dumps(body), {"Content-Type": "application/json"})
+        connection.sock.shutdown(socket.SHUT_WR)  # type: ignore[union-attr]
+
+    def state(self, match_id: str) -> dict[str, Any]:
+        status, state = self.request("GET", f"/api/matches/{match_id}")
+        assert status == 200, state
+        return dict(state)
+
+
+@pytest.fixture
+def launch() -> Iterator[Callable[..., ServerProcess]]:
+    """Start server processes (``launch(database, **environ)``), all killed at the end."""
+    started: list[ServerProcess] = []
+
+    def start(database: Settings, **environ: str) -> ServerProcess:
+        server = ServerProcess(database, **environ)
+        started.append(server)
+        server.start()
+        return server
+
+    try:
+        yield start
+    finally:
+        for server in started:
+            server.close()
