@@ -535,6 +535,32 @@ def test_each_action_is_pushed_to_watching_pages(client: TestClient) -> None:
         assert [entry["kind"] for entry in final["record"][0]["entries"]] == ["opening", "play"]
 
 
+def test_a_page_that_reconnects_gets_what_it_missed_and_nothing_twice(
+    client: TestClient,
+) -> None:
+    """Each pushed state carries its version (the event id); a page that reconnects names the
+    last it saw (``since``) and is sent the state if it changed meanwhile, which holds every
+    event missed, and nothing it has seen."""
+    match_id = create(client)["id"]
+    url = f"/api/matches/{match_id}/updates?view=0"
+    with client.websocket_connect(url) as socket:
+        seen = socket.receive_json()["version"]
+    missed = play(client, match_id, 5)  # the page is away
+    with client.websocket_connect(f"{url}&since={seen}") as socket:
+        caught_up = socket.receive_json()
+        assert caught_up == missed and caught_up["version"] == seen + 5
+        after = play(client, match_id, 1)
+        assert socket.receive_json() == after
+    with client.websocket_connect(f"{url}&since={after['version']}") as socket:
+        # Nothing is sent for the state it has: the first push is the next action's.
+        following = play(client, match_id, 1)
+        assert socket.receive_json()["version"] == following["version"] == after["version"] + 1
+    with client.websocket_connect(f"{url}&since=soon") as socket:
+        with pytest.raises(WebSocketDisconnect) as closed:
+            socket.receive_json()
+        assert closed.value.code == 1008 and closed.value.reason.endswith(".")
+
+
 # Hints
 
 
