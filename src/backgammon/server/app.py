@@ -110,7 +110,7 @@ def _relay(url: str, store: MatchStore, hub: Hub) -> Relay:
     def heard(match_id: str, version: int) -> None:
         live = store.cached(match_id)
         if live is not None and live.version < version:
-            store.refresh_soon(live)
+            store.refresh_soon(live, version)
 
     def resync() -> None:
         for match_id in list(hub.watchers):

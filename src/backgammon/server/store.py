@@ -236,15 +236,18 @@ class MatchStore:
                 await self.current(live)
         return live
 
-    async def current(self, live: LiveMatch) -> None:
+    async def current(self, live: LiveMatch, newer: int = -1) -> None:
         """Bring ``live`` up to its row: call with its lock held, before acting on it. Alone
         on the database, only a copy whose save failed is read again; shared, the row's
-        version is read, and a copy behind it takes the events it lacks, one at a time, each
-        shown (:attr:`shown`)."""
+        version is read (unless the row is known to hold version ``newer``, past this
+        copy's), and a copy behind it takes the events it lacks, one at a time, each shown
+        (:attr:`shown`)."""
         if not (self.shared or live.stale):
             return
         if not live.stale:
-            if await run_in_threadpool(self._version, live.id) == live.version:
+            if newer <= live.version and (
+                await run_in_threadpool(self._version, live.id) == live.version
+            ):
                 return
             # Only the events this copy lacks are applied: replaying the whole record costs
             # tens of times more.
@@ -254,9 +257,9 @@ class MatchStore:
         live.adopt(await run_in_threadpool(self._load, live.id))
         self.shown(live)
 
-    def refresh_soon(self, live: LiveMatch) -> None:
+    def refresh_soon(self, live: LiveMatch, newer: int = -1) -> None:
         """Bring ``live`` up to its row in the background, once its lock is free (another
-        process has told of a new version)."""
+        process has told that the row holds version ``newer``)."""
         if live.refresh_queued:
             return
         live.refresh_queued = True
@@ -264,7 +267,7 @@ class MatchStore:
         async def refresh() -> None:
             async with live.lock:
                 live.refresh_queued = False
-                await self.current(live)
+                await self.current(live, newer)
 
         task = asyncio.get_running_loop().create_task(refresh())
         self._tasks.add(task)
