@@ -83,6 +83,8 @@ class Relay:
     async def follow(self, match_id: str) -> None:
         """Listen to the match's notices from now on: once this returns, Redis has confirmed
         the subscription, so no notice published later is missed."""
+        if self._pubsub is None:
+            return  # not started: the app's lifespan has not run (a test's bare client)
         channel = PREFIX + match_id
         confirmed = self._confirmed.setdefault(
             channel, asyncio.get_running_loop().create_future()

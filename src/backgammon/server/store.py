@@ -15,6 +15,7 @@ resume where the record left them, so they go on exactly as they would have.
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 import time
 from collections import OrderedDict
@@ -32,6 +33,8 @@ from ..dice import DiceSource, SecureDice, SeededDice
 from ..errors import BackgammonError
 from ..match import Match
 from .db import MatchRow, now
+
+log = logging.getLogger(__name__)
 
 SeatKind = Literal["human", "computer"]
 
@@ -267,7 +270,11 @@ class MatchStore:
         async def refresh() -> None:
             async with live.lock:
                 live.refresh_queued = False
-                await self.current(live, newer)
+                try:
+                    await self.current(live, newer)
+                except Exception:
+                    # The next use of the match reads its row again.
+                    log.exception("match %s could not be brought up to its row", live.id)
 
         task = asyncio.get_running_loop().create_task(refresh())
         self._tasks.add(task)
