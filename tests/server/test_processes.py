@@ -141,14 +141,15 @@ def test_the_computer_plays_each_turn_once_however_many_processes_wake_it(
             continue
         assert status == 200, answer
         acknowledged.append(action)
+    for watcher in watchers:
+        # Each process has shown the computer's last action, step by step, to the end.
+        seen = watcher.wait_for(state["version"])
+        assert watcher.versions() == sorted(set(watcher.versions()))
+        assert seen[-1]["version"] == state["version"] and seen[-1]["match_over"]
+        watcher.close()
     status, record = one.request("GET", f"/api/matches/{match_id}/record")
     events = [event for game in record["games"] for event in game]
     assert len(events) == state["version"]
     for action in acknowledged:  # the person's actions where they were made
         assert (events[action["version"]]["action"], events[action["version"]]["player"]) == (
             action["action"], 0)
-    for watcher in watchers:
-        seen = watcher.wait_for(state["version"])
-        assert watcher.versions() == sorted(set(watcher.versions()))
-        assert seen[-1]["version"] == state["version"] and seen[-1]["match_over"]
-        watcher.close()
