@@ -43,10 +43,11 @@ def get_computer(request: Request) -> Computer:
     return computer
 
 
-async def get_match(
+async def get_match_to_act(
     match_id: MatchId, store: Annotated[MatchStore, Depends(get_store)]
 ) -> LiveMatch:
-    """The match named in the path, or 404."""
+    """The match named in the path, or 404, as this process holds it: an action brings it up
+    to its row under its lock (:meth:`.store.MatchStore.current`), only where it must."""
     try:
         return await store.get(match_id)
     except UnknownMatchError:
@@ -55,8 +56,17 @@ async def get_match(
         ) from None
 
 
+async def get_match(
+    live: Annotated[LiveMatch, Depends(get_match_to_act)],
+    store: Annotated[MatchStore, Depends(get_store)],
+) -> LiveMatch:
+    """The match named in the path, or 404; up to date with its row."""
+    return await store.fresh(live)
+
+
 Setup = Annotated[Settings, Depends(get_settings)]
 Store = Annotated[MatchStore, Depends(get_store)]
 Watchers = Annotated[Hub, Depends(get_hub)]
 Computers = Annotated[Computer, Depends(get_computer)]
 Live = Annotated[LiveMatch, Depends(get_match)]
+LiveToAct = Annotated[LiveMatch, Depends(get_match_to_act)]

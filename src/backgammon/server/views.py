@@ -127,18 +127,20 @@ def state_of(live: LiveMatch, view: int) -> State:
 
 
 def _game_view(live: LiveMatch, number: int) -> GameView:
-    """Game ``number``'s record, rebuilt only when it has new events: every answer and every
-    push carries the whole record, and a finished game's never changes."""
+    """Game ``number``'s record, rebuilt only when it has new events, and then only from
+    them: every answer and every push carries the whole record, and what a record shows of
+    an event never changes once the event is made."""
     game = live.match.games[number - 1]
     cached = live.record_views.get(number)
     if cached is not None and cached[0] == len(game.events):
         view: GameView = cached[1]
         return view
+    start, entries = (0, []) if cached is None else (cached[0], cached[1].entries)
     view = GameView(
         number=number,
         score_before=list(live.match.scores_before(number - 1)),
         crawford=game.crawford,
-        entries=list(_entries(game)),
+        entries=[*entries, *_entries(game, start)],
         result=_result(game.result),
         fair_dice=fair_dice_view(game),
     )
@@ -236,10 +238,10 @@ def _result(result: GameResult | None) -> ResultView | None:
     )
 
 
-def _entries(game: Game) -> Iterator[EntryView]:
+def _entries(game: Game, start: int = 0) -> Iterator[EntryView]:
     """The record of ``game`` as entries, in the order they were made (the game's history;
-    a roll's dice are written with its play)."""
-    for entry in game.history():
+    a roll's dice are written with its play), from event ``start`` on."""
+    for entry in game.history(start):
         view = _entry_view(entry)
         if view is not None:
             yield view

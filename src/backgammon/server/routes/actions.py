@@ -11,7 +11,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from ...errors import BackgammonError
 from ...game import Act, Action, Game
 from ...position import WinKind
-from ..deps import Computers, Live, Store, Watchers
+from ..deps import Computers, LiveToAct, Store, Watchers
 from ..guards import rate_limited
 from ..rated import Book
 from ..schemas import (
@@ -42,7 +42,7 @@ router = APIRouter(prefix="/api/matches", tags=["actions"])
     },
 )
 async def post_action(
-    live: Live,
+    live: LiveToAct,
     action: Annotated[ActionRequest, Body()],
     store: Store,
     hub: Watchers,
@@ -57,6 +57,10 @@ async def post_action(
     the state after it. The computer's replies, if it is to act, follow in the background,
     each pushed to the watching pages."""
     async with live.lock:
+        if live.stale or action.version != live.version:
+            # Another process may have acted: a copy behind the version named reads its row
+            # (on the version it holds, the save's version check finds a change elsewhere).
+            await store.current(live)
         if action.version != live.version:
             raise HTTPException(
                 status.HTTP_409_CONFLICT,
