@@ -157,5 +157,12 @@ def test_no_acknowledged_action_is_lost_under_concurrent_play(
     kept = sum(check_kept(servers[0], player) for player in players)
     assert kept > TRIALS
     for player in players:
+        # Another process may still be bringing its copy up to the row (a Redis notice is
+        # being handled, holding the match's lock, and a read meanwhile shows the copy as
+        # it was): wait for it, as a page waits for the push that follows.
+        deadline = time.monotonic() + PATIENCE
         final = servers[-1].state(player.match_id)
+        while not final["match_over"] and time.monotonic() < deadline:
+            time.sleep(0.1)
+            final = servers[-1].state(player.match_id)
         assert final["match_over"] and final["winner"] in (0, 1)
