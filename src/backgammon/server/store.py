@@ -27,6 +27,7 @@ from ..bot import Level
 from ..dice import DiceSource, SecureDice, SeededDice
 from ..match import Match
 from .db import MatchRow, now
+from .seats import Seating
 
 SeatKind = Literal["human", "computer"]
 
@@ -58,6 +59,8 @@ class LiveMatch:
     seats: tuple[SeatSettings, SeatSettings]
     seed: int | None
     created_at: datetime
+    #: Who holds each seat (:mod:`.seats`).
+    seating: Seating = field(default_factory=Seating)
     #: Serialises the actions on this match, the computer's included.
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     #: The copy of the match the computer thinks on (:mod:`.computer`), made when first needed.
@@ -98,7 +101,11 @@ class LiveMatch:
 
     def settings(self) -> dict[str, Any]:
         """What the database keeps beside the engine's record."""
-        return {"seats": [seat.to_dict() for seat in self.seats], "seed": self.seed}
+        return {
+            "seats": [seat.to_dict() for seat in self.seats],
+            "seed": self.seed,
+            "seating": self.seating.to_dict(),
+        }
 
 
 def events_in(match: Match) -> int:
@@ -147,10 +154,14 @@ class MatchStore:
         return match_id in self._live
 
     async def add(
-        self, match: Match, seats: tuple[SeatSettings, SeatSettings], seed: int | None
+        self,
+        match: Match,
+        seats: tuple[SeatSettings, SeatSettings],
+        seed: int | None,
+        seating: Seating,
     ) -> LiveMatch:
         """Store a new match and keep it in memory."""
-        live = LiveMatch(secrets.token_urlsafe(12), match, seats, seed, now())
+        live = LiveMatch(secrets.token_urlsafe(12), match, seats, seed, now(), seating)
         await run_in_threadpool(self._insert, live)
         self._keep(live)
         return live
@@ -192,6 +203,27 @@ class MatchStore:
         except Exception:
             self._forget(live)
             raise
+
+    async def save_seating(self, live: LiveMatch, invite: str) -> None:
+        """Write ``live``'s seating and record (a player's name) in place of the one whose
+        open invite has the digest ``invite``: MatchChangedError, and the match forgotten,
+        if the database no longer holds that invite (it was spent meanwhile, elsewhere)."""
+        try:
+            await run_in_threadpool(self._update_seating, live, invite)
+        except Exception:
+            self._forget(live)
+            raise
+
+    def _update_seating(self, live: LiveMatch, invite: str) -> None:
+        spent = MatchRow.settings["seating"]["invite"]["digest"].as_string()
+        with Session(self.engine) as session, session.begin():
+            written = session.execute(
+                update(MatchRow)
+                .where(MatchRow.id == live.id, MatchRow.version == live.version, spent == invite)
+                .values(settings=live.settings(), record=live.match.to_dict(), updated_at=now())
+            )
+            if written.rowcount != 1:  # type: ignore[attr-defined]
+                raise MatchChangedError(live.id)
 
     def _forget(self, live: LiveMatch) -> None:
         """Drop ``live`` from memory (if it is the copy there), so the next read reloads it."""
@@ -235,4 +267,5 @@ class MatchStore:
         # Seeded dice go on from the rolls the record has drawn, as they would have.
         match = Match.from_dict(record, dice_for(seed), resume=True)
         first, second = (SeatSettings.from_dict(seat) for seat in settings["seats"])
-        return LiveMatch(match_id, match, (first, second), seed, created)
+        seating = Seating.from_dict(settings.get("seating", {}))
+        return LiveMatch(match_id, match, (first, second), seed, created, seating)
