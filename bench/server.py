@@ -149,6 +149,7 @@ async def player(
         answer.raise_for_status()
         state = answer.json()
         url = f"/api/matches/{state['id']}/actions"
+        seat_token = {"Authorization": f"Bearer {state['token']}"}
         while not state["match_over"]:
             if think:
                 pause = random.expovariate(1 / think)
@@ -157,7 +158,7 @@ async def player(
                 return
             body = next_action(state)
             started = time.perf_counter()
-            answer = await client.post(url, json=body)
+            answer = await client.post(url, json=body, headers=seat_token)
             state = answer.json()
             tally.latencies.append(time.perf_counter() - started)
             tally.requests += 1

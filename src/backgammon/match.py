@@ -91,7 +91,7 @@ class Match:
     def is_over(self) -> bool:
         """True once a player has reached the match length (never for money play), or the
         match has been claimed from a player who left."""
-        return self.forfeited is not None or bool(self.length) and max(self.score) >= self.length
+        return self.forfeited is not None or (bool(self.length) and max(self.score) >= self.length)
 
     @property
     def winner(self) -> int | None:
@@ -102,7 +102,9 @@ class Match:
             return 1 - self.forfeited
         return 0 if self.score[0] >= self.length else 1
 
-    def claim(self, seat: int, level: WinKind | int = WinKind.SINGLE, *, whole: bool = False) -> None:
+    def claim(
+        self, seat: int, level: WinKind | int = WinKind.SINGLE, *, whole: bool = False
+    ) -> None:
         """Claim the game of an opponent who has left it (:meth:`Game.claim`); ``whole``: the
         match too, which then ends, won by ``seat`` (RULES.md, Leaving a game).
 

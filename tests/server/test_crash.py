@@ -68,21 +68,26 @@ class Server:
         self.process.send_signal(signal.SIGKILL)
         self.process.wait(PATIENCE)
 
-    def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+    def request(
+        self, method: str, path: str, body: Any = None, token: str | None = None
+    ) -> tuple[int, Any]:
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=PATIENCE)
         try:
             data = None if body is None else json.dumps(body)
             headers = {"Content-Type": "application/json"} if body is not None else {}
+            if token is not None:
+                headers["Authorization"] = f"Bearer {token}"
             connection.request(method, path, data, headers)
             response = connection.getresponse()
             return response.status, json.loads(response.read() or b"null")
         finally:
             connection.close()
 
-    def send_unanswered(self, path: str, body: Any) -> None:
+    def send_unanswered(self, path: str, body: Any, token: str) -> None:
         """Send a request and leave before its answer."""
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=PATIENCE)
-        connection.request("POST", path, json.dumps(body), {"Content-Type": "application/json"})
+        headers = {"Content-Type": "application/json", "Authorization": f"Bearer {token}"}
+        connection.request("POST", path, json.dumps(body), headers)
         connection.sock.shutdown(socket.SHUT_WR)  # type: ignore[union-attr]
 
     def state(self, match_id: str) -> State:
@@ -149,7 +154,7 @@ def test_no_acknowledged_action_is_lost_and_the_match_goes_on(server: Server) ->
         action = person_action(state)
         if action is None:
             return False
-        status, answer = server.request("POST", path, action)
+        status, answer = server.request("POST", path, action, created["token"])
         assert status == 200, answer
         acknowledged.append(action)
         return True
@@ -162,7 +167,7 @@ def test_no_acknowledged_action_is_lost_and_the_match_goes_on(server: Server) ->
         moment = draw.choice(["now", "in flight", "computer"])
         state = server.state(match_id)
         if moment == "in flight" and (action := person_action(state)) is not None:
-            server.send_unanswered(path, action)
+            server.send_unanswered(path, action, created["token"])
         elif moment == "computer":
             # Some of the computer's events after the person's last: its roll, a step of
             # its play shown, the confirm (or the person's turn, when it made fewer).

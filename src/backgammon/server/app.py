@@ -21,7 +21,7 @@ from .computer import Computer
 from .db import make_engine, migrate
 from .guards import BodyLimit, HintPool, RateLimits
 from .hub import Hub
-from .routes import actions, analysis, help, hints, matches, updates
+from .routes import actions, analysis, help, hints, matches, seats, updates
 from .routes.engine import router as engine_router
 from .settings import Settings
 from .store import MatchStore
@@ -76,6 +76,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.add_exception_handler(RequestValidationError, _invalid_request)
     app.add_exception_handler(HTTPException, _refused)
+    app.include_router(seats.router)  # before matches: /api/matches/join is not a match id
     app.include_router(matches.router)
     app.include_router(actions.router)
     app.include_router(hints.router)

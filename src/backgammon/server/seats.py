@@ -71,6 +71,16 @@ class Seating:
     online: bool = False
     invite: Invite | None = None
     claim_seconds: float = 0.0
+    #: The digest of the invite once spent, so that its reuse is told apart from a guess.
+    spent: str | None = None
+
+    def joined(self, token: str) -> Seating:
+        """The seating once the open invite is spent: ``token`` holds the seat it gave."""
+        assert self.invite is not None
+        key = Key(digest_of(token), frozenset({self.invite.seat}))
+        return Seating(
+            [*self.keys, key], self.online, None, self.claim_seconds, self.invite.digest
+        )
 
     def holds(self, token: str) -> frozenset[int] | None:
         """The seats ``token`` holds; None when it is none of this match's tokens. Every key
@@ -92,6 +102,7 @@ class Seating:
             if invite is None
             else {"digest": invite.digest, "seat": invite.seat, "public": invite.public},
             "claim_seconds": self.claim_seconds,
+            "spent": self.spent,
         }
 
     @classmethod
@@ -106,6 +117,7 @@ class Seating:
             if invite is None
             else Invite(invite["digest"], invite["seat"], invite.get("public")),
             claim_seconds=float(data.get("claim_seconds", 0.0)),
+            spent=data.get("spent"),
         )
 
 

@@ -16,6 +16,8 @@ variable                      meaning                                      defau
 ``BACKGAMMON_ACTION_RATE``    actions a client may make                    600/minute
 ``BACKGAMMON_UPLOAD_RATE``    .mat files a client may send to analyse      10/minute
 ``BACKGAMMON_ANALYSIS_PLIES`` the depth of the analyses (0 to 2)           0
+``BACKGAMMON_CLAIM_SECONDS``  how long an online game waits for a player     180
+                              before the other may claim it
 ============================= ============================================ ===========
 
 >>> settings = Settings.from_env({"BACKGAMMON_DATA_DIR": "/tmp/bg"})
@@ -39,6 +41,7 @@ DEFAULT_PORT = 8000
 DEFAULT_DATA_DIR = "data"
 DATABASE_FILE = "backgammon.sqlite"
 DEFAULT_COMPUTER_PAUSE = 0.35
+DEFAULT_CLAIM_SECONDS = 180.0
 _RATES = {
     "create_rate": "20/minute",
     "hint_rate": "30/minute",
@@ -79,6 +82,9 @@ class Settings:
     analysis_workers: int = 1
     analysis_queue: int = 4
     max_upload: int = 1_100_000
+    #: Seconds an online game waits for a player's action before the other may claim it
+    #: (each match keeps the value it was created with).
+    claim_seconds: float = DEFAULT_CLAIM_SECONDS
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -106,6 +112,16 @@ class Settings:
         allow_seed = env.get("BACKGAMMON_ALLOW_SEED", "0")
         if allow_seed not in ("0", "1"):
             raise BackgammonError(f"BACKGAMMON_ALLOW_SEED is 0 or 1; got {allow_seed!r}.")
+        claim_text = env.get("BACKGAMMON_CLAIM_SECONDS") or str(DEFAULT_CLAIM_SECONDS)
+        try:
+            claim = float(claim_text)
+        except ValueError:
+            claim = -1.0
+        if not 0 <= claim <= 86_400:
+            raise BackgammonError(
+                "BACKGAMMON_CLAIM_SECONDS is a number of seconds from 0 to 86400; "
+                f"got {claim_text!r}."
+            )
         plies_text = env.get("BACKGAMMON_ANALYSIS_PLIES") or "0"
         if plies_text not in ("0", "1", "2"):
             raise BackgammonError(
@@ -117,6 +133,7 @@ class Settings:
             host=env.get("BACKGAMMON_HOST") or DEFAULT_HOST,
             port=int(port_text),
             computer_pause=pause,
+            claim_seconds=claim,
             allow_seed=allow_seed == "1",
             create_rate=_rate(env, "create_rate"),
             hint_rate=_rate(env, "hint_rate"),

@@ -1,4 +1,7 @@
-// The server's API: one function per request, and the WebSocket of live updates.
+// The server's API: one function per request, and the WebSocket of live updates. A request
+// about a match carries the seat token this browser holds for it (seats.js), if any.
+
+import { seatOf } from "./seats.js";
 
 export class ApiError extends Error {
   constructor(status, detail) {
@@ -17,10 +20,13 @@ export function refusal(error, refused) {
   return error.status >= 500 ? "error.network" : refused;
 }
 
-async function request(method, path, body) {
+async function request(method, path, body, match = null) {
+  const headers = body === undefined ? {} : { "Content-Type": "application/json" };
+  const seat = match === null ? null : seatOf(match);
+  if (seat) headers.Authorization = `Bearer ${seat.token}`;
   const response = await fetch(path, {
     method,
-    headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    headers,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const data = await response.json().catch(() => ({}));
@@ -32,24 +38,34 @@ export function createMatch(options) {
   return request("POST", "/api/matches", options);
 }
 
+/** Take the seat an invite gives: {id, seat, token}. */
+export function joinMatch(invite) {
+  return request("POST", "/api/matches/join", { invite });
+}
+
+/** The online matches waiting for an opponent. */
+export function getLobby() {
+  return request("GET", "/api/lobby");
+}
+
 export function getState(id, view) {
   return request("GET", `/api/matches/${encodeURIComponent(id)}?view=${view}`);
 }
 
 export function act(id, view, action) {
-  return request("POST", `/api/matches/${encodeURIComponent(id)}/actions?view=${view}`, action);
+  return request("POST", `/api/matches/${encodeURIComponent(id)}/actions?view=${view}`, action, id);
 }
 
 /** The computer's advice to the seat whose turn it is: its best plays, or its cube decision. */
 export function getHint(id, view) {
-  return request("GET", `/api/matches/${encodeURIComponent(id)}/hint?view=${view}`);
+  return request("GET", `/api/matches/${encodeURIComponent(id)}/hint?view=${view}`, undefined, id);
 }
 
 /** The analysis of a match ({match: id}) or of an uploaded file ({upload: id}): the report
  * once done, else {status: "running", done, total}; the first asking starts it. */
 export function analysisOf(source) {
   return source.match !== undefined
-    ? request("GET", `/api/matches/${encodeURIComponent(source.match)}/analysis`)
+    ? request("GET", `/api/matches/${encodeURIComponent(source.match)}/analysis`, undefined, source.match)
     : request("GET", `/api/analyses/${encodeURIComponent(source.upload)}`);
 }
 

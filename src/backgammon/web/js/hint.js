@@ -13,7 +13,6 @@ import { formatNumber, plural, t } from "./i18n.js";
 import { placeOf } from "./moves.js";
 
 const hint = {
-  view: 0,
   nameOf: null, // from setUpHints
   state: null, // the state last shown
   data: null, // the hint shown, or null
@@ -36,8 +35,7 @@ function hintable(state) {
  * Set up the button and the panel. `nameOf(state, seat)`: a player's name as the page says
  * it.
  */
-export function setUpHints({ view, nameOf }) {
-  hint.view = view;
+export function setUpHints({ nameOf }) {
   hint.nameOf = nameOf;
   $("#hint-button").addEventListener("click", () => (isOpen() ? close() : open()));
   $("#hint-close").addEventListener("click", () => {
@@ -75,7 +73,7 @@ async function open() {
   $("#hint").setAttribute("aria-busy", "true");
   let data;
   try {
-    data = await getHint(state.id, hint.view);
+    data = await getHint(state.id, state.view); // the places named as the board shows them
   } catch (error) {
     if (hint.asked !== asked) return;
     hint.asked = null;
