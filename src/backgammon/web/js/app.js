@@ -287,7 +287,10 @@ function refocus(board, place) {
 
 function show(state) {
   // The acting page hears of its own action twice (the push and the answer): draw it once.
-  if (page.state && state.id === page.state.id && state.version <= page.state.version) return;
+  // An online match's opponent taking their seat changes the state but not its version.
+  const seen = page.state && state.id === page.state.id ? page.state : null;
+  if (seen && (state.version < seen.version || (state.version === seen.version
+    && state.waiting_for_opponent === seen.waiting_for_opponent))) return;
   if (page.state && state.version !== page.state.version) page.selected = null;
   page.state = state;
   render();
