@@ -81,9 +81,9 @@ def act(game: Game, data: st.DataObject, patient: bool) -> None:
         record = game.to_json()
         try:
             game.claim(1 - seat, level)
+            return
         except IllegalActionError:
-            assert game.to_json() == record
-        return
+            assert game.to_json() == record  # and the seat awaited acts after all
     actions = game.legal_actions(seat)
     assert actions, f"no legal action for seat {seat} in {game!r}"
     if patient:

@@ -1,7 +1,7 @@
 // The server's API: one function per request, and the WebSocket of live updates. A request
 // about a match carries the seat token this browser holds for it (seats.js), if any.
 
-import { seatOf } from "./seats.js";
+import { keepSeat, seatOf } from "./seats.js";
 
 export class ApiError extends Error {
   constructor(status, detail) {
@@ -34,13 +34,19 @@ async function request(method, path, body, match = null) {
   return data;
 }
 
-export function createMatch(options) {
-  return request("POST", "/api/matches", options);
+/** Start a match; its token is kept in the browser, with the seats it holds (both at one
+ * screen, else seat 0) and an online match's invite to hand on. */
+export async function createMatch(options) {
+  const created = await request("POST", "/api/matches", options);
+  keepSeat(created.id, created.token, options.opponent === "human" ? [0, 1] : [0], created.invite);
+  return created;
 }
 
-/** Take the seat an invite gives: {id, seat, token}. */
-export function joinMatch(invite) {
-  return request("POST", "/api/matches/join", { invite });
+/** Take the seat an invite gives ({id, seat, token}); its token is kept in the browser. */
+export async function joinMatch(invite) {
+  const joined = await request("POST", "/api/matches/join", { invite });
+  keepSeat(joined.id, joined.token, [joined.seat]);
+  return joined;
 }
 
 /** The online matches waiting for an opponent. */

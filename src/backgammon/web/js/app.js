@@ -15,7 +15,7 @@ import {
 import { obviousStep, sourcesOf, stepBetween, targetsOf } from "./moves.js";
 import { claimSeat, join, renderOnline, setUpOnline, showLobby } from "./online.js";
 import { homeSide, language as chosenLanguage, setHomeSide, setLanguage } from "./prefs.js";
-import { keepSeat, seatsHeld, takeSeatFromAddress } from "./seats.js";
+import { seatsHeld, takeSeatFromAddress } from "./seats.js";
 
 const page = {
   // The seat whose side the board is drawn from: seat 0's, unless this browser holds seat 1
@@ -457,8 +457,6 @@ async function startMatch(event) {
   chooseHomeSide(form.get("home_side"));
   try {
     const state = await createMatch(options);
-    const seats = opponent === "human" ? [0, 1] : [0];
-    keepSeat(state.id, state.token, seats, state.invite);
     history.pushState(null, "", `?match=${encodeURIComponent(state.id)}`);
     await openMatch(state.id);
   } catch (error) {

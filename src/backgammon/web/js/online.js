@@ -4,7 +4,7 @@
 
 import { ApiError, getLobby, joinMatch, refusal } from "./api.js";
 import { formatNumber, t } from "./i18n.js";
-import { inviteSpent, keepSeat, seatOf, seatsHeld } from "./seats.js";
+import { inviteSpent, seatOf, seatsHeld } from "./seats.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -38,7 +38,6 @@ export async function join(invite) {
   $("#message").textContent = "";
   try {
     const joined = await joinMatch(invite);
-    keepSeat(joined.id, joined.token, [joined.seat]);
     history.replaceState(null, "", `/?match=${encodeURIComponent(joined.id)}`);
     await online.open(joined.id);
   } catch (error) {
