@@ -27,6 +27,7 @@ from typing import Any
 from .cube import MAX_MATCH_LENGTH, MatchScore, is_whole
 from .dice import DiceSource, SecureDice, SeededDice
 from .errors import BackgammonError
+from .fairdice import FairDice, FairMatchDice
 from .game import SCHEMA_VERSION, Game, Rules, SetUp, load_json
 from .game.rules import check_seat
 from .position import WinKind
@@ -39,7 +40,7 @@ class Match:
         self,
         length: int = 0,
         rules: Rules | None = None,
-        dice: DiceSource | None = None,
+        dice: DiceSource | FairMatchDice | None = None,
         *,
         players: tuple[str, str] = ("Player 0", "Player 1"),
         colours: tuple[str, str] = ("white", "black"),
@@ -56,9 +57,13 @@ class Match:
                 f"A match is played to a whole number of points from 1 to {MAX_MATCH_LENGTH} "
                 f"(0 for money); got {length!r}."
             )
+        if isinstance(dice, FairDice):
+            # One server seed for every game would reveal the next games' dice at the first end.
+            raise BackgammonError("A match's fair dice are FairMatchDice: a server seed a game.")
         self.length = length
         self.rules = rules or Rules()
-        self.dice_source: DiceSource = dice or SecureDice()
+        #: Fair dice (:class:`~backgammon.fairdice.FairMatchDice`) give each game its own.
+        self.dice_source: DiceSource | FairMatchDice = dice or SecureDice()
         self.players = players
         self.colours = colours
         self.crawford_rule = crawford
@@ -137,10 +142,11 @@ class Match:
         ):
             crawford = True
             self.crawford_played = True
+        dice = self.dice_source
         self.games.append(
             Game(
                 self.rules,
-                self.dice_source,
+                dice.for_game(len(self.games)) if isinstance(dice, FairMatchDice) else dice,
                 crawford=crawford,
                 in_match=bool(self.length),
                 setup=None if self.games else self.setup,
@@ -184,8 +190,11 @@ class Match:
 
     # Record and JSON
 
-    def to_dict(self) -> dict[str, Any]:
-        """The match as plain JSON values: its settings and each game's record."""
+    def to_dict(self, *, secrets: bool = False) -> dict[str, Any]:
+        """The match as plain JSON values: its settings and each game's record, with each
+        game's fair dice, if it has them: their server seed once the game is over, or always
+        with ``secrets`` (the server's own copy, from which it goes on rolling)."""
+        fair = [game.dice_source for game in self.games if isinstance(game.dice_source, FairDice)]
         return {
             "schema": SCHEMA_VERSION,
             "length": self.length,
@@ -203,21 +212,37 @@ class Match:
                 else {}
             ),
             "games": [[event.to_dict() for event in game.events] for game in self.games],
+            **(
+                {
+                    "dice": [
+                        dice.to_dict(reveal=secrets or game.result is not None)
+                        for game, dice in zip(self.games, fair, strict=True)
+                    ]
+                }
+                if len(fair) == len(self.games)
+                else {}
+            ),
             **({"forfeited": self.forfeited} if self.forfeited is not None else {}),
         }
 
-    def to_json(self) -> str:
-        """The match as JSON text; :meth:`from_json` rebuilds it exactly."""
-        return json.dumps(self.to_dict(), separators=(",", ":"))
+    def to_json(self, *, secrets: bool = False) -> str:
+        """The match as JSON text (``secrets`` as for :meth:`to_dict`); :meth:`from_json`
+        rebuilds it exactly."""
+        return json.dumps(self.to_dict(secrets=secrets), separators=(",", ":"))
 
     @classmethod
     def from_dict(
-        cls, data: dict[str, Any], dice: DiceSource | None = None, *, resume: bool = False
+        cls,
+        data: dict[str, Any],
+        dice: DiceSource | FairMatchDice | None = None,
+        *,
+        resume: bool = False,
     ) -> Match:
         """Rebuild a match by replaying its record; a clear error for what is malformed.
-        ``resume``: seeded ``dice`` (:class:`~backgammon.dice.SeededDice`) go on from where
-        the record's rolls left them, as if the match had never stopped; otherwise they
-        start afresh."""
+        Without ``dice``, a record with fair dice goes on with them (each roll numbered by
+        its place in the record), one without with secure dice. ``resume``: seeded ``dice``
+        (:class:`~backgammon.dice.SeededDice`) go on from where the record's rolls left
+        them, as if the match had never stopped; otherwise they start afresh."""
         if not isinstance(data, dict):
             raise BackgammonError("A saved match is a JSON object.")
         if data.get("schema") != SCHEMA_VERSION:
@@ -225,6 +250,8 @@ class Match:
                 f"This saved match has schema version {data.get('schema')!r}; "
                 f"this program reads version {SCHEMA_VERSION}."
             )
+        if dice is None and data.get("dice") is not None:
+            dice = _fair_dice(data)
         try:
             players = data["players"]
             match = cls(
@@ -255,6 +282,9 @@ class Match:
             match.games[number - 1].apply_record(record, f"game {number} of the saved match")
         if resume and isinstance(match.dice_source, SeededDice):
             match.dice_source.resume(match.rolls_drawn)
+        for game in match.games:  # fair dice always stand where the record left them
+            if isinstance(game.dice_source, FairDice):
+                game.dice_source.resume(game.rolls_drawn)
         return match
 
     @classmethod
@@ -263,6 +293,14 @@ class Match:
     ) -> Match:
         """Rebuild a match from :meth:`to_json` (``resume`` as for :meth:`from_dict`)."""
         return cls.from_dict(load_json(text, "match"), dice, resume=resume)
+
+
+def _fair_dice(data: dict[str, Any]) -> FairMatchDice:
+    """The fair dice a match record holds, one set a game."""
+    kept, games = data["dice"], data.get("games")
+    if not (isinstance(kept, list) and isinstance(games, list) and len(kept) == len(games)):
+        raise BackgammonError("A saved match with fair dice holds one set of dice a game.")
+    return FairMatchDice([FairDice.from_dict(each) for each in kept])
 
 
 def _start_score(score: object, length: int) -> tuple[int, int]:

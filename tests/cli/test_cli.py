@@ -814,6 +814,18 @@ def test_a_hint_lists_the_best_legal_plays_and_changes_nothing() -> None:
     assert feed(table, str(number)).startswith(f"White plays {play}.")
 
 
+def test_a_hint_says_why() -> None:
+    table = session()
+    output = feed(table, "31\nhint")
+    rows = output.splitlines()
+    best = next(i for i, line in enumerate(rows) if _HINT_ROW.match(line))
+    assert rows[best + 2].startswith("       Why: makes your 5-point; safe: no blot can be hit")
+    output = feed(table, "8/5 6/5\nhint")  # Black's cube decision, said to Black
+    assert re.search(r"^Why: not strong enough to double: you win \d+%", output, re.MULTILINE)
+    output = feed(table, "double\nhint")  # White's answer
+    assert re.search(r"^Why: a take: you win \d+%, you need \d+%", output, re.MULTILINE)
+
+
 def test_a_cube_hint_before_the_roll_and_when_doubled() -> None:
     # After White's good 3-1 Black is the underdog: a double would be beavered.
     table = session(rules=Rules(beavers=True))

@@ -27,7 +27,19 @@ def test_hint_ranks_the_plays_of_a_roll(capsys: pytest.CaptureFixture[str]) -> N
     out = run(capsys, "hint", START, "--dice", "31", "--plies", "0", "--plays", "3")
     lines = out.splitlines()
     assert lines[0] == f"Position {START}, money play, 3-1 at 0-ply (16 legal plays):"
-    assert lines[1].split()[:2] == ["1.", "8/5"] and len(lines) == 4
+    assert lines[1].split()[:2] == ["1.", "8/5"] and len(lines) == 7
+    # Each play with its reasons on the line below.
+    assert lines[2].startswith("     Why: makes your 5-point; safe: no blot can be hit; ")
+    assert [line.split()[0] for line in lines[3::2]] == ["2.", "3."]
+    assert all(line.startswith("     Why: ") for line in lines[4::2])
+
+
+def test_hint_says_why_in_the_language_asked(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run(capsys, "hint", START, "--dice", "31", "--plies", "0", "--plays", "1",
+              "--lang", "vi")
+    assert out.splitlines()[2].startswith("     Why: chiếm ô 5 của bạn; an toàn: ")
+    cube = run(capsys, "hint", START, "--plies", "0", "--lang", "en").splitlines()
+    assert cube[-1].startswith(" Why: not strong enough to double: you win ")
 
 
 def test_hint_json_is_the_engine_apis_answer(capsys: pytest.CaptureFixture[str]) -> None:
@@ -57,6 +69,7 @@ def test_eval_gives_the_chances_and_equities(capsys: pytest.CaptureFixture[str])
         (["eval", "nonsense"], "nonsense"),
         (["hint", START, "--dice", "7"], "not a roll"),
         (["hint", START, "--plies", "9"], "the depth is 0 to"),
+        (["hint", START, "--lang", "xx"], "invalid choice: 'xx'"),
     ],
 )
 def test_bad_input_is_a_sentence_and_exit_status_2(

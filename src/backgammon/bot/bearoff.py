@@ -51,8 +51,9 @@ _SCALE = 65_535
 
 Distribution = NDArray[np.float64]
 
-# _BINOMIAL[n, k] = C(n, k), for ranking positions in the combinatorial number system.
-_BINOMIAL = np.array(
+# BINOMIAL[n, k] = C(n, k), for ranking positions in the combinatorial number system; the
+# compiled kernel ranks with it too (kernel/evaluate.py).
+BINOMIAL = np.array(
     [[math.comb(n, k) for k in range(POINTS + 1)] for n in range(MAX_CHECKERS + POINTS + 1)],
     dtype=np.int64,
 )
@@ -67,7 +68,7 @@ def rank(counts: NDArray[np.integer]) -> NDArray[np.int64]:
     """
     sums = np.cumsum(counts, axis=1, dtype=np.int64)
     steps = np.arange(1, POINTS + 1)
-    result: NDArray[np.int64] = _BINOMIAL[sums + steps - 1, steps].sum(axis=1)
+    result: NDArray[np.int64] = BINOMIAL[sums + steps - 1, steps].sum(axis=1)
     return result
 
 

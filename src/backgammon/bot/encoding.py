@@ -107,10 +107,13 @@ def _escape_table() -> NDArray[np.float32]:
     return table
 
 
-_UNITS = _units_table()
-_LONGEST, _LOW_RUN, _HIGH_RUN = _run_tables()
-_POPCOUNT = np.array([bin(mask).count("1") for mask in range(4096)], dtype=np.int64)
-_ESCAPES = _escape_table()
+# These tables are public because the compiled kernel (kernel/evaluate.py) reads them too;
+# numba compiles them into its cached code as constants, so a change here needs the kernel's
+# files touched (or __pycache__ cleared) before the cache notices it.
+UNITS = _units_table()
+LONGEST, LOW_RUN, HIGH_RUN = _run_tables()
+POPCOUNT = np.array([bin(mask).count("1") for mask in range(4096)], dtype=np.int64)
+ESCAPES = _escape_table()
 _PIP_WEIGHTS = np.arange(26, dtype=np.int64)
 # Bit p-1 for point p (1..24): a side's own points.
 _BIT_OWN = 1 << np.arange(24, dtype=np.int32)
@@ -149,7 +152,7 @@ def is_race(mine: Board, theirs: Board) -> NDArray[np.bool_]:
 def encode_contact(mine: Board, theirs: Board) -> Inputs:
     """The contact encoding of a batch: ``(n, CONTACT_INPUTS)`` float32."""
     n = len(mine)
-    raw = _UNITS[np.concatenate((mine[:, 1:26], theirs[:, 1:26]), axis=1)].reshape(n, 200)
+    raw = UNITS[np.concatenate((mine[:, 1:26], theirs[:, 1:26]), axis=1)].reshape(n, 200)
     off = np.stack((mine[:, 0], theirs[:, 0]), axis=1).astype(np.float32) / 15
     features = _side_features(np.concatenate((mine, theirs)))
     return np.concatenate(
@@ -163,7 +166,7 @@ def encode_race(mine: Board, theirs: Board) -> Inputs:
     n = len(mine)
     sides = np.concatenate((mine, theirs))
     points = sides[:, 1:25]
-    raw = _UNITS[points].reshape(2 * n, 96)
+    raw = UNITS[points].reshape(2 * n, 96)
     off = _OFF_STEPS[sides[:, 0]]
     counts = np.stack(
         (
@@ -195,15 +198,15 @@ def _side_features(side: Board) -> Inputs:
 
     low, high = made_own & 0xFFF, made_own >> 12
     prime = np.maximum(
-        np.maximum(_LONGEST[low], _LONGEST[high]), _HIGH_RUN[low] + _LOW_RUN[high]
+        np.maximum(LONGEST[low], LONGEST[high]), HIGH_RUN[low] + LOW_RUN[high]
     )
-    home = _POPCOUNT[made_own & 0x3F]
-    anchors = _POPCOUNT[(made_own >> 18) & 0x3F]
+    home = POPCOUNT[made_own & 0x3F]
+    anchors = POPCOUNT[(made_own >> 18) & 0x3F]
 
     back = np.maximum(rearmost(side), 1)
     # The other side's points 1..12 ahead of the rearmost checker on point p are its own
     # points 26-p..37-p, bits 25-p.. of its mask.
-    escapes = _ESCAPES[(other_made_own >> (25 - back)) & 0xFFF]
+    escapes = ESCAPES[(other_made_own >> (25 - back)) & 0xFFF]
 
     shots = _shots(
         targets=blots @ _BIT_OTHER,

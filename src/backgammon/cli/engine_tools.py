@@ -4,8 +4,9 @@ as the API's JSON.
 
 ID is a gnubg Position ID (the player on roll to roll, money play), a full gnubg ID or an
 XGID (which also give the dice, the cube and the match score). ``hint`` ranks the plays of the
-dice (``--dice``, or the ID's), or gives the cube decision when no dice are rolled; ``eval``
-gives the position's probabilities and equities before the roll.
+dice (``--dice``, or the ID's), or gives the cube decision when no dice are rolled, with the
+reasons of each in words (``--lang``, the text only); ``eval`` gives the position's
+probabilities and equities before the roll.
 
 >>> import argparse
 >>> parser = argparse.ArgumentParser()
@@ -25,9 +26,12 @@ import argparse
 import json
 from typing import Any
 
+from ..analysis.reasons import LANGUAGES, cube_reasons, hints_reasons, say_all
 from ..bot import Bot
-from ..bot.answers import cube_answer, eval_answer, move_answer
-from ..bot.bot import MAX_PLIES
+from ..bot.answers import PROBABILITY_NAMES, cube_answer, eval_answer, move_answer
+from ..bot.bot import MAX_PLIES, Hint
+from ..bot.player import CubeMoment, CubeQuestion
+from ..bot.probabilities import Probabilities
 from ..cube import CubeContext
 from ..dice import Dice, parse_dice
 from ..formats.ids import setup_from_id
@@ -69,6 +73,8 @@ HINT_ARGUMENTS: tuple[Argument, ...] = (
         help="the roll to play, like 31 (default: the ID's dice; none: the cube decision)"),
     _PLIES,
     arg("--plays", type=int, default=5, metavar="N", help="how many plays to list (default 5)"),
+    arg("--lang", choices=LANGUAGES, default="en",
+        help="the language of the reasons (default en)"),
     _JSON,
 )
 EVAL_ARGUMENTS: tuple[Argument, ...] = (_ID, _PLIES, _JSON)
@@ -89,10 +95,27 @@ def hint_command(args: argparse.Namespace) -> int:
     dice = args.dice or dice
     if dice is None:
         answer = cube_answer(bot, position, cube)
-        print(json.dumps(answer, indent=2) if args.json else _cube_text(answer))
+        if args.json:
+            print(json.dumps(answer, indent=2))
+            return 0
+        question = CubeQuestion(position, cube, 0, CubeMoment.ROLL)
+        why = cube_reasons(question, bot.cube_decision(position, cube))
+        print(_cube_text(answer) + _why(say_all(why, args.lang)))
         return 0
     answer = move_answer(bot, position, dice, cube, max(args.plays, 1))
-    print(json.dumps(answer, indent=2) if args.json else _move_text(answer))
+    if args.json:
+        print(json.dumps(answer, indent=2))
+        return 0
+    hints = [
+        Hint(
+            position.parse_play(play["play"], dice),
+            Probabilities.from_values(play["probabilities"][name] for name in PROBABILITY_NAMES),
+            play["equity"],
+        )
+        for play in answer["plays"]
+    ]
+    reasons = [say_all(why, args.lang) for why in hints_reasons(hints)]
+    print(_move_text(answer, reasons))
     return 0
 
 
@@ -122,7 +145,12 @@ def _chances(p: dict[str, float]) -> str:
     )
 
 
-def _move_text(answer: dict[str, Any]) -> str:
+def _why(reasons: list[str], indent: str = " ") -> str:
+    """The reasons on a line of their own (nothing where there are none)."""
+    return f"\n{indent}Why: {'; '.join(reasons)}." if reasons else ""
+
+
+def _move_text(answer: dict[str, Any], reasons: list[list[str]]) -> str:
     high, low = answer["dice"]
     lines = [
         f"{_heading(answer)}, {high}-{low} at {answer['plies']}-ply "
@@ -134,7 +162,7 @@ def _move_text(answer: dict[str, Any]) -> str:
         behind = f" ({play['difference']:+.3f})" if play["rank"] > 1 else ""
         lines.append(
             f"{play['rank']:2}. {play['play']:<24} {play['equity']:+.3f}{behind}  "
-            f"{_chances(play['probabilities'])}"
+            f"{_chances(play['probabilities'])}" + _why(reasons[play["rank"] - 1], "     ")
         )
     return "\n".join(lines)
 

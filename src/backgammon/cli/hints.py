@@ -1,7 +1,8 @@
 """The computer's advice at the terminal: ``hint`` ranks the best plays of the roll, weighs
 the cube decision (before the roll, when doubled, when beavered), or says whether to accept an
-offer to resign, for the seat the game waits for. The bot thinks at :data:`HINT_LEVEL`, as the
-web app's hints do; nothing here reads input or changes the game.
+offer to resign, for the seat the game waits for, each with its reasons in words
+(:mod:`backgammon.analysis.reasons`). The bot thinks at :data:`HINT_LEVEL`, as the web app's
+hints do; nothing here reads input or changes the game.
 """
 
 from __future__ import annotations
@@ -9,6 +10,13 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from ..analysis.reasons import (
+    answerer_chances,
+    cube_reasons,
+    hints_reasons,
+    resignation_reasons,
+    say_all,
+)
 from ..bot import Bot, Level
 from ..bot.bot import LEVELS, Hint, ResignationAnswer
 from ..bot.cube import CubeAction, CubeDecision
@@ -28,10 +36,12 @@ HINT_PLAYS = 5
 
 
 class Hinter:
-    """The hints of one table, by a bot made at the first hint."""
+    """The hints of one table, by a bot made at the first hint, their reasons said in
+    ``lang`` (the terminal's English by default)."""
 
-    def __init__(self) -> None:
+    def __init__(self, lang: str = "en") -> None:
         self._bot: Bot | None = None
+        self.lang = lang
 
     @property
     def bot(self) -> Bot:
@@ -72,7 +82,10 @@ class Hinter:
         cube = game.cube_context(seat)
         hints = self.bot.hints(game.position, game.dice, HINT_PLAYS, cube)
         legal = game.position.legal_plays(game.dice)
-        lines = play_hint_lines(hints, legal, game.dice, name, not cube.money, HINT_PLIES)
+        reasons = [say_all(why, self.lang) for why in hints_reasons(hints)]
+        lines = play_hint_lines(
+            hints, legal, game.dice, name, not cube.money, HINT_PLIES, reasons
+        )
         return [*lines, "Type a play (like 8/5 6/5) or its number."]
 
     def _resignation(self, game: Game, seat: int, name: str) -> list[str]:
@@ -80,8 +93,10 @@ class Hinter:
         question = ResignationQuestion.of(game, seat)
         assert question is not None  # asked only while an offer waits for the seat
         answer = question.decide(self.bot)
+        chances = answerer_chances(question, self.bot.evaluate(question.position))
+        reasons = say_all(resignation_reasons(question, answer, chances), self.lang)
         return resignation_hint_lines(
-            answer, name, question.level, not question.cube.money, HINT_PLIES
+            answer, name, question.level, not question.cube.money, HINT_PLIES, reasons
         )
 
     def _cube(self, game: Game, seat: int, names: tuple[str, str]) -> list[str]:
@@ -92,7 +107,10 @@ class Hinter:
         decision = question.decide(self.bot)
         advice = _ADVICE[question.advice(decision)]
         match_play = not question.cube.money
-        return cube_hint_lines(decision, names[question.doubler], match_play, advice, HINT_PLIES)
+        reasons = say_all(cube_reasons(question, decision), self.lang)
+        return cube_hint_lines(
+            decision, names[question.doubler], match_play, advice, HINT_PLIES, reasons
+        )
 
 
 #: The words of the cube hint's advice.
@@ -122,12 +140,12 @@ def chances_text(chances: Probabilities) -> str:
 
 def play_hint_lines(
     hints: Sequence[Hint], legal: Sequence[Play], dice: Dice, name: str, match_play: bool,
-    plies: int,
+    plies: int, reasons: Sequence[Sequence[str]] = (),
 ) -> list[str]:
     """The best plays of ``dice`` for ``name``, best first, each numbered as in the list of
     ``legal`` plays (so that the number typed makes it), with its equity, how far it is behind
-    the best, and its chances; ``match_play``: the equities are a match's; ``plies``: the
-    depth of the search that found them."""
+    the best, its chances and its ``reasons`` (a list a play, where given); ``match_play``:
+    the equities are a match's; ``plies``: the depth of the search that found them."""
     numbers = {play.result: number for number, play in enumerate(legal, 1)}
     roll = f"{dice[0]}-{dice[1]}"
     which = "the only play" if len(hints) == 1 else "the best play first"
@@ -139,11 +157,12 @@ def play_hint_lines(
     lines = [f"Hint for {name}'s {roll} (the computer at {plies}-ply), {which}:"]
     width = max(len(str(hint.play)) for hint in hints)
     best = hints[0].equity
-    for hint in hints:
+    for index, hint in enumerate(hints):
         gap = "" if hint is hints[0] else f"  ({best - hint.equity:.3f} behind)"
         number = f"{numbers[hint.play.result]:3d}."
         lines.append(f"  {number} {hint.play!s:<{width}}  {hint.equity:+.3f}{gap}")
         lines.append(f"       {chances_text(hint.probabilities)}")
+        lines.extend(_why(reasons[index] if index < len(reasons) else [], "       "))
     lines.append(f"Numbers as in the list of legal plays. Equity: {unit}.")
     return lines
 
@@ -157,10 +176,12 @@ _CUBE_ACTIONS = {
 
 
 def resignation_hint_lines(
-    answer: ResignationAnswer, answering: str, level: WinKind, match_play: bool, plies: int
+    answer: ResignationAnswer, answering: str, level: WinKind, match_play: bool, plies: int,
+    reasons: Sequence[str] = (),
 ) -> list[str]:
     """Whether ``answering`` should accept an offer to resign at ``level``: the value of
-    accepting against playing on, and the answer; ``plies``: the depth of the evaluation."""
+    accepting against playing on, the ``reasons`` and the answer; ``plies``: the depth of the
+    evaluation."""
 
     def value(figure: float) -> str:
         return percent(figure) if match_play else f"{figure:+.3f}"
@@ -171,16 +192,19 @@ def resignation_hint_lines(
         f"  Accept {WIN_NAMES[level]:<12} {value(answer.accepting)}",
         f"  Play on             {value(answer.playing_on)}",
         f"Values are {answering}'s, in {unit}, without the cube's future.",
+        *_why(reasons, ""),
         f"Best now: {'accept' if answer.accept else 'reject and play on'}.",
     ]
 
 
 def cube_hint_lines(
-    decision: CubeDecision, doubler: str, match_play: bool, advice: str, plies: int
+    decision: CubeDecision, doubler: str, match_play: bool, advice: str, plies: int,
+    reasons: Sequence[str] = (),
 ) -> list[str]:
     """The cube decision of ``doubler`` (whose equities and chances it gives): the equity of
-    each choice, the right action and answer, and ``advice``, what to do now (``take``,
-    ``roll without doubling``, ...); ``plies``: the depth of the evaluation."""
+    each choice, the ``reasons`` (said to the player deciding), the right action and answer,
+    and ``advice``, what to do now (``take``, ``roll without doubling``, ...); ``plies``: the
+    depth of the evaluation."""
 
     def equity(value: float) -> str:
         if not math.isfinite(value):
@@ -200,5 +224,15 @@ def cube_hint_lines(
         f"  Double, drop   {equity(decision.double_drop)}",
         f"  Cubeless: {chances_text(decision.probabilities)}",
         f"Equities and chances are {doubler}'s; equities in {unit}.",
+        *_why(reasons, ""),
         f"Right cube action: {right}. Best now: {advice}.",
     ]
+
+
+def _why(reasons: Sequence[str], indent: str) -> list[str]:
+    """The reasons on a line: ``Why: makes your 5-point; safe: no blot can be hit.``
+
+    >>> _why(["makes your 5-point", "safe: no blot can be hit"], "  ")
+    ['  Why: makes your 5-point; safe: no blot can be hit.']
+    """
+    return [f"{indent}Why: {'; '.join(reasons)}."] if reasons else []

@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 from ..cube import CubeContext, MatchScore, jacoby_applies
 from ..dice import Dice, DiceSource, SecureDice, SeededDice
 from ..errors import BackgammonError, IllegalPlayError, InvalidDiceError
+from ..fairdice import FairDice
 from ..moves import Play, Turn
 from ..position import Position, WinKind
 from . import history as _history
@@ -232,7 +233,7 @@ class Game:
         if action is Action.ROLL:
             # Checked before the dice are drawn, so a refused roll spends no entered dice.
             self._check(Event(Action.ROLL, seat, dice=(1, 2)))
-            self._act(Event(Action.ROLL, seat, dice=self.dice_source.roll()))
+            self._act(Event(Action.ROLL, seat, dice=self._draw()))
         elif action is Action.PLAY:
             self._check(Event(Action.PLAY, seat, steps=()))
             assert self.dice is not None and act.play is not None
@@ -326,12 +327,18 @@ class Game:
                 and not self.may_double()
             ):
                 try:
-                    roll = self.dice_source.roll()
+                    roll = self._draw()
                 except InvalidDiceError:
                     return  # physical dice not entered yet: the player rolls by hand
                 self._apply(Event(Action.ROLL, self.on_roll, dice=roll, auto=True))
                 continue
             return
+
+    def _draw(self) -> Dice:
+        if isinstance(self.dice_source, FairDice):
+            # A fair roll's number is its place in the record, whatever was drawn and lost.
+            self.dice_source.resume(self.rolls_drawn)
+        return self.dice_source.roll()
 
     def _check(self, event: Event) -> None:
         """Raise IllegalActionError unless ``event`` is allowed now; change nothing.
@@ -552,13 +559,13 @@ class Game:
         """The position as ``seat`` sees it (their checkers as "mine")."""
         return self.position if check_seat(seat) == self.on_roll else self.position.flip()
 
-    def to_dict(self) -> dict[str, Any]:
-        """The game as plain JSON values: its settings and its record."""
-        return game_to_dict(self)
+    def to_dict(self, *, secrets: bool = False) -> dict[str, Any]:
+        """The game as plain JSON values (:func:`~.record.game_to_dict`)."""
+        return game_to_dict(self, secrets=secrets)
 
-    def to_json(self) -> str:
+    def to_json(self, *, secrets: bool = False) -> str:
         """The game as JSON text; :meth:`from_json` rebuilds it exactly."""
-        return json.dumps(self.to_dict(), separators=(",", ":"))
+        return json.dumps(self.to_dict(secrets=secrets), separators=(",", ":"))
 
     @classmethod
     def from_dict(
@@ -568,8 +575,9 @@ class Game:
         ``resume``: seeded ``dice`` go on from where the record's rolls left them
         (:meth:`~backgammon.dice.SeededDice.resume`); otherwise they start afresh."""
         game = game_from_dict(cls, data, dice)
-        if resume and isinstance(game.dice_source, SeededDice):
-            game.dice_source.resume(game.rolls_drawn)
+        dice = game.dice_source  # fair dice always stand where the record left them
+        if isinstance(dice, FairDice) or (resume and isinstance(dice, SeededDice)):
+            dice.resume(game.rolls_drawn)
         return game
 
     def apply_record(self, events: Sequence[dict[str, Any]], where: str) -> None:

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..dice import Dice, DiceSource, check_dice
 from ..errors import BackgammonError
+from ..fairdice import FairDice
 from ..moves import Play
 from ..position import Position, WinKind
 from .rules import Action, IllegalActionError, Rules, check_level, check_seat
@@ -186,8 +187,10 @@ def path_of(play: Play) -> tuple[tuple[int, int], ...]:
     return tuple((step.from_point, step.to_point) for step in play.steps)
 
 
-def game_to_dict(game: Game) -> dict[str, Any]:
-    """``game`` as plain JSON values: its settings and its record."""
+def game_to_dict(game: Game, *, secrets: bool = False) -> dict[str, Any]:
+    """``game`` as plain JSON values: its settings and its record, and its fair dice if it
+    has them (the server seed once the game is over, or always with ``secrets``)."""
+    dice = game.dice_source
     return {
         "schema": SCHEMA_VERSION,
         "rules": game.rules.to_dict(),
@@ -197,14 +200,22 @@ def game_to_dict(game: Game) -> dict[str, Any]:
         **({"setup": game.setup.to_dict()} if game.setup else {}),
         "colours": list(game.colours),
         "events": [event.to_dict() for event in game.events],
+        **(
+            {"dice": dice.to_dict(reveal=secrets or game.result is not None)}
+            if isinstance(dice, FairDice)
+            else {}
+        ),
     }
 
 
 def game_from_dict(kind: type[G], data: dict[str, Any], dice: DiceSource | None) -> G:
     """A game of class ``kind`` rebuilt from :func:`game_to_dict` by replaying its record; a
-    clear error for what is malformed."""
+    clear error for what is malformed. Without ``dice``, a record's fair dice go on rolling
+    (if it holds their server seed)."""
     if not isinstance(data, dict) or data.get("schema") != SCHEMA_VERSION:
         raise BackgammonError(f"This is not a saved game of schema version {SCHEMA_VERSION}.")
+    if dice is None and data.get("dice") is not None:
+        dice = FairDice.from_dict(data["dice"])
     try:
         setup = SetUp.from_dict(data["setup"]) if data.get("setup") else None
         start = None

@@ -16,13 +16,28 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 from starlette.responses import Response
 
+from .accounts import Accounts
 from .analyses import Analyses
 from .computer import Computer
 from .db import make_engine, migrate
 from .guards import BodyLimit, HintPool, RateLimits
 from .hub import Hub
-from .routes import actions, analysis, help, hints, matches, seats, updates
+from .rated import Ratings
+from .routes import (
+    accounts,
+    actions,
+    analysis,
+    dice,
+    help,
+    hints,
+    matches,
+    players,
+    seats,
+    tutorial,
+    updates,
+)
 from .routes.engine import router as engine_router
+from .sessions import CsrfGuard, Sessions
 from .settings import Settings
 from .store import MatchStore
 
@@ -43,6 +58,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     analyses = Analyses(
         engine, settings.analysis_plies, settings.analysis_workers, settings.analysis_queue
     )
+    users = Accounts(engine)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -50,6 +66,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await computer.settle()
         await analyses.settle()
         hint_pool.close()
+        users.close()
         engine.dispose()
 
     app = FastAPI(
@@ -63,27 +80,36 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.computer = computer
     app.state.hint_pool = hint_pool
     app.state.analyses = analyses
+    app.state.accounts = users
+    app.state.sessions = Sessions(engine, settings.session_days)
+    app.state.ratings = Ratings(engine)
     app.state.limits = RateLimits(
         {
             "create": settings.create_rate,
             "hint": settings.hint_rate,
             "action": settings.action_rate,
             "upload": settings.upload_rate,
+            "signin": settings.signin_rate,
         }
     )
     app.add_middleware(
         BodyLimit, max_bytes=settings.max_body, larger={"/api/analyses": settings.max_upload}
     )
+    app.add_middleware(CsrfGuard)
     app.add_exception_handler(RequestValidationError, _invalid_request)
     app.add_exception_handler(HTTPException, _refused)
     app.include_router(seats.router)  # before matches: /api/matches/join is not a match id
     app.include_router(matches.router)
     app.include_router(actions.router)
+    app.include_router(dice.router)
     app.include_router(hints.router)
     app.include_router(analysis.router)
     app.include_router(engine_router)
     app.include_router(updates.router)
+    app.include_router(accounts.router)
+    app.include_router(players.router)
     app.include_router(help.router)  # before the page's files, which would answer /help/ too
+    app.include_router(tutorial.router)
     app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
     return app
 

@@ -1,4 +1,4 @@
-"""The tables that keep every match, and the engine that reaches them.
+"""The tables that keep every match and account, and the engine that reaches them.
 
 A match is stored as its settings (who sits where, how the dice are rolled) and the game
 engine's own record (:meth:`backgammon.match.Match.to_dict`): the events of each game. Replaying
@@ -15,7 +15,18 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import JSON, DateTime, Engine, Integer, String, create_engine, event
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    Engine,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    create_engine,
+    event,
+)
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -64,9 +75,79 @@ class AnalysisRow(Base):
     error: Mapped[str | None] = mapped_column(String(500), nullable=True)
 
 
+class UserRow(Base):
+    """An account: its name, its password's Argon2 hash, and its FIBS rating and experience
+    (:mod:`backgammon.ratings`)."""
+
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    #: As chosen; ``name_key`` (its lower case) is what makes a name taken.
+    name: Mapped[str] = mapped_column(String(20))
+    name_key: Mapped[str] = mapped_column(String(20), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(200))
+    rating: Mapped[float] = mapped_column(Float)
+    #: The points of the rated matches finished.
+    experience: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SessionRow(Base):
+    """A signed-in browser: the SHA-256 of its cookie's secret (the secret itself is never
+    stored), whose account it is, and until when."""
+
+    __tablename__ = "sessions"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class MatchAccountRow(Base):
+    """The accounts that sit at a match (a guest's seat has none), and whether it is rated;
+    written when a signed-in player creates or joins a match."""
+
+    __tablename__ = "match_accounts"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    user0: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    user1: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    rated: Mapped[bool] = mapped_column(Boolean)
+
+
+class RatedResultRow(Base):
+    """The result of a rated match, written once (the match id is unique) in the same
+    transaction that changes the two ratings: the ratings before and their changes."""
+
+    __tablename__ = "rated_results"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), unique=True)
+    user0: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    user1: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    length: Mapped[int] = mapped_column(Integer)
+    #: The seat that won, 0 or 1.
+    winner: Mapped[int] = mapped_column(Integer)
+    rating0: Mapped[float] = mapped_column(Float)
+    rating1: Mapped[float] = mapped_column(Float)
+    change0: Mapped[float] = mapped_column(Float)
+    change1: Mapped[float] = mapped_column(Float)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 def now() -> datetime:
     """The time to stamp a row with."""
     return datetime.now(UTC)
+
+
+def utc(stamp: datetime) -> datetime:
+    """A time read from a row, in UTC: SQLite gives it back without its zone.
+
+    >>> utc(datetime(2026, 12, 2, 8, 0)).isoformat()
+    '2026-12-02T08:00:00+00:00'
+    """
+    return stamp if stamp.tzinfo is not None else stamp.replace(tzinfo=UTC)
 
 
 def make_engine(url: str) -> Engine:

@@ -92,7 +92,7 @@ class RateLimits:
     #: What each kind of request is called in a refusal.
     NAMES: ClassVar[dict[str, str]] = {
         "create": "new matches", "hint": "hints", "action": "actions",
-        "upload": "files to analyse",
+        "upload": "files to analyse", "signin": "tries to sign in or up",
     }
 
     def __init__(self, rates: dict[str, str | None]) -> None:

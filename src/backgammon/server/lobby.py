@@ -53,6 +53,7 @@ def _entry(
         invite=invite["public"],
         creator=record["players"][1 - seat],
         rating=None,
+        rated=False,
         seat=seat,
         length=record["length"],
         rules=record["rules"],

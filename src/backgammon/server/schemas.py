@@ -92,12 +92,28 @@ class CreateMatch(_Request):
         description="seeded dice, known in advance: only where the server allows it "
         "(for tests and reproductions); the state then shows the seed",
     )
+    rated: StrictBool = Field(
+        False,
+        description="a rated match (FIBS ratings): only to a length, between two signed-in "
+        "players online, from the opening",
+    )
     position: Ascii | None = Field(
         None,
         max_length=100,
         description="start from a position instead of the opening roll: a GNU Backgammon "
         "Position ID (seat 0 to roll), a full GNU Backgammon ID or an XGID; the last two "
         "also give the dice, the cube, and the match length and score (over ``length``)",
+    )
+
+
+class AddSeed(_Request):
+    """A player's own seed for the fair dice of the game in play, before its first roll (it
+    holds for the next games too, until changed)."""
+
+    seat: Seat = Field(description="the seat whose seed it is")
+    seed: str = Field(
+        pattern=r"^[A-Za-z0-9._-]{0,64}$",
+        description="up to 64 letters, digits, '.', '_' or '-'; empty takes the seed back",
     )
 
 
@@ -311,6 +327,17 @@ class EntryView(BaseModel):
     auto: bool = False
 
 
+class FairDiceView(BaseModel):
+    """A game's provably fair dice (the README's "Provably fair dice"): the commitment
+    published before its first roll, the players' seeds, and the server seed once the game
+    is over."""
+
+    commitment: str = Field(description="SHA-256 of the secret server seed, in hex")
+    seeds: list[str] = Field(description="each seat's own seed (empty: none)")
+    server_seed: str | None = Field(None, description="revealed when the game is over, in hex")
+    rolls: int = Field(description="the rolls made so far; the next is number rolls + 1")
+
+
 class GameView(BaseModel):
     """One game of the match: its record, the score before it, and its result."""
 
@@ -319,6 +346,7 @@ class GameView(BaseModel):
     crawford: bool
     entries: list[EntryView]
     result: ResultView | None
+    fair_dice: FairDiceView | None = None
 
 
 class ClaimView(BaseModel):
@@ -336,6 +364,11 @@ class State(BaseModel):
     seed: int | None = Field(
         description="the dice's seed, when the match was started with one: its rolls are "
         "then known in advance"
+    )
+    fair_dice: FairDiceView | None = Field(
+        None,
+        description="the provably fair dice of the game in play (None: seeded dice, or a "
+        "match from before fair dice)",
     )
     view: int = Field(description="the seat whose side the board is drawn from")
     seats: list[SeatView]
@@ -400,7 +433,8 @@ class LobbyEntry(BaseModel):
     id: str
     invite: str = Field(description="join with it (POST /api/matches/join)")
     creator: str = Field(description="the creator's name")
-    rating: float | None = Field(description="the creator's rating, where they have one")
+    rating: float | None = Field(description="a signed-in creator's rating (FIBS)")
+    rated: bool = Field(False, description="the match is rated: only signed-in players join")
     seat: int = Field(description="the seat a joining player takes")
     length: int = Field(description="0 for money play")
     rules: dict[str, object]
@@ -436,6 +470,9 @@ class PlayHint(BaseModel):
         description="the steps still to make after those made this turn (all of ``steps`` "
         "when none is made); null when the steps made do not lead to this play"
     )
+    reasons: list[str] = Field(
+        description="why, in short sentences in the language asked (``lang``)"
+    )
 
 
 class CubeHint(BaseModel):
@@ -460,6 +497,9 @@ class CubeHint(BaseModel):
         "match: the doubler's chances of winning the match"
     )
     chances: Chances = Field(description="the doubler's cubeless chances, before rolling")
+    reasons: list[str] = Field(
+        description="why, in short sentences in the language asked (``lang``)"
+    )
 
 
 class ResignationHint(BaseModel):
@@ -474,6 +514,9 @@ class ResignationHint(BaseModel):
     unit: Literal["points", "match"] = Field(
         description="points: points a game (money play, the cube's value in); match: the "
         "seat's chances of winning the match"
+    )
+    reasons: list[str] = Field(
+        description="why, in short sentences in the language asked (``lang``)"
     )
 
 

@@ -15,6 +15,8 @@ variable                      meaning                                      defau
 ``BACKGAMMON_HINT_RATE``      hints a client may ask for                   30/minute
 ``BACKGAMMON_ACTION_RATE``    actions a client may make                    600/minute
 ``BACKGAMMON_UPLOAD_RATE``    .mat files a client may send to analyse      10/minute
+``BACKGAMMON_SIGNIN_RATE``    sign-ins and sign-ups a client may try       10/minute
+``BACKGAMMON_SESSION_DAYS``   the days a sign-in lasts                     30
 ``BACKGAMMON_ANALYSIS_PLIES`` the depth of the analyses (0 to 2)           0
 ``BACKGAMMON_CLAIM_SECONDS``  how long an online game waits for a player     180
                               before the other may claim it
@@ -47,7 +49,9 @@ _RATES = {
     "hint_rate": "30/minute",
     "action_rate": "600/minute",
     "upload_rate": "10/minute",
+    "signin_rate": "10/minute",
 }
+DEFAULT_SESSION_DAYS = 30
 
 
 @dataclass(frozen=True)
@@ -66,6 +70,9 @@ class Settings:
     hint_rate: str | None = _RATES["hint_rate"]
     action_rate: str | None = _RATES["action_rate"]
     upload_rate: str | None = _RATES["upload_rate"]
+    signin_rate: str | None = _RATES["signin_rate"]
+    #: How long a sign-in lasts, in days, before its session expires.
+    session_days: int = DEFAULT_SESSION_DAYS
     #: The largest request body, in bytes (an action is about a hundred).
     max_body: int = 16_384
     #: The threads that think out hints, and the hints that may wait for one.
@@ -127,6 +134,11 @@ class Settings:
             raise BackgammonError(
                 f"BACKGAMMON_ANALYSIS_PLIES is 0, 1 or 2; got {plies_text!r}."
             )
+        days_text = env.get("BACKGAMMON_SESSION_DAYS") or str(DEFAULT_SESSION_DAYS)
+        if not days_text.isdigit() or not 0 < int(days_text) <= 3650:
+            raise BackgammonError(
+                f"BACKGAMMON_SESSION_DAYS is a number of days from 1 to 3650; got {days_text!r}."
+            )
         return cls(
             database_url=url,
             analysis_plies=int(plies_text),
@@ -139,6 +151,8 @@ class Settings:
             hint_rate=_rate(env, "hint_rate"),
             action_rate=_rate(env, "action_rate"),
             upload_rate=_rate(env, "upload_rate"),
+            signin_rate=_rate(env, "signin_rate"),
+            session_days=int(days_text),
         )
 
 

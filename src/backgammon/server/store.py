@@ -24,7 +24,8 @@ from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from ..bot import Level
-from ..dice import DiceSource, SecureDice, SeededDice
+from ..dice import DiceSource, SeededDice
+from ..fairdice import FairMatchDice
 from ..match import Match
 from .db import MatchRow, now
 from .seats import Seating
@@ -113,9 +114,9 @@ def events_in(match: Match) -> int:
     return sum(len(game.events) for game in match.games)
 
 
-def dice_for(seed: int | None) -> DiceSource:
-    """The dice of a match: secure ones, or seeded ones when a seed is given."""
-    return SecureDice() if seed is None else SeededDice(seed)
+def dice_for(seed: int | None) -> DiceSource | FairMatchDice:
+    """The dice of a new match: provably fair ones, or seeded ones when a seed is given."""
+    return FairMatchDice() if seed is None else SeededDice(seed)
 
 
 class UnknownMatchError(LookupError):
@@ -240,7 +241,7 @@ class MatchStore:
                     created_at=stamp,
                     updated_at=stamp,
                     settings=live.settings(),
-                    record=live.match.to_dict(),
+                    record=live.match.to_dict(secrets=True),
                     version=live.version,
                 )
             )
@@ -252,7 +253,7 @@ class MatchStore:
             written = session.execute(
                 update(MatchRow)
                 .where(MatchRow.id == match_id, MatchRow.version == before)
-                .values(record=match.to_dict(), version=version, updated_at=now())
+                .values(record=match.to_dict(secrets=True), version=version, updated_at=now())
             )
             if written.rowcount != 1:  # type: ignore[attr-defined]
                 raise MatchChangedError(match_id)
@@ -264,8 +265,10 @@ class MatchStore:
                 raise UnknownMatchError(match_id)
             settings, record, created = row.settings, row.record, row.created_at
         seed = settings.get("seed")
-        # Seeded dice go on from the rolls the record has drawn, as they would have.
-        match = Match.from_dict(record, dice_for(seed), resume=True)
+        # Seeded dice go on from the rolls the record has drawn, as they would have; fair
+        # dice (and an old record's secure ones) come from the record.
+        dice = None if seed is None else SeededDice(seed)
+        match = Match.from_dict(record, dice, resume=True)
         first, second = (SeatSettings.from_dict(seat) for seat in settings["seats"])
         seating = Seating.from_dict(settings.get("seating", {}))
         return LiveMatch(match_id, match, (first, second), seed, created, seating)

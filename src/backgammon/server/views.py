@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator
 from datetime import datetime
 
 from ..errors import BackgammonError
+from ..fairdice import FairDice
 from ..formats.ids import gnubg_id_of, xgid_of
 from ..game import (
     Action,
@@ -35,6 +36,7 @@ from .schemas import (
     CubeView,
     DieView,
     EntryView,
+    FairDiceView,
     GameView,
     OfferView,
     PointView,
@@ -77,6 +79,7 @@ def state_of(live: LiveMatch, view: int) -> State:
         id=live.id,
         version=live.version,
         seed=live.seed,
+        fair_dice=fair_dice_view(game),
         view=view,
         seats=[
             SeatView(
@@ -167,9 +170,20 @@ def _game_view(live: LiveMatch, number: int) -> GameView:
         crawford=game.crawford,
         entries=list(_entries(game)),
         result=_result(game.result),
+        fair_dice=fair_dice_view(game),
     )
     live.record_views[number] = (len(game.events), view)
     return view
+
+
+def fair_dice_view(game: Game) -> FairDiceView | None:
+    """The fair dice of ``game``, their server seed only once it is over; None for others."""
+    dice = game.dice_source
+    if not isinstance(dice, FairDice):
+        return None
+    return FairDiceView.model_validate(
+        {"rolls": game.rolls_drawn, **dice.to_dict(reveal=game.result is not None)}
+    )
 
 
 def _offer(game: Game) -> OfferView | None:

@@ -25,16 +25,16 @@ import math
 import numpy as np
 from numba import njit
 
-from ..bearoff import _BINOMIAL
+from ..bearoff import BINOMIAL
 from ..encoding import (
-    _ESCAPES,
-    _HIGH_RUN,
-    _LONGEST,
-    _LOW_RUN,
-    _POPCOUNT,
-    _UNITS,
     CONTACT_INPUTS,
+    ESCAPES,
+    HIGH_RUN,
+    LONGEST,
+    LOW_RUN,
+    POPCOUNT,
     RACE_INPUTS,
+    UNITS,
 )
 
 Nets = tuple[
@@ -126,11 +126,11 @@ def _side_features(side: np.ndarray, other: np.ndarray, out: np.ndarray, at: int
     made_own = _made_own(side)
     other_made = _made_own(other)
     low, high = made_own & 0xFFF, made_own >> 12
-    prime = max(max(_LONGEST[low], _LONGEST[high]), _HIGH_RUN[low] + _LOW_RUN[high])
-    home = _POPCOUNT[made_own & 0x3F]
-    anchors = _POPCOUNT[(made_own >> 18) & 0x3F]
+    prime = max(max(LONGEST[low], LONGEST[high]), HIGH_RUN[low] + LOW_RUN[high])
+    home = POPCOUNT[made_own & 0x3F]
+    anchors = POPCOUNT[(made_own >> 18) & 0x3F]
     back = max(_rearmost(side), 1)
-    escapes = _ESCAPES[(other_made >> (25 - back)) & 0xFFF]
+    escapes = ESCAPES[(other_made >> (25 - back)) & 0xFFF]
     targets = 0
     closed = 0
     blots = 0
@@ -175,7 +175,7 @@ def encode_contact(board: np.ndarray, x: np.ndarray) -> None:
         for p in range(1, 26):
             c = side[p]
             for k in range(4):
-                x[base + 4 * (p - 1) + k] = _UNITS[c, k]
+                x[base + 4 * (p - 1) + k] = UNITS[c, k]
         x[base + 100] = np.float32(side[0]) / np.float32(15.0)
     _side_features(board[0], board[1], x, 202)
     _side_features(board[1], board[0], x, 212)
@@ -190,7 +190,7 @@ def encode_race(board: np.ndarray, x: np.ndarray) -> None:
         for p in range(1, 25):
             c = side[p]
             for k in range(4):
-                x[base + 4 * (p - 1) + k] = _UNITS[c, k]
+                x[base + 4 * (p - 1) + k] = UNITS[c, k]
         for k in range(14):
             x[base + 96 + k] = 1.0 if side[0] >= k + 1 else 0.0
         pips = 0
@@ -270,7 +270,7 @@ def _rank(side: np.ndarray) -> int:
     total = 0
     for i in range(1, 7):
         total += side[i]
-        index += _BINOMIAL[total + i - 1, i]
+        index += BINOMIAL[total + i - 1, i]
     return index
 
 

@@ -15,6 +15,7 @@ from ...position import WinKind
 from ..db import now
 from ..deps import Computers, Held, Live, Store, Watchers, check_holds
 from ..guards import rate_limited
+from ..rated import Book
 from ..schemas import (
     ActionRequest,
     Claim,
@@ -52,6 +53,7 @@ async def post_action(
     store: Store,
     hub: Watchers,
     computer: Computers,
+    ratings: Book,
     view: Annotated[
         int | None, Query(ge=0, le=1, description="the board's side (default: the actor's)")
     ] = None,
@@ -83,13 +85,15 @@ async def post_action(
             apply(live.match, action)
         except BackgammonError as exc:
             raise HTTPException(status.HTTP_409_CONFLICT, str(exc)) from None
-        await _save(store, live, before)
+        await save_or_refuse(store, live, before)
+        await ratings.match_ended(live)
         hub.publish(live)
         computer.wake(live)
     return state_of(live, action.seat if view is None else view)
 
 
-async def _save(store: MatchStore, live: LiveMatch, before: int) -> None:
+async def save_or_refuse(store: MatchStore, live: LiveMatch, before: int) -> None:
+    """Save ``live`` in place of version ``before``, or refuse the request (409, 503)."""
     try:
         await store.save(live, before)
     except MatchChangedError:

@@ -182,7 +182,8 @@ def _page(lang: str, topic: str | None, content: str) -> str:
 <body>
 <header class="help-top">
 <a class="skip" href="#content">{escape(page["skip"])}</a>
-<p class="site"><a href="/">{escape(page["back"])}</a></p>
+<p class="site"><a href="/">{escape(page["back"])}</a> ·
+<a href="/tutorial/{lang}">{escape(page["tutorial"])}</a></p>
 {_navigation(lang, topic)}
 </header>
 <main id="content">

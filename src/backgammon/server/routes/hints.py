@@ -12,10 +12,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request, status
 
+from ...analysis.reasons import (
+    answerer_chances,
+    cube_reasons,
+    hints_reasons,
+    resignation_reasons,
+    say_all,
+)
 from ...bot import Bot, Level
 from ...bot.player import CubeMoment, CubeQuestion, ResignationQuestion
 from ...bot.probabilities import Probabilities
@@ -39,6 +46,10 @@ PLAYS = 5
 View = Annotated[
     int, Query(ge=0, le=1, description="the seat whose side the board places are drawn from")
 ]
+Lang = Annotated[
+    Literal["en", "vi", "mt", "fa", "km"],
+    Query(description="the language of the reasons (the page's)"),
+]
 _Question = Callable[[Bot], HintView]
 
 
@@ -56,17 +67,20 @@ _Question = Callable[[Bot], HintView]
         503: {"description": "the threads that think out hints are all busy"},
     },
 )
-async def get_hint(request: Request, live: Live, held: Held, view: View = 0) -> HintView:
+async def get_hint(
+    request: Request, live: Live, held: Held, view: View = 0, lang: Lang = "en"
+) -> HintView:
     """The computer's advice to the seat whose turn it is (a person's): the best plays of
     its roll (up to five), or its cube decision when it may double or must answer a
-    double. The bot thinks for up to about a second, in a pool of a few threads. Only the
-    token of that seat gets it (``Authorization: Bearer <token>``)."""
-    question = _question(live, view, held)
+    double, each with its reasons in words, in ``lang``. The bot thinks for up to about a
+    second, in a pool of a few threads. Only the token of that seat gets it
+    (``Authorization: Bearer <token>``)."""
+    question = _question(live, view, lang, held)
     pool: HintPool = request.app.state.hint_pool
     return await pool.run(computer.consult, LEVEL, question)
 
 
-def _question(live: LiveMatch, view: int, held: frozenset[int]) -> _Question:
+def _question(live: LiveMatch, view: int, lang: str, held: frozenset[int]) -> _Question:
     """What to ask the bot now, read from the match; 409 when there is nothing to ask, 403
     when the seat asked for is not one of the ``held``."""
     match, game = live.match, live.match.game
@@ -82,7 +96,7 @@ def _question(live: LiveMatch, view: int, held: frozenset[int]) -> _Question:
     check_holds(held, seat)
     version = live.version
     if game.phase in (Phase.MOVE, Phase.CONFIRM):
-        return _move_question(game, seat, view, version)
+        return _move_question(game, seat, view, version, lang)
     if game.phase in (Phase.ROLL, Phase.CUBE):
         question = CubeQuestion.of(game, seat)
         if question is None:
@@ -90,17 +104,17 @@ def _question(live: LiveMatch, view: int, held: frozenset[int]) -> _Question:
                 f"Seat {seat} may not double now, so there is no cube decision; "
                 "ask again after the roll for the play."
             )
-        return _cube_question(question, seat, version)
+        return _cube_question(question, seat, version, lang)
     offer = ResignationQuestion.of(game, seat)
     assert offer is not None  # what is left: an offer to resign waits for the seat's answer
-    return _resignation_question(offer, seat, version)
+    return _resignation_question(offer, seat, version, lang)
 
 
 def _refuse(sentence: str) -> HTTPException:
     return HTTPException(status.HTTP_409_CONFLICT, sentence)
 
 
-def _move_question(game: Game, seat: int, view: int, version: int) -> _Question:
+def _move_question(game: Game, seat: int, view: int, version: int, lang: str) -> _Question:
     assert game.dice is not None and game.turn is not None
     position, dice, turn, cube = game.position, game.dice, game.turn, game.cube_context(seat)
     made = [step_view(a, b, seat, view) for a, b in turn.made]
@@ -116,7 +130,7 @@ def _move_question(game: Game, seat: int, view: int, version: int) -> _Question:
         hints = bot.hints(position, dice, PLAYS, cube)
         best = hints[0].equity if hints else 0.0
         plays = []
-        for hint in hints:
+        for hint, reasons in zip(hints, hints_reasons(hints), strict=True):
             steps = [place(step) for step in hint.play.steps]
             rest = ways.get(hint.play.result) if ways is not None else hint.play.steps
             plays.append(
@@ -127,6 +141,7 @@ def _move_question(game: Game, seat: int, view: int, version: int) -> _Question:
                     chances=_chances(hint.probabilities),
                     steps=steps,
                     remaining=None if rest is None else [place(step) for step in rest],
+                    reasons=say_all(reasons, lang),
                 )
             )
         return HintView(
@@ -145,7 +160,7 @@ def _move_question(game: Game, seat: int, view: int, version: int) -> _Question:
     return ask
 
 
-def _cube_question(question: CubeQuestion, seat: int, version: int) -> _Question:
+def _cube_question(question: CubeQuestion, seat: int, version: int, lang: str) -> _Question:
     """The cube decision ``seat`` faces (:class:`~backgammon.bot.player.CubeQuestion`)."""
     def ask(bot: Bot) -> HintView:
         decision = question.decide(bot)
@@ -163,17 +178,22 @@ def _cube_question(question: CubeQuestion, seat: int, version: int) -> _Question
                 double_pass=_finite(decision.double_drop),
                 unit="cube" if question.cube.money else "match",
                 chances=_chances(decision.probabilities),
+                reasons=say_all(cube_reasons(question, decision), lang),
             ),
         )
 
     return ask
 
 
-def _resignation_question(offer: ResignationQuestion, seat: int, version: int) -> _Question:
+def _resignation_question(
+    offer: ResignationQuestion, seat: int, version: int, lang: str
+) -> _Question:
     """Whether ``seat`` should accept the offer to resign (:class:`ResignationQuestion`)."""
 
     def ask(bot: Bot) -> HintView:
         answer = offer.decide(bot)
+        # The evaluation the answer was made on, from the bot's cache.
+        chances = answerer_chances(offer, bot.evaluate(offer.position))
         return _decision_view(
             version,
             seat,
@@ -184,6 +204,7 @@ def _resignation_question(offer: ResignationQuestion, seat: int, version: int) -
                 accepting=answer.accepting,
                 playing_on=answer.playing_on,
                 unit="points" if offer.cube.money else "match",
+                reasons=say_all(resignation_reasons(offer, answer, chances), lang),
             ),
         )
 

@@ -15,8 +15,10 @@ from ...game import Rules
 from ...match import Match
 from ..deps import Computers, Live, Setup, Store
 from ..guards import rate_limited
+from ..rated import Book, refuse_unratable
 from ..schemas import Created, CreateMatch, State
 from ..seats import Invite, Key, Seating, digest_of, new_secret
+from ..sessions import Viewer
 from ..store import SeatSettings, dice_for
 from ..views import state_of
 
@@ -33,7 +35,12 @@ View = Annotated[int, Query(ge=0, le=1, description="the seat whose side the boa
     responses={429: {"description": "too many new matches from this address"}},
 )
 async def create_match(
-    request: CreateMatch, store: Store, computer: Computers, settings: Setup
+    request: CreateMatch,
+    store: Store,
+    computer: Computers,
+    settings: Setup,
+    account: Viewer,
+    ratings: Book,
 ) -> Created:
     """Start a match (``length`` points) or a money session (0), waiting for its opening roll,
     or set up from a ``position`` (an ID) where the ID says.
@@ -48,6 +55,8 @@ async def create_match(
             "This server rolls its own dice: a seed is taken only where the server is "
             "started for tests or reproductions (BACKGAMMON_ALLOW_SEED=1).",
         )
+    online = request.opponent not in ("computer", "human")
+    refuse_unratable(request.rated, account, request.length, online, bool(request.position))
     try:
         setting = None
         if request.position is not None:
@@ -95,6 +104,7 @@ async def create_match(
         claim_seconds=settings.claim_seconds,
     )
     live = await store.add(match, seats, request.seed, seating)
+    await ratings.note_creator(live, account, request.rated)
     computer.wake(live)  # a position set up with the computer to play
     return Created(**state_of(live, 0).model_dump(), token=token, invite=invite)
 

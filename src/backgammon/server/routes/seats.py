@@ -14,8 +14,10 @@ from starlette.concurrency import run_in_threadpool
 from ..deps import Store, Watchers
 from ..guards import rate_limited
 from ..lobby import find_invite, open_matches
+from ..rated import Book
 from ..schemas import Joined, JoinMatch, LobbyEntry
 from ..seats import digest_of, new_secret
+from ..sessions import Viewer
 from ..store import MatchChangedError, UnknownMatchError
 
 router = APIRouter(tags=["online"])
@@ -34,15 +36,19 @@ _SPENT = "This invite has been used: its seat is taken."
     response_model=Joined,
     dependencies=[Depends(rate_limited("create"))],
     responses={
+        403: {"description": "a rated match: a guest, or the creator's own account"},
         404: {"description": "no match has this invite"},
         410: {"description": "the invite has been used"},
         429: {"description": "too many requests from this address"},
     },
 )
-async def join(request: JoinMatch, store: Store, hub: Watchers) -> Joined:
+async def join(
+    request: JoinMatch, store: Store, hub: Watchers, account: Viewer, ratings: Book
+) -> Joined:
     """Take the seat an online match's invite gives: the answer's ``token`` holds it (send
     it as ``Authorization: Bearer <token>``). The invite is then spent: a second use is
-    refused (410)."""
+    refused (410). A signed-in player's account is noted at the seat; a rated match takes
+    only a signed-in player other than its creator (403)."""
     digest = digest_of(request.invite)
     found = await run_in_threadpool(find_invite, store.engine, digest)
     if found is None:
@@ -58,6 +64,7 @@ async def join(request: JoinMatch, store: Store, hub: Watchers) -> Joined:
         invite = live.seating.invite
         if invite is None or invite.digest != digest:
             raise HTTPException(status.HTTP_410_GONE, _SPENT)
+        await ratings.note_joiner(live.id, invite.seat, account)
         token = new_secret()
         seating, players = live.seating, live.match.players
         live.seating = seating.joined(token)
@@ -78,10 +85,18 @@ async def join(request: JoinMatch, store: Store, hub: Watchers) -> Joined:
 
 
 @router.get("/api/lobby", response_model=list[LobbyEntry])
-async def lobby(store: Store) -> list[LobbyEntry]:
+async def lobby(store: Store, ratings: Book) -> list[LobbyEntry]:
     """The online matches listed in the lobby that wait for an opponent, the newest first
-    (at most 100): join one with its ``invite``."""
-    return await run_in_threadpool(open_matches, store.engine, LOBBY_SIZE)
+    (at most 100), with a signed-in creator's name and rating and whether the match is
+    rated: join one with its ``invite``."""
+    entries = await run_in_threadpool(open_matches, store.engine, LOBBY_SIZE)
+    standings = await ratings.creators([entry.id for entry in entries])
+    for entry in entries:
+        standing = standings.get(entry.id)
+        if standing is not None:
+            entry.creator, entry.rating, entry.rated = (
+                standing.name, standing.rating, standing.rated)
+    return entries
 
 
 @router.get("/join/{invite}", response_class=FileResponse, include_in_schema=False)

@@ -1,6 +1,7 @@
 // The server's API: one function per request, and the WebSocket of live updates. A request
 // about a match carries the seat token this browser holds for it (seats.js), if any.
 
+import { csrfHeaders } from "./csrf.js";
 import { keepSeat, seatOf } from "./seats.js";
 
 export class ApiError extends Error {
@@ -26,7 +27,10 @@ async function request(method, path, body, match = null) {
   if (seat) headers.Authorization = `Bearer ${seat.token}`;
   const response = await fetch(path, {
     method,
-    headers,
+    headers: {
+      ...headers,
+      ...(method === "GET" ? {} : csrfHeaders()), // a signed-in page's token (csrf.js)
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const data = await response.json().catch(() => ({}));
@@ -62,9 +66,16 @@ export function act(id, view, action) {
   return request("POST", `/api/matches/${encodeURIComponent(id)}/actions?view=${view}`, action, id);
 }
 
-/** The computer's advice to the seat whose turn it is: its best plays, or its cube decision. */
-export function getHint(id, view) {
-  return request("GET", `/api/matches/${encodeURIComponent(id)}/hint?view=${view}`, undefined, id);
+/** Add `seat`'s own seed to the fair dice of the game in play, before its first roll. */
+export function addSeed(id, seat, seed) {
+  return request("POST", `/api/matches/${encodeURIComponent(id)}/seed`, { seat, seed }, id);
+}
+
+/** The computer's advice to the seat whose turn it is: its best plays, or its cube decision,
+ * with its reasons said in `lang`. */
+export function getHint(id, view, lang) {
+  const query = `view=${view}&lang=${encodeURIComponent(lang)}`;
+  return request("GET", `/api/matches/${encodeURIComponent(id)}/hint?${query}`, undefined, id);
 }
 
 /** The analysis of a match ({match: id}) or of an uploaded file ({upload: id}): the report

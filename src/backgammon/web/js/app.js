@@ -7,6 +7,7 @@ import { closeAnalysis, openAnalysis, relabelAnalysis, setUpAnalysis } from "./a
 import { ApiError, act, createMatch, getState, matUrl, refusal, watch } from "./api.js";
 import { renderBoard } from "./board.js";
 import { enableDrag } from "./drag.js";
+import { renderFairDice, setUpFairDice } from "./fair.js";
 import { relabelHints, setUpHints, updateHints } from "./hint.js";
 import {
   LANGUAGES, applyMessages, browserLanguage, formatNumber, has, isolate, language, loadMessages,
@@ -256,6 +257,7 @@ function render() {
   $("#gnubg-id").value = state.gnubg_id || "";
   $("#xgid").value = state.xgid || "";
   $("#export").href = matUrl(state.id);
+  renderFairDice(state);
   // Once the controls show what may be done now (the focus may go on to one of them).
   if (focused !== null) refocus(board, focused);
   // After the board: a hint the game has moved past goes, and the marks of one shown are
@@ -539,6 +541,7 @@ function relabel() {
   document.title = t("app.title");
   applyMessages();
   $("#help-link").href = `/help/${language()}/`;
+  $("#tutorial-link").href = `/tutorial/${language()}`;
   $("#language").value = language();
   render();
   relabelHints();
@@ -562,6 +565,7 @@ async function main() {
   document.title = t("app.title");
   applyMessages();
   $("#help-link").href = `/help/${language()}/`; // the help in the page's language
+  $("#tutorial-link").href = `/tutorial/${language()}`;
   setUpLanguage();
   $("#setup-form").addEventListener("submit", startMatch);
   setUpBoardInput();
@@ -572,6 +576,7 @@ async function main() {
     claim: (action) => page.state && send(action, claimSeat(page.state)),
   });
   setUpAnalysis({ onClose: leaveAnalysis });
+  setUpFairDice({ names: playerName });
   $("#analyse-button").addEventListener("click", () => {
     const id = page.state.id;
     history.pushState(null, "", `?match=${encodeURIComponent(id)}&analyse=1`);

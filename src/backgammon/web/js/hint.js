@@ -4,12 +4,14 @@
 // The server thinks (GET /api/matches/{id}/hint); this module shows what it answers: for a
 // move, the best plays with their equities and chances, each row a button that draws its play
 // on the board (the best one when the panel opens; hovering or focusing a row shows that row's
-// play until the pointer or the focus leaves); for the cube, the right action and its three
-// equities. A hint is for one version of the game: the panel closes when the state moves on.
+// play until the pointer or the focus leaves) and its reasons below the list; for the cube, the
+// right action, its three equities and its reasons. The reasons come in words from the server,
+// in the page's language (asked again when the language changes). A hint is for one version
+// of the game: the panel closes when the state moves on.
 
 import { getHint, refusal } from "./api.js";
 import { drawPlayMarks } from "./board.js";
-import { formatNumber, plural, t } from "./i18n.js";
+import { formatNumber, isolate, language, plural, t } from "./i18n.js";
 import { placeOf } from "./moves.js";
 
 const hint = {
@@ -71,9 +73,10 @@ async function open() {
   $("#hint-body").replaceChildren();
   $("#hint-note").textContent = t("hint.thinking");
   $("#hint").setAttribute("aria-busy", "true");
+  const lang = language();
   let data;
   try {
-    data = await getHint(state.id, state.view); // the places named as the board shows them
+    data = await getHint(state.id, state.view, lang); // places named as the board shows them
   } catch (error) {
     if (hint.asked !== asked) return;
     hint.asked = null;
@@ -89,7 +92,7 @@ async function open() {
     close();
     return;
   }
-  hint.data = { ...data, id: state.id };
+  hint.data = { ...data, id: state.id, lang };
   hint.chosen = 0;
   hint.looked = null;
   renderPanel();
@@ -209,13 +212,56 @@ function renderPlays(body, data) {
     item.appendChild(row);
     list.appendChild(item);
   });
-  body.append(columns, list);
+  body.append(columns, list, reasonsList());
+  showPlayReasons();
 }
 
-/** After the language changed: the panel said again in the new one. */
+/** The place of a hint's reasons: a heading and a list, filled by showReasons. */
+function reasonsList() {
+  const section = document.createElement("div");
+  section.className = "hint-why";
+  const heading = document.createElement("p");
+  heading.className = "hint-why-heading";
+  heading.id = "hint-why-heading";
+  const list = document.createElement("ul");
+  list.className = "hint-reasons";
+  list.setAttribute("aria-labelledby", heading.id);
+  section.append(heading, list);
+  return section;
+}
+
+/** Show `reasons` in `section` ("Why", or "Why <play>" for a play's); none: hidden. */
+function showReasons(section, reasons, play = null) {
+  section.hidden = reasons.length === 0;
+  section.querySelector(".hint-why-heading").textContent =
+    play === null ? t("hint.why") : t("hint.whyPlay", { play: isolate(play) });
+  section.querySelector(".hint-reasons").replaceChildren(...reasons.map((reason) => {
+    const item = document.createElement("li");
+    item.textContent = reason;
+    return item;
+  }));
+}
+
+/** The reasons of the play looked at (else the one selected) under the list of plays. */
+function showPlayReasons() {
+  const section = $("#hint-body .hint-why");
+  const play = hint.data?.plays?.[hint.looked ?? hint.chosen];
+  if (section && play) showReasons(section, play.reasons, play.play);
+}
+
+/** A decision's reasons, shown at once. */
+function decisionReasons(reasons) {
+  const section = reasonsList();
+  showReasons(section, reasons);
+  return section;
+}
+
+/** After the language changed: the panel said again in the new one (asked again for reasons
+ * in the new language). */
 export function relabelHints() {
   if (!isOpen()) return;
-  if (hint.data) renderPanel();
+  if (hint.data && hint.data.lang !== language()) open();
+  else if (hint.data) renderPanel();
   else if (hint.asked) $("#hint-note").textContent = t("hint.thinking");
 }
 
@@ -224,11 +270,13 @@ function choose(index) {
   for (const row of document.querySelectorAll("#hint-body .hint-play")) {
     row.setAttribute("aria-pressed", String(Number(row.dataset.index) === index));
   }
+  showPlayReasons();
   drawMarks();
 }
 
 function look(index) {
   hint.looked = index;
+  showPlayReasons();
   drawMarks();
 }
 
@@ -258,7 +306,7 @@ function renderCube(body, data) {
   const chances = document.createElement("p");
   chances.className = "hint-chances";
   chances.textContent = t("hint.cube.chances", { player: doubler, chances: chancesText(cube.chances) });
-  body.append(proper, list, unit, chances);
+  body.append(proper, decisionReasons(cube.reasons), list, unit, chances);
 }
 
 /** A list of [key, term, figure] rows, the row `best` marked: the values a decision weighs. */
@@ -290,7 +338,7 @@ function renderResignation(body, data) {
   unit.className = "hint-unit";
   const player = hint.nameOf(hint.state, data.seat);
   unit.textContent = t(resignation.unit === "match" ? "hint.resign.unitMatch" : "hint.resign.unitPoints", { player });
-  body.append(list, unit);
+  body.append(decisionReasons(resignation.reasons), list, unit);
 }
 
 /** The marks of the play looked at (else the one selected) over the board, or none. */

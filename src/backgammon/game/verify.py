@@ -1,0 +1,268 @@
+"""Check a record's fair dice: every roll recomputed from the revealed seeds.
+
+A record (a match's, as ``Match.to_dict()`` and the server's ``/api/matches/{id}/record``
+give it, or one game's, as ``Game.to_dict()``) keeps each game's fair dice: the commitment,
+the players' seeds and, once the game is over, the server seed. :func:`verify_dice` checks
+that the server seed hashes to the commitment and that each roll of the record is the roll
+the derivation (:mod:`backgammon.fairdice`) gives for its number; the record is not replayed
+through the rules, so a roll changed by hand is named even where the moves after it no longer
+fit it.
+
+>>> from backgammon.fairdice import FairDice
+>>> from backgammon.game import Game
+>>> game = Game(dice=FairDice(bytes(range(32))))
+>>> game.roll(0)
+>>> game.resign(game.on_roll)
+>>> game.accept(1 - game.on_roll)
+>>> report = verify_dice(game.to_dict())
+>>> report.ok, report.games[0].rolls
+(True, 1)
+>>> print(report.text())
+Game 1: 1 roll, all as derived; the server seed hashes to the commitment.
+Every roll matches the seeds: 1 roll in 1 game.
+>>> record = game.to_dict()
+>>> record["events"][0]["dice"] = [6, 5]
+>>> print(verify_dice(record).text())
+Game 1: roll 1 differs: recorded 6-5, derived 1-5.
+The dice do not match the seeds: 1 roll differs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..dice import Dice
+from ..errors import BackgammonError
+from ..fairdice import FairDice, FairDiceError, commitment_of, derive_roll, parse_server_seed
+from .record import SCHEMA_VERSION, Event
+from .rules import Action
+
+
+class NotARecordError(FairDiceError):
+    """What was given is not a saved match or game."""
+
+
+class NoFairDiceError(FairDiceError):
+    """The record's dice were not rolled by the fair scheme (secure, seeded or physical)."""
+
+
+class UnrevealedSeedError(FairDiceError):
+    """No game of the record has revealed its server seed yet, so nothing can be checked."""
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """A roll of the record that is not the one the seeds give."""
+
+    game: int  #: the game's number, from 1
+    roll: int  #: the roll's number in its game, from 1 (the opening roll is 1)
+    recorded: Dice
+    derived: Dice
+
+    def text(self) -> str:
+        """The difference in words.
+
+        >>> Mismatch(2, 5, (6, 4), (3, 1)).text()
+        'roll 5 differs: recorded 6-4, derived 3-1'
+        """
+        return (
+            f"roll {self.roll} differs: recorded {_dice(self.recorded)}, "
+            f"derived {_dice(self.derived)}"
+        )
+
+
+@dataclass(frozen=True)
+class GameCheck:
+    """One game's dice: whether its seed is revealed and keeps its commitment, and which
+    of its rolls differ from the derivation."""
+
+    game: int
+    rolls: int
+    commitment: str
+    seeds: tuple[str, str]
+    server_seed: str | None  #: None while the game is not over
+    commitment_kept: bool
+    mismatches: tuple[Mismatch, ...]
+
+    @property
+    def ok(self) -> bool:
+        """Revealed, true to its commitment, and every roll as derived."""
+        return self.server_seed is not None and self.commitment_kept and not self.mismatches
+
+    def text(self) -> str:
+        """The check in one line."""
+        rolls = _count(self.rolls, "roll")
+        if self.server_seed is None:
+            return (
+                f"Game {self.game}: not over, so its server seed is not revealed yet "
+                f"({rolls} so far, not checked)."
+            )
+        if not self.commitment_kept:
+            return (
+                f"Game {self.game}: the revealed server seed does not hash to the commitment "
+                "published before the first roll."
+            )
+        if self.mismatches:
+            first, more = self.mismatches[0], len(self.mismatches) - 1
+            others = f" (and {_count(more, 'other roll')})" if more else ""
+            return f"Game {self.game}: {first.text()}{others}."
+        return (
+            f"Game {self.game}: {rolls}, all as derived; the server seed hashes to the "
+            "commitment."
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The check as plain JSON values."""
+        return {
+            "game": self.game,
+            "rolls": self.rolls,
+            "commitment": self.commitment,
+            "seeds": list(self.seeds),
+            "server_seed": self.server_seed,
+            "commitment_kept": self.commitment_kept,
+            "ok": self.ok,
+            "mismatches": [
+                {
+                    "roll": each.roll,
+                    "recorded": list(each.recorded),
+                    "derived": list(each.derived),
+                }
+                for each in self.mismatches
+            ],
+        }
+
+
+@dataclass(frozen=True)
+class DiceReport:
+    """The check of every game of a record."""
+
+    games: tuple[GameCheck, ...]
+
+    @property
+    def checked(self) -> tuple[GameCheck, ...]:
+        """The games whose server seed is revealed."""
+        return tuple(game for game in self.games if game.server_seed is not None)
+
+    @property
+    def ok(self) -> bool:
+        """Whether every revealed game keeps its commitment and every roll of it matches."""
+        return all(game.ok for game in self.checked)
+
+    def text(self) -> str:
+        """A line a game, then the verdict."""
+        lines = [game.text() for game in self.games]
+        checked = self.checked
+        if self.ok:
+            rolls = sum(game.rolls for game in checked)
+            lines.append(
+                f"Every roll matches the seeds: {_count(rolls, 'roll')} in "
+                f"{_count(len(checked), 'game')}."
+            )
+        else:
+            differ = sum(len(game.mismatches) for game in checked)
+            broken = sum(not game.commitment_kept for game in checked)
+            reasons = [f"{_count(differ, 'roll')} {'differs' if differ == 1 else 'differ'}"]
+            if broken:
+                reasons.insert(0, f"{_count(broken, 'game')} broke its commitment")
+            lines.append(f"The dice do not match the seeds: {', '.join(reasons)}.")
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The report as plain JSON values."""
+        return {"ok": self.ok, "games": [game.to_dict() for game in self.games]}
+
+
+def verify_dice(data: object) -> DiceReport:
+    """Check the fair dice of a record (a match's or a game's, as plain JSON values); a
+    typed error (:class:`NotARecordError`, :class:`NoFairDiceError`,
+    :class:`UnrevealedSeedError`, :class:`~backgammon.fairdice.FairDiceError`) where that
+    cannot be done."""
+    games, dice = _games_and_dice(data)
+    checks = tuple(
+        _check_game(number, events, kept)
+        for number, (events, kept) in enumerate(zip(games, dice, strict=True), start=1)
+    )
+    report = DiceReport(checks)
+    if not report.checked:
+        raise UnrevealedSeedError(
+            "No game of this record is over, so no server seed is revealed yet: check the "
+            "dice once a game has ended."
+        )
+    return report
+
+
+def _games_and_dice(data: object) -> tuple[list[Sequence[Any]], list[Any]]:
+    """Each game's events and its fair dice, from a match record or a game record."""
+    if not isinstance(data, dict) or data.get("schema") != SCHEMA_VERSION:
+        if isinstance(data, dict) and "record" in data and "version" in data:
+            raise NotARecordError(
+                "This is a match's state, not its record: fetch /api/matches/<id>/record."
+            )
+        raise NotARecordError(
+            f"This is not a saved match or game (a JSON object of schema {SCHEMA_VERSION})."
+        )
+    if "games" in data:
+        games, dice = data["games"], data.get("dice")
+    elif "events" in data:
+        games, dice = [data["events"]], None if data.get("dice") is None else [data["dice"]]
+    else:
+        raise NotARecordError("This saved record holds neither games nor events.")
+    if dice is None:
+        raise NoFairDiceError(
+            "This record's dice were not rolled by the provably fair scheme (they were "
+            "secure, seeded or physical dice), so there is nothing to verify."
+        )
+    if not (isinstance(games, list) and isinstance(dice, list) and len(games) == len(dice)):
+        raise NotARecordError("The record does not hold one set of fair dice a game.")
+    return games, dice
+
+
+def _check_game(number: int, events: object, kept: object) -> GameCheck:
+    where = f"game {number}"
+    try:
+        # Read without the server seed, which may break the commitment: that is reported.
+        hidden = {**kept, "server_seed": None} if isinstance(kept, dict) else kept
+        dice = FairDice.from_dict(hidden)
+        revealed = kept.get("server_seed") if isinstance(kept, dict) else None
+        seed = None if revealed is None else parse_server_seed(revealed)
+    except FairDiceError as exc:
+        raise type(exc)(f"The dice of {where}: {exc}") from exc
+    rolls = _rolls(events, where)
+    if seed is None:
+        return GameCheck(number, len(rolls), dice.commitment, dice.seeds, None, False, ())
+    kept_promise = commitment_of(seed) == dice.commitment
+    mismatches = tuple(
+        Mismatch(number, roll, recorded, derive_roll(seed, dice.seeds, roll))
+        for roll, recorded in enumerate(rolls, start=1)
+        if derive_roll(seed, dice.seeds, roll) != recorded
+    )
+    return GameCheck(
+        number, len(rolls), dice.commitment, dice.seeds, seed.hex(), kept_promise, mismatches
+    )
+
+
+def _rolls(events: object, where: str) -> list[Dice]:
+    """The dice of each roll of a game's events, in order."""
+    if not isinstance(events, list):
+        raise NotARecordError(f"The record of {where} is not a list of events.")
+    rolls = []
+    for index, data in enumerate(events, start=1):
+        try:
+            event = Event.from_dict(data)
+        except BackgammonError as exc:
+            raise NotARecordError(f"Event {index} of {where}: {exc}") from exc
+        if event.action is Action.ROLL:
+            if event.dice is None:
+                raise NotARecordError(f"Event {index} of {where} is a roll without its dice.")
+            rolls.append(event.dice)
+    return rolls
+
+
+def _dice(dice: Dice) -> str:
+    return f"{dice[0]}-{dice[1]}"
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"

@@ -1,0 +1,286 @@
+"""Who sits at a match with an account, rated matches, and the results that move ratings.
+
+A signed-in player's new match notes their account at their seat (``match_accounts``); one
+who joins it later (an invite, the lobby) is noted at theirs. A match created ``rated`` is
+rated once two different accounts sit at it: when it ends, :meth:`Ratings.finish` applies
+the FIBS formula (:mod:`backgammon.ratings`) to both ratings and writes the result, in one
+transaction and at most once (``rated_results`` holds one row a match), so a finish seen by
+two requests or two processes counts once.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Annotated
+
+from fastapi import Depends, HTTPException, Request
+from sqlalchemy import Engine, or_, select
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.orm import Session, aliased
+from starlette.concurrency import run_in_threadpool
+
+from ..match import Match
+from ..ratings import rating_change
+from .accounts import Account, AccountError
+from .db import MatchAccountRow, RatedResultRow, UserRow, now
+from .store import LiveMatch
+
+log = logging.getLogger(__name__)
+
+
+class RatedMatchError(AccountError):
+    """A rated match asked for where none can be: a guest, money play, no opponent online,
+    or one account at both seats."""
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's name and rating as a list of matches shows them (the lobby)."""
+
+    name: str
+    rating: float
+    experience: int
+    #: Whether the match is rated.
+    rated: bool
+
+
+@dataclass(frozen=True)
+class Result:
+    """One rated match from one player's side."""
+
+    match_id: str
+    opponent: str
+    length: int
+    won: bool
+    rating_before: float
+    change: float
+    finished_at: datetime
+
+    @property
+    def rating_after(self) -> float:
+        """The player's rating once this match was counted."""
+        return self.rating_before + self.change
+
+
+def check_rated(
+    creator: Account | None, length: int, online: bool, from_position: bool = False
+) -> None:
+    """Refuse (RatedMatchError) a rated match that could not be rated: one created by a
+    guest, a money session, one set up from a position, or one not against another person
+    online.
+
+    >>> check_rated(None, 5, online=True)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    backgammon.server.rated.RatedMatchError: Only a signed-in player can create a rated match; ...
+    """
+    if creator is None:
+        raise RatedMatchError(
+            "Only a signed-in player can create a rated match; sign in first."
+        )
+    if length < 1:
+        raise RatedMatchError("Money sessions are not rated: give the match a length.")
+    if from_position:
+        raise RatedMatchError("A rated match starts from the opening, not from a position.")
+    if not online:
+        raise RatedMatchError(
+            "Only a match against another signed-in player online can be rated, not one "
+            "against the computer or at one screen."
+        )
+
+
+class Ratings:
+    """The accounts at the matches of one database, and their ratings' history. The plain
+    methods read or write the database (call them in a worker thread); the ``async`` ones
+    are what a route calls."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def created(self, match_id: str, creator: Account | None, seat: int, rated: bool) -> None:
+        """Note the creator's account at ``seat`` of a new match (nothing for a guest)."""
+        if creator is None:
+            return
+        users = (creator.id, None) if seat == 0 else (None, creator.id)
+        with Session(self.engine) as session, session.begin():
+            session.add(
+                MatchAccountRow(match_id=match_id, user0=users[0], user1=users[1], rated=rated)
+            )
+
+    async def note_creator(self, live: LiveMatch, creator: Account | None, rated: bool) -> None:
+        """:meth:`created` for the creator of ``live`` at seat 0, in a worker thread."""
+        await run_in_threadpool(self.created, live.id, creator, 0, rated)
+
+    async def note_joiner(self, match_id: str, seat: int, player: Account | None) -> None:
+        """:meth:`joined` in a worker thread, its refusal a 403 with the sentence (call
+        before the join is kept, so that a refused join changes nothing)."""
+        try:
+            await run_in_threadpool(self.joined, match_id, seat, player)
+        except RatedMatchError as exc:
+            raise HTTPException(403, str(exc)) from None
+
+    async def creators(self, match_ids: list[str]) -> dict[str, Standing]:
+        """:meth:`standings` in a worker thread: what the lobby shows beside open matches."""
+        return await run_in_threadpool(self.standings, match_ids)
+
+    def joined(self, match_id: str, seat: int, player: Account | None) -> None:
+        """Note the account of the player who takes ``seat`` (call before the join is
+        kept): RatedMatchError if the match is rated and the player is a guest or already
+        sits at the other seat."""
+        with Session(self.engine) as session, session.begin():
+            row = session.get(MatchAccountRow, match_id)
+            if row is not None and row.rated:
+                other = row.user1 if seat == 0 else row.user0
+                if player is None:
+                    raise RatedMatchError("This match is rated: sign in to join it.")
+                if player.id == other:
+                    raise RatedMatchError("A rated match is between two accounts, not one.")
+            if player is None:
+                return
+            if row is None:
+                row = MatchAccountRow(match_id=match_id, rated=False)
+                session.add(row)
+            if seat == 0:
+                row.user0 = player.id
+            else:
+                row.user1 = player.id
+
+    def finish(self, match_id: str, match: Match) -> RatedResultRow | None:
+        """Count a rated match that is over: both ratings and experiences change, and the
+        result is written. None, and nothing changes, if the match goes on, is not rated,
+        lacks an account, or was counted already."""
+        winner = match.winner
+        if winner is None:
+            return None
+        try:
+            with Session(self.engine, expire_on_commit=False) as session, session.begin():
+                seats = session.get(MatchAccountRow, match_id)
+                if seats is None or not seats.rated or seats.user0 is None or seats.user1 is None:
+                    return None
+                if session.scalar(
+                    select(RatedResultRow.id).where(RatedResultRow.match_id == match_id)
+                ) is not None:
+                    return None
+                # Locked (on databases that lock rows) so that two matches ending at once
+                # cannot both start from one player's old rating.
+                users = {
+                    user.id: user
+                    for user in session.scalars(
+                        select(UserRow)
+                        .where(UserRow.id.in_((seats.user0, seats.user1)))
+                        .with_for_update()
+                    )
+                }
+                players = (users[seats.user0], users[seats.user1])
+                won, lost = players[winner], players[1 - winner]
+                change = rating_change(
+                    won.rating, lost.rating, match.length, won.experience, lost.experience
+                )
+                changes = (change.winner, change.loser) if winner == 0 else (
+                    change.loser, change.winner
+                )
+                result = RatedResultRow(
+                    match_id=match_id,
+                    user0=players[0].id,
+                    user1=players[1].id,
+                    length=match.length,
+                    winner=winner,
+                    rating0=players[0].rating,
+                    rating1=players[1].rating,
+                    change0=changes[0],
+                    change1=changes[1],
+                    finished_at=now(),
+                )
+                session.add(result)
+                for player, delta in zip(players, changes, strict=True):
+                    player.rating += delta
+                    player.experience += match.length
+        except IntegrityError:  # counted meanwhile by another request or process
+            return None
+        return result
+
+    async def match_ended(self, live: LiveMatch) -> None:
+        """Count ``live`` if it is a rated match that has just ended (call after its last
+        action is saved). A failure of the database is logged, not raised: the action stands,
+        and since counting is done at most once, calling this again later is safe."""
+        if not live.match.is_over:
+            return
+        try:
+            await run_in_threadpool(self.finish, live.id, live.match)
+        except SQLAlchemyError:
+            log.exception("the rated match %s could not be counted", live.id)
+
+    def standings(self, match_ids: list[str]) -> dict[str, Standing]:
+        """For each match created by a signed-in player, that player's name and rating: what
+        the lobby shows beside an open match (a guest's match has none)."""
+        if not match_ids:
+            return {}
+        with Session(self.engine) as session:
+            rows = session.execute(
+                select(MatchAccountRow, UserRow)
+                .join(
+                    UserRow,
+                    or_(
+                        UserRow.id == MatchAccountRow.user0,
+                        (MatchAccountRow.user0.is_(None)) & (UserRow.id == MatchAccountRow.user1),
+                    ),
+                )
+                .where(MatchAccountRow.match_id.in_(match_ids))
+            ).all()
+        return {
+            seats.match_id: Standing(user.name, user.rating, user.experience, seats.rated)
+            for seats, user in rows
+        }
+
+    def results(self, account: Account, most: int = 200) -> list[Result]:
+        """``account``'s rated matches, the latest first (at most ``most``)."""
+        opponent = aliased(UserRow)
+        rated = RatedResultRow
+        with Session(self.engine) as session:
+            rows = session.execute(
+                select(rated, opponent.name)
+                .join(
+                    opponent,
+                    ((rated.user0 == account.id) & (opponent.id == rated.user1))
+                    | ((rated.user1 == account.id) & (opponent.id == rated.user0)),
+                )
+                .order_by(RatedResultRow.id.desc())
+                .limit(most)
+            ).all()
+        results = []
+        for row, opponent_name in rows:
+            seat = 0 if row.user0 == account.id else 1
+            results.append(
+                Result(
+                    match_id=row.match_id,
+                    opponent=opponent_name,
+                    length=row.length,
+                    won=row.winner == seat,
+                    rating_before=row.rating0 if seat == 0 else row.rating1,
+                    change=row.change0 if seat == 0 else row.change1,
+                    finished_at=row.finished_at,
+                )
+            )
+        return results
+
+
+def get_ratings(request: Request) -> Ratings:
+    """The app's rated matches and ratings (a dependency)."""
+    ratings: Ratings = request.app.state.ratings
+    return ratings
+
+
+def refuse_unratable(
+    rated: bool, creator: Account | None, length: int, online: bool, from_position: bool
+) -> None:
+    """422 with the reason when a new match asks to be rated but cannot be."""
+    if rated:
+        try:
+            check_rated(creator, length, online, from_position)
+        except RatedMatchError as exc:
+            raise HTTPException(422, str(exc)) from None
+
+
+Book = Annotated[Ratings, Depends(get_ratings)]

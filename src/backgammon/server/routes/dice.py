@@ -1,0 +1,65 @@
+"""The players' seeds for the provably fair dice (the README's "Provably fair dice").
+
+The state shows the game's commitment before its first roll (``fair_dice``) and, once the
+game is over, its server seed; ``GET /api/matches/{id}/record`` gives the record that
+``backgammon verify-dice`` and the page at ``/verify.html`` check.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Depends, HTTPException, status
+
+from ...fairdice import FairDice, FairDiceError
+from ..deps import Held, Live, Store, Watchers, check_holds
+from ..guards import rate_limited
+from ..schemas import AddSeed, State
+from ..views import state_of
+from .actions import save_or_refuse
+
+router = APIRouter(prefix="/api/matches", tags=["actions"])
+
+
+@router.post(
+    "/{match_id}/seed",
+    response_model=State,
+    dependencies=[Depends(rate_limited("action"))],
+    responses={
+        401: {"description": "no seat token"},
+        403: {"description": "the token does not hold the seat (a computer's seat is nobody's)"},
+        404: {"description": "no such match"},
+        409: {"description": "the game's dice have been rolled, or are not fair dice"},
+        422: {"description": "a malformed request or seed"},
+    },
+)
+async def add_seed(
+    live: Live, held: Held, request: AddSeed, store: Store, hub: Watchers
+) -> State:
+    """Add a seat's own seed to the fair dice of the game in play, before its first roll
+    (it replaces the seat's earlier one, and holds for the next games until changed); the
+    rolls are then derived from it too, so the server cannot have chosen them alone. The
+    request carries the seat's token (``Authorization: Bearer <token>``)."""
+    check_holds(held, request.seat)
+    async with live.lock:
+        game = live.match.game
+        dice = game.dice_source
+        if not isinstance(dice, FairDice):
+            raise HTTPException(
+                status.HTTP_409_CONFLICT,
+                "This match rolls seeded dice (for tests and reproductions), which take no "
+                "player's seed.",
+            )
+        if live.match.is_over or game.rolls_drawn:
+            raise HTTPException(
+                status.HTTP_409_CONFLICT,
+                "The dice of this game have been rolled: a seed may be added only before "
+                "its first roll.",
+            )
+        try:
+            dice.add_seed(request.seat, request.seed)
+        except FairDiceError as exc:
+            raise HTTPException(status.HTTP_409_CONFLICT, str(exc)) from None
+        # The game's record view holds the seeds; no event marks the change.
+        live.record_views.pop(len(live.match.games), None)
+        await save_or_refuse(store, live, live.version)
+        hub.publish(live)
+    return state_of(live, request.seat)
