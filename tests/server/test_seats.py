@@ -158,6 +158,13 @@ def test_actions_without_the_seat_token_are_refused_and_change_nothing(
             post_action(client, match_id, bearer(other["token"]), **roll))
     refused(client, match_id, 403, "holds no seat",
             post_action(client, match_id, bearer("x" * 5000), **roll))
+    # A seed for the fair dice is a seat's too.
+    seed = f"/api/matches/{match_id}/seed"
+    refused(client, match_id, 401, "Bearer",
+            lambda: client.post(seed, json={"seat": 0, "seed": "mine"}))
+    refused(client, match_id, 403, "holds no seat",
+            lambda: client.post(seed, json={"seat": 0, "seed": "mine"},
+                                headers=bearer(other["token"])))
     # At one screen one token holds both seats.
     state = act(client, match_id, match["token"], seat=1, action="roll")
     assert state["version"] == 1

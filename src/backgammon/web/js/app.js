@@ -14,7 +14,7 @@ import {
   plural, t,
 } from "./i18n.js";
 import { obviousStep, sourcesOf, stepBetween, targetsOf } from "./moves.js";
-import { claimSeat, join, renderOnline, setUpOnline, showLobby } from "./online.js";
+import { claimSeat, join, onlineOptions, renderOnline, setUpOnline, showLobby } from "./online.js";
 import { homeSide, language as chosenLanguage, setHomeSide, setLanguage } from "./prefs.js";
 import { seatsHeld, takeSeatFromAddress } from "./seats.js";
 
@@ -448,13 +448,7 @@ async function startMatch(event) {
   if (options.length) Object.assign(options, { jacoby: false, beavers: false, automatic_doubles: 0 });
   const position = String(form.get("position") || "").trim();
   if (position) options.position = position;
-  const name = String(form.get("player_name") || "").trim();
-  if (opponent === "online") {
-    options.lobby = form.has("lobby");
-    // The other seat is named by its colour until someone takes it.
-    const colours = options.colour === "white" ? ["white", "black"] : ["black", "white"];
-    options.names = [name || t(`name.${colours[0]}`), t(`name.${colours[1]}`)];
-  }
+  if (opponent === "online") Object.assign(options, onlineOptions(form, options.colour));
   // The home board's side is this screen's preference, not the game's: kept, not sent.
   chooseHomeSide(form.get("home_side"));
   try {
@@ -570,11 +564,7 @@ async function main() {
   $("#setup-form").addEventListener("submit", startMatch);
   setUpBoardInput();
   setUpHints({ nameOf: playerName });
-  setUpOnline({
-    open: openMatch,
-    refresh,
-    claim: (action) => page.state && send(action, claimSeat(page.state)),
-  });
+  setUpOnline({ open: openMatch, refresh, claim: (action) => send(action, claimSeat(page.state)) });
   setUpAnalysis({ onClose: leaveAnalysis });
   setUpFairDice({ names: playerName });
   $("#analyse-button").addEventListener("click", () => {

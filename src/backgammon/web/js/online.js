@@ -28,6 +28,14 @@ export function setUpOnline({ open, refresh, claim }) {
   }
 }
 
+/** What the setup form adds for an online match: whether to list it in the lobby, and the
+ * names (the creator's, else their colour's; the other seat's colour until it is taken). */
+export function onlineOptions(form, colour) {
+  const colours = colour === "white" ? ["white", "black"] : ["black", "white"];
+  const name = String(form.get("player_name") || "").trim();
+  return { lobby: form.has("lobby"), names: [name || t(`name.${colours[0]}`), t(`name.${colours[1]}`)] };
+}
+
 /** The address that gives the invite's seat. */
 function inviteLink(invite) {
   return `${location.origin}/join/${encodeURIComponent(invite)}`;
