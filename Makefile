@@ -6,6 +6,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 PLAY := $(VENV)/.installed-play
 DEV := $(VENV)/.installed-dev
+# axe-core, the browser tests' accessibility audit, from npm at the version the lock file pins
+# (the target is the record npm keeps of what it installed).
+AXE := tests/web/node_modules/.package-lock.json
 
 .PHONY: run test lint bench clean
 
@@ -28,11 +31,17 @@ lint: $(DEV)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy
 
-test: lint
+$(AXE): tests/web/package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+		npm ci --prefix tests/web --no-audit --no-fund --loglevel=error \
+		|| echo "warning: npm ci failed; the accessibility audits will be skipped" >&2; \
+	else echo "warning: npm is missing; the accessibility audits will be skipped" >&2; fi
+
+test: lint $(AXE)
 	$(BIN)/pytest
 
 bench: $(DEV)
 	$(BIN)/python bench/movegen.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis tests/web/node_modules

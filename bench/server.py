@@ -1,25 +1,32 @@
 """The server's speed: simulated players on loopback, each playing games through the REST API.
 
     .venv/bin/python bench/server.py [--players 200] [--seconds 30] [--think 0] [--ramp 2]
+        [--online] [--workers 1] [--database-url URL --redis-url URL] [--also-pid PID ...]
 
 The script starts the server itself (``uvicorn backgammon.server:create_app`` in a child
-process, on a free 127.0.0.1 port, with an SQLite database in a temporary folder), then runs
-``--players`` simulated players at once in this process (asyncio, one httpx connection pool).
-Each plays one-point matches with both seats human, so no bot thinks: it rolls, steps one
-checker at a time along the first legal step the state offers, confirms, and starts a new
-match when one ends. Every request made is counted; the latency of an action (a POST to
+process, ``--workers`` processes, on a free 127.0.0.1 port, with an SQLite database in a
+temporary folder, or the database and Redis the URLs name), then runs ``--players`` simulated
+players at once in this process (asyncio, one httpx connection pool). By default each plays
+one-point matches with both seats human, so no bot thinks: it rolls, steps one checker at a
+time along the first legal step the state offers, confirms, and starts a new match when one
+ends. With ``--online`` the players play each other as people online do: two to a match, each
+watching it through the WebSocket (from its seat's side) and acting when the state pushed says
+it is its turn. Every request made is counted; the latency of an action (a POST to
 ``/actions``) is timed from send to parsed answer. The run stops by itself after ``--seconds``
 (requests under way then are let finish). With ``--think`` each player pauses before each
 action, as a person would; without, the players act as fast as the server answers, so the
-latency measures the queue as much as the server (the CPU time per request, of the server
-and of the players, is printed too: they share this machine). The last line is for machines:
-``server players=... rps=... p50_ms=... p99_ms=...``.
+latency measures the queue as much as the server (the CPU time per request, of the server's
+processes and of the players, is printed too: they share this machine; ``--also-pid`` adds
+a process, with its children, to the server's count: PostgreSQL's postmaster, Redis). The last
+line is for machines: ``server players=... rps=... p50_ms=... p99_ms=...``.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import json
 import os
 import random
 import socket
@@ -34,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import websockets
 
 
 @dataclass
@@ -61,18 +69,26 @@ def free_port() -> int:
 
 
 def start_server(
-    folder: Path, port: int, app: str, options: Sequence[str] = ()
+    folder: Path,
+    port: int,
+    app: str,
+    options: Sequence[str] = (),
+    database_url: str | None = None,
+    redis_url: str | None = None,
 ) -> subprocess.Popen[bytes]:
-    """The server (``app``, an app factory) in a child process, its database in ``folder``,
-    with uvicorn's further ``options``."""
+    """The server (``app``, an app factory) in a child process, its database in ``folder``
+    (or at ``database_url``, with Redis at ``redis_url``), with uvicorn's further
+    ``options``."""
     # The simulated players all come from one address: no rate limits.
     environ = dict(
         os.environ,
-        BACKGAMMON_DATABASE_URL=f"sqlite:///{folder / 'bench.sqlite'}",
+        BACKGAMMON_DATABASE_URL=database_url or f"sqlite:///{folder / 'bench.sqlite'}",
         BACKGAMMON_CREATE_RATE="none",
         BACKGAMMON_HINT_RATE="none",
         BACKGAMMON_ACTION_RATE="none",
     )
+    if redis_url:
+        environ["BACKGAMMON_REDIS_URL"] = redis_url
     command = [
         sys.executable,
         "-m",
@@ -96,13 +112,17 @@ def start_server(
 
 
 def cpu_seconds(pid: int) -> float:
-    """The CPU time (user and system) process ``pid`` has used, from ``/proc`` (0 elsewhere)."""
+    """The CPU time (user and system) process ``pid`` and its children, living or waited
+    for, have used, from ``/proc`` (0 elsewhere)."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
     except OSError:
         return 0.0
-    # utime and stime, the 14th and 15th fields of stat(5), counted after the command's name.
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    # utime, stime, cutime and cstime, the 14th to 17th fields of stat(5), counted after the
+    # command's name.
+    own = sum(int(field) for field in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+    return own + sum(cpu_seconds(int(child)) for child in children)
 
 
 async def wait_until_up(client: httpx.AsyncClient, server: subprocess.Popen[bytes]) -> None:
@@ -168,6 +188,69 @@ async def player(
         tally.matches += 1
 
 
+async def online_match(
+    client: httpx.AsyncClient, start: float, stop: float, think: float, tally: Tally
+) -> None:
+    """Two people playing a one-point match online from ``start`` until ``stop``: each
+    watches it through the WebSocket and, when a state pushed says it is their turn, pauses a
+    random time of mean ``think`` seconds and acts."""
+    await asyncio.sleep(max(0.0, start - time.monotonic()))
+    answer = await client.post(
+        "/api/matches", json={"length": 1, "opponent": "human", "cube": False}
+    )
+    tally.requests += 1
+    answer.raise_for_status()
+    match_id = answer.json()["id"]
+    await asyncio.gather(*(seat_player(client, match_id, seat, stop, think, tally)
+                           for seat in (0, 1)))
+
+
+async def seat_player(
+    client: httpx.AsyncClient, match_id: str, seat: int, stop: float, think: float,
+    tally: Tally,
+) -> None:
+    """One seat of an online match (see :func:`online_match`)."""
+    url = f"ws://{client.base_url.host}:{client.base_url.port}/api/matches/{match_id}/updates"
+    acted = -1
+    async with websockets.connect(f"{url}?view={seat}", max_queue=None) as socket:
+        latest: dict[str, Any] = json.loads(await socket.recv())
+        pushed = asyncio.Event()
+
+        async def read() -> None:
+            nonlocal latest
+            async for message in socket:
+                latest = json.loads(message)
+                pushed.set()
+
+        reader = asyncio.create_task(read())
+        try:
+            while time.monotonic() < stop and not latest["match_over"]:
+                mover = 0 if latest["to_act"] is None else latest["to_act"]
+                if mover != seat or latest["version"] <= acted:
+                    pushed.clear()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(pushed.wait(), stop - time.monotonic())
+                    continue
+                pause = random.expovariate(1 / think) if think else 0.0
+                await asyncio.sleep(max(0.0, min(pause, stop - time.monotonic())))
+                if time.monotonic() >= stop:
+                    return
+                body = next_action(latest)
+                started = time.perf_counter()
+                answer = await client.post(f"/api/matches/{match_id}/actions", json=body)
+                tally.latencies.append(time.perf_counter() - started)
+                tally.requests += 1
+                if answer.status_code != 200:
+                    tally.errors += 1
+                    raise RuntimeError(f"{answer.status_code} for {body}: {answer.text}")
+                acted = body["version"]
+                state = answer.json()
+                if state["version"] > latest["version"]:
+                    latest = state
+        finally:
+            reader.cancel()
+
+
 async def run(
     players: int,
     seconds: float,
@@ -175,27 +258,34 @@ async def run(
     ramp: float,
     port: int,
     server: subprocess.Popen[bytes],
+    online: bool = False,
+    also: Sequence[int] = (),
 ) -> Tally:
-    """Let ``players`` play for ``seconds``, each joining at a random moment of the first
-    ``ramp`` seconds; what they measured."""
+    """Let ``players`` play for ``seconds``, each joining (each match, ``online``) at a
+    random moment of the first ``ramp`` seconds; what they measured."""
     limits = httpx.Limits(max_connections=players, max_keepalive_connections=players)
     timeout = httpx.Timeout(30.0)
     base = f"http://127.0.0.1:{port}"
+
+    def server_cpu() -> float:
+        return sum(cpu_seconds(pid) for pid in (server.pid, *also))
+
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=timeout) as client:
         await wait_until_up(client, server)
         tally = Tally()
         started = time.monotonic()
-        server_cpu, client_cpu = cpu_seconds(server.pid), time.process_time()
+        server_before, client_before = server_cpu(), time.process_time()
         stop = started + seconds
-        await asyncio.gather(
-            *(
-                player(client, started + random.uniform(0, ramp), stop, think, tally)
-                for _ in range(players)
-            )
-        )
+        if online:
+            games = [online_match(client, started + random.uniform(0, ramp), stop, think, tally)
+                     for _ in range(players // 2)]
+        else:
+            games = [player(client, started + random.uniform(0, ramp), stop, think, tally)
+                     for _ in range(players)]
+        await asyncio.gather(*games)
         tally.elapsed = time.monotonic() - started
-        tally.server_cpu = cpu_seconds(server.pid) - server_cpu
-        tally.client_cpu = time.process_time() - client_cpu
+        tally.server_cpu = server_cpu() - server_before
+        tally.client_cpu = time.process_time() - client_before
     return tally
 
 
@@ -223,6 +313,23 @@ def main() -> None:
         help="seconds over which the players join (at once, the first matches come in a burst)",
     )
     parser.add_argument(
+        "--online",
+        action="store_true",
+        help="two players a match, each watching it through the WebSocket (--players/2 matches)",
+    )
+    parser.add_argument("--workers", type=int, default=1, help="uvicorn's worker processes")
+    parser.add_argument(
+        "--database-url", help="the database (default: SQLite in a temporary folder)"
+    )
+    parser.add_argument("--redis-url", help="Redis, for several workers on a shared database")
+    parser.add_argument(
+        "--also-pid",
+        type=int,
+        action="append",
+        default=[],
+        help="a process whose CPU (with its children's) counts as the server's: PostgreSQL, Redis",
+    )
+    parser.add_argument(
         "--app",
         default="backgammon.server:create_app",
         help="the app factory to serve (module:function), to measure a change to the server",
@@ -230,10 +337,13 @@ def main() -> None:
     options = parser.parse_args()
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="bench-server-") as folder:
-        server = start_server(Path(folder), port, options.app)
+        uvicorn_options = ["--workers", str(options.workers)] if options.workers > 1 else []
+        server = start_server(Path(folder), port, options.app, uvicorn_options,
+                              options.database_url, options.redis_url)
         try:
             tally = asyncio.run(
-                run(options.players, options.seconds, options.think, options.ramp, port, server)
+                run(options.players, options.seconds, options.think, options.ramp, port, server,
+                    options.online, options.also_pid)
             )
         finally:
             server.terminate()

@@ -303,6 +303,11 @@ def check_history(game: Game, score: MatchScore | None) -> None:
         )  # fmt: skip
     # The record rebuilds the same history.
     assert list(game.copy().history()) == entries
+    # From any event on, the entries of that event and later (a shown record is extended).
+    for start in range(len(events) + 1):
+        assert list(game.history(start)) == [
+            entry for entry in entries if entry.index >= start
+        ], start
 
 
 @pytest.mark.parametrize("seed", range(24))

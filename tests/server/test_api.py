@@ -1,13 +1,15 @@
 """The web app's REST API and WebSocket, through FastAPI's test client.
 
 Every refusal is checked for its status, for a sentence in ``detail``, and for the state being
-exactly what it was before. Matches are stored in an SQLite file under pytest's tmp_path; a
-"restart" is a second app built on the same file.
+exactly what it was before. Matches are stored in an SQLite file under pytest's tmp_path, and
+again in a PostgreSQL database with Redis (the ``database`` fixture of ``conftest.py``); a
+"restart" is a second app built on the same database.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import threading
 import time
@@ -42,22 +44,19 @@ State = dict[str, Any]
 SEED = 11  # seat 1 wins the opening roll, 5 against 4
 
 
-def client_for(database: Path, **settings: Any) -> TestClient:
-    """A client of an app on ``database`` that takes seeds and limits no rate (unless the
-    settings say otherwise)."""
+def client_for(database: Path | Settings, **settings: Any) -> TestClient:
+    """A client of an app on ``database`` (an SQLite file, or the settings of ``conftest.py``
+    that name a database) that takes seeds and limits no rate (unless the settings say
+    otherwise)."""
     unlimited = {"create_rate": None, "hint_rate": None, "action_rate": None,
                  "upload_rate": None}
+    named = database if isinstance(database, Settings) else Settings(sqlite_url(database))
     options = {"computer_pause": 0, "allow_seed": True, **unlimited, **settings}
-    return TestClient(create_app(Settings(database_url=sqlite_url(database), **options)))
+    return TestClient(create_app(dataclasses.replace(named, **options)))
 
 
 @pytest.fixture
-def database(tmp_path: Path) -> Path:
-    return tmp_path / "games.sqlite"
-
-
-@pytest.fixture
-def client(database: Path) -> Iterator[TestClient]:
+def client(database: Settings) -> Iterator[TestClient]:
     with client_for(database) as test_client:
         yield test_client
 
@@ -356,12 +355,12 @@ def test_an_action_without_its_version_is_refused(client: TestClient) -> None:
 DOUBLES_SEED = 14
 
 
-def test_the_same_action_sent_twenty_times_at_once_acts_once(database: Path) -> None:
+def test_the_same_action_sent_twenty_times_at_once_acts_once(database: Settings) -> None:
     """Twenty copies of one step, all made on the same version and sent together (a page's
     double clicks, a client retrying): one is kept, the others are refused as stale. The roll
     is 6-6 and the step 13/7, which the rules would let go four times."""
-    app = create_app(Settings(database_url=sqlite_url(database), computer_pause=0,
-                              allow_seed=True, action_rate=None, create_rate=None))
+    app = create_app(dataclasses.replace(database, computer_pause=0, allow_seed=True,
+                                         action_rate=None, create_rate=None))
     mirror = Game(dice=SeededDice(DOUBLES_SEED))
     while mirror.phase is Phase.OPENING:
         mirror.roll(0)
@@ -500,7 +499,7 @@ def test_the_computer_resumes_after_a_failed_try(
 
 
 def test_the_computer_finishes_a_play_whose_steps_were_saved_without_it(
-    database: Path,
+    database: Settings,
 ) -> None:
     """A match saved with some of the computer's steps made (as a server that saved each
     step did): the computer, started again, plays its turn from there."""
@@ -509,7 +508,7 @@ def test_the_computer_finishes_a_play_whose_steps_were_saved_without_it(
         state = opening(first, match_id)  # seat 1 wins the opening roll
         step = state["steps"][0]
         act(first, match_id, seat=1, action="step", **{"from": step["from"], "to": step["to"]})
-    engine = make_engine(sqlite_url(database))
+    engine = make_engine(database.database_url)
     with Session(engine) as session, session.begin():
         row = session.get(MatchRow, match_id)
         assert row is not None
@@ -540,6 +539,32 @@ def test_each_action_is_pushed_to_watching_pages(client: TestClient) -> None:
         made = [len(state["made"]) for state in pushed if state["phase"] == "move"]
         assert made[:2] == [0, 1]
         assert [entry["kind"] for entry in final["record"][0]["entries"]] == ["opening", "play"]
+
+
+def test_a_page_that_reconnects_gets_what_it_missed_and_nothing_twice(
+    client: TestClient,
+) -> None:
+    """Each pushed state carries its version (the event id); a page that reconnects names the
+    last it saw (``since``) and is sent the state if it changed meanwhile, which holds every
+    event missed, and nothing it has seen."""
+    match_id = create(client)["id"]
+    url = f"/api/matches/{match_id}/updates?view=0"
+    with client.websocket_connect(url) as socket:
+        seen = socket.receive_json()["version"]
+    missed = play(client, match_id, 5)  # the page is away
+    with client.websocket_connect(f"{url}&since={seen}") as socket:
+        caught_up = socket.receive_json()
+        assert caught_up == missed and caught_up["version"] == seen + 5
+        after = play(client, match_id, 1)
+        assert socket.receive_json() == after
+    with client.websocket_connect(f"{url}&since={after['version']}") as socket:
+        # Nothing is sent for the state it has: the first push is the next action's.
+        following = play(client, match_id, 1)
+        assert socket.receive_json()["version"] == following["version"] == after["version"] + 1
+    with client.websocket_connect(f"{url}&since=soon") as socket:
+        with pytest.raises(WebSocketDisconnect) as closed:
+            socket.receive_json()
+        assert closed.value.code == 1008 and closed.value.reason.endswith(".")
 
 
 # Hints

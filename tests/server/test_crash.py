@@ -1,113 +1,35 @@
 """The server killed with SIGKILL at any moment loses no acknowledged action and leaves no
-match stuck: the real server runs as a process (uvicorn on a loopback socket that this test
-holds, SQLite in a temporary folder), is killed while the person acts and while the computer
-plays, and is started again on the same socket and database until the match is over.
+match stuck, under concurrent play: the real server runs as a process (uvicorn on a loopback
+socket that the test holds: ``launch`` of ``conftest.py``), players in threads play several
+matches against the computer at once, and a server is killed at seeded moments and started
+again on the same socket and database, until every match is over. On SQLite one process
+serves; on PostgreSQL with Redis two do, each player sending each request to either, and
+either is killed: the computer's turns, which both processes are woken to play, are taken
+once.
 """
 
 from __future__ import annotations
 
 import http.client
-import json
-import os
 import random
-import signal
-import socket
-import subprocess
-import sys
+import threading
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-import backgammon
+from backgammon.server import Settings
 
 pytest.importorskip("uvicorn")
 
 State = dict[str, Any]
-#: The kills: each at a moment drawn by its own seeded generator.
-TRIALS = 14
-#: A guard against a hang, never a measure: no wait below comes near it on an idle machine,
-#: but a server that starts while the compiled kernel's cache is written, on a loaded CI
-#: machine, may take a minute or more.
+Server = Any  # conftest.ServerProcess
+#: The kills: each after a number of acknowledged actions drawn by its own seeded generator.
+TRIALS = 10
+#: The matches played at once.
+MATCHES = 3
+#: A guard against a hang, never a measure (see conftest.SERVER_PATIENCE).
 PATIENCE = 300.0
-
-
-class Server:
-    """``uvicorn backgammon.server:create_app`` as a child process serving on ``listener``."""
-
-    def __init__(self, listener: socket.socket, database: Path) -> None:
-        self.listener = listener
-        self.port: int = listener.getsockname()[1]
-        self.env = {
-            **os.environ,
-            "PYTHONPATH": str(Path(backgammon.__file__).parents[1]),
-            "BACKGAMMON_DATABASE_URL": f"sqlite:///{database}",
-            "BACKGAMMON_COMPUTER_PAUSE": "0.02",
-        }
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        fd = self.listener.fileno()
-        command = [sys.executable, "-m", "uvicorn", "--factory", "backgammon.server:create_app",
-                   "--fd", str(fd), "--log-level", "warning"]
-        self.process = subprocess.Popen(command, env=self.env, pass_fds=(fd,))
-        deadline = time.monotonic() + PATIENCE
-        while True:  # up once it answers (an unknown match: 404)
-            assert time.monotonic() < deadline, "the server did not start"
-            assert self.process.poll() is None, "the server exited"
-            try:
-                self.request("GET", "/api/matches/none")
-                return
-            except (OSError, http.client.HTTPException):
-                continue
-
-    def kill(self) -> None:
-        assert self.process is not None
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait(PATIENCE)
-
-    def request(
-        self, method: str, path: str, body: Any = None, token: str | None = None
-    ) -> tuple[int, Any]:
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=PATIENCE)
-        try:
-            data = None if body is None else json.dumps(body)
-            headers = {"Content-Type": "application/json"} if body is not None else {}
-            if token is not None:
-                headers["Authorization"] = f"Bearer {token}"
-            connection.request(method, path, data, headers)
-            response = connection.getresponse()
-            return response.status, json.loads(response.read() or b"null")
-        finally:
-            connection.close()
-
-    def send_unanswered(self, path: str, body: Any, token: str) -> None:
-        """Send a request and leave before its answer."""
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=PATIENCE)
-        headers = {"Content-Type": "application/json", "Authorization": f"Bearer {token}"}
-        connection.request("POST", path, json.dumps(body), headers)
-        connection.sock.shutdown(socket.SHUT_WR)  # type: ignore[union-attr]
-
-    def state(self, match_id: str) -> State:
-        status, state = self.request("GET", f"/api/matches/{match_id}")
-        assert status == 200, state
-        return dict(state)
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    with socket.socket() as listener:
-        listener.bind(("127.0.0.1", 0))
-        listener.listen(64)
-        running = Server(listener, tmp_path / "games.sqlite")
-        running.start()
-        try:
-            yield running
-        finally:
-            if running.process is not None and running.process.poll() is None:
-                running.kill()
 
 
 def person_action(state: State) -> dict[str, Any] | None:
@@ -124,14 +46,56 @@ def person_action(state: State) -> dict[str, Any] | None:
     return None
 
 
-def wait_for(server: Server, match_id: str, done: Any) -> State:
-    """The state once ``done(state)`` holds."""
-    deadline = time.monotonic() + PATIENCE
-    state = server.state(match_id)
-    while not done(state):
-        assert time.monotonic() < deadline, f"stuck: {state['phase']}, to act {state['to_act']}"
-        state = server.state(match_id)
-    return state
+class Player(threading.Thread):
+    """A person playing one match against the computer, each request to a server drawn at
+    random; an action is acknowledged when its answer (200) has come back."""
+
+    def __init__(self, servers: list[Server], number: int, tally: threading.Condition) -> None:
+        super().__init__(daemon=True)
+        self.servers = servers
+        self.draw = random.Random(1000 + number)
+        self.tally = tally
+        self.acknowledged: list[dict[str, Any]] = []
+        self.failure: BaseException | None = None
+        status, created = servers[number % len(servers)].request(
+            "POST", "/api/matches", {"opponent": "computer", "level": "beginner", "length": 1}
+        )
+        assert status == 201, created
+        self.match_id: str = created["id"]
+        self.token: str = created["token"]
+        self.over = False
+
+    def run(self) -> None:
+        try:
+            self._play()
+        except BaseException as exc:  # reported by the test's thread
+            self.failure = exc
+        with self.tally:
+            self.tally.notify_all()
+
+    def _play(self) -> None:
+        path = f"/api/matches/{self.match_id}/actions"
+        deadline = time.monotonic() + PATIENCE * 4
+        while time.monotonic() < deadline:
+            server = self.draw.choice(self.servers)
+            try:
+                state = server.state(self.match_id)
+                if state["match_over"]:
+                    self.over = True
+                    return
+                action = person_action(state)
+                if action is None:
+                    continue  # the computer's turn: read again (which wakes it)
+                status, answer = server.request("POST", path, action, self.token)
+            except (OSError, http.client.HTTPException, AssertionError):
+                continue  # the server was killed meanwhile: the action may or may not stand
+            if status == 200:
+                with self.tally:
+                    self.acknowledged.append(action)
+                    self.tally.notify_all()
+            else:  # acted on already (its answer lost to a kill), or not saved
+                assert status in (409, 503), answer
+        raise AssertionError(f"match {self.match_id} did not end")
 
 
 def events_of(server: Server, match_id: str) -> list[dict[str, Any]]:
@@ -140,50 +104,59 @@ def events_of(server: Server, match_id: str) -> list[dict[str, Any]]:
     return [event for game in record["games"] for event in game]
 
 
-def test_no_acknowledged_action_is_lost_and_the_match_goes_on(server: Server) -> None:
-    status, created = server.request(
-        "POST", "/api/matches", {"opponent": "computer", "level": "beginner", "length": 1}
-    )
-    assert status == 201, created
-    match_id, path = created["id"], f"/api/matches/{created['id']}/actions"
-    acknowledged: list[dict[str, Any]] = []
+def check_kept(server: Server, player: Player) -> int:
+    """Assert that each of ``player``'s acknowledged actions is in the record where it was
+    made; how many there are."""
+    with player.tally:
+        acknowledged = list(player.acknowledged)
+    events = events_of(server, player.match_id)
+    for action in acknowledged:
+        kept = events[action["version"]]
+        assert (kept["action"], kept["player"]) == (action["action"], 0), (action, kept)
+        if action["action"] == "step":
+            assert kept["steps"] == [[action["from"], action["to"]]]
+    return len(acknowledged)
 
-    def act() -> bool:
-        """One action of the person's once the game waits for it; False once it is over."""
-        state = wait_for(server, match_id, lambda s: s["match_over"] or person_action(s))
-        action = person_action(state)
-        if action is None:
-            return False
-        status, answer = server.request("POST", path, action, created["token"])
-        assert status == 200, answer
-        acknowledged.append(action)
-        return True
 
+def test_no_acknowledged_action_is_lost_under_concurrent_play(
+    database: Settings, launch: Any
+) -> None:
+    servers = [launch(database)]
+    if database.redis_url is not None:
+        servers.append(launch(database))
+    tally = threading.Condition()
+    players = [Player(servers, number, tally) for number in range(MATCHES)]
+    for player in players:
+        player.start()
+
+    def acknowledged() -> int:
+        return sum(len(player.acknowledged) for player in players)
+
+    kills = 0
     for trial in range(TRIALS):
         draw = random.Random(trial)
-        for _ in range(draw.randint(0, 6)):
-            if not act():
-                break
-        moment = draw.choice(["now", "in flight", "computer"])
-        state = server.state(match_id)
-        if moment == "in flight" and (action := person_action(state)) is not None:
-            server.send_unanswered(path, action, created["token"])
-        elif moment == "computer":
-            # Some of the computer's events after the person's last: its roll, a step of
-            # its play shown, the confirm (or the person's turn, when it made fewer).
-            target = state["version"] + draw.randint(1, 4)
-            wait_for(server, match_id, lambda s, target=target: s["version"] >= target
-                     or s["match_over"] or person_action(s) is not None)
-        server.kill()
-        server.start()
-        events = events_of(server, match_id)
-        for action in acknowledged:
-            kept = events[action["version"]]
-            assert (kept["action"], kept["player"]) == (action["action"], 0), (action, kept)
-            if action["action"] == "step":
-                assert kept["steps"] == [[action["from"], action["to"]]]
-    while act():
-        pass
-    final = server.state(match_id)
-    assert final["match_over"] and final["winner"] in (0, 1)
-    assert len(acknowledged) > TRIALS
+        target = acknowledged() + draw.randint(1, 6)
+        with tally:
+            assert tally.wait_for(
+                lambda target=target: acknowledged() >= target  # type: ignore[misc]
+                or not any(player.is_alive() for player in players),
+                PATIENCE,
+            ), "no action was acknowledged"
+        if not any(player.is_alive() for player in players):
+            break
+        victim = draw.choice(servers)
+        victim.kill()
+        kills += 1
+        victim.start()
+        for player in players:
+            check_kept(victim, player)
+    for player in players:
+        player.join(PATIENCE * 4)
+        assert player.failure is None, player.failure
+        assert player.over
+    assert kills >= TRIALS // 2
+    kept = sum(check_kept(servers[0], player) for player in players)
+    assert kept > TRIALS
+    for player in players:
+        final = servers[-1].state(player.match_id)
+        assert final["match_over"] and final["winner"] in (0, 1)

@@ -55,3 +55,18 @@ def test_the_record_from_the_history() -> None:
         (1, "resign", None, None, None, 2),
         (0, "reject", None, None, None, None),
     ]
+
+
+def test_a_plays_steps_in_the_record_mark_the_hit() -> None:
+    # White's 13/7 6/5 leaves a blot on its 7-point, black's 18: black's 6-5 hits it on the way.
+    match = Match(0, Rules(), ManualDice(["6 1", "6 5"]))
+    game = match.game
+    game.roll(0)
+    game.play(0, "13/7 6/5")
+    game.roll(1)
+    game.play(1, "24/18* 18/13")
+    entries = state_of(live(match), 0).record[0].entries
+    steps = [[(s.from_, s.to, s.hit) for s in e.steps or []] for e in entries]
+    assert steps == [[], [(13, 7, False), (6, 5, False)], [(24, 18, True), (18, 13, False)]]
+    assert entries[2].play == "24/18*/13"
+    assert entries[0].steps is None

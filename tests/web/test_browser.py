@@ -883,7 +883,8 @@ def test_a_hint_shows_the_best_plays_and_draws_them(server: str, browser: Any) -
     for row, play in zip(rows, expected["plays"], strict=True):
         assert row.query_selector(".hint-equity").inner_text() == _signed(play["equity"])
         assert f"{play['chances']['win']:.1%}" in row.inner_text()
-        assert play["play"] in row.get_attribute("aria-label")
+        words = str(page.text_content(f"#{row.get_attribute('aria-describedby')}"))
+        assert play["play"] in words
     assert rows[0].get_attribute("aria-pressed") == "true"
     assert page.get_attribute("#hint-button", "aria-expanded") == "true"
     # The best play is drawn when the panel opens.

@@ -245,11 +245,18 @@ Entry = (
 )
 
 
-def walk(game: Game, moments: Sequence[Moment]) -> Iterator[Entry]:
+#: The actions that end a turn, each with its entry in ``Game.plays``.
+_PLAYED = frozenset({Action.PLAY, Action.PASS, Action.CONFIRM})
+
+
+def walk(game: Game, moments: Sequence[Moment], start: int = 0) -> Iterator[Entry]:
     """The entries of ``game``'s record; ``moments[i]`` is the state before event ``i``, and
-    the last one the state now."""
+    the last one the state now. From ``start`` on, only the entries of events ``start`` and
+    later (each entry depends only on its own event and the moments around it, so a record
+    shown so far is extended, not rebuilt)."""
     events = game.events
-    plays = iter(game.plays)
+    played = sum(event.action in _PLAYED for event in events[:start])
+    plays = iter(game.plays[played:])
 
     def cube(moment: Moment, seat: int) -> CubeContext | None:
         if game.in_match and game.score is None:
@@ -264,8 +271,16 @@ def walk(game: Game, moments: Sequence[Moment]) -> Iterator[Entry]:
             score=game.score,
         )
 
-    level = WinKind.SINGLE
-    for index, event in enumerate(events):
+    level = next(
+        (
+            event.level
+            for event in reversed(events[:start])
+            if event.action is Action.RESIGN and event.level is not None
+        ),
+        WinKind.SINGLE,
+    )
+    for index in range(start, len(events)):
+        event = events[index]
         before, after = moments[index], moments[index + 1]
         action, seat = event.action, event.player
         if action is Action.ROLL:
@@ -294,7 +309,7 @@ def walk(game: Game, moments: Sequence[Moment]) -> Iterator[Entry]:
                 auto=event.auto,
                 opening=before.phase is Phase.OPENING,
             )
-        elif action in (Action.PLAY, Action.PASS, Action.CONFIRM):
+        elif action in _PLAYED:
             mover, dice, play = next(plays)
             yield TurnPlayed(
                 index,
@@ -335,5 +350,5 @@ def walk(game: Game, moments: Sequence[Moment]) -> Iterator[Entry]:
         elif action is Action.REJECT:
             yield ResignationRejected(index, seat, level)
     result = game.result
-    if result is not None:
+    if result is not None and (start == 0 or start < len(events)):
         yield GameEnded(len(events) - 1, result.winner, result.kind, result.points, result.reason)

@@ -530,9 +530,9 @@ class Game:
 
     # Views
 
-    def history(self) -> Iterator[_history.Entry]:
+    def history(self, start: int = 0) -> Iterator[_history.Entry]:
         """The game's record as typed entries, in the order they were made (see
-        :mod:`backgammon.game.history`).
+        :mod:`backgammon.game.history`); from ``start``, those of events ``start`` on.
 
         >>> from backgammon.dice import ManualDice
         >>> game = Game(dice=ManualDice(["6 1"]))
@@ -540,8 +540,10 @@ class Game:
         >>> game.play(0, "13/7 8/7")
         >>> [type(entry).__name__ for entry in game.history()]
         ['OpeningRoll', 'Rolled', 'TurnPlayed']
+        >>> [type(entry).__name__ for entry in game.history(start=1)]
+        ['TurnPlayed']
         """
-        return _history.walk(self, [*self._moments, self._moment()])
+        return _history.walk(self, [*self._moments, self._moment()], start)
 
     @property
     def rolls_drawn(self) -> int:

@@ -19,10 +19,11 @@ from starlette.responses import Response
 from .accounts import Accounts
 from .analyses import Analyses
 from .computer import Computer
-from .db import make_engine, migrate
+from .db import is_shared, make_engine, migrate
 from .guards import BodyLimit, HintPool, RateLimits
 from .hub import Hub
 from .rated import Ratings
+from .relay import Relay
 from .routes import (
     accounts,
     actions,
@@ -52,7 +53,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     migrate(engine)
 
     hub = Hub(settings.watcher_queue)
-    store = MatchStore(engine, settings.live_matches, settings.idle_seconds, hub.watching)
+    store = MatchStore(
+        engine,
+        settings.live_matches,
+        settings.idle_seconds,
+        hub.watching,
+        shared=is_shared(engine),
+    )
+    store.shown = hub.publish
+    if settings.redis_url is not None:
+        hub.relay = _relay(settings.redis_url, store, hub)
+        store.saved = hub.relay.tell
     computer = Computer(store, hub, settings.computer_pause)
     hint_pool = HintPool(settings.hint_workers, settings.hint_queue)
     analyses = Analyses(
@@ -62,8 +73,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        if hub.relay is not None:
+            await hub.relay.start()
         yield
         await computer.settle()
+        await store.settle()
+        if hub.relay is not None:
+            await hub.relay.close()
         await analyses.settle()
         hint_pool.close()
         users.close()
@@ -112,6 +128,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(tutorial.router)
     app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
     return app
+
+
+def _relay(url: str, store: MatchStore, hub: Hub) -> Relay:
+    """The relay to the other processes: a notice of a newer version of a match watched here
+    brings this copy up to its row."""
+
+    def heard(match_id: str, version: int) -> None:
+        live = store.cached(match_id)
+        if live is not None and live.version < version:
+            store.refresh_soon(live, version)
+
+    def resync() -> None:
+        for match_id in list(hub.watchers):
+            live = store.cached(match_id)
+            if live is not None:
+                store.refresh_soon(live)
+
+    return Relay(url, heard, resync)
 
 
 async def _invalid_request(_request: Request, exc: Exception) -> JSONResponse:

@@ -8,7 +8,9 @@ the bot and never see the match half-changed. The shadow's record, the whole act
 saved in one write; only then are its events applied to the real match one at a time and
 pushed to the watching pages, with a pause after each checker step so that a play appears
 one checker at a time. A crash at any moment thus leaves either the action whole in the
-database or none of it, and the computer plans afresh from whatever was saved.
+database or none of it, and the computer plans afresh from whatever was saved. Where several
+processes serve the match, the computers of two may think out the same action: the version
+check of the save lets one write it, and the other reads the match again.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from ..bot.player import best_play
 from ..game import Action, Game, Phase
 from ..match import Match
 from .hub import Hub
-from .store import LiveMatch, MatchChangedError, MatchStore
+from .store import LiveMatch, MatchChangedError, MatchStore, UnknownMatchError
 
 log = logging.getLogger(__name__)
 
@@ -122,6 +124,12 @@ class Computer:
         async with live.lock:
             live.computer_queued = False
             for _ in range(MAX_ACTIONS):
+                try:
+                    # Another process may have acted (the computer's action, say) meanwhile.
+                    await self.store.current(live)
+                except (SQLAlchemyError, UnknownMatchError):
+                    log.exception("match %s could not be read", live.id)
+                    return
                 if not to_act(live) or not await self._one_action(live):
                     return
             log.error("the computer went on acting in match %s; stopped", live.id)
@@ -146,9 +154,13 @@ class Computer:
             return False
         try:
             await self.store.save(live, live.version, shadow)
-        except (SQLAlchemyError, MatchChangedError):
-            # Forgotten by the store: the next read reloads the match and wakes it again.
-            live.shadow = None
+        except MatchChangedError:
+            # Another process saved first (its computer, woken there too, made this action):
+            # the store reads the match again before its next use.
+            log.info("match %s changed elsewhere while the computer thought", live.id)
+            return False
+        except SQLAlchemyError:
+            # Marked stale by the store: the next read reloads the match and wakes it again.
             log.exception("the computer's action in match %s could not be saved", live.id)
             return False
         for number, event in enumerate(events):

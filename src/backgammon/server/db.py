@@ -151,15 +151,26 @@ def utc(stamp: datetime) -> datetime:
 
 
 def make_engine(url: str) -> Engine:
-    """An engine for ``url``; an SQLite file's folder is created when missing."""
+    """An engine for ``url``; an SQLite file's folder is created when missing, and a plain
+    ``postgresql://`` URL is served by psycopg 3 (SQLAlchemy's default is psycopg2)."""
     parsed = make_url(url)
     is_sqlite = parsed.get_backend_name() == "sqlite"
     if is_sqlite and parsed.database and parsed.database != ":memory:":
         Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(url)
+    if parsed.drivername == "postgresql":
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    # A connection for each of the threads that may write at once (Starlette's pool has 40).
+    options: dict[str, Any] = {} if is_sqlite else {"pool_size": 10, "max_overflow": 30}
+    engine = create_engine(parsed, **options)
     if is_sqlite:
         event.listen(engine, "connect", _sqlite_pragmas)
     return engine
+
+
+def is_shared(engine: Engine) -> bool:
+    """Whether other processes may write to the engine's database (anything but SQLite,
+    which this project serves from one process)."""
+    return engine.dialect.name != "sqlite"
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:

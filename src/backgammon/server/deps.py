@@ -45,10 +45,11 @@ def get_computer(request: Request) -> Computer:
     return computer
 
 
-async def get_match(
+async def get_match_to_act(
     match_id: MatchId, store: Annotated[MatchStore, Depends(get_store)]
 ) -> LiveMatch:
-    """The match named in the path, or 404."""
+    """The match named in the path, or 404, as this process holds it: an action brings it up
+    to its row under its lock (:meth:`.store.MatchStore.current`), only where it must."""
     try:
         return await store.get(match_id)
     except UnknownMatchError:
@@ -57,11 +58,20 @@ async def get_match(
         ) from None
 
 
+async def get_match(
+    live: Annotated[LiveMatch, Depends(get_match_to_act)],
+    store: Annotated[MatchStore, Depends(get_store)],
+) -> LiveMatch:
+    """The match named in the path, or 404; up to date with its row."""
+    return await store.fresh(live)
+
+
 Setup = Annotated[Settings, Depends(get_settings)]
 Store = Annotated[MatchStore, Depends(get_store)]
 Watchers = Annotated[Hub, Depends(get_hub)]
 Computers = Annotated[Computer, Depends(get_computer)]
 Live = Annotated[LiveMatch, Depends(get_match)]
+LiveToAct = Annotated[LiveMatch, Depends(get_match_to_act)]
 
 
 #: The seat token, read from ``Authorization: Bearer <token>`` (absent: None, answered below).
@@ -92,8 +102,16 @@ def seats_held(live: LiveMatch, credentials: HTTPAuthorizationCredentials | None
     return held
 
 
-async def get_held(live: Live, credentials: Credentials) -> frozenset[int]:
-    """The seats the request's token holds in the match named in the path (401, 403)."""
+async def get_held(live: LiveToAct, store: Store, credentials: Credentials) -> frozenset[int]:
+    """The seats the request's token holds in the match named in the path (401, 403). A
+    token this process's copy does not know is looked for again in the match's row, where
+    other processes write too: the seat may have been taken there (a join)."""
+    try:
+        return seats_held(live, credentials)
+    except HTTPException as refused:
+        if refused.status_code != status.HTTP_403_FORBIDDEN or not store.shared:
+            raise
+    await store.fresh(live)
     return seats_held(live, credentials)
 
 

@@ -3,8 +3,17 @@
 Publishing never waits on a page: each watcher has a queue of at most ``queue_size`` states
 and its own sender task (:meth:`Watcher.start`), so an action puts its state in the queues and
 goes on. A watcher whose queue is full (a page that stopped reading) is dropped: its sender
-stopped and its socket closed with code 1013. A page that reconnects is sent the whole state
-at once, so it has missed nothing.
+stopped and its socket closed with code 1013.
+
+Each state pushed carries the match's ``version``, the number of events in its record, which
+every event raises: it is the event id. A watcher is sent only states newer than the last it
+was sent, so it never has one twice or out of order. A page that reconnects names the last
+version it saw (``since``) and is sent what it missed (the whole state, which holds the whole
+record) or nothing if it missed nothing.
+
+Where several processes serve the matches, the hub of each follows, through a
+:class:`~.relay.Relay`, the matches its pages watch: a notice that another process has
+saved a new version brings this process's copy up to its row, each event shown here too.
 """
 
 from __future__ import annotations
@@ -16,6 +25,7 @@ from dataclasses import dataclass, field
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from .relay import Relay
 from .store import LiveMatch
 from .views import state_of
 
@@ -35,6 +45,8 @@ class Watcher:
     socket: WebSocket
     view: int
     queue: asyncio.Queue[str]
+    #: The version of the last state sent (or the one the page last saw): only newer ones go.
+    last: int = -1
     #: The task sending the queued states, and the one closing a dropped watcher's socket.
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
 
@@ -70,15 +82,28 @@ class Hub:
 
     queue_size: int = QUEUE_SIZE
     watchers: dict[str, set[Watcher]] = field(default_factory=dict)
+    #: The other processes' notices of new versions, where there are other processes.
+    relay: Relay | None = None
 
-    def watcher(self, socket: WebSocket, view: int) -> Watcher:
-        """A new watcher of ``socket``, from seat ``view``'s side, with an empty queue."""
-        return Watcher(socket, view, asyncio.Queue(self.queue_size))
+    def watcher(self, socket: WebSocket, view: int, since: int = -1) -> Watcher:
+        """A new watcher of ``socket``, from seat ``view``'s side, with an empty queue, for
+        a page that has seen the match up to version ``since`` (-1: nothing yet)."""
+        return Watcher(socket, view, asyncio.Queue(self.queue_size), since)
 
-    def join(self, live: LiveMatch, watcher: Watcher) -> None:
-        """Start pushing ``live``'s state to ``watcher``, beginning with the state now."""
-        self.watchers.setdefault(live.id, set()).add(watcher)
-        watcher.queue.put_nowait(_text(live, watcher.view))
+    async def join(self, match_id: str, watcher: Watcher) -> None:
+        """Start pushing the match's new states to ``watcher`` (and, the first watcher here,
+        follow the other processes' notices about the match: any state read after this
+        returns is one this process will hear about)."""
+        first = match_id not in self.watchers
+        self.watchers.setdefault(match_id, set()).add(watcher)
+        if first and self.relay is not None:
+            await self.relay.follow(match_id)
+
+    def catch_up(self, live: LiveMatch, watcher: Watcher) -> None:
+        """Send ``watcher`` the state now if it has not seen it."""
+        if live.version > watcher.last:
+            watcher.last = live.version
+            watcher.queue.put_nowait(_text(live, watcher.view))
 
     def leave(self, match_id: str, watcher: Watcher) -> None:
         """Stop pushing to ``watcher``."""
@@ -87,6 +112,8 @@ class Hub:
             watchers.discard(watcher)
             if not watchers:
                 del self.watchers[match_id]
+                if self.relay is not None:
+                    self.relay.unfollow(match_id)
 
     def watching(self, match_id: str) -> bool:
         """Whether some page watches the match."""
@@ -96,12 +123,16 @@ class Hub:
         """Queue the match's new state for every watcher, each from its own side (the state
         of each side is made once). Waits for nobody."""
         texts: dict[int, str] = {}
+        version = live.version
         for watcher in list(self.watchers.get(live.id, ())):
+            if version <= watcher.last:
+                continue  # sent already, or older than what was
             text = texts.get(watcher.view)
             if text is None:
                 text = texts[watcher.view] = _text(live, watcher.view)
             try:
                 watcher.queue.put_nowait(text)
+                watcher.last = version
             except asyncio.QueueFull:
                 log.info("dropping a watcher of match %s that fell behind", live.id)
                 self.leave(live.id, watcher)

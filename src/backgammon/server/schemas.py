@@ -308,12 +308,24 @@ class DieView(BaseModel):
     used: bool
 
 
+class PlayedStepView(BaseModel):
+    """One checker step of a play in the record, on the mover's numbers (25 the bar, 0 off),
+    and whether it hit a blot."""
+
+    model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True)
+
+    from_: int = Field(alias="from")
+    to: int
+    hit: bool
+
+
 class EntryView(BaseModel):
     """One entry of a game's record.
 
     ``kind`` is ``opening`` (``dice`` are seat 0's die and seat 1's), ``play`` (``dice`` and
-    ``play`` in notation, None for no move), ``double``, ``beaver`` (``value``), ``take``,
-    ``drop``, ``resign`` (``level``), ``accept`` or ``reject``. ``auto``: the game made it.
+    ``play`` in notation, None for no move, and its ``steps`` one by one, for a page to say
+    them in words), ``double``, ``beaver`` (``value``), ``take``, ``drop``, ``resign``
+    (``level``), ``accept`` or ``reject``. ``auto``: the game made it.
     """
 
     seat: int
@@ -322,6 +334,7 @@ class EntryView(BaseModel):
     ]
     dice: list[int] | None = None
     play: str | None = None
+    steps: list[PlayedStepView] | None = None
     value: int | None = None
     level: int | None = None
     auto: bool = False

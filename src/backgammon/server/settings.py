@@ -4,6 +4,9 @@
 variable                      meaning                                      default
 ============================= ============================================ ===========
 ``BACKGAMMON_DATABASE_URL``   where games are kept: any SQLAlchemy URL     SQLite file
+                              (``postgresql://`` is served by psycopg 3)
+``BACKGAMMON_REDIS_URL``      Redis, which carries live updates between    none
+                              processes sharing a PostgreSQL database
 ``BACKGAMMON_DATA_DIR``       the folder of the default SQLite database    ``./data``
 ``BACKGAMMON_HOST``           the address ``backgammon serve`` listens on  127.0.0.1
 ``BACKGAMMON_PORT``           its port                                     8000
@@ -25,6 +28,8 @@ variable                      meaning                                      defau
 >>> settings = Settings.from_env({"BACKGAMMON_DATA_DIR": "/tmp/bg"})
 >>> settings.database_url, settings.port, settings.allow_seed, settings.action_rate
 ('sqlite:////tmp/bg/backgammon.sqlite', 8000, False, '600/minute')
+>>> settings.redis_url is None
+True
 """
 
 from __future__ import annotations
@@ -89,6 +94,8 @@ class Settings:
     analysis_workers: int = 1
     analysis_queue: int = 4
     max_upload: int = 1_100_000
+    #: Redis, where several processes serve the matches (None: this process alone).
+    redis_url: str | None = None
     #: Seconds an online game waits for a player's action before the other may claim it
     #: (each match keeps the value it was created with).
     claim_seconds: float = DEFAULT_CLAIM_SECONDS
@@ -141,6 +148,7 @@ class Settings:
             )
         return cls(
             database_url=url,
+            redis_url=env.get("BACKGAMMON_REDIS_URL") or None,
             analysis_plies=int(plies_text),
             host=env.get("BACKGAMMON_HOST") or DEFAULT_HOST,
             port=int(port_text),

@@ -1,34 +1,42 @@
 """The matches being played: kept in memory while in use, written through to the database.
 
-Each accepted action is saved, in one write, before its answer goes out, so the database
-always holds the record the players last saw. A save names the version it was made on and is
-refused if the database holds another (:class:`MatchChangedError`), so two copies of a match
-can never both write. A match not in memory (after a restart) is rebuilt by replaying its
-record; seeded dice then resume where the record left them, so they go on exactly as they
-would have.
+The database is the source of truth. Each accepted action is saved, in one write, before its
+answer goes out, so the database always holds the record the players last saw. A save names
+the version it was made on and is refused if the database holds another
+(:class:`MatchChangedError`), so two copies of a match can never both write; the copy that
+lost is marked stale and read again from its row before it is next used (:meth:`MatchStore.
+current`). With a database that several processes share (``shared``: anything but SQLite),
+every use of a match first compares its version with the row's, and a copy behind the row
+takes the events it lacks from the record, one at a time, each shown to the watching pages.
+A match not in memory (after a restart) is rebuilt by replaying its record; seeded dice then
+resume where the record left them, so they go on exactly as they would have.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import Any, Literal
 
-from sqlalchemy import Engine, update
+from sqlalchemy import Engine, select, update
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from ..bot import Level
 from ..dice import DiceSource, SeededDice
-from ..fairdice import FairMatchDice
+from ..errors import BackgammonError
+from ..fairdice import FairDice, FairMatchDice
 from ..match import Match
 from .db import MatchRow, now
 from .seats import Seating
+
+log = logging.getLogger(__name__)
 
 SeatKind = Literal["human", "computer"]
 
@@ -71,6 +79,12 @@ class LiveMatch:
     record_views: dict[int, tuple[int, Any]] = field(default_factory=dict)
     #: Whether a task of the computer's waits for the lock (:meth:`.computer.Computer.wake`).
     computer_queued: bool = False
+    #: Whether a task waits for the lock to bring the match up to its row
+    #: (:meth:`MatchStore.refresh_soon`).
+    refresh_queued: bool = False
+    #: Whether this copy may differ from the row (a save of it failed): it is read again from
+    #: the row before it is next used.
+    stale: bool = False
     #: The events of the finished games, and how many games they are: a finished game's
     #: record never changes, so :attr:`version` counts only the game in play.
     _finished: tuple[int, int] = field(default=(0, 0), init=False, repr=False)
@@ -108,6 +122,30 @@ class LiveMatch:
             "seating": self.seating.to_dict(),
         }
 
+    def adopt(self, loaded: LiveMatch) -> None:
+        """Take the match and settings of ``loaded`` (read from the row) in place of this
+        copy's, keeping this object, its lock and its queued tasks (call with the lock held)."""
+        for each in fields(self):
+            if each.init and each.name not in _RUNTIME:
+                setattr(self, each.name, getattr(loaded, each.name))
+        self.shadow = None
+        self.record_views = {}
+        self._finished = (0, 0)
+        self.stale = False
+
+
+#: What a match's copy holds about this process rather than the match, kept by :meth:`adopt`.
+_RUNTIME = frozenset({"id", "lock", "computer_queued", "refresh_queued", "stale", "created_at"})
+
+
+def _fair_dice_of(match: Match) -> list[dict[str, Any]] | None:
+    """The fair dice of ``match``'s games as its row keeps them (with their server seeds), or
+    None for a match without fair dice."""
+    fair = [game.dice_source for game in match.games if isinstance(game.dice_source, FairDice)]
+    if len(fair) != len(match.games):
+        return None
+    return [dice.to_dict(reveal=True) for dice in fair]
+
 
 def events_in(match: Match) -> int:
     """The number of events in ``match``'s record (its version)."""
@@ -134,6 +172,10 @@ class MatchStore:
     At most ``most`` matches stay in memory, and none unused for ``idle`` seconds, except
     those in use: an action or the computer under way, or a page watching (``watched``).
     A match that left memory is loaded again from the database when next asked for.
+    ``shared``: other processes write to the database too, so a copy is checked against its
+    row before use. ``shown`` is called with the match after each event a copy takes from
+    its row (the hub shows it to the pages), ``saved`` with a match's id and new version
+    after each write (the relay tells the other processes).
     """
 
     def __init__(
@@ -142,11 +184,18 @@ class MatchStore:
         most: int = 1000,
         idle: float = 600.0,
         watched: Callable[[str], bool] = lambda _id: False,
+        *,
+        shared: bool = False,
     ) -> None:
         self.engine = engine
         self.most = most
         self.idle = idle
         self.watched = watched
+        self.shared = shared
+        self.shown: Callable[[LiveMatch], None] = lambda _live: None
+        self.saved: Callable[[str, int], None] = lambda _id, _version: None
+        # The refreshing tasks under way, kept so that they are not collected before they end.
+        self._tasks: set[asyncio.Task[None]] = set()
         # By last use, the least recent first, with the time of that use.
         self._live: OrderedDict[str, tuple[LiveMatch, float]] = OrderedDict()
 
@@ -190,47 +239,144 @@ class MatchStore:
         return live
 
     def _in_use(self, live: LiveMatch) -> bool:
-        return live.lock.locked() or live.computer_queued or self.watched(live.id)
+        return (
+            live.lock.locked()
+            or live.computer_queued
+            or live.refresh_queued
+            or self.watched(live.id)
+        )
+
+    def cached(self, match_id: str) -> LiveMatch | None:
+        """The match's copy in this process's memory, if any (its use is not noted)."""
+        kept = self._live.get(match_id)
+        return None if kept is None else kept[0]
+
+    async def fresh(self, live: LiveMatch) -> LiveMatch:
+        """``live``, brought up to its row first where it may be behind (a shared database,
+        or a failed save), unless an action holds its lock: the state it shows then is the
+        one being acted on, and the action brings it up to date."""
+        if (self.shared or live.stale) and not live.lock.locked():
+            async with live.lock:
+                await self.current(live)
+        return live
+
+    async def current(self, live: LiveMatch, newer: int = -1) -> None:
+        """Bring ``live`` up to its row: call with its lock held, before acting on it. Alone
+        on the database, only a copy whose save failed is read again; shared, the row's
+        version is read (unless the row is known to hold version ``newer``, past this
+        copy's), and a copy behind it takes the events it lacks, one at a time, each shown
+        (:attr:`shown`)."""
+        if not (self.shared or live.stale):
+            return
+        # An online match that waits for its opponent is read whole: a join elsewhere
+        # changes its seating, not its version.
+        if not live.stale and live.seating.invite is None:
+            if newer <= live.version and (
+                await run_in_threadpool(self._version, live.id) == live.version
+            ):
+                return
+            # Only the events this copy lacks are applied: replaying the whole record costs
+            # tens of times more.
+            record = await run_in_threadpool(self._record, live.id)
+            if self._catch_up(live, record):
+                return
+        live.adopt(await run_in_threadpool(self._load, live.id))
+        self.shown(live)
+
+    def refresh_soon(self, live: LiveMatch, newer: int = -1) -> None:
+        """Bring ``live`` up to its row in the background, once its lock is free (another
+        process has told that the row holds version ``newer``)."""
+        if live.refresh_queued:
+            return
+        live.refresh_queued = True
+
+        async def refresh() -> None:
+            async with live.lock:
+                live.refresh_queued = False
+                try:
+                    await self.current(live, newer)
+                except Exception:
+                    # The next use of the match reads its row again.
+                    log.exception("match %s could not be brought up to its row", live.id)
+
+        task = asyncio.get_running_loop().create_task(refresh())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def settle(self) -> None:
+        """Wait until the refreshing tasks under way have ended (a clean shutdown)."""
+        while self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    def _catch_up(self, live: LiveMatch, record: dict[str, Any]) -> bool:
+        """Apply to ``live`` the events of ``record`` (its row's, ``Match.to_dict()``) that it
+        lacks, one at a time, each shown; False, and ``live`` to be read again whole, where
+        the record does not go on from it."""
+        have = live.match.games
+        games: list[list[dict[str, Any]]] = record.get("games", [])
+        missing: list[tuple[int, dict[str, Any]]] = []
+        for index, events in enumerate(games):
+            start = len(have[index].events) if index < len(have) else 0
+            missing.extend((index, event) for event in events[start:])
+        if sum(map(len, games)) - live.version != len(missing) or not missing:
+            return False  # a game of this copy's is longer than the row's
+        if len(games) != len(have) or record.get("dice") != _fair_dice_of(live.match):
+            # A new game's fair dice were drawn by the process that started it, and a
+            # player's seed may have been added elsewhere: only the row's are the match's.
+            return False
+        try:
+            for index, event in missing:
+                if index != len(live.match.games) - 1:
+                    return False
+                live.match.game.apply_record([event], f"game {index + 1}")
+                self.shown(live)
+        except BackgammonError:
+            return False
+        # Seeded dice go on from the rolls the record has drawn, as they would have.
+        if isinstance(live.match.dice_source, SeededDice):
+            live.match.dice_source.resume(live.match.rolls_drawn)
+        return True
 
     async def save(self, live: LiveMatch, before: int, match: Match | None = None) -> None:
         """Write the record of ``match`` (the live match by default) in place of version
-        ``before``, in one write; on failure (MatchChangedError if the database no longer
-        holds version ``before``, or the database's error), forget the match so that the
-        next read reloads it."""
+        ``before``, in one write, and tell :attr:`saved`; on failure (MatchChangedError if
+        the database no longer holds version ``before``, or the database's error), mark the
+        match stale, so that it is read again from its row before it is next used."""
         match = match or live.match
         version = live.version if match is live.match else events_in(match)
         try:
             await run_in_threadpool(self._update, live.id, match, version, before)
         except Exception:
-            self._forget(live)
+            live.stale = True
             raise
+        self.saved(live.id, version)
 
     async def save_seating(self, live: LiveMatch, invite: str) -> None:
         """Write ``live``'s seating and record (a player's name) in place of the one whose
-        open invite has the digest ``invite``: MatchChangedError, and the match forgotten,
-        if the database no longer holds that invite (it was spent meanwhile, elsewhere)."""
+        open invite has the digest ``invite``: MatchChangedError, and the match marked stale
+        (read again from its row before it is next used), if the database no longer holds
+        that invite (it was spent meanwhile, elsewhere)."""
         try:
             await run_in_threadpool(self._update_seating, live, invite)
         except Exception:
-            self._forget(live)
+            live.stale = True
             raise
+        self.saved(live.id, live.version)  # the other processes read the seat taken
 
     def _update_seating(self, live: LiveMatch, invite: str) -> None:
         spent = MatchRow.settings["seating"]["invite"]["digest"].as_string()
-        with Session(self.engine) as session, session.begin():
-            written = session.execute(
+        with self.engine.begin() as connection:
+            written = connection.execute(
                 update(MatchRow)
                 .where(MatchRow.id == live.id, MatchRow.version == live.version, spent == invite)
-                .values(settings=live.settings(), record=live.match.to_dict(), updated_at=now())
+                .values(
+                    settings=live.settings(),
+                    record=live.match.to_dict(secrets=True),
+                    updated_at=now(),
+                )
             )
-            if written.rowcount != 1:  # type: ignore[attr-defined]
+            if written.rowcount != 1:
                 raise MatchChangedError(live.id)
-
-    def _forget(self, live: LiveMatch) -> None:
-        """Drop ``live`` from memory (if it is the copy there), so the next read reloads it."""
-        kept = self._live.get(live.id)
-        if kept is not None and kept[0] is live:
-            del self._live[live.id]
 
     def _insert(self, live: LiveMatch) -> None:
         stamp = now()
@@ -249,14 +395,30 @@ class MatchStore:
     def _update(self, match_id: str, match: Match, version: int, before: int) -> None:
         # The record is written out here, in a worker thread: the match does not change
         # meanwhile (its lock is held, or it is the computer's shadow).
-        with Session(self.engine) as session, session.begin():
-            written = session.execute(
+        with self.engine.begin() as connection:
+            written = connection.execute(
                 update(MatchRow)
                 .where(MatchRow.id == match_id, MatchRow.version == before)
                 .values(record=match.to_dict(secrets=True), version=version, updated_at=now())
             )
-            if written.rowcount != 1:  # type: ignore[attr-defined]
+            if written.rowcount != 1:
                 raise MatchChangedError(match_id)
+
+    def _version(self, match_id: str) -> int | None:
+        with self.engine.connect() as connection:
+            version: int | None = connection.execute(
+                select(MatchRow.version).where(MatchRow.id == match_id)
+            ).scalar()
+        return version
+
+    def _record(self, match_id: str) -> dict[str, Any]:
+        with self.engine.connect() as connection:
+            record: dict[str, Any] | None = connection.execute(
+                select(MatchRow.record).where(MatchRow.id == match_id)
+            ).scalar()
+        if record is None:
+            raise UnknownMatchError(match_id)
+        return record
 
     def _load(self, match_id: str) -> LiveMatch:
         with Session(self.engine) as session:

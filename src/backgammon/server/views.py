@@ -39,6 +39,7 @@ from .schemas import (
     FairDiceView,
     GameView,
     OfferView,
+    PlayedStepView,
     PointView,
     ResignationView,
     ResultView,
@@ -157,18 +158,20 @@ def _actions(live: LiveMatch, seat: int, claim: tuple[int, datetime] | None) -> 
 
 
 def _game_view(live: LiveMatch, number: int) -> GameView:
-    """Game ``number``'s record, rebuilt only when it has new events: every answer and every
-    push carries the whole record, and a finished game's never changes."""
+    """Game ``number``'s record, rebuilt only when it has new events, and then only from
+    them: every answer and every push carries the whole record, and what a record shows of
+    an event never changes once the event is made."""
     game = live.match.games[number - 1]
     cached = live.record_views.get(number)
     if cached is not None and cached[0] == len(game.events):
         view: GameView = cached[1]
         return view
+    start, entries = (0, []) if cached is None else (cached[0], cached[1].entries)
     view = GameView(
         number=number,
         score_before=list(live.match.scores_before(number - 1)),
         crawford=game.crawford,
-        entries=list(_entries(game)),
+        entries=[*entries, *_entries(game, start)],
         result=_result(game.result),
         fair_dice=fair_dice_view(game),
     )
@@ -266,10 +269,10 @@ def _result(result: GameResult | None) -> ResultView | None:
     )
 
 
-def _entries(game: Game) -> Iterator[EntryView]:
+def _entries(game: Game, start: int = 0) -> Iterator[EntryView]:
     """The record of ``game`` as entries, in the order they were made (the game's history;
-    a roll's dice are written with its play)."""
-    for entry in game.history():
+    a roll's dice are written with its play), from event ``start`` on."""
+    for entry in game.history(start):
         view = _entry_view(entry)
         if view is not None:
             yield view
@@ -283,8 +286,15 @@ def _entry_view(entry: Entry) -> EntryView | None:
         return EntryView(seat=seat, kind="opening", dice=list(entry.dice), auto=entry.auto)
     if isinstance(entry, TurnPlayed):
         play = str(entry.play) if entry.play.steps else None
+        steps = [
+            PlayedStepView.model_validate(
+                {"from": step.from_point, "to": step.to_point, "hit": step.hit}
+            )
+            for step in entry.play.steps
+        ]
         return EntryView(
-            seat=seat, kind="play", dice=list(entry.dice), play=play, auto=entry.auto
+            seat=seat, kind="play", dice=list(entry.dice), play=play, steps=steps,
+            auto=entry.auto,
         )
     if isinstance(entry, Doubled):
         return EntryView(seat=seat, kind="double", value=entry.value)

@@ -13,7 +13,7 @@ from ...game import Act, Action
 from ...match import Match
 from ...position import WinKind
 from ..db import now
-from ..deps import Computers, Held, Live, Store, Watchers, check_holds
+from ..deps import Computers, Held, LiveToAct, Store, Watchers, check_holds
 from ..guards import rate_limited
 from ..rated import Book
 from ..schemas import (
@@ -47,7 +47,7 @@ router = APIRouter(prefix="/api/matches", tags=["actions"])
     },
 )
 async def post_action(
-    live: Live,
+    live: LiveToAct,
     held: Held,
     action: Annotated[ActionRequest, Body()],
     store: Store,
@@ -65,6 +65,10 @@ async def post_action(
     (``Authorization: Bearer <token>``)."""
     check_holds(held, action.seat)
     async with live.lock:
+        if live.stale or action.version != live.version or live.seating.invite is not None:
+            # Another process may have acted: a copy behind the version named reads its row
+            # (on the version it holds, the save's version check finds a change elsewhere).
+            await store.current(live)
         if action.version != live.version:
             raise HTTPException(
                 status.HTTP_409_CONFLICT,

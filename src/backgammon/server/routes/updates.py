@@ -13,13 +13,15 @@ router = APIRouter(tags=["updates"])
 
 
 @router.websocket("/api/matches/{match_id}/updates")
-async def updates(socket: WebSocket, match_id: str, view: str = "0") -> None:
-    """Send the state at once, then again after each action; messages sent in, text or
+async def updates(socket: WebSocket, match_id: str, view: str = "0", since: str = "-1") -> None:
+    """Send the state at once, then again after each event; messages sent in, text or
     binary, are ignored.
 
-    ``view`` is the seat whose side the board is drawn from. An unknown match closes the
-    socket with code 4404; a page too slow to read the states sent is closed with 1013, and
-    is sent the whole state again when it reconnects.
+    ``view`` is the seat whose side the board is drawn from. Each state carries the match's
+    ``version``, its event id: a page that reconnects names the last it saw as ``since`` and
+    is sent the state only if it has changed since, and never a state twice. An unknown match
+    closes the socket with code 4404; a page too slow to read the states sent is closed with
+    1013, and reconnects.
     """
     store: MatchStore = socket.app.state.store
     hub: Hub = socket.app.state.hub
@@ -29,6 +31,11 @@ async def updates(socket: WebSocket, match_id: str, view: str = "0") -> None:
     if view not in ("0", "1"):
         await socket.close(code=status.WS_1008_POLICY_VIOLATION, reason="The view is seat 0 or 1.")
         return
+    if not (since == "-1" or (since.isdigit() and len(since) < 10)):
+        await socket.close(
+            code=status.WS_1008_POLICY_VIOLATION, reason="since is a version the page saw."
+        )
+        return
     try:
         if len(match_id) > MATCH_ID_LENGTH:
             raise UnknownMatchError(match_id)
@@ -37,11 +44,14 @@ async def updates(socket: WebSocket, match_id: str, view: str = "0") -> None:
         # A close reason holds at most 123 bytes: the id is not repeated in it.
         await socket.close(code=4404, reason="There is no match with this id.")
         return
-    watcher = hub.watcher(socket, int(view))
-    hub.join(live, watcher)
-    watcher.start()
-    computer.wake(live)
+    watcher = hub.watcher(socket, int(view), int(since))
     try:
+        # Joined (and following the other processes' news) before the state is read, so no
+        # event falls between the two.
+        await hub.join(match_id, watcher)
+        hub.catch_up(await store.fresh(live), watcher)
+        watcher.start()
+        computer.wake(live)
         while (await socket.receive())["type"] != "websocket.disconnect":
             pass
     finally:

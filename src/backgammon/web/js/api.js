@@ -101,14 +101,21 @@ export function matUrl(id) {
   return `/api/matches/${encodeURIComponent(id)}/mat`;
 }
 
-/** Call onState with each state the server pushes; reconnects after a dropped connection. */
+/** Call onState with each state the server pushes; reconnects after a dropped connection,
+ * naming the last version seen, so that the server sends only what was missed. */
 export function watch(id, view, onState, onLost) {
   let socket = null;
   let stopped = false;
+  let since = -1;
   const open = () => {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    socket = new WebSocket(`${scheme}://${location.host}/api/matches/${encodeURIComponent(id)}/updates?view=${view}`);
-    socket.onmessage = (event) => onState(JSON.parse(event.data));
+    const query = `view=${view}&since=${since}`;
+    socket = new WebSocket(`${scheme}://${location.host}/api/matches/${encodeURIComponent(id)}/updates?${query}`);
+    socket.onmessage = (event) => {
+      const state = JSON.parse(event.data);
+      since = Math.max(since, state.version);
+      onState(state);
+    };
     socket.onclose = (event) => {
       if (stopped || event.code === 4404) return;
       onLost();

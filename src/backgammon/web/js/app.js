@@ -4,10 +4,12 @@
 // this browser holds a token of (seats.js); a match it holds none of is only watched.
 
 import { closeAnalysis, openAnalysis, relabelAnalysis, setUpAnalysis } from "./analysis.js";
+import { announceChange, announcePickUp, announcePutBack, setUpAnnouncements } from "./announce.js";
 import { ApiError, act, createMatch, getState, matUrl, refusal, watch } from "./api.js";
 import { renderBoard } from "./board.js";
 import { enableDrag } from "./drag.js";
 import { renderFairDice, setUpFairDice } from "./fair.js";
+import { keepFocus, keyboardFocus } from "./focus.js";
 import { relabelHints, setUpHints, updateHints } from "./hint.js";
 import {
   LANGUAGES, applyMessages, browserLanguage, formatNumber, has, isolate, language, loadMessages,
@@ -88,65 +90,76 @@ function boardModel(state) {
   };
 }
 
-function statusText(state) {
+/** The status line in parts: what has just happened (`news`: a result, a roll the game
+ * played by itself), what is to be done now (`now`), and the steps made so far this turn
+ * (`made`). Screen readers hear the news and the steps as they happen (js/announce.js), and
+ * `now` whenever it changes. */
+function statusParts(state) {
   const name = (seat) => playerName(state, seat);
+  const parts = { news: [], now: "", made: "" };
   if (state.match_over) {
-    return t(about(state, state.winner, "status.matchOver"), {
+    parts.now = t(about(state, state.winner, "status.matchOver"), {
       // The winner's points first, as a result is said ("wins 7–3").
       player: name(state.winner),
       score: [state.score[state.winner], state.score[1 - state.winner]].map(formatNumber).join("–"),
     });
+    return parts;
   }
   const waiting = state.to_act;
-  if (state.waiting_for_opponent) return t("status.waitingOpponent");
-  if (waiting !== null && state.seats[waiting].kind === "computer") {
-    return t("status.thinking", { player: name(waiting) });
+  if (state.waiting_for_opponent) {
+    parts.now = t("status.waitingOpponent");
+    return parts;
   }
-  const lines = [];
-  if (state.phase === "opening" && state.result) lines.push(resultText(state, state.result));
+  if (waiting !== null && state.seats[waiting].kind === "computer") {
+    parts.now = t("status.thinking", { player: name(waiting) });
+    return parts;
+  }
+  if (state.phase === "opening" && state.result) parts.news.push(resultText(state, state.result));
   switch (state.phase) {
     case "opening":
-      lines.push(t(state.opening_tie ? "status.openingTie" : "status.opening", {
+      parts.now = t(state.opening_tie ? "status.openingTie" : "status.opening", {
         value: state.opening_tie ? state.opening_tie[0] : "",
-      }));
+      });
       break;
     case "roll": {
       // A roll the game played for the player (no move, or only one): say what happened.
       const passed = lastAutomatic(state);
       if (passed) {
         const key = passed.play === null ? "status.dance" : "status.forced";
-        lines.push(t(about(state, passed.seat, key), {
+        parts.news.push(t(about(state, passed.seat, key), {
           player: name(passed.seat), first: passed.dice[0], second: passed.dice[1],
           play: passed.play === null ? "" : isolate(passed.play),
         }));
       }
       const key = state.actions[waiting].includes("double") ? "status.rollOrDouble" : "status.roll";
-      lines.push(t(about(state, waiting, key), { player: name(waiting) }));
+      parts.now = t(about(state, waiting, key), { player: name(waiting) });
       break;
     }
     case "move":
-      lines.push(t(about(state, waiting, "status.move"), { player: name(waiting) }));
-      if (state.made.length) lines.push(madeText(state));
-      break;
     case "confirm":
-      lines.push(t(about(state, waiting, "status.confirm"), { player: name(waiting) }));
-      if (state.made.length) lines.push(madeText(state));
+      parts.now = t(about(state, waiting, `status.${state.phase}`), { player: name(waiting) });
+      if (state.made.length) parts.made = madeText(state);
       break;
     case "cube":
-      lines.push(t(about(state, waiting, "status.cube"), {
+      parts.now = t(about(state, waiting, "status.cube"), {
         player: name(state.cube.offer.by), value: state.cube.offer.value, other: name(waiting),
-      }));
+      });
       break;
     case "resign":
-      lines.push(t(about(state, waiting, "status.resign"), {
+      parts.now = t(about(state, waiting, "status.resign"), {
         player: name(state.resignation.by), level: t(`resign.level.${state.resignation.level}`),
         other: name(waiting),
-      }));
+      });
       break;
     default:
-      if (state.result) lines.push(resultText(state, state.result));
+      if (state.result) parts.now = resultText(state, state.result);
   }
-  return lines.join(" ");
+  return parts;
+}
+
+function statusText(state) {
+  const { news, now, made } = statusParts(state);
+  return [...news, now, made].filter(Boolean).join(" ");
 }
 
 /** The roll the game just played by itself, if the last thing in the game was one: a roll with
@@ -214,7 +227,9 @@ function renderRecord(state) {
 function renderPlayers(state) {
   for (const panel of document.querySelectorAll(".player")) {
     const seat = Number(panel.dataset.seat);
-    panel.querySelector(".swatch").className = `swatch checker--${state.seats[seat].colour}`;
+    const swatch = panel.querySelector(".swatch");
+    swatch.className = `swatch checker--${state.seats[seat].colour}`;
+    swatch.setAttribute("aria-label", t(`colour.${state.seats[seat].colour}`));
     panel.querySelector(".name").textContent = playerName(state, seat);
     panel.querySelector(".score").textContent = state.length
       ? t("score.match", { score: state.score[seat], length: state.length })
@@ -230,7 +245,7 @@ function render() {
   const model = boardModel(state);
   page.selected = model.selected;
   const board = $("#board");
-  const focused = focusedPlace(board);
+  const focused = keyboardFocus(board);
   renderBoard(board, model, { onPlace, onBoard });
   // The home board on the left is the same drawing mirrored (css/style.css).
   board.classList.toggle("is-mirrored", homeSide() === "left");
@@ -259,32 +274,12 @@ function render() {
   $("#export").href = matUrl(state.id);
   renderFairDice(state);
   // Once the controls show what may be done now (the focus may go on to one of them).
-  if (focused !== null) refocus(board, focused);
+  keepFocus(board, focused);
   // After the board: a hint the game has moved past goes, and the marks of one shown are
   // drawn again over the new board.
   updateHints(state);
   // Hints are for the seats this screen plays.
   if (actingSeat(state) === null) $("#hint-button").hidden = true;
-}
-
-/**
- * The place of the board that has the keyboard's focus (null: none, or not the keyboard's).
- * The board is drawn afresh on every state, which would drop the focus to the page's start.
- */
-function focusedPlace(board) {
-  const node = document.activeElement;
-  if (!node || !board.contains(node) || !node.matches(":focus-visible")) return null;
-  return node.dataset.place || "";
-}
-
-/** Give the focus back after a redraw: to the same place if it can still be acted on, else to
- * another checker that can move, else to the control that comes next (Confirm, Roll). */
-function refocus(board, place) {
-  const next = (place && board.querySelector(`[data-place="${place}"][tabindex]`))
-    || board.querySelector(".is-source[tabindex]")
-    || document.querySelector(".controls button.primary:not([hidden])")
-    || document.querySelector(".controls button:not([hidden])");
-  if (next) next.focus();
 }
 
 function show(state) {
@@ -294,8 +289,10 @@ function show(state) {
   if (seen && (state.version < seen.version || (state.version === seen.version
     && state.waiting_for_opponent === seen.waiting_for_opponent))) return;
   if (page.state && state.version !== page.state.version) page.selected = null;
+  const before = page.state;
   page.state = state;
   render();
+  announceChange(before, state);
 }
 
 /** Make `action` for the seat this screen acts for now (a claim: for the seat claiming). */
@@ -344,6 +341,8 @@ function onPlace(place) {
     return;
   }
   render();
+  if (page.selected) announcePickUp(page.selected, targetsOf(movableSteps(state), state.on_roll, page.selected));
+  else if (model.selected) announcePutBack();
 }
 
 /** The steps this screen may make now (none while the game waits for the other side). */
@@ -482,6 +481,7 @@ function setUpBoardInput() {
       event.preventDefault();
       page.selected = null;
       render();
+      announcePutBack();
     }
   });
   for (const menu of document.querySelectorAll('[name="home_side"], #home-side')) {
@@ -565,6 +565,10 @@ async function main() {
   setUpBoardInput();
   setUpHints({ nameOf: playerName });
   setUpOnline({ open: openMatch, refresh, claim: (action) => send(action, claimSeat(page.state)) });
+  setUpAnnouncements({
+    get view() { return page.view; }, // the seat the board is drawn for, which a match sets
+    nameOf: playerName, about, resultOf: resultText, nowOf: (state) => statusParts(state).now,
+  });
   setUpAnalysis({ onClose: leaveAnalysis });
   setUpFairDice({ names: playerName });
   $("#analyse-button").addEventListener("click", () => {

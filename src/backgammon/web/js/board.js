@@ -4,6 +4,13 @@
 // "bar0"/"bar1" and "off0"/"off1" (by seat). The viewer's home board is at the bottom right.
 // The renderer draws the checkers, the dice, the cube and the highlights it is told, and
 // reports clicks (and Enter or Space) on a place, or on the board as a whole.
+//
+// For the keyboard and screen readers every place is named (its checkers, whose, and what it
+// offers now); the places a checker may leave or reach are buttons, and the places come in
+// the order the mover's checkers travel, so Tab goes from a checker on to where it can go.
+// No highlight is told by colour alone: a checker that can move has a solid outline, a point
+// it may go to a dashed one and a dashed ring where it would land, the picked-up checker a
+// thick rim, and one side's checkers carry an inner ring.
 
 import { formatNumber, t, plural } from "./i18n.js";
 
@@ -38,6 +45,8 @@ function el(name, attributes = {}, parent = null) {
 
 function checker(parent, x, y, colour, label) {
   el("circle", { cx: x, cy: y, r: R, class: `checker checker--${colour}` }, parent);
+  // Black's inner ring tells the sides apart where their colours do not (print, low vision).
+  if (colour === "black") el("circle", { cx: x, cy: y, r: R * 0.55, class: "checker-ring" }, parent);
   if (label !== null) {
     const text = el("text", { x, y: y + 5, class: `checker-count checker-count--${colour}` }, parent);
     text.textContent = formatNumber(label);
@@ -50,6 +59,15 @@ function stackedCheckers(parent, count, colour, x, y0, dy, limit) {
     const label = i === shown - 1 && count > limit ? count : null;
     checker(parent, x, y0 + dy * i, colour, label);
   }
+}
+
+/** A ring round the checker at height `index` of `place`: "lifted" (the one picked up) or
+ * "landing" (where it would go), drawn apart from colour (css/style.css). */
+function ring(parent, place, index, model, kind) {
+  const { x, y } = checkerSpot(place, index, model.view);
+  const group = el("g", { class: kind, "aria-hidden": "true" }, parent);
+  el("circle", { cx: x, cy: y, r: R + 1, class: "ring-edge" }, group);
+  el("circle", { cx: x, cy: y, r: R + 1, class: "ring-line" }, group);
 }
 
 /** Make a group a place the player can act on: focusable, a button for screen readers. */
@@ -104,6 +122,9 @@ function drawPoint(layer, n, model, handlers) {
     const y0 = bottom ? BOTTOM - R : TOP + R;
     stackedCheckers(group, point.count, colour, x, y0, bottom ? -2 * R : 2 * R, STACK);
   }
+  if (model.selected === `p${n}`) ring(group, `p${n}`, point.count - 1, model, "lifted");
+  // Where the checker would land: on top of the mover's own, or over the blot it hits.
+  if (model.targets.has(`p${n}`)) ring(group, `p${n}`, point.seat === model.mover ? point.count : 0, model, "landing");
   group.setAttribute("data-count", String(point.count));
   group.setAttribute("data-seat", point.seat === null ? "" : String(point.seat));
   interactive(group, `p${n}`, model, handlers, checkersLabel("point", point.count, colour, { n }));
@@ -121,6 +142,7 @@ function drawBar(layer, seat, model, handlers) {
   const count = model.bar[seat];
   const colour = model.colours[seat];
   stackedCheckers(group, count, colour, BAR_X, mine ? MIDDLE + 50 : MIDDLE - 50, mine ? 2 * R : -2 * R, 4);
+  if (model.selected === `bar${seat}`) ring(group, `bar${seat}`, count - 1, model, "lifted");
   group.setAttribute("data-count", String(count));
   interactive(group, `bar${seat}`, model, handlers, checkersLabel("bar", count, colour, {
     player: model.names[seat],
@@ -167,10 +189,16 @@ function die(parent, x, y, size, value, used, colour) {
   for (const [dx, dy] of PIPS[value]) {
     el("circle", { cx: x + dx * size * 0.27, cy: y + dy * size * 0.27, r: size / 11, class: "die-pip" }, group);
   }
+  if (used) {
+    // Struck through, not only faded.
+    const half = size / 2;
+    el("line", { x1: x - half, y1: y + half, x2: x + half, y2: y - half, class: "die-struck" }, group);
+  }
 }
 
 /** The dice in the roller's half: the right half for the viewer, the left for the other. */
 function drawDice(layer, model) {
+  if (!model.openingTie && !model.dice.length) return;
   const group = el("g", { class: "dice", role: "img" }, layer);
   if (model.openingTie) {
     // One die a seat, each in its own player's half.
@@ -182,7 +210,6 @@ function drawDice(layer, model) {
     group.setAttribute("data-dice", `${first},${second}`);
     return;
   }
-  if (!model.dice.length) return;
   const x0 = model.mover === model.view ? HALF_X.right : HALF_X.left;
   const size = model.dice.length > 2 ? 30 : 34;
   const gap = size + 8;
@@ -229,15 +256,26 @@ export function renderBoard(svg, model, handlers) {
   el("rect", { x: 50, y: TOP - 4, width: 530, height: BOTTOM - TOP + 8, rx: 6, class: "frame" }, svg);
   el("rect", { x: 55, y: TOP, width: 240, height: BOTTOM - TOP, class: "felt" }, svg);
   el("rect", { x: 335, y: TOP, width: 240, height: BOTTOM - TOP, class: "felt" }, svg);
-  const points = el("g", { class: "points" }, svg);
-  for (let n = 1; n <= 24; n += 1) drawPoint(points, n, model, handlers);
-  for (const seat of [0, 1]) {
-    drawBar(svg, seat, model, handlers);
-    drawTray(svg, seat, model, handlers);
+  // The places never overlap, so the order they are drawn in is free to be the focus order.
+  for (const place of travelOrder(model.mover ?? model.view, model.view)) {
+    if (place.startsWith("p")) drawPoint(svg, Number(place.slice(1)), model, handlers);
+    else if (place.startsWith("bar")) drawBar(svg, Number(place.slice(3)), model, handlers);
+    else drawTray(svg, Number(place.slice(3)), model, handlers);
   }
   drawDice(svg, model);
   drawCube(svg, model);
   svg.onclick = () => handlers.onBoard();
+}
+
+/**
+ * The places in the order `seat`'s checkers travel, on `view`'s board: from its bar over the
+ * points from its 24 to its 1 into its tray; the other side's bar and tray last. The keyboard's
+ * focus and a screen reader's reading follow it: on seat 0's board, seat 0's run "bar0", "p24",
+ * "p23", ... "p1", "off0", and seat 1's "bar1", "p1", "p2", ... "p24", "off1".
+ */
+export function travelOrder(seat, view) {
+  const points = Array.from({ length: 24 }, (_, i) => `p${seat === view ? 24 - i : i + 1}`);
+  return [`bar${seat}`, ...points, `off${seat}`, `bar${1 - seat}`, `off${1 - seat}`];
 }
 
 // The marks of a play (a hint's) over the board: drawn after the board, and again after each

@@ -198,18 +198,21 @@ function renderPlays(body, data) {
       span("hint-difference", difference),
       span("hint-chances", undoFirst ? `${chances} ${t("hint.undoFirst")}` : chances),
     );
-    row.setAttribute("aria-label", [
+    // Named by what it shows (a voice command says what is seen), described in words.
+    const words = span("visually-hidden", [
       t("hint.playLabel", { rank: index + 1, play: play.play, equity: signed(play.equity) }),
       index === 0 ? t("hint.bestLabel") : t("hint.behindLabel", { difference: signed(play.difference) }),
       spoken,
       undoFirst ? t("hint.undoFirst") : "",
     ].filter(Boolean).join(" "));
+    words.id = `hint-play-words-${index}`;
+    row.setAttribute("aria-describedby", words.id);
     row.addEventListener("click", () => choose(index));
     row.addEventListener("mouseenter", () => look(index));
     row.addEventListener("focus", () => look(index));
     row.addEventListener("mouseleave", () => look(null));
     row.addEventListener("blur", () => look(null));
-    item.appendChild(row);
+    item.append(row, words);
     list.appendChild(item);
   });
   body.append(columns, list, reasonsList());

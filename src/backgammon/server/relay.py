@@ -1,0 +1,156 @@
+"""Notices between the processes that serve the same matches, by Redis pub/sub.
+
+The database holds every match; what Redis carries is only news: after each write a process
+publishes the match's new version on the match's channel, and every process whose pages
+watch that match (and only those: each follows the channels of the matches it shows) brings
+its copy up to the row and shows the pages each event it lacked (:meth:`.store.MatchStore.
+current`). A notice lost (Redis restarted, a connection cut) delays a page, never corrupts a
+match: every action reads the row's version first, and a process that lost its connection
+brings every watched match up to its row once it is back (``resync``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from redis import asyncio as redis
+from redis.exceptions import RedisError
+
+log = logging.getLogger(__name__)
+
+#: Each match's channel is this followed by its id.
+PREFIX = "backgammon:match:"
+#: A guard against a Redis that accepts the connection and never answers, never a measure.
+PATIENCE = 10.0
+#: Seconds between tries to reach a Redis that is down.
+RETRY = 1.0
+
+
+class Relay:
+    """This process's link to the others: :meth:`tell` publishes a new version, and a
+    notice from another process about a followed match calls ``heard(match_id, version)``;
+    ``resync()`` is called when notices may have been missed (the connection came back)."""
+
+    def __init__(
+        self,
+        url: str,
+        heard: Callable[[str, int], None],
+        resync: Callable[[], None],
+    ) -> None:
+        self.url = url
+        self.heard = heard
+        self.resync = resync
+        #: Marks this process's own notices, which it does not act on.
+        self.origin = secrets.token_hex(4)
+        self._outbox: asyncio.Queue[tuple[str, int]] = asyncio.Queue()
+        self._confirmed: dict[str, asyncio.Future[None]] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+        self._client: Any = None
+        self._pubsub: Any = None
+
+    async def start(self) -> None:
+        """Connect, and start publishing and listening (in the app's event loop)."""
+        self._client = redis.from_url(self.url)
+        self._pubsub = self._client.pubsub()
+        # A channel of its own, so that the listener has a connection before any match is
+        # followed.
+        await asyncio.wait_for(self._pubsub.subscribe(PREFIX + self.origin), PATIENCE)
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._send()), loop.create_task(self._listen())]
+
+    async def close(self) -> None:
+        """Stop, after publishing what is queued."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._outbox.join(), PATIENCE)
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._pubsub is not None:
+            await self._pubsub.aclose()
+        if self._client is not None:
+            await self._client.aclose()
+
+    def tell(self, match_id: str, version: int) -> None:
+        """Publish that ``match_id`` is now at ``version`` (in the background: an action's
+        answer never waits on Redis)."""
+        self._outbox.put_nowait((match_id, version))
+
+    async def follow(self, match_id: str) -> None:
+        """Listen to the match's notices from now on: once this returns, Redis has confirmed
+        the subscription, so no notice published later is missed."""
+        if self._pubsub is None:
+            return  # not started: the app's lifespan has not run (a test's bare client)
+        channel = PREFIX + match_id
+        confirmed = self._confirmed.setdefault(
+            channel, asyncio.get_running_loop().create_future()
+        )
+        try:
+            await self._pubsub.subscribe(channel)
+            await asyncio.wait_for(asyncio.shield(confirmed), PATIENCE)
+        except (TimeoutError, RedisError, OSError):
+            log.warning("could not follow match %s on Redis", match_id, exc_info=True)
+
+    def unfollow(self, match_id: str) -> None:
+        """Stop listening to the match's notices (in the background)."""
+        channel = PREFIX + match_id
+        self._confirmed.pop(channel, None)
+        task = asyncio.get_running_loop().create_task(self._unsubscribe(channel))
+        self._tasks.append(task)
+        task.add_done_callback(self._tasks.remove)
+
+    async def _unsubscribe(self, channel: str) -> None:
+        if channel in self._confirmed:
+            return  # followed again meanwhile
+        try:
+            await self._pubsub.unsubscribe(channel)
+        except (RedisError, OSError):
+            log.warning("could not stop following %s on Redis", channel, exc_info=True)
+
+    async def _send(self) -> None:
+        while True:
+            batch = [await self._outbox.get()]
+            while not self._outbox.empty():
+                batch.append(self._outbox.get_nowait())
+            try:
+                async with self._client.pipeline(transaction=False) as pipe:
+                    for match_id, version in batch:
+                        pipe.publish(PREFIX + match_id, f"{version} {self.origin}")
+                    await pipe.execute()
+            except (RedisError, OSError):
+                log.warning("could not publish %d notices on Redis", len(batch), exc_info=True)
+            finally:
+                for _ in batch:
+                    self._outbox.task_done()
+
+    async def _listen(self) -> None:
+        while True:
+            try:
+                async for message in self._pubsub.listen():
+                    self._receive(message)
+            except (RedisError, OSError):
+                log.warning("lost the connection to Redis; trying again", exc_info=True)
+                await asyncio.sleep(RETRY)
+                self.resync()
+
+    def _receive(self, message: dict[str, Any]) -> None:
+        channel = _text(message.get("channel"))
+        if message.get("type") == "subscribe":
+            confirmed = self._confirmed.get(channel)
+            if confirmed is not None and not confirmed.done():
+                confirmed.set_result(None)
+            return
+        if message.get("type") != "message" or not channel.startswith(PREFIX):
+            return
+        version, _, origin = _text(message.get("data")).partition(" ")
+        if origin != self.origin and version.isdigit():
+            self.heard(channel.removeprefix(PREFIX), int(version))
+
+
+def _text(value: object) -> str:
+    """A field of a message as text (redis-py gives bytes)."""
+    return value.decode() if isinstance(value, bytes) else str(value)
