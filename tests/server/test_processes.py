@@ -154,3 +154,35 @@ def test_the_computer_plays_each_turn_once_however_many_processes_wake_it(
     for action in acknowledged:  # the person's actions where they were made
         assert (events[action["version"]]["action"], events[action["version"]]["player"]) == (
             action["action"], 0)
+
+
+def test_a_seat_taken_on_one_process_is_held_on_the_other(
+    shared: Settings, launch: Any
+) -> None:
+    """An online match created on one process and joined on the other: a join changes the
+    seats and not the version, yet each process knows the seat taken at once (the creator's
+    page watching the first process sees the opponent come), and each token acts through
+    either process."""
+    one, other = launch(shared), launch(shared)
+    status, created = one.request("POST", "/api/matches", {"opponent": "online", "length": 1})
+    assert status == 201, created
+    match_id = created["id"]
+    watcher = Watcher(one, match_id)
+    assert one.state(match_id)["waiting_for_opponent"]
+    status, joined = other.request("POST", "/api/matches/join", {"invite": created["invite"]})
+    assert status == 200, joined
+    deadline = time.monotonic() + PATIENCE
+    while watcher.states[-1]["waiting_for_opponent"]:
+        assert time.monotonic() < deadline, "the first process never saw the seat taken"
+        time.sleep(0.01)
+    watcher.close()
+    tokens = {0: created["token"], 1: joined["token"]}
+    state = one.state(match_id)
+    for number in range(6):
+        server = (one, other)[number % 2]
+        seat = 0 if state["to_act"] is None else state["to_act"]
+        status, state = server.request("POST", f"/api/matches/{match_id}/actions",
+                                       next_action(state), tokens[seat])
+        assert status == 200, state
+    status, refused = other.request("POST", "/api/matches/join", {"invite": created["invite"]})
+    assert status == 410, refused

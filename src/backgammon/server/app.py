@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -60,7 +61,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub.watching,
         shared=is_shared(engine),
     )
-    store.shown = hub.publish
+    # A copy read again from its row may show a state of the version it had (a seat taken
+    # on another process): it goes to the pages again.
+    store.shown = partial(hub.publish, again=True)
     if settings.redis_url is not None:
         hub.relay = _relay(settings.redis_url, store, hub)
         store.saved = hub.relay.tell
@@ -136,7 +139,8 @@ def _relay(url: str, store: MatchStore, hub: Hub) -> Relay:
 
     def heard(match_id: str, version: int) -> None:
         live = store.cached(match_id)
-        if live is not None and live.version < version:
+        # A match waiting for its opponent hears of its seat taken at the version it has.
+        if live is not None and (live.version < version or live.seating.invite is not None):
             store.refresh_soon(live, version)
 
     def resync() -> None:

@@ -80,7 +80,7 @@ async def join(
         except Exception:
             live.seating, live.match.players = seating, players
             raise
-        hub.publish(live)
+        hub.publish(live, again=True)  # the seat taken: no new event, a new state
     return Joined(id=live.id, seat=invite.seat, token=token)
 
 
