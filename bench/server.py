@@ -169,6 +169,7 @@ async def player(
         answer.raise_for_status()
         state = answer.json()
         url = f"/api/matches/{state['id']}/actions"
+        seat_token = {"Authorization": f"Bearer {state['token']}"}
         while not state["match_over"]:
             if think:
                 pause = random.expovariate(1 / think)
@@ -177,7 +178,7 @@ async def player(
                 return
             body = next_action(state)
             started = time.perf_counter()
-            answer = await client.post(url, json=body)
+            answer = await client.post(url, json=body, headers=seat_token)
             state = answer.json()
             tally.latencies.append(time.perf_counter() - started)
             tally.requests += 1
@@ -195,18 +196,23 @@ async def online_match(
     random time of mean ``think`` seconds and acts."""
     await asyncio.sleep(max(0.0, start - time.monotonic()))
     answer = await client.post(
-        "/api/matches", json={"length": 1, "opponent": "human", "cube": False}
+        "/api/matches", json={"length": 1, "opponent": "online", "cube": False}
     )
     tally.requests += 1
     answer.raise_for_status()
-    match_id = answer.json()["id"]
-    await asyncio.gather(*(seat_player(client, match_id, seat, stop, think, tally)
-                           for seat in (0, 1)))
+    created = answer.json()
+    # The other player takes seat 1 with the invite: each seat acts with its own token.
+    answer = await client.post("/api/matches/join", json={"invite": created["invite"]})
+    tally.requests += 1
+    answer.raise_for_status()
+    tokens = (created["token"], answer.json()["token"])
+    await asyncio.gather(*(seat_player(client, created["id"], seat, tokens[seat], stop, think,
+                                       tally) for seat in (0, 1)))
 
 
 async def seat_player(
-    client: httpx.AsyncClient, match_id: str, seat: int, stop: float, think: float,
-    tally: Tally,
+    client: httpx.AsyncClient, match_id: str, seat: int, token: str, stop: float,
+    think: float, tally: Tally,
 ) -> None:
     """One seat of an online match (see :func:`online_match`)."""
     url = f"ws://{client.base_url.host}:{client.base_url.port}/api/matches/{match_id}/updates"
@@ -236,7 +242,8 @@ async def seat_player(
                     return
                 body = next_action(latest)
                 started = time.perf_counter()
-                answer = await client.post(f"/api/matches/{match_id}/actions", json=body)
+                answer = await client.post(f"/api/matches/{match_id}/actions", json=body,
+                                           headers={"Authorization": f"Bearer {token}"})
                 tally.latencies.append(time.perf_counter() - started)
                 tally.requests += 1
                 if answer.status_code != 200:

@@ -42,9 +42,9 @@ from server import free_port, next_action, percentile, start_server, wait_until_
 from websockets.asyncio.client import connect
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests" / "server"))
 
-from test_server_crash import Server, events_of, person_action, wait_for  # noqa: E402
+from test_crash import Server, events_of, person_action, wait_for  # noqa: E402
 
 
 def kills(trials: int, folder: Path) -> str:
@@ -55,13 +55,14 @@ def kills(trials: int, folder: Path) -> str:
         listener.listen(64)
         server = Server(listener, folder / "kills.sqlite")
         server.start()
-        match_id = ""
+        match_id = token = ""
         sent: list[dict[str, Any]] = []
         try:
             for trial in range(trials):
                 if not match_id:
                     body = {"opponent": "computer", "level": "beginner", "length": 1}
-                    match_id = server.request("POST", "/api/matches", body)[1]["id"]
+                    created = server.request("POST", "/api/matches", body)[1]
+                    match_id, token = created["id"], created["token"]
                     sent = []
                 draw = random.Random(trial)
                 path = f"/api/matches/{match_id}/actions"
@@ -72,13 +73,13 @@ def kills(trials: int, folder: Path) -> str:
                         action = person_action(state)
                         if action is None:
                             break
-                        if server.request("POST", path, action)[0] == 200:
+                        if server.request("POST", path, action, token)[0] == 200:
                             sent.append(action)
                             acknowledged += 1
                     state = server.state(match_id)
                     moment = draw.choice(["now", "in flight", "computer"])
                     if moment == "in flight" and (action := person_action(state)) is not None:
-                        server.send_unanswered(path, action)
+                        server.send_unanswered(path, action, token)
                     elif moment == "computer":
                         target = state["version"] + draw.randint(1, 4)
                         wait_for(server, match_id, lambda s, target=target: s["version"] >= target
@@ -105,7 +106,7 @@ def kills(trials: int, folder: Path) -> str:
                 if action is None:
                     finished += 1
                     break
-                server.request("POST", f"/api/matches/{match_id}/actions", action)
+                server.request("POST", f"/api/matches/{match_id}/actions", action, token)
         finally:
             server.kill()
     return (f"kill -9: {trials} kills, {acknowledged} acknowledged actions, {lost} lost, "
@@ -147,7 +148,7 @@ def fuzz(folder: Path) -> str:
     (folder / "count_requests.py").write_text(PLUGIN)
     environ = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "src"), str(folder)]))
     command = [sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider",
-               "-p", "count_requests", str(ROOT / "tests" / "test_server_fuzz.py")]
+               "-p", "count_requests", str(ROOT / "tests" / "server" / "test_fuzz.py")]
     started = time.monotonic()
     done = subprocess.run(command, env=environ, capture_output=True, text=True, check=False)
     counts = [line for line in done.stdout.splitlines() if line.startswith("fuzz counts:")]
@@ -200,7 +201,10 @@ async def latencies(count: int, watchers: int, port: int, server: Any) -> list[s
 
         async def new_match() -> str:
             body = {"opponent": "human", "cube": False}
-            match_id: str = (await client.post("/api/matches", json=body)).json()["id"]
+            created = (await client.post("/api/matches", json=body)).json()
+            # The client acts for this match's seats from now on.
+            client.headers["Authorization"] = f"Bearer {created['token']}"
+            match_id: str = created["id"]
             return match_id
 
         def figures(name: str, took: list[float]) -> str:

@@ -30,6 +30,7 @@ from .errors import BackgammonError
 from .fairdice import FairDice, FairMatchDice
 from .game import SCHEMA_VERSION, Game, Rules, SetUp, load_json
 from .game.rules import check_seat
+from .position import WinKind
 
 
 class Match:
@@ -71,6 +72,8 @@ class Match:
         self.score = self.start_score
         self.setup = setup
         self.crawford_game = bool(crawford_game)
+        #: The seat that left and lost the match to a claim (RULES.md, Leaving a game).
+        self.forfeited: int | None = None
         short = length > 1 and crawford and length - 1 in self.start_score
         if crawford_game and not short:
             raise BackgammonError(
@@ -91,15 +94,41 @@ class Match:
 
     @property
     def is_over(self) -> bool:
-        """True once a player has reached the match length (never for money play)."""
-        return bool(self.length) and max(self.score) >= self.length
+        """True once a player has reached the match length (never for money play), or the
+        match has been claimed from a player who left."""
+        return self.forfeited is not None or (bool(self.length) and max(self.score) >= self.length)
 
     @property
     def winner(self) -> int | None:
         """The seat that won the match, or None while it goes on."""
         if not self.is_over:
             return None
+        if self.forfeited is not None:
+            return 1 - self.forfeited
         return 0 if self.score[0] >= self.length else 1
+
+    def claim(
+        self, seat: int, level: WinKind | int = WinKind.SINGLE, *, whole: bool = False
+    ) -> None:
+        """Claim the game of an opponent who has left it (:meth:`Game.claim`); ``whole``: the
+        match too, which then ends, won by ``seat`` (RULES.md, Leaving a game).
+
+        >>> from backgammon.dice import ManualDice
+        >>> match = Match(5, dice=ManualDice(["6 1"]))
+        >>> match.game.roll(0)
+        >>> match.claim(1, whole=True)
+        >>> match.score, match.is_over, match.winner
+        ((0, 1), True, 1)
+        >>> Match.from_dict(match.to_dict()).winner
+        1
+        """
+        if whole:
+            self.forfeited = 1 - check_seat(seat)
+        try:
+            self.game.claim(seat, level)
+        except BackgammonError:
+            self.forfeited = None
+            raise
 
     def _next_game(self) -> None:
         crawford = False
@@ -193,6 +222,7 @@ class Match:
                 if len(fair) == len(self.games)
                 else {}
             ),
+            **({"forfeited": self.forfeited} if self.forfeited is not None else {}),
         }
 
     def to_json(self, *, secrets: bool = False) -> str:
@@ -236,6 +266,9 @@ class Match:
                 crawford_game=bool(data.get("crawford_game", False)),
             )
             records: Sequence[Sequence[dict[str, Any]]] = data["games"]
+            forfeited = data.get("forfeited")
+            if forfeited is not None:
+                forfeited = check_seat(forfeited)
         except (KeyError, TypeError, IndexError) as exc:
             raise BackgammonError(f"A saved match is missing or garbles {exc}.") from exc
         for number, record in enumerate(records, start=1):
@@ -243,6 +276,9 @@ class Match:
                 raise BackgammonError(
                     f"The saved match has a game {number} after the match was over."
                 )
+            if number == len(records):
+                # The match was claimed with its last game: that game ends it.
+                match.forfeited = forfeited
             match.games[number - 1].apply_record(record, f"game {number} of the saved match")
         if resume and isinstance(match.dice_source, SeededDice):
             match.dice_source.resume(match.rolls_drawn)

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from backgammon import Position, Side, Variant, WinKind
 from backgammon.dice import SeededDice
-from backgammon.game import Action, Event, Game, Phase, Rules
+from backgammon.game import Action, Event, Game, IllegalActionError, Phase, Rules
 from backgammon.match import Match
 
 # Modest example counts: the file runs in well under 40 s.
@@ -74,6 +74,16 @@ def act(game: Game, data: st.DataObject, patient: bool) -> None:
     if seat is None:
         assert game.phase is Phase.OPENING
         seat = data.draw(st.sampled_from((0, 1)))
+    elif not patient and data.draw(st.integers(0, 30)) == 0:
+        # Now and then the other seat claims the game, as if the seat awaited had left: at
+        # a level the position may refuse, which then changes nothing.
+        level = data.draw(st.sampled_from(list(WinKind)))
+        record = game.to_json()
+        try:
+            game.claim(1 - seat, level)
+            return
+        except IllegalActionError:
+            assert game.to_json() == record  # and the seat awaited acts after all
     actions = game.legal_actions(seat)
     assert actions, f"no legal action for seat {seat} in {game!r}"
     if patient:
@@ -156,8 +166,9 @@ def check_state(game: Game) -> None:
         check_result(game)
     assert game.player_to_act == expected
     if expected is not None:
-        # The seat that is not to act may do nothing, except offer to resign.
-        assert set(game.legal_actions(1 - expected)) <= {Action.RESIGN}
+        # The seat that is not to act may do nothing, except offer to resign or claim.
+        assert set(game.legal_actions(1 - expected)) <= {Action.RESIGN, Action.CLAIM}
+        assert Action.CLAIM not in game.legal_actions(expected)
 
 
 def check_result(game: Game) -> None:
@@ -178,6 +189,10 @@ def check_result(game: Game) -> None:
     elif result.reason == "resign":
         assert last.action is Action.ACCEPT and last.player == result.winner
         assert result.points == game.cube_value * multiple
+    elif result.reason == "claim":
+        # A claim scores as the absent side's resignation at its level would.
+        assert last.action is Action.CLAIM and last.player == result.winner
+        assert last.level == result.kind and result.points == game.cube_value * multiple
     else:
         assert result.reason == "bear off"
         outcome = game.position.outcome()

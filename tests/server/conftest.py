@@ -232,13 +232,18 @@ class ServerProcess:
         self.kill()
         self.listener.close()
 
-    def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-        """The status and JSON answer of a request (a connection of its own)."""
+    def request(
+        self, method: str, path: str, body: Any = None, token: str | None = None
+    ) -> tuple[int, Any]:
+        """The status and JSON answer of a request (a connection of its own), with a match's
+        seat ``token`` if given."""
         connection = http.client.HTTPConnection("127.0.0.1", self.port,
                                                 timeout=SERVER_PATIENCE)
         try:
             data = None if body is None else json.dumps(body)
             headers = {"Content-Type": "application/json"} if body is not None else {}
+            if token is not None:
+                headers["Authorization"] = f"Bearer {token}"
             connection.request(method, path, data, headers)
             response = connection.getresponse()
             return response.status, json.loads(response.read() or b"null")

@@ -255,7 +255,9 @@ def test_a_guest_needs_no_token(client: TestClient) -> None:
     match = client.post("/api/matches", json={"opponent": "human", "length": 1})
     assert match.status_code == 201
     action = {"seat": 0, "action": "roll", "version": match.json()["version"]}
-    assert client.post(f"/api/matches/{match.json()['id']}/actions", json=action).is_success
+    seat = {"Authorization": f"Bearer {match.json()['token']}"}  # the seat's, not a CSRF one
+    path = f"/api/matches/{match.json()['id']}/actions"
+    assert client.post(path, json=action, headers=seat).is_success
 
 
 # Rate limits
@@ -317,6 +319,7 @@ def rated_match(app: FastAPI, client: TestClient, length: int = 1) -> tuple[str,
     created = client.post("/api/matches",
                           json={"opponent": "human", "length": length, "seed": SEED})
     match_id: str = created.json()["id"]
+    client.headers["Authorization"] = f"Bearer {created.json()['token']}"
     ratings: Ratings = app.state.ratings
     alice, bobby = account(app, "Alice"), account(app, "Bobby")
     ratings.created(match_id, alice, 0, rated=True)
@@ -386,9 +389,9 @@ def test_a_second_rated_match_starts_from_the_new_ratings(
 ) -> None:
     match_id, _alice, _bobby = rated_match(app, client)
     first = resign_match(client, match_id)
-    second_id = client.post(
-        "/api/matches", json={"opponent": "human", "length": 1, "seed": SEED}
-    ).json()["id"]
+    second = client.post("/api/matches", json={"opponent": "human", "length": 1, "seed": SEED})
+    second_id = second.json()["id"]
+    client.headers["Authorization"] = f"Bearer {second.json()['token']}"
     ratings: Ratings = app.state.ratings
     ratings.created(second_id, account(app, "Alice"), 0, rated=True)
     ratings.joined(second_id, 1, account(app, "Bobby"))
@@ -407,6 +410,7 @@ def test_an_unrated_match_moves_no_rating(client: TestClient) -> None:
     sign_up(client, "Alice")
     created = client.post("/api/matches", json={"opponent": "human", "length": 1, "seed": SEED},
                           headers=token(client))
+    client.headers["Authorization"] = f"Bearer {created.json()['token']}"
     resign_match(client, created.json()["id"], token(client))
     alice = client.get("/api/players/Alice").json()
     assert (alice["rating"], alice["experience"], alice["results"]) == (1500.0, 0, [])

@@ -56,6 +56,8 @@ def played(client: TestClient, actions: int, match_id: str | None = None) -> Jso
         answer = client.post("/api/matches", json={"opponent": "human", "length": 3,
                                                    "seed": SEED})
         state: Json = answer.json()
+        # The client holds the new match's token from now on, as the page that made it.
+        client.headers["Authorization"] = f"Bearer {state['token']}"
     else:
         state = client.get(f"/api/matches/{match_id}").json()
     for _ in range(actions):
@@ -141,7 +143,10 @@ def test_an_analysis_is_kept_across_a_restart_and_redone_when_cut_short(tmp_path
         path = f"/api/matches/{state['id']}/analysis"
         client.post(path)
         report = finished(client, path)
+        token = client.headers["Authorization"]
     with client_for(database) as client:
+        assert client.get(path).status_code == 401  # the analysis is the players'
+        client.headers["Authorization"] = token
         answer = client.get(path)
         assert answer.status_code == 200 and answer.json() == report
     # A server stopped while it analysed: the row says running; the next start redoes it.
@@ -150,6 +155,7 @@ def test_an_analysis_is_kept_across_a_restart_and_redone_when_cut_short(tmp_path
         session.execute(update(AnalysisRow).values(status="running", result=None))
     engine.dispose()
     with client_for(database) as client:
+        client.headers["Authorization"] = token
         assert client.get(path).status_code == 202
         assert finished(client, path) == report
 

@@ -62,9 +62,12 @@ def client(database: Settings) -> Iterator[TestClient]:
 
 
 def create(client: TestClient, **options: Any) -> State:
+    """A new match; the client sends its token from now on, as the page that made it does."""
     response = client.post("/api/matches", json={"opponent": "human", **options})
     assert response.status_code == 201, response.text
     state: State = response.json()
+    client.headers["Authorization"] = f"Bearer {state.pop('token')}"
+    state.pop("invite")
     return state
 
 
@@ -371,6 +374,7 @@ def test_the_same_action_sent_twenty_times_at_once_acts_once(database: Settings)
                                                          "seed": DOUBLES_SEED})
             path = f"/api/matches/{made.json()['id']}"
             state = made.json()
+            http.headers["Authorization"] = f"Bearer {state['token']}"
 
             async def act(**action: Any) -> State:
                 body = {"seat": state["to_act"] or 0, "version": state["version"], **action}
@@ -455,7 +459,8 @@ def test_the_computer_plays_its_seat(client: TestClient) -> None:
     state = create(client, opponent="computer", level="advanced", seed=5, length=1)
     match_id = state["id"]
     assert [seat["kind"] for seat in state["seats"]] == ["human", "computer"]
-    refused(client, match_id, 403, "played by the computer", {"seat": 1, "action": "roll"})
+    # The person's token holds seat 0 only: the computer's seat is nobody's to act for.
+    refused(client, match_id, 403, "not seat 1", {"seat": 1, "action": "roll"})
     opening(client, match_id)
     doubled = False
     for _ in range(2000):
@@ -740,7 +745,9 @@ def test_a_restart_resumes_exactly(tmp_path: Path) -> None:
         state = play(first, match_id, 9)
         assert state["made"], "the restart should fall in the middle of a turn"
         play(reference, reference_id, 9)
+        tokens = first.headers["Authorization"], reference.headers["Authorization"]
     with client_for(restarted) as second, client_for(straight) as reference:
+        second.headers["Authorization"], reference.headers["Authorization"] = tokens
         resumed = state_of(second, match_id)
         assert resumed == state
         after = play(second, match_id, 40)

@@ -62,6 +62,7 @@ class Player(threading.Thread):
         )
         assert status == 201, created
         self.match_id: str = created["id"]
+        self.token: str = created["token"]
         self.over = False
 
     def run(self) -> None:
@@ -85,7 +86,7 @@ class Player(threading.Thread):
                 action = person_action(state)
                 if action is None:
                     continue  # the computer's turn: read again (which wakes it)
-                status, answer = server.request("POST", path, action)
+                status, answer = server.request("POST", path, action, self.token)
             except (OSError, http.client.HTTPException, AssertionError):
                 continue  # the server was killed meanwhile: the action may or may not stand
             if status == 200:

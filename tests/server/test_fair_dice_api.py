@@ -133,7 +133,7 @@ def test_bad_seeds_are_refused(client: Any) -> None:
 
 def test_the_computer_seat_takes_no_seed(client: Any) -> None:
     match_id = create(client, opponent="computer")["id"]
-    refused_seed(client, match_id, 403, "computer", seat=1, seed="x")
+    refused_seed(client, match_id, 403, "not seat 1", seat=1, seed="x")  # nobody's seat
     assert add_seed(client, match_id, seat=0, seed="x")["fair_dice"]["seeds"] == ["x", ""]
 
 
@@ -150,11 +150,13 @@ def test_a_restart_resumes_the_fair_dice_at_the_right_roll(tmp_path: Path) -> No
         match_id = create(first, length=3)["id"]
         add_seed(first, match_id, seat=0, seed="alice")
         before = play(first, match_id, 9)
+        seat_token = first.headers["Authorization"]
     # The database keeps the secret seed, from which a restarted server rolls on.
     with Session(make_engine(sqlite_url(database))) as session:
         row = session.get(MatchRow, match_id)
         assert row is not None and HEX.fullmatch(row.record["dice"][0]["server_seed"])
     with client_for(database) as second:
+        second.headers["Authorization"] = seat_token
         resumed = state_of(second, match_id)
         assert resumed["fair_dice"] == before["fair_dice"]
         play(second, match_id, 30)

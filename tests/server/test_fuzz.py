@@ -95,6 +95,9 @@ def encode(body: Any) -> bytes:
 bodies = action_bodies.map(encode) | anything.map(encode) | st.binary(max_size=64)
 views = st.sampled_from(["0", "1"]) | st.text(max_size=4)
 ids = st.text(max_size=40)
+#: What an Authorization header may hold: the match's token (None here), garbage, or nothing.
+printable = st.text(st.characters(min_codepoint=32, max_codepoint=126), max_size=80)
+authorizations = st.none() | st.just("") | printable | printable.map(lambda text: f"Bearer {text}")
 
 
 @pytest.fixture(scope="module")
@@ -109,12 +112,19 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
 @pytest.fixture(scope="module")
 def matches(client: TestClient) -> dict[str, str]:
     """A match for the actions (both seats human, seeded) and one kept at its opening roll
-    for the hints (which think only where a person is to play, and take a second)."""
+    for the hints (which think only where a person is to play, and take a second), with
+    their tokens ("actions token", "hints token")."""
     made = {}
     for purpose in ("actions", "hints"):
         response = client.post("/api/matches", json={"opponent": "human", "seed": 4})
         made[purpose] = response.json()["id"]
+        made[f"{purpose} token"] = response.json()["token"]
     return made
+
+
+def headers(authorization: str | None, token: str) -> dict[str, str]:
+    """The headers of a request: the match's token when ``authorization`` is None."""
+    return {"Authorization": f"Bearer {token}" if authorization is None else authorization}
 
 
 def answered(response: Any) -> None:
@@ -132,16 +142,17 @@ def snapshot(client: TestClient, match_id: str) -> Any:
 
 
 @FUZZ
-@given(body=bodies, view=views)
+@given(body=bodies, view=views, authorization=authorizations)
 def test_fuzzed_actions(client: TestClient, matches: dict[str, str], body: bytes,
-                        view: str) -> None:
+                        view: str, authorization: str | None) -> None:
     match_id = matches["actions"]
     before = snapshot(client, match_id)
     response = client.post(
         f"/api/matches/{match_id}/actions",
         params={"view": view},
         content=body,
-        headers={"Content-Type": "application/json"},
+        headers={"Content-Type": "application/json",
+                 **headers(authorization, matches["actions token"])},
     )
     answered(response)
     if response.status_code != 200:
@@ -162,15 +173,27 @@ def test_fuzzed_new_matches(client: TestClient, body: bytes) -> None:
     known=st.booleans(),
     match_id=ids,
     view=views,
-    what=st.sampled_from(["", "/hint", "/mat", "/record", "/actions"]),
+    what=st.sampled_from(["", "/hint", "/mat", "/record", "/actions", "/analysis"]),
+    authorization=authorizations,
 )
 def test_fuzzed_reads(client: TestClient, matches: dict[str, str], known: bool, match_id: str,
-                      view: str, what: str) -> None:
+                      view: str, what: str, authorization: str | None) -> None:
     target = matches["hints"] if known else match_id
     before = snapshot(client, matches["hints"])
     path = f"/api/matches/{urllib.parse.quote(target, safe='')}{what}"
-    answered(client.get(path, params={"view": view}))
+    sent = headers(authorization, matches["hints token"])
+    answered(client.get(path, params={"view": view}, headers=sent))
     assert snapshot(client, matches["hints"]) == before
+
+
+@settings(FUZZ, max_examples=300)
+@given(body=st.fixed_dictionaries({"invite": printable}).map(encode) | bodies)
+def test_fuzzed_joins(client: TestClient, body: bytes) -> None:
+    response = client.post(
+        "/api/matches/join", content=body, headers={"Content-Type": "application/json"}
+    )
+    answered(response)
+    assert response.status_code != 200
 
 
 @settings(FUZZ, max_examples=300)

@@ -46,6 +46,8 @@ def create(client: TestClient, **options: Any) -> State:
     response = client.post("/api/matches", json={"opponent": "human", **options})
     assert response.status_code == 201, response.text
     state: State = response.json()
+    # The client holds the new match's token from now on, as the page that made it.
+    client.headers["Authorization"] = f"Bearer {state['token']}"
     return state
 
 
@@ -146,8 +148,8 @@ def test_a_body_over_the_limit_is_answered_413(tmp_path: Path) -> None:
 def test_rates_are_limited_per_client(tmp_path: Path) -> None:
     rates = {"create_rate": "2/minute", "hint_rate": "1/minute", "action_rate": "3/minute"}
     with client_for(tmp_path / "games.sqlite", **rates) as client:
-        match_id = create(client)["id"]
         create(client)
+        match_id = create(client)["id"]  # the client holds the token of this one
         response = client.post("/api/matches", json={})
         sentence(response, 429, "Too many new matches")
         assert int(response.headers["Retry-After"]) >= 1
@@ -277,6 +279,7 @@ def test_two_copies_of_a_match_never_both_write(tmp_path: Path) -> None:
     database = tmp_path / "games.sqlite"
     with client_for(database) as one, client_for(database) as other:
         match_id = create(one)["id"]
+        other.headers["Authorization"] = one.headers["Authorization"]
         path = f"/api/matches/{match_id}/actions"
         assert other.get(f"/api/matches/{match_id}").status_code == 200  # both hold it
         rolled = one.post(path, json={"seat": 0, "action": "roll", "version": 0}).json()
@@ -293,6 +296,8 @@ def test_the_guards_settings_come_from_the_environment() -> None:
     )
     assert settings.allow_seed and settings.create_rate == "5/hour"
     assert settings.hint_rate is None and settings.action_rate == "600/minute"
-    for variable, value in (("BACKGAMMON_ALLOW_SEED", "yes"), ("BACKGAMMON_ACTION_RATE", "fast")):
+    assert Settings.from_env({"BACKGAMMON_CLAIM_SECONDS": "30"}).claim_seconds == 30
+    for variable, value in (("BACKGAMMON_ALLOW_SEED", "yes"), ("BACKGAMMON_ACTION_RATE", "fast"),
+                            ("BACKGAMMON_CLAIM_SECONDS", "-1")):
         with pytest.raises(BackgammonError, match=variable):
             Settings.from_env({variable: value})

@@ -43,6 +43,8 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 def create(client: TestClient, **options: Any) -> str:
     response = client.post("/api/matches", json={"opponent": "human", **options})
     assert response.status_code == 201, response.text
+    # The client holds the new match's seat token from now on, as the page that made it.
+    client.headers["Authorization"] = f"Bearer {response.json()['token']}"
     match_id: str = response.json()["id"]
     return match_id
 

@@ -91,14 +91,14 @@ def test_a_page_on_one_process_sees_each_action_taken_on_another(
     one, other = launch(shared), launch(shared)
     status, state = one.request("POST", "/api/matches", {"opponent": "human", "length": 3})
     assert status == 201, state
-    match_id = state["id"]
+    match_id, token = state["id"], state["token"]
     watchers = [Watcher(one, match_id), Watcher(other, match_id)]
     answered = [state["version"]]
     for number in range(40):
         # Each action through the process that did not take the last: its copy is behind.
         server = (one, other)[number % 2]
         status, state = server.request("POST", f"/api/matches/{match_id}/actions",
-                                       next_action(state))
+                                       next_action(state), token)
         assert status == 200, state
         answered.append(state["version"])
     for watcher in watchers:
@@ -120,7 +120,7 @@ def test_the_computer_plays_each_turn_once_however_many_processes_wake_it(
         "POST", "/api/matches", {"opponent": "computer", "level": "beginner", "length": 1}
     )
     assert status == 201, state
-    match_id = state["id"]
+    match_id, token = state["id"], state["token"]
     watchers = [Watcher(one, match_id), Watcher(other, match_id)]  # each wakes its computer
     acknowledged: list[dict[str, Any]] = []
     number = 0
@@ -133,7 +133,8 @@ def test_the_computer_plays_each_turn_once_however_many_processes_wake_it(
         if state["to_act"] == 1 or state["match_over"]:
             continue  # the computer's turn
         action = next_action(state)
-        status, answer = server.request("POST", f"/api/matches/{match_id}/actions", action)
+        status, answer = server.request("POST", f"/api/matches/{match_id}/actions", action,
+                                        token)
         if status == 409:
             # Read while this process's computer was thinking out an action that the other
             # process's saved first: the state was one event behind, and the action is
@@ -153,3 +154,35 @@ def test_the_computer_plays_each_turn_once_however_many_processes_wake_it(
     for action in acknowledged:  # the person's actions where they were made
         assert (events[action["version"]]["action"], events[action["version"]]["player"]) == (
             action["action"], 0)
+
+
+def test_a_seat_taken_on_one_process_is_held_on_the_other(
+    shared: Settings, launch: Any
+) -> None:
+    """An online match created on one process and joined on the other: a join changes the
+    seats and not the version, yet each process knows the seat taken at once (the creator's
+    page watching the first process sees the opponent come), and each token acts through
+    either process."""
+    one, other = launch(shared), launch(shared)
+    status, created = one.request("POST", "/api/matches", {"opponent": "online", "length": 1})
+    assert status == 201, created
+    match_id = created["id"]
+    watcher = Watcher(one, match_id)
+    assert one.state(match_id)["waiting_for_opponent"]
+    status, joined = other.request("POST", "/api/matches/join", {"invite": created["invite"]})
+    assert status == 200, joined
+    deadline = time.monotonic() + PATIENCE
+    while watcher.states[-1]["waiting_for_opponent"]:
+        assert time.monotonic() < deadline, "the first process never saw the seat taken"
+        time.sleep(0.01)
+    watcher.close()
+    tokens = {0: created["token"], 1: joined["token"]}
+    state = one.state(match_id)
+    for number in range(6):
+        server = (one, other)[number % 2]
+        seat = 0 if state["to_act"] is None else state["to_act"]
+        status, state = server.request("POST", f"/api/matches/{match_id}/actions",
+                                       next_action(state), tokens[seat])
+        assert status == 200, state
+    status, refused = other.request("POST", "/api/matches/join", {"invite": created["invite"]})
+    assert status == 410, refused

@@ -90,10 +90,13 @@ def next_action(state: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_a_watcher_that_never_reads_holds_up_no_action(running: Running) -> None:
+    token = ""
+
     def call(method: str, path: str, body: Any = None) -> dict[str, Any]:
         # A connection a request: on a kept-alive one, each answer waits for a delayed ACK.
         connection = http.client.HTTPConnection("127.0.0.1", running.port, timeout=PATIENCE)
         headers = {"Content-Type": "application/json"} if body is not None else {}
+        headers["Authorization"] = f"Bearer {token}"
         connection.request(method, path, None if body is None else json.dumps(body), headers)
         response = connection.getresponse()
         data: dict[str, Any] = json.loads(response.read())
@@ -102,7 +105,7 @@ def test_a_watcher_that_never_reads_holds_up_no_action(running: Running) -> None
         return data
 
     state = call("POST", "/api/matches", {"opponent": "human"})
-    match_id = state["id"]
+    match_id, token = state["id"], state["token"]
     hub = running.app.state.hub
     stuck = stuck_watcher(running.port, match_id)
     url = f"ws://127.0.0.1:{running.port}/api/matches/{match_id}/updates"

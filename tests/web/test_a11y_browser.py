@@ -18,6 +18,7 @@ from test_browser import (  # noqa: F401 (fixtures)
     WEB,
     browser,
     fetch_state,
+    match_url,
     page,
     place,
     post,
@@ -80,7 +81,7 @@ def test_the_game_page_passes_the_audit(server: str, page: Any, axe: str, lang: 
     match_id = post(
         server, "/api/matches", {"opponent": "computer", "level": "advanced", "seed": SEED}
     )["id"]
-    page.goto(f"{server}/?match={match_id}")
+    page.goto(match_url(server, match_id))
     page.wait_for_selector('[data-place="p24"]')
     in_language(page, lang)
     assert audit(page, axe) == []
@@ -160,7 +161,7 @@ def test_the_checkers_and_marks_stand_out_without_their_colours(server: str, pag
     match_id = post(
         server, "/api/matches", {"opponent": "computer", "level": "advanced", "seed": SEED}
     )["id"]
-    page.goto(f"{server}/?match={match_id}")
+    page.goto(match_url(server, match_id))
     page.wait_for_selector('[data-place="p24"]')
     page.click("#board", position={"x": 20, "y": 20})
     page.wait_for_selector("#board .place.is-source")
@@ -273,7 +274,7 @@ def test_a_game_by_the_keyboard_alone_is_heard(server: str, page: Any) -> None: 
     match_id = post(
         server, "/api/matches", {"opponent": "computer", "level": "advanced", "seed": SEED}
     )["id"]
-    page.goto(f"{server}/?match={match_id}")
+    page.goto(match_url(server, match_id))
     page.wait_for_selector('[data-place="p24"]')
     listen(page)
     # The opening roll by the Roll button; the focus goes on to a checker that can move.
@@ -364,7 +365,7 @@ def test_the_live_region_speaks_the_pages_language(server: str, page: Any, lang:
     match_id = post(
         server, "/api/matches", {"opponent": "computer", "level": "advanced", "seed": SEED}
     )["id"]
-    page.goto(f"{server}/?match={match_id}")
+    page.goto(match_url(server, match_id))
     page.wait_for_selector('[data-place="p24"]')
     in_language(page, lang)
     listen(page)
@@ -389,7 +390,7 @@ def test_the_cube_and_a_games_end_are_heard(server: str, page: Any) -> None:  # 
     match_id = post(
         server, "/api/matches", {"opponent": "computer", "level": "advanced", "seed": 1}
     )["id"]
-    page.goto(f"{server}/?match={match_id}")
+    page.goto(match_url(server, match_id))
     page.wait_for_selector('[data-place="p24"]')
     listen(page)
     tab_to(page, "roll")

@@ -25,8 +25,10 @@ from test_browser import (  # noqa: F401 (fixtures)
     browser,
     catalogue,
     fetch_state,
+    match_url,
     page,
     post,
+    request_for,
     screenshot,
     server,
 )
@@ -82,7 +84,7 @@ def get(base: str, path: str) -> Any:
 def report_of(base: str, path: str) -> Json:
     deadline = time.monotonic() + 60
     while True:
-        with urllib.request.urlopen(base + path, timeout=10) as response:
+        with urllib.request.urlopen(request_for(base, path), timeout=10) as response:
             if response.status == 200:
                 report: Json = json.load(response)
                 return report
@@ -122,7 +124,7 @@ def test_the_analysis_of_a_game_graph_and_a_click_on_it(
     server: str, page: Any  # noqa: F811
 ) -> None:
     match_id = a_finished_game(server)
-    page.goto(f"{server}/?match={match_id}")
+    page.goto(match_url(server, match_id))
     page.wait_for_selector("#analyse-button:not([hidden])")
     page.click("#analyse-button")
     page.wait_for_selector(".graph-point")
@@ -195,7 +197,7 @@ def test_the_progress_is_shown_while_the_server_thinks(
     running = Running(tmp_path / "games.sqlite")
     try:
         match_id = a_finished_game(running.url)
-        page.goto(f"{running.url}/?match={match_id}&analyse=1")
+        page.goto(match_url(running.url, match_id).replace("#", "&analyse=1#"))
         page.wait_for_function(
             "document.querySelector('#analysis-status').textContent.startsWith('Analysing: 1 of')")
         assert page.is_visible("#analysis-progress") and page.is_hidden("#analysis-body")

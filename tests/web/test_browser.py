@@ -179,13 +179,33 @@ def page(browser: Any) -> Iterator[Any]:
     assert errors == [], errors
 
 
+#: The seat token of each match made through the API here, and the seats it holds (as the
+#: page's address hands them over: "0,1" at one screen, "0" against the computer).
+TOKENS: dict[str, tuple[str, str]] = {}
+
+
+def request_for(base: str, path: str, body: dict[str, Any] | None = None) -> Any:
+    """A request to ``path``, with the token of the match it names, if made here."""
+    headers = {"Content-Type": "application/json"} if body is not None else {}
+    named = re.match(r"/api/matches/([^/?]+)", path)
+    if named and named.group(1) in TOKENS:
+        headers["Authorization"] = f"Bearer {TOKENS[named.group(1)][0]}"
+    data = None if body is None else json.dumps(body).encode()
+    return urllib.request.Request(base + path, data=data, headers=headers)
+
+
 def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    request = urllib.request.Request(
-        base + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
-    )
-    with urllib.request.urlopen(request, timeout=10) as response:
+    with urllib.request.urlopen(request_for(base, path, body), timeout=10) as response:
         data: dict[str, Any] = json.load(response)
+    if path == "/api/matches":
+        TOKENS[data["id"]] = (data["token"], "0,1" if body.get("opponent") == "human" else "0")
     return data
+
+
+def match_url(base: str, match_id: str) -> str:
+    """The page of a match made here, with its seats handed over in the address."""
+    token, seats = TOKENS[match_id]
+    return f"{base}/?match={match_id}#token={token}&seats={seats}"
 
 
 def fetch_state(base: str, match_id: str) -> dict[str, Any]:
@@ -250,7 +270,7 @@ def screenshot(page: Any, name: str) -> None:
 def test_two_players_at_one_screen(server: str, page: Any) -> None:
     match_id = post(server, "/api/matches", {"opponent": "human", "seed": SEED})["id"]
     game = Game(dice=SeededDice(SEED))
-    page.goto(f"{server}/?match={match_id}")
+    page.goto(match_url(server, match_id))
     page.wait_for_selector('[data-place="p24"]')
     assert page.get_attribute('[data-place="p6"]', "data-count") == "5"
     assert "Roll" in page.inner_text("#status")
@@ -397,7 +417,7 @@ def test_a_whole_game_against_the_computer_by_clicks(server: str, page: Any) -> 
         "/api/matches",
         {"opponent": "computer", "level": "beginner", "length": 0, "seed": COMPUTER_SEED},
     )["id"]
-    page.goto(f"{server}/?match={match_id}")
+    page.goto(match_url(server, match_id))
     page.wait_for_selector('[data-place="p24"]')
     page.click("#board", position={"x": 20, "y": 20})  # the opening roll
     wait_version(page, 1)
@@ -444,7 +464,7 @@ def test_a_server_restart_resumes_the_game(tmp_path: Path, page: Any) -> None:
     try:
         match_id = post(running.url, "/api/matches", {"opponent": "human", "seed": SEED})["id"]
         game = Game(dice=SeededDice(SEED))
-        page.goto(f"{running.url}/?match={match_id}")
+        page.goto(match_url(running.url, match_id))
         page.wait_for_selector('[data-place="p24"]')
         page.click("#board", position={"x": 20, "y": 20})
         game.roll(0)
@@ -548,7 +568,7 @@ def opened(server: str, page: Any, seed: int) -> tuple[str, Game]:
     """A game between two players at this screen, past its opening roll, and the engine's."""
     match_id = post(server, "/api/matches", {"opponent": "human", "seed": seed})["id"]
     game = Game(dice=SeededDice(seed))
-    page.goto(f"{server}/?match={match_id}")
+    page.goto(match_url(server, match_id))
     page.wait_for_selector('[data-place="p24"]')
     page.click("#board", position={"x": 20, "y": 20})
     game.roll(0)
@@ -605,7 +625,7 @@ def test_a_checker_dragged_by_a_finger(server: str, browser: Any) -> None:
     page = context.new_page()
     page.set_default_timeout(10_000)
     match_id = post(server, "/api/matches", {"opponent": "human", "seed": SEED})["id"]
-    page.goto(f"{server}/?match={match_id}")
+    page.goto(match_url(server, match_id))
     page.wait_for_selector('[data-place="p24"]')
     page.tap("#board")
     wait_version(page, 1)
@@ -815,7 +835,8 @@ def test_the_hint_panel_names_only_known_messages() -> None:
 
 
 def fetch_hint(base: str, match_id: str) -> dict[str, Any]:
-    with urllib.request.urlopen(f"{base}/api/matches/{match_id}/hint?view=0", timeout=30) as answer:
+    hint = request_for(base, f"/api/matches/{match_id}/hint?view=0")
+    with urllib.request.urlopen(hint, timeout=30) as answer:
         data: dict[str, Any] = json.load(answer)
     return data
 
@@ -843,7 +864,7 @@ def test_a_hint_shows_the_best_plays_and_draws_them(server: str, browser: Any) -
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     match_id = post(server, "/api/matches", {"opponent": "human", "seed": SEED})["id"]
-    page.goto(f"{server}/?match={match_id}")
+    page.goto(match_url(server, match_id))
     page.wait_for_selector('[data-place="p24"]')
     assert page.is_hidden("#hint-button")  # the opening roll needs no hint
     page.click("#board", position={"x": 20, "y": 20})
@@ -916,7 +937,7 @@ def _signed(value: float) -> str:
 
 def test_a_cube_hint_in_the_browser(server: str, page: Any) -> None:
     match_id = post(server, "/api/matches", {"opponent": "human", "seed": SEED})["id"]
-    page.goto(f"{server}/?match={match_id}")
+    page.goto(match_url(server, match_id))
     page.wait_for_selector('[data-place="p24"]')
     page.click("#board", position={"x": 20, "y": 20})
     wait_version(page, 1)
@@ -940,7 +961,7 @@ def test_a_cube_hint_in_the_browser(server: str, page: Any) -> None:
 
 def test_a_resignation_hint_in_the_browser(server: str, page: Any) -> None:
     match_id = post(server, "/api/matches", {"opponent": "human", "seed": SEED})["id"]
-    page.goto(f"{server}/?match={match_id}")
+    page.goto(match_url(server, match_id))
     page.wait_for_selector('[data-place="p24"]')
     page.click("#board", position={"x": 20, "y": 20})
     wait_version(page, 1)
@@ -1038,7 +1059,7 @@ def test_the_page_in_persian_reads_right_to_left(server: str, browser: Any) -> N
         )
         assert set(found) == categories, lang
     match_id = post(server, "/api/matches", {"opponent": "human", "seed": SEED})["id"]
-    page.goto(f"{server}/?match={match_id}")
+    page.goto(match_url(server, match_id))
     page.wait_for_selector('[data-place="p24"]')
     # From the browser's language, with nothing chosen yet.
     assert page.get_attribute("html", "lang") == "fa"
@@ -1165,7 +1186,7 @@ def test_a_forced_play_is_made_for_the_player_and_said(server: str, page: Any) -
     # The seeded roll is 2-5: enter on the 20 point and go on to the 18, the only play.
     options = {"opponent": "human", "position": "22bABwAAAAABAA", "seed": 1, "auto_forced": True}
     match_id = post(server, "/api/matches", options)["id"]
-    page.goto(f"{server}/?match={match_id}")
+    page.goto(match_url(server, match_id))
     page.wait_for_selector('[data-place="p24"]')
     page.click("#board", position={"x": 20, "y": 20})
     wait_version(page, 2)  # the roll and the play the game made
@@ -1181,7 +1202,7 @@ def test_a_match_won_by_a_resignation_says_the_winners_score_first(
 ) -> None:
     # A 1-point match: black wins the opening roll and resigns, white accepts.
     match_id = post(server, "/api/matches", {"opponent": "human", "seed": SEED, "length": 1})["id"]
-    page.goto(f"{server}/?match={match_id}")
+    page.goto(match_url(server, match_id))
     page.wait_for_selector('[data-place="p24"]')
     page.click("#board", position={"x": 20, "y": 20})
     wait_version(page, 1)
@@ -1198,7 +1219,7 @@ def test_too_many_actions_are_said_as_such(tmp_path: Path, page: Any) -> None:
     running = Running(tmp_path / "games.sqlite", action_rate="1/minute")
     try:
         match_id = post(running.url, "/api/matches", {"opponent": "human", "seed": SEED})["id"]
-        page.goto(f"{running.url}/?match={match_id}")
+        page.goto(match_url(running.url, match_id))
         page.wait_for_selector('[data-place="p24"]')
         page.click("#board", position={"x": 20, "y": 20})  # the opening roll: the one allowed
         wait_version(page, 1)

@@ -19,6 +19,7 @@ from test_browser import (  # noqa: F401 (fixtures)
     browser,
     catalogue,
     fetch_state,
+    match_url,
     page,
     post,
     screenshot,
@@ -80,7 +81,7 @@ def test_the_panel_takes_a_seed_and_links_to_the_check(
 ) -> None:
     match_id = post(server, "/api/matches", {"opponent": "human", "length": 1})["id"]
     commitment = fetch_state(server, match_id)["fair_dice"]["commitment"]
-    page.goto(f"{server}/?match={match_id}")
+    page.goto(match_url(server, match_id))
     page.wait_for_selector("#fair-dice:not([hidden])")
     assert page.input_value("#fair-commitment") == commitment
     assert page.is_hidden("#fair-verify")

@@ -13,7 +13,14 @@ import urllib.request
 from typing import Any
 
 import pytest
-from test_browser import browser, page, post, server  # noqa: F401 (fixtures)
+from test_browser import (  # noqa: F401 (fixtures)
+    browser,
+    match_url,
+    page,
+    post,
+    request_for,
+    server,
+)
 
 from backgammon.analysis.reasons import LANGUAGES
 
@@ -27,7 +34,7 @@ def create(base: str, position: str) -> str:
 
 
 def fetch_hint(base: str, match_id: str, lang: str) -> dict[str, Any]:
-    address = f"{base}/api/matches/{match_id}/hint?view=0&lang={lang}"
+    address = request_for(base, f"/api/matches/{match_id}/hint?view=0&lang={lang}")
     with urllib.request.urlopen(address, timeout=60) as answer:
         data: dict[str, Any] = json.load(answer)
     return data
@@ -39,7 +46,7 @@ def shown_reasons(tab: Any) -> list[str]:
 
 def open_in(tab: Any, base: str, match_id: str, lang: str) -> None:
     """The match's page in ``lang`` in ``tab``, its hint panel open."""
-    tab.goto(f"{base}/?match={match_id}")
+    tab.goto(match_url(base, match_id))
     tab.wait_for_selector('[data-place="p24"]')
     tab.select_option("#language", lang)
     tab.wait_for_function(f"document.documentElement.lang === '{lang}'")

@@ -161,6 +161,8 @@ def result_text(game: Game, result: GameResult, names: tuple[str, str]) -> str:
         return f"{loser} dropped the double: {winner} wins {points}."
     if result.reason == "resign":
         text = f"{loser} resigned {kind}: {winner} wins {points}."
+    elif result.reason == "claim":
+        text = f"{loser} left; {winner} claimed {kind}: {winner} wins {points}."
     else:
         text = f"{winner} wins {kind}: {points}."
     if result.kind is not WinKind.SINGLE and jacoby_applies(

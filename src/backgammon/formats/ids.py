@@ -44,9 +44,9 @@ def match_id_state(source: Match | Game) -> MatchIdState:
     game, length, score = _context(source)
     state = GameState.PLAYING
     if game.result is not None:
-        state = {"resign": GameState.RESIGNED, "drop": GameState.DROPPED}.get(
-            game.result.reason, GameState.OVER
-        )
+        # A claim ends the game as the absent side's resignation would.
+        ended = {"resign": GameState.RESIGNED, "claim": GameState.RESIGNED}
+        state = {**ended, "drop": GameState.DROPPED}.get(game.result.reason, GameState.OVER)
     to_act = game.player_to_act
     return MatchIdState(
         cube_value=game.cube_value,

@@ -216,7 +216,7 @@ class ResignationRejected:
 @dataclass(frozen=True)
 class GameEnded:
     """The game's end: ``winner`` won ``kind`` for ``points``, by ``reason`` ("bear off",
-    "drop" or "resign"); ``index`` is the event that ended it."""
+    "drop", "resign", or "claim": the other side had left); ``index`` is the event that ended it."""
 
     index: int
     winner: int

@@ -33,6 +33,7 @@ from .rules import (
     check_seat,
     cube_context_for,
     why_no_beaver,
+    why_no_claim,
     why_no_double,
 )
 from .setup import SetUp
@@ -294,6 +295,11 @@ class Game:
         """Reject the opponent's resignation; the game goes on."""
         self.act(player, Act(Action.REJECT))
 
+    def claim(self, player: int, level: WinKind | int = WinKind.SINGLE) -> None:
+        """Claim the game of an opponent who has left it (:func:`~.rules.why_no_claim`): it
+        ends as their resignation at ``level``, accepted, would end it."""
+        self.act(player, Act(Action.CLAIM, level=check_level(level)))
+
     # The machine
 
     def _act(self, event: Event) -> None:
@@ -357,6 +363,12 @@ class Game:
         if action is Action.RESIGN:
             return
         expected = self.player_to_act
+        if action is Action.CLAIM:
+            absent = () if expected is None else self.position_for(expected).mine
+            why = why_no_claim(player, expected, absent, check_level(event.level))
+            if why is not None:
+                raise IllegalActionError(why)
+            return
         if expected is not None and player != expected:
             raise IllegalActionError(
                 f"It is seat {expected}'s turn to {phase}, not seat {player}'s."
@@ -441,6 +453,9 @@ class Game:
             assert self.resignation is not None
             self.phase = self.resignation.resume
             self.resignation = None
+        elif action is Action.CLAIM:
+            assert event.level is not None
+            self._finish(player, event.level, self.points_for(event.level), "claim")
         self.events.append(event)
         self._moments.append(before)
         if self.phase is Phase.OVER and self.on_over is not None:

@@ -99,11 +99,13 @@ class Event:
             )
         if action in (Action.PLAY, Action.PASS) and self.steps is None:
             raise IllegalActionError("A play must record its steps (none for a pass).")
-        if action is Action.RESIGN:
+        if action in (Action.RESIGN, Action.CLAIM):
             check_level(self.level)
 
 
-_ARGUMENTS = {Action.STEP: "step", Action.PLAY: "play", Action.RESIGN: "level"}
+_ARGUMENTS = {
+    Action.STEP: "step", Action.PLAY: "play", Action.RESIGN: "level", Action.CLAIM: "level"
+}
 _NAMES = {
     Action.STEP: "a step",
     Action.PLAY: "a play",
@@ -117,6 +119,7 @@ _NAMES = {
     Action.CONFIRM: "a confirm",
     Action.ACCEPT: "an accept",
     Action.REJECT: "a reject",
+    Action.CLAIM: "a claim",
 }
 
 
@@ -126,7 +129,7 @@ class Act:
 
     ``action`` says what is done. A step names the checker's ``step`` (from point, to point:
     25 is the bar, 0 off); a play names the whole ``play`` (a :class:`~backgammon.moves.Play`
-    or its notation); a resignation its ``level`` (a single game unless said). The other
+    or its notation); a resignation or a claim its ``level`` (a single game unless said). The other
     actions take nothing, and a pass is never made by a player: the game passes a roll that
     has no legal move itself.
     """
@@ -149,7 +152,7 @@ class Act:
             raise IllegalActionError(
                 "A pass is not a player's action: the game passes a roll with no legal move."
             )
-        if action is Action.RESIGN:
+        if action in (Action.RESIGN, Action.CLAIM):
             level = WinKind.SINGLE if self.level is None else self.level
             object.__setattr__(self, "level", check_level(level))
         needed = _ARGUMENTS.get(action)
@@ -168,7 +171,7 @@ class GameResult:
     winner: int
     kind: WinKind
     points: int
-    reason: str  # "bear off", "drop" or "resign"
+    reason: str  # "bear off", "drop", "resign" or "claim"
 
 
 def load_json(text: str, what: str) -> Any:

@@ -13,6 +13,7 @@ backgammon.errors.BackgammonError: The highest cube value is a power of two, suc
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from enum import StrEnum
 from typing import Any
@@ -75,19 +76,22 @@ class Action(StrEnum):
     RESIGN = "resign"
     ACCEPT = "accept"
     REJECT = "reject"
+    CLAIM = "claim"  # the game of an absent opponent, as their resignation would give it
 
 
 #: The actions each phase allows (RULES.md: a double before rolling, a resignation at one's
 #: turn or the opponent's, a step or a play while the dice are to be played).
 ALLOWED: dict[Phase, frozenset[Action]] = {
     Phase.OPENING: frozenset({Action.ROLL}),
-    Phase.ROLL: frozenset({Action.ROLL, Action.DOUBLE, Action.RESIGN}),
-    Phase.CUBE: frozenset({Action.TAKE, Action.DROP, Action.BEAVER}),
+    Phase.ROLL: frozenset({Action.ROLL, Action.DOUBLE, Action.RESIGN, Action.CLAIM}),
+    Phase.CUBE: frozenset({Action.TAKE, Action.DROP, Action.BEAVER, Action.CLAIM}),
     Phase.MOVE: frozenset(
-        {Action.STEP, Action.UNDO, Action.PLAY, Action.PASS, Action.RESIGN}
+        {Action.STEP, Action.UNDO, Action.PLAY, Action.PASS, Action.RESIGN, Action.CLAIM}
     ),
-    Phase.CONFIRM: frozenset({Action.UNDO, Action.CONFIRM, Action.PLAY, Action.RESIGN}),
-    Phase.RESIGN: frozenset({Action.ACCEPT, Action.REJECT}),
+    Phase.CONFIRM: frozenset(
+        {Action.UNDO, Action.CONFIRM, Action.PLAY, Action.RESIGN, Action.CLAIM}
+    ),
+    Phase.RESIGN: frozenset({Action.ACCEPT, Action.REJECT, Action.CLAIM}),
     Phase.OVER: frozenset(),
 }
 
@@ -109,6 +113,7 @@ REFUSED_IN_PHASE: dict[Action, str] = {
     Action.RESIGN: "A resignation cannot be offered while the game waits {waits}.",
     Action.ACCEPT: "There is no resignation to answer.",
     Action.REJECT: "There is no resignation to answer.",
+    Action.CLAIM: "A game is claimed while it waits for the other player; it waits {waits}.",
 }
 
 
@@ -261,6 +266,38 @@ def why_no_beaver(rules: Rules, in_match: bool, offer: Offer) -> str | None:
         else "beavers are off"
     )
     return f"A beaver is not allowed here: {why}."
+
+
+def why_no_claim(
+    claimer: int, awaited: int | None, absent: Sequence[int], level: WinKind
+) -> str | None:
+    """Why ``claimer`` may not claim the game at ``level`` (None: they may). RULES.md,
+    Leaving a game: a game is claimed while it waits for the other player, the ``awaited``
+    seat, whose checkers are ``absent`` (their own numbering: 0 borne off, 25 the bar), and
+    for no more than the position can still give: a gammon while the absent side has borne
+    off no checker, a backgammon while they also have one on the bar or in the claimer's
+    home board.
+
+    >>> from backgammon import Position
+    >>> start = Position.initial().mine
+    >>> why_no_claim(0, 1, start, WinKind.BACKGAMMON) is None
+    True
+    >>> race = Position.from_points({6: 15}, {6: 15}).mine
+    >>> why_no_claim(0, 1, race, WinKind.BACKGAMMON).split(" while ")[0]
+    'A backgammon can be claimed only'
+    >>> why_no_claim(1, 1, start, WinKind.SINGLE)
+    'A player claims the game while it waits for the other player, not for them.'
+    """
+    if awaited is None or awaited == claimer:
+        return "A player claims the game while it waits for the other player, not for them."
+    if level >= WinKind.GAMMON and absent[0]:
+        return "A gammon can be claimed only while the absent side has borne off no checker."
+    if level is WinKind.BACKGAMMON and not any(absent[19:26]):
+        return (
+            "A backgammon can be claimed only while the absent side has a checker on the bar "
+            "or in the claimer's home board."
+        )
+    return None
 
 
 def why_no_double(rules: Rules, crawford: bool, cube_owner: int | None, player: int) -> str:

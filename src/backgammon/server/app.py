@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,7 @@ from .routes import (
     hints,
     matches,
     players,
+    seats,
     tutorial,
     updates,
 )
@@ -59,7 +61,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub.watching,
         shared=is_shared(engine),
     )
-    store.shown = hub.publish
+    # A copy read again from its row may show a state of the version it had (a seat taken
+    # on another process): it goes to the pages again.
+    store.shown = partial(hub.publish, again=True)
     if settings.redis_url is not None:
         hub.relay = _relay(settings.redis_url, store, hub)
         store.saved = hub.relay.tell
@@ -113,6 +117,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(CsrfGuard)
     app.add_exception_handler(RequestValidationError, _invalid_request)
     app.add_exception_handler(HTTPException, _refused)
+    app.include_router(seats.router)  # before matches: /api/matches/join is not a match id
     app.include_router(matches.router)
     app.include_router(actions.router)
     app.include_router(dice.router)
@@ -134,7 +139,8 @@ def _relay(url: str, store: MatchStore, hub: Hub) -> Relay:
 
     def heard(match_id: str, version: int) -> None:
         live = store.cached(match_id)
-        if live is not None and live.version < version:
+        # A match waiting for its opponent hears of its seat taken at the version it has.
+        if live is not None and (live.version < version or live.seating.invite is not None):
             store.refresh_soon(live, version)
 
     def resync() -> None:

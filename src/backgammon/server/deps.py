@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import Depends, HTTPException, Path, Request, status
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from .computer import Computer
 from .hub import Hub
+from .seats import SECRET_LENGTH
 from .settings import Settings
 from .store import LiveMatch, MatchStore, UnknownMatchError
 
@@ -70,3 +72,57 @@ Watchers = Annotated[Hub, Depends(get_hub)]
 Computers = Annotated[Computer, Depends(get_computer)]
 Live = Annotated[LiveMatch, Depends(get_match)]
 LiveToAct = Annotated[LiveMatch, Depends(get_match_to_act)]
+
+
+#: The seat token, read from ``Authorization: Bearer <token>`` (absent: None, answered below).
+_bearer = HTTPBearer(
+    auto_error=False,
+    scheme_name="seat token",
+    description="the token that POST /api/matches or POST /api/matches/join answered",
+)
+Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
+
+
+def seats_held(live: LiveMatch, credentials: HTTPAuthorizationCredentials | None) -> frozenset[int]:
+    """The seats of ``live`` that the request's token holds: 401 without a token, 403 for
+    one that holds no seat of this match."""
+    if credentials is None:
+        raise HTTPException(
+            status.HTTP_401_UNAUTHORIZED,
+            "This request needs the seat token that the match's creation or the join "
+            "answered, sent as the header Authorization: Bearer <token>.",
+            headers={"WWW-Authenticate": "Bearer"},
+        )
+    token = credentials.credentials
+    held = live.seating.holds(token) if len(token) <= SECRET_LENGTH else None
+    if held is None:
+        raise HTTPException(
+            status.HTTP_403_FORBIDDEN, "This token holds no seat in this match."
+        )
+    return held
+
+
+async def get_held(live: LiveToAct, store: Store, credentials: Credentials) -> frozenset[int]:
+    """The seats the request's token holds in the match named in the path (401, 403). A
+    token this process's copy does not know is looked for again in the match's row, where
+    other processes write too: the seat may have been taken there (a join)."""
+    try:
+        return seats_held(live, credentials)
+    except HTTPException as refused:
+        if refused.status_code != status.HTTP_403_FORBIDDEN or not store.shared:
+            raise
+    await store.fresh(live)
+    return seats_held(live, credentials)
+
+
+def check_holds(held: frozenset[int], seat: int) -> None:
+    """403 unless ``seat`` is one of the ``held`` seats."""
+    if seat not in held:
+        holds = " and ".join(f"seat {each}" for each in sorted(held))
+        raise HTTPException(
+            status.HTTP_403_FORBIDDEN,
+            f"This token holds {holds}, not seat {seat}: it may not act for that seat.",
+        )
+
+
+Held = Annotated[frozenset[int], Depends(get_held)]

@@ -119,13 +119,14 @@ class Hub:
         """Whether some page watches the match."""
         return match_id in self.watchers
 
-    def publish(self, live: LiveMatch) -> None:
+    def publish(self, live: LiveMatch, *, again: bool = False) -> None:
         """Queue the match's new state for every watcher, each from its own side (the state
-        of each side is made once). Waits for nobody."""
+        of each side is made once). Waits for nobody. ``again``: the state has changed
+        without a new event (a seat taken), so it goes to those sent its version already."""
         texts: dict[int, str] = {}
         version = live.version
         for watcher in list(self.watchers.get(live.id, ())):
-            if version <= watcher.last:
+            if version < watcher.last or (version == watcher.last and not again):
                 continue  # sent already, or older than what was
             text = texts.get(watcher.view)
             if text is None:

@@ -11,6 +11,7 @@ Lists of two (``score``, ``bar``, ``off``, ``pips``, ``actions``, ``seats``) are
 from __future__ import annotations
 
 import unicodedata
+from datetime import datetime
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt
@@ -53,8 +54,13 @@ class CreateMatch(_Request):
     length: StrictInt = Field(
         0, ge=0, le=MAX_MATCH_LENGTH, description="points to win; 0 for money play"
     )
-    opponent: Literal["human", "computer"] = Field(
-        "computer", description="the computer, or another person at the same screen"
+    opponent: Literal["human", "computer", "online"] = Field(
+        "computer",
+        description="the computer, another person at the same screen, or a person elsewhere "
+        "(online: the answer's ``invite`` gives them the other seat)",
+    )
+    lobby: StrictBool = Field(
+        False, description="online: list the match in the lobby, for anyone to join"
     )
     level: Level = Field(Level.INTERMEDIATE, description="the computer's strength")
     colour: Literal["white", "black"] = Field("white", description="the colour of seat 0")
@@ -187,6 +193,16 @@ class Resign(_Action):
     level: StrictInt = Field(1, ge=1, le=3)
 
 
+class Claim(_Action):
+    """Claim the game of an opponent who has left an online match (the state's ``claim``
+    says from when): it ends as their resignation at ``level`` would; ``match``: the
+    whole match too."""
+
+    action: Literal["claim"]
+    level: StrictInt = Field(1, ge=1, le=3)
+    match: StrictBool = False
+
+
 class Accept(_Action):
     """Accept the resignation offered."""
 
@@ -210,7 +226,8 @@ class UploadMat(_Request):
 
 
 ActionRequest = Annotated[
-    Roll | Double | Take | Drop | Beaver | Step | Undo | Confirm | Play | Resign | Accept | Reject,
+    Roll | Double | Take | Drop | Beaver | Step | Undo | Confirm | Play | Resign | Accept | Reject
+    | Claim,
     Field(discriminator="action"),
 ]
 
@@ -254,7 +271,7 @@ class ResultView(BaseModel):
     winner: int
     kind: Literal["single", "gammon", "backgammon"]
     points: int
-    reason: Literal["bear off", "drop", "resign"]
+    reason: Literal["bear off", "drop", "resign", "claim"]
 
 
 class PointView(BaseModel):
@@ -345,6 +362,13 @@ class GameView(BaseModel):
     fair_dice: FairDiceView | None = None
 
 
+class ClaimView(BaseModel):
+    """When the other side may claim the game of a seat an online game waits for."""
+
+    against: int = Field(description="the seat the game waits for")
+    after: datetime = Field(description="from this time the other seat may claim")
+
+
 class State(BaseModel):
     """Everything a client needs to show the match and offer the next action."""
 
@@ -383,6 +407,51 @@ class State(BaseModel):
     gnubg_id: str | None
     xgid: str | None
     rules: dict[str, object]
+    online: bool = Field(description="the seats are played from two places")
+    waiting_for_opponent: bool = Field(
+        description="online: the invite is not yet taken, so no one may act"
+    )
+    claim: ClaimView | None = Field(
+        description="online: when the seat the game waits for may be claimed against"
+    )
+
+
+class Created(State):
+    """A new match's state, with the creator's seat token (send it with every action, hint
+    and analysis request as ``Authorization: Bearer <token>``) and, for an online match,
+    the invite that gives the other seat."""
+
+    token: str
+    invite: str | None
+
+
+class JoinMatch(_Request):
+    """Take the seat an invite gives."""
+
+    invite: Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
+    name: Name | None = Field(None, description="the joining player's name")
+
+
+class Joined(BaseModel):
+    """The seat taken: the match, the seat, and its token."""
+
+    id: str
+    seat: int
+    token: str
+
+
+class LobbyEntry(BaseModel):
+    """An online match waiting for an opponent."""
+
+    id: str
+    invite: str = Field(description="join with it (POST /api/matches/join)")
+    creator: str = Field(description="the creator's name")
+    rating: float | None = Field(description="a signed-in creator's rating (FIBS)")
+    rated: bool = Field(False, description="the match is rated: only signed-in players join")
+    seat: int = Field(description="the seat a joining player takes")
+    length: int = Field(description="0 for money play")
+    rules: dict[str, object]
+    created_at: datetime
 
 
 class Chances(BaseModel):

@@ -21,6 +21,8 @@ variable                      meaning                                      defau
 ``BACKGAMMON_SIGNIN_RATE``    sign-ins and sign-ups a client may try       10/minute
 ``BACKGAMMON_SESSION_DAYS``   the days a sign-in lasts                     30
 ``BACKGAMMON_ANALYSIS_PLIES`` the depth of the analyses (0 to 2)           0
+``BACKGAMMON_CLAIM_SECONDS``  how long an online game waits for a player     180
+                              before the other may claim it
 ============================= ============================================ ===========
 
 >>> settings = Settings.from_env({"BACKGAMMON_DATA_DIR": "/tmp/bg"})
@@ -46,6 +48,7 @@ DEFAULT_PORT = 8000
 DEFAULT_DATA_DIR = "data"
 DATABASE_FILE = "backgammon.sqlite"
 DEFAULT_COMPUTER_PAUSE = 0.35
+DEFAULT_CLAIM_SECONDS = 180.0
 _RATES = {
     "create_rate": "20/minute",
     "hint_rate": "30/minute",
@@ -93,6 +96,9 @@ class Settings:
     max_upload: int = 1_100_000
     #: Redis, where several processes serve the matches (None: this process alone).
     redis_url: str | None = None
+    #: Seconds an online game waits for a player's action before the other may claim it
+    #: (each match keeps the value it was created with).
+    claim_seconds: float = DEFAULT_CLAIM_SECONDS
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -120,6 +126,16 @@ class Settings:
         allow_seed = env.get("BACKGAMMON_ALLOW_SEED", "0")
         if allow_seed not in ("0", "1"):
             raise BackgammonError(f"BACKGAMMON_ALLOW_SEED is 0 or 1; got {allow_seed!r}.")
+        claim_text = env.get("BACKGAMMON_CLAIM_SECONDS") or str(DEFAULT_CLAIM_SECONDS)
+        try:
+            claim = float(claim_text)
+        except ValueError:
+            claim = -1.0
+        if not 0 <= claim <= 86_400:
+            raise BackgammonError(
+                "BACKGAMMON_CLAIM_SECONDS is a number of seconds from 0 to 86400; "
+                f"got {claim_text!r}."
+            )
         plies_text = env.get("BACKGAMMON_ANALYSIS_PLIES") or "0"
         if plies_text not in ("0", "1", "2"):
             raise BackgammonError(
@@ -137,6 +153,7 @@ class Settings:
             host=env.get("BACKGAMMON_HOST") or DEFAULT_HOST,
             port=int(port_text),
             computer_pause=pause,
+            claim_seconds=claim,
             allow_seed=allow_seed == "1",
             create_rate=_rate(env, "create_rate"),
             hint_rate=_rate(env, "hint_rate"),

@@ -34,6 +34,7 @@ from ..errors import BackgammonError
 from ..fairdice import FairDice, FairMatchDice
 from ..match import Match
 from .db import MatchRow, now
+from .seats import Seating
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +68,8 @@ class LiveMatch:
     seats: tuple[SeatSettings, SeatSettings]
     seed: int | None
     created_at: datetime
+    #: Who holds each seat (:mod:`.seats`).
+    seating: Seating = field(default_factory=Seating)
     #: Serialises the actions on this match, the computer's included.
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     #: The copy of the match the computer thinks on (:mod:`.computer`), made when first needed.
@@ -113,7 +116,11 @@ class LiveMatch:
 
     def settings(self) -> dict[str, Any]:
         """What the database keeps beside the engine's record."""
-        return {"seats": [seat.to_dict() for seat in self.seats], "seed": self.seed}
+        return {
+            "seats": [seat.to_dict() for seat in self.seats],
+            "seed": self.seed,
+            "seating": self.seating.to_dict(),
+        }
 
     def adopt(self, loaded: LiveMatch) -> None:
         """Take the match and settings of ``loaded`` (read from the row) in place of this
@@ -197,10 +204,14 @@ class MatchStore:
         return match_id in self._live
 
     async def add(
-        self, match: Match, seats: tuple[SeatSettings, SeatSettings], seed: int | None
+        self,
+        match: Match,
+        seats: tuple[SeatSettings, SeatSettings],
+        seed: int | None,
+        seating: Seating,
     ) -> LiveMatch:
         """Store a new match and keep it in memory."""
-        live = LiveMatch(secrets.token_urlsafe(12), match, seats, seed, now())
+        live = LiveMatch(secrets.token_urlsafe(12), match, seats, seed, now(), seating)
         await run_in_threadpool(self._insert, live)
         self._keep(live)
         return live
@@ -257,7 +268,9 @@ class MatchStore:
         (:attr:`shown`)."""
         if not (self.shared or live.stale):
             return
-        if not live.stale:
+        # An online match that waits for its opponent is read whole: a join elsewhere
+        # changes its seating, not its version.
+        if not live.stale and live.seating.invite is None:
             if newer <= live.version and (
                 await run_in_threadpool(self._version, live.id) == live.version
             ):
@@ -338,6 +351,33 @@ class MatchStore:
             raise
         self.saved(live.id, version)
 
+    async def save_seating(self, live: LiveMatch, invite: str) -> None:
+        """Write ``live``'s seating and record (a player's name) in place of the one whose
+        open invite has the digest ``invite``: MatchChangedError, and the match marked stale
+        (read again from its row before it is next used), if the database no longer holds
+        that invite (it was spent meanwhile, elsewhere)."""
+        try:
+            await run_in_threadpool(self._update_seating, live, invite)
+        except Exception:
+            live.stale = True
+            raise
+        self.saved(live.id, live.version)  # the other processes read the seat taken
+
+    def _update_seating(self, live: LiveMatch, invite: str) -> None:
+        spent = MatchRow.settings["seating"]["invite"]["digest"].as_string()
+        with self.engine.begin() as connection:
+            written = connection.execute(
+                update(MatchRow)
+                .where(MatchRow.id == live.id, MatchRow.version == live.version, spent == invite)
+                .values(
+                    settings=live.settings(),
+                    record=live.match.to_dict(secrets=True),
+                    updated_at=now(),
+                )
+            )
+            if written.rowcount != 1:
+                raise MatchChangedError(live.id)
+
     def _insert(self, live: LiveMatch) -> None:
         stamp = now()
         with Session(self.engine) as session, session.begin():
@@ -392,4 +432,5 @@ class MatchStore:
         dice = None if seed is None else SeededDice(seed)
         match = Match.from_dict(record, dice, resume=True)
         first, second = (SeatSettings.from_dict(seat) for seat in settings["seats"])
-        return LiveMatch(match_id, match, (first, second), seed, created)
+        seating = Seating.from_dict(settings.get("seating", {}))
+        return LiveMatch(match_id, match, (first, second), seed, created, seating)

@@ -6,11 +6,13 @@ The page knows no rules: everything it shows or offers is worked out here, from 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from datetime import datetime
 
 from ..errors import BackgammonError
 from ..fairdice import FairDice
 from ..formats.ids import gnubg_id_of, xgid_of
 from ..game import (
+    Action,
     Beavered,
     Doubled,
     Dropped,
@@ -27,8 +29,10 @@ from ..game import (
 )
 from ..match import Match
 from ..position import BAR, OFF, Position, WinKind
+from .db import now
 from .schemas import (
     BoardView,
+    ClaimView,
     CubeView,
     DieView,
     EntryView,
@@ -43,6 +47,7 @@ from .schemas import (
     State,
     StepView,
 )
+from .seats import claimable_from
 from .store import LiveMatch
 
 _PHASES = {
@@ -66,6 +71,7 @@ def state_of(live: LiveMatch, view: int) -> State:
     seen = position if view == mover else position.flip()
     steps = game.turn.legal_steps() if game.turn is not None and game.phase is Phase.MOVE else []
     made = game.turn.made if game.turn is not None else ()
+    claim = claim_window(live)
     shown = game
     if not game.events and len(match.games) > 1:
         # A finished game is followed at once by the next, empty one: show the last result.
@@ -111,10 +117,7 @@ def state_of(live: LiveMatch, view: int) -> State:
         board=board_view(seen, view),
         steps=[step_view(a, b, mover, view) for a, b in steps],
         made=[step_view(a, b, mover, view) for a, b in made],
-        actions=[
-            [] if match.is_over else [action.value for action in game.legal_actions(seat)]
-            for seat in (0, 1)
-        ],
+        actions=[_actions(live, seat, claim) for seat in (0, 1)],
         record=[
             _game_view(live, number)
             for number, each in enumerate(match.games, start=1)
@@ -123,7 +126,35 @@ def state_of(live: LiveMatch, view: int) -> State:
         gnubg_id=_identifier(gnubg_id_of, live),
         xgid=_identifier(xgid_of, live),
         rules=game.rules.to_dict(),
+        online=live.seating.online,
+        waiting_for_opponent=live.seating.invite is not None,
+        claim=None if claim is None else ClaimView(against=claim[0], after=claim[1]),
     )
+
+
+def claim_window(live: LiveMatch) -> tuple[int, datetime] | None:
+    """The seat an online game waits for, and the time from which the other may claim the
+    game (RULES.md, Leaving a game): the game has waited for that seat since its last event.
+    None where nothing may be claimed: not online, no one awaited, the match over."""
+    game = live.match.game
+    awaited = game.player_to_act
+    if not live.seating.online or live.match.is_over or awaited is None or not game.events:
+        return None
+    since = datetime.fromisoformat(game.events[-1].time)
+    return awaited, claimable_from(since, live.seating.claim_seconds)
+
+
+def _actions(live: LiveMatch, seat: int, claim: tuple[int, datetime] | None) -> list[str]:
+    """What ``seat`` may do now: the game's legal actions, none while an online match waits
+    for its opponent, and a claim only once the claim window has opened."""
+    if live.match.is_over or live.seating.invite is not None:
+        return []
+    may_claim = claim is not None and claim[0] != seat and claim[1] <= now()
+    return [
+        action.value
+        for action in live.match.game.legal_actions(seat)
+        if action is not Action.CLAIM or may_claim
+    ]
 
 
 def _game_view(live: LiveMatch, number: int) -> GameView:

@@ -9,20 +9,23 @@ from fastapi import APIRouter, Body, Depends, HTTPException, Query, status
 from sqlalchemy.exc import SQLAlchemyError
 
 from ...errors import BackgammonError
-from ...game import Act, Action, Game
+from ...game import Act, Action
+from ...match import Match
 from ...position import WinKind
-from ..deps import Computers, LiveToAct, Store, Watchers
+from ..db import now
+from ..deps import Computers, Held, LiveToAct, Store, Watchers, check_holds
 from ..guards import rate_limited
 from ..rated import Book
 from ..schemas import (
     ActionRequest,
+    Claim,
     Play,
     Resign,
     State,
     Step,
 )
 from ..store import LiveMatch, MatchChangedError, MatchStore
-from ..views import state_of
+from ..views import claim_window, state_of
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +37,9 @@ router = APIRouter(prefix="/api/matches", tags=["actions"])
     response_model=State,
     dependencies=[Depends(rate_limited("action"))],
     responses={
-        403: {"description": "the seat is the computer's"},
+        401: {"description": "no seat token"},
+        403: {"description": "the token holds no seat of the match, or not this one (a "
+              "computer's seat is nobody's)"},
         404: {"description": "no such match"},
         409: {"description": "not allowed now: out of turn, an illegal step, a stale version"},
         422: {"description": "a malformed request"},
@@ -43,6 +48,7 @@ router = APIRouter(prefix="/api/matches", tags=["actions"])
 )
 async def post_action(
     live: LiveToAct,
+    held: Held,
     action: Annotated[ActionRequest, Body()],
     store: Store,
     hub: Watchers,
@@ -55,9 +61,11 @@ async def post_action(
     """Make one action for a seat, on the state's ``version`` it names (a stale one is
     refused, 409, and changes nothing: the same action sent twice acts once); the answer is
     the state after it. The computer's replies, if it is to act, follow in the background,
-    each pushed to the watching pages."""
+    each pushed to the watching pages. The request carries the token of the seat that acts
+    (``Authorization: Bearer <token>``)."""
+    check_holds(held, action.seat)
     async with live.lock:
-        if live.stale or action.version != live.version:
+        if live.stale or action.version != live.version or live.seating.invite is not None:
             # Another process may have acted: a copy behind the version named reads its row
             # (on the version it holds, the save's version check finds a change elsewhere).
             await store.current(live)
@@ -67,15 +75,18 @@ async def post_action(
                 f"The action was made on version {action.version} of the game, "
                 f"which is now at version {live.version}; look again and retry.",
             )
-        if live.seats[action.seat].kind == "computer":
-            raise HTTPException(
-                status.HTTP_403_FORBIDDEN, f"Seat {action.seat} is played by the computer."
-            )
         if live.match.is_over:
             raise HTTPException(status.HTTP_409_CONFLICT, "The match is over.")
+        if live.seating.invite is not None:
+            raise HTTPException(
+                status.HTTP_409_CONFLICT,
+                "The match waits for its opponent to take the other seat with the invite.",
+            )
+        if isinstance(action, Claim):
+            _check_claim(live, action.seat)
         before = live.version
         try:
-            apply(live.match.game, action)
+            apply(live.match, action)
         except BackgammonError as exc:
             raise HTTPException(status.HTTP_409_CONFLICT, str(exc)) from None
         await save_or_refuse(store, live, before)
@@ -103,8 +114,30 @@ async def save_or_refuse(store: MatchStore, live: LiveMatch, before: int) -> Non
         ) from None
 
 
-def apply(game: Game, action: ActionRequest) -> None:
-    """Make ``action`` on ``game``; BackgammonError, and no change, when it is not allowed."""
+def _check_claim(live: LiveMatch, seat: int) -> None:
+    """409 unless ``seat`` may claim now: an online game that has waited for the other seat
+    for the match's claim time (the game itself then says whether the claim is allowed)."""
+    window = claim_window(live)
+    if window is None or window[0] == seat:
+        raise HTTPException(
+            status.HTTP_409_CONFLICT,
+            "A game may be claimed only in an online match, while it waits for the other "
+            "player.",
+        )
+    if now() < window[1]:
+        raise HTTPException(
+            status.HTTP_409_CONFLICT,
+            f"Seat {window[0]} may still act: the game may be claimed from "
+            f"{window[1].isoformat(timespec='seconds')}.",
+        )
+
+
+def apply(match: Match, action: ActionRequest) -> None:
+    """Make ``action`` in ``match``; BackgammonError, and no change, when it is not allowed."""
+    if isinstance(action, Claim):
+        match.claim(action.seat, action.level, whole=action.match)
+        return
+    game = match.game
     if isinstance(action, Step):
         act = Act(Action.STEP, step=(action.from_, action.to))
     elif isinstance(action, Play):

@@ -18,7 +18,7 @@ from ...formats.mat import import_mat
 from ...formats.matchid import decode_match_id
 from ...position import Position
 from ..analyses import Analyses, AnalysisFailedError
-from ..deps import Live
+from ..deps import Live, get_held
 from ..guards import rate_limited
 from ..schemas import Ascii, DecisionBoard, UploadMat
 from ..views import board_view
@@ -26,6 +26,8 @@ from ..views import board_view
 router = APIRouter(prefix="/api", tags=["analysis"])
 
 _ANSWERS: dict[int | str, dict[str, Any]] = {
+    401: {"description": "a match's analysis: no seat token"},
+    403: {"description": "a match's analysis: the token holds no seat of the match"},
     200: {"description": "the report, as ``backgammon analyse --json`` writes it"},
     202: {"description": "the analysis under way: ``status``, ``done``, ``total``"},
     409: {"description": "the match could not be analysed (the reason is said)"},
@@ -52,7 +54,13 @@ async def _match_analysis(request: Request, live: Live, response: Response) -> d
     return _answer(response, report)
 
 
-@router.post("/matches/{match_id}/analysis", responses={404: {}, **_ANSWERS})
+# A match's analysis is its players' (it costs the server seconds of thought): the request
+# carries a token of either seat.
+@router.post(
+    "/matches/{match_id}/analysis",
+    dependencies=[Depends(get_held)],
+    responses={404: {}, **_ANSWERS},
+)
 async def start_match_analysis(
     request: Request, live: Live, response: Response
 ) -> dict[str, Any]:
@@ -62,7 +70,11 @@ async def start_match_analysis(
     return await _match_analysis(request, live, response)
 
 
-@router.get("/matches/{match_id}/analysis", responses={404: {}, **_ANSWERS})
+@router.get(
+    "/matches/{match_id}/analysis",
+    dependencies=[Depends(get_held)],
+    responses={404: {}, **_ANSWERS},
+)
 async def get_match_analysis(request: Request, live: Live, response: Response) -> dict[str, Any]:
     """The analysis of the match as it stands: as the POST, which the first GET stands in
     for."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Depends, HTTPException, status
 
 from ...fairdice import FairDice, FairDiceError
-from ..deps import Live, Store, Watchers
+from ..deps import Held, Live, Store, Watchers, check_holds
 from ..guards import rate_limited
 from ..schemas import AddSeed, State
 from ..views import state_of
@@ -24,21 +24,22 @@ router = APIRouter(prefix="/api/matches", tags=["actions"])
     response_model=State,
     dependencies=[Depends(rate_limited("action"))],
     responses={
-        403: {"description": "the seat is the computer's"},
+        401: {"description": "no seat token"},
+        403: {"description": "the token does not hold the seat (a computer's seat is nobody's)"},
         404: {"description": "no such match"},
         409: {"description": "the game's dice have been rolled, or are not fair dice"},
         422: {"description": "a malformed request or seed"},
     },
 )
-async def add_seed(live: Live, request: AddSeed, store: Store, hub: Watchers) -> State:
+async def add_seed(
+    live: Live, held: Held, request: AddSeed, store: Store, hub: Watchers
+) -> State:
     """Add a seat's own seed to the fair dice of the game in play, before its first roll
     (it replaces the seat's earlier one, and holds for the next games until changed); the
-    rolls are then derived from it too, so the server cannot have chosen them alone."""
+    rolls are then derived from it too, so the server cannot have chosen them alone. The
+    request carries the seat's token (``Authorization: Bearer <token>``)."""
+    check_holds(held, request.seat)
     async with live.lock:
-        if live.seats[request.seat].kind == "computer":
-            raise HTTPException(
-                status.HTTP_403_FORBIDDEN, f"Seat {request.seat} is played by the computer."
-            )
         game = live.match.game
         dice = game.dice_source
         if not isinstance(dice, FairDice):

@@ -29,7 +29,7 @@ from ...bot.probabilities import Probabilities
 from ...game import Game, Phase
 from ...moves import Step
 from .. import computer
-from ..deps import Live
+from ..deps import Held, Live, check_holds
 from ..guards import HintPool, rate_limited
 from ..schemas import Chances, CubeHint, HintStepView, HintView, PlayHint, ResignationHint
 from ..store import LiveMatch
@@ -58,6 +58,8 @@ _Question = Callable[[Bot], HintView]
     response_model=HintView,
     dependencies=[Depends(rate_limited("hint"))],
     responses={
+        401: {"description": "no seat token"},
+        403: {"description": "the token does not hold the seat the game waits for"},
         404: {"description": "no such match"},
         409: {"description": "no hint now: the game waits for nobody, the computer, or "
               "a decision hints do not cover"},
@@ -66,19 +68,21 @@ _Question = Callable[[Bot], HintView]
     },
 )
 async def get_hint(
-    request: Request, live: Live, view: View = 0, lang: Lang = "en"
+    request: Request, live: Live, held: Held, view: View = 0, lang: Lang = "en"
 ) -> HintView:
     """The computer's advice to the seat whose turn it is (a person's): the best plays of
     its roll (up to five), or its cube decision when it may double or must answer a
     double, each with its reasons in words, in ``lang``. The bot thinks for up to about a
-    second, in a pool of a few threads."""
-    question = _question(live, view, lang)
+    second, in a pool of a few threads. Only the token of that seat gets it
+    (``Authorization: Bearer <token>``)."""
+    question = _question(live, view, lang, held)
     pool: HintPool = request.app.state.hint_pool
     return await pool.run(computer.consult, LEVEL, question)
 
 
-def _question(live: LiveMatch, view: int, lang: str) -> _Question:
-    """What to ask the bot now, read from the match; 409 when there is nothing to ask."""
+def _question(live: LiveMatch, view: int, lang: str, held: frozenset[int]) -> _Question:
+    """What to ask the bot now, read from the match; 409 when there is nothing to ask, 403
+    when the seat asked for is not one of the ``held``."""
     match, game = live.match, live.match.game
     if match.is_over:
         raise _refuse("The match is over.")
@@ -89,6 +93,7 @@ def _question(live: LiveMatch, view: int, lang: str) -> _Question:
         raise _refuse("The game waits for the opening roll, which needs no hint.")
     if live.seats[seat].kind == "computer":
         raise _refuse(f"The game waits for the computer (seat {seat}), which needs no hint.")
+    check_holds(held, seat)
     version = live.version
     if game.phase in (Phase.MOVE, Phase.CONFIRM):
         return _move_question(game, seat, view, version, lang)

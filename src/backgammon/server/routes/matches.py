@@ -16,7 +16,8 @@ from ...match import Match
 from ..deps import Computers, Live, Setup, Store
 from ..guards import rate_limited
 from ..rated import Book, refuse_unratable
-from ..schemas import CreateMatch, State
+from ..schemas import Created, CreateMatch, State
+from ..seats import Invite, Key, Seating, digest_of, new_secret
 from ..sessions import Viewer
 from ..store import SeatSettings, dice_for
 from ..views import state_of
@@ -29,7 +30,7 @@ View = Annotated[int, Query(ge=0, le=1, description="the seat whose side the boa
 @router.post(
     "",
     status_code=status.HTTP_201_CREATED,
-    response_model=State,
+    response_model=Created,
     dependencies=[Depends(rate_limited("create"))],
     responses={429: {"description": "too many new matches from this address"}},
 )
@@ -40,11 +41,13 @@ async def create_match(
     settings: Setup,
     account: Viewer,
     ratings: Book,
-) -> State:
+) -> Created:
     """Start a match (``length`` points) or a money session (0), waiting for its opening roll,
     or set up from a ``position`` (an ID) where the ID says.
 
-    Against the computer, seat 0 is the person and seat 1 the computer.
+    The answer's ``token`` holds the creator's seats: both at one screen, seat 0 against the
+    computer (seat 1) and online, where the ``invite`` gives seat 1 to whoever joins with it
+    (``POST /api/matches/join``, or the page's ``/join/<invite>``).
     """
     if request.seed is not None and not settings.allow_seed:
         raise HTTPException(
@@ -90,10 +93,20 @@ async def create_match(
         SeatSettings("human"),
         SeatSettings("computer", Level(request.level)) if against else SeatSettings("human"),
     )
-    live = await store.add(match, seats, request.seed)
+    online = request.opponent == "online"
+    token, invite = new_secret(), new_secret() if online else None
+    seating = Seating(
+        [Key(digest_of(token), frozenset({0}) if against or online else frozenset({0, 1}))],
+        online=online,
+        invite=None
+        if invite is None
+        else Invite(digest_of(invite), 1, invite if request.lobby else None),
+        claim_seconds=settings.claim_seconds,
+    )
+    live = await store.add(match, seats, request.seed, seating)
     await ratings.note_creator(live, account, request.rated)
     computer.wake(live)  # a position set up with the computer to play
-    return state_of(live, 0)
+    return Created(**state_of(live, 0).model_dump(), token=token, invite=invite)
 
 
 def _names(colours: tuple[str, str]) -> tuple[str, str]:

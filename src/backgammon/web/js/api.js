@@ -1,6 +1,8 @@
-// The server's API: one function per request, and the WebSocket of live updates.
+// The server's API: one function per request, and the WebSocket of live updates. A request
+// about a match carries the seat token this browser holds for it (seats.js), if any.
 
 import { csrfHeaders } from "./csrf.js";
+import { keepSeat, seatOf } from "./seats.js";
 
 export class ApiError extends Error {
   constructor(status, detail) {
@@ -19,11 +21,14 @@ export function refusal(error, refused) {
   return error.status >= 500 ? "error.network" : refused;
 }
 
-async function request(method, path, body) {
+async function request(method, path, body, match = null) {
+  const headers = body === undefined ? {} : { "Content-Type": "application/json" };
+  const seat = match === null ? null : seatOf(match);
+  if (seat) headers.Authorization = `Bearer ${seat.token}`;
   const response = await fetch(path, {
     method,
     headers: {
-      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+      ...headers,
       ...(method === "GET" ? {} : csrfHeaders()), // a signed-in page's token (csrf.js)
     },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -33,8 +38,24 @@ async function request(method, path, body) {
   return data;
 }
 
-export function createMatch(options) {
-  return request("POST", "/api/matches", options);
+/** Start a match; its token is kept in the browser, with the seats it holds (both at one
+ * screen, else seat 0) and an online match's invite to hand on. */
+export async function createMatch(options) {
+  const created = await request("POST", "/api/matches", options);
+  keepSeat(created.id, created.token, options.opponent === "human" ? [0, 1] : [0], created.invite);
+  return created;
+}
+
+/** Take the seat an invite gives ({id, seat, token}); its token is kept in the browser. */
+export async function joinMatch(invite) {
+  const joined = await request("POST", "/api/matches/join", { invite });
+  keepSeat(joined.id, joined.token, [joined.seat]);
+  return joined;
+}
+
+/** The online matches waiting for an opponent. */
+export function getLobby() {
+  return request("GET", "/api/lobby");
 }
 
 export function getState(id, view) {
@@ -42,26 +63,26 @@ export function getState(id, view) {
 }
 
 export function act(id, view, action) {
-  return request("POST", `/api/matches/${encodeURIComponent(id)}/actions?view=${view}`, action);
+  return request("POST", `/api/matches/${encodeURIComponent(id)}/actions?view=${view}`, action, id);
 }
 
 /** Add `seat`'s own seed to the fair dice of the game in play, before its first roll. */
 export function addSeed(id, seat, seed) {
-  return request("POST", `/api/matches/${encodeURIComponent(id)}/seed`, { seat, seed });
+  return request("POST", `/api/matches/${encodeURIComponent(id)}/seed`, { seat, seed }, id);
 }
 
 /** The computer's advice to the seat whose turn it is: its best plays, or its cube decision,
  * with its reasons said in `lang`. */
 export function getHint(id, view, lang) {
   const query = `view=${view}&lang=${encodeURIComponent(lang)}`;
-  return request("GET", `/api/matches/${encodeURIComponent(id)}/hint?${query}`);
+  return request("GET", `/api/matches/${encodeURIComponent(id)}/hint?${query}`, undefined, id);
 }
 
 /** The analysis of a match ({match: id}) or of an uploaded file ({upload: id}): the report
  * once done, else {status: "running", done, total}; the first asking starts it. */
 export function analysisOf(source) {
   return source.match !== undefined
-    ? request("GET", `/api/matches/${encodeURIComponent(source.match)}/analysis`)
+    ? request("GET", `/api/matches/${encodeURIComponent(source.match)}/analysis`, undefined, source.match)
     : request("GET", `/api/analyses/${encodeURIComponent(source.upload)}`);
 }
 

@@ -1,6 +1,7 @@
 // The page: the setup form, then the board and its controls for the match in the address
 // (?match=ID), so a reload comes back to the same game. The server decides everything; this
-// module only shows the state it sends and sends back one action at a time.
+// module only shows the state it sends and sends back one action at a time, for the seats
+// this browser holds a token of (seats.js); a match it holds none of is only watched.
 
 import { closeAnalysis, openAnalysis, relabelAnalysis, setUpAnalysis } from "./analysis.js";
 import { announceChange, announcePickUp, announcePutBack, setUpAnnouncements } from "./announce.js";
@@ -15,12 +16,14 @@ import {
   plural, t,
 } from "./i18n.js";
 import { obviousStep, sourcesOf, stepBetween, targetsOf } from "./moves.js";
+import { claimSeat, join, onlineOptions, renderOnline, setUpOnline, showLobby } from "./online.js";
 import { homeSide, language as chosenLanguage, setHomeSide, setLanguage } from "./prefs.js";
-
-// Phase 1 draws the board from seat 0's side; at one screen, both seats play on it.
-const VIEW = 0;
+import { seatsHeld, takeSeatFromAddress } from "./seats.js";
 
 const page = {
+  // The seat whose side the board is drawn from: seat 0's, unless this browser holds seat 1
+  // only (the one who joined an online match).
+  view: 0,
   state: null,
   selected: null,
   busy: false,
@@ -32,12 +35,14 @@ const $ = (selector) => document.querySelector(selector);
 function playerName(state, seat) {
   const info = state.seats[seat];
   if (info.kind === "computer") return t("name.computer");
-  if (state.seats[1 - seat].kind === "computer") return t("name.you");
-  return t(`name.${info.colour}`);
+  if (isYou(state, seat)) return t("name.you");
+  return state.online ? info.name : t(`name.${info.colour}`);
 }
 
+/** Whether `seat` is this browser's only seat: the person at this screen is "you". */
 function isYou(state, seat) {
-  return state.seats[seat].kind === "human" && state.seats[1 - seat].kind === "computer";
+  const held = seatsHeld(state.id);
+  return state.seats[seat].kind === "human" && held.length === 1 && held[0] === seat;
 }
 
 /** The message `key` about `seat`, in the second person ("<key>.you") where that is "you". */
@@ -45,12 +50,14 @@ function about(state, seat, key) {
   return isYou(state, seat) && has(`${key}.you`) ? `${key}.you` : key;
 }
 
-/** The seat this screen acts for now, or null when the game waits for the computer. */
+/** The seat this screen acts for now, or null when the game waits for the computer, for the
+ * opponent elsewhere, or for anyone at all where this screen only watches. */
 function actingSeat(state) {
   if (state.match_over) return null;
-  const human = (seat) => state.seats[seat].kind === "human";
-  if (state.to_act === null) return human(0) ? 0 : 1;
-  return human(state.to_act) ? state.to_act : null;
+  const held = seatsHeld(state.id);
+  const mine = (seat) => state.seats[seat].kind === "human" && held.includes(seat);
+  if (state.to_act === null) return mine(0) ? 0 : mine(1) ? 1 : null;
+  return mine(state.to_act) ? state.to_act : null;
 }
 
 function allowed(state, action) {
@@ -99,6 +106,10 @@ function statusParts(state) {
     return parts;
   }
   const waiting = state.to_act;
+  if (state.waiting_for_opponent) {
+    parts.now = t("status.waitingOpponent");
+    return parts;
+  }
   if (waiting !== null && state.seats[waiting].kind === "computer") {
     parts.now = t("status.thinking", { player: name(waiting) });
     return parts;
@@ -248,8 +259,11 @@ function render() {
     if (button.dataset.action !== "resign") button.hidden = !allowed(state, button.dataset.action);
   }
   $(".controls .resign").hidden = !allowed(state, "resign");
-  // Once a game has ended there is something to look back on.
-  $("#analyse-button").hidden = !(state.match_over || state.record.some((game) => game.result));
+  // Once a game has ended there is something to look back on (for its players).
+  const ended = state.match_over || state.record.some((game) => game.result);
+  $("#analyse-button").hidden = !ended || !seatsHeld(state.id).length;
+  $("#watching").hidden = seatsHeld(state.id).length > 0;
+  renderOnline(state);
   $("#match-info").textContent = [
     state.length ? t("info.match", { length: state.length }) : t("info.money"),
     state.crawford ? t("info.crawford") : "",
@@ -264,11 +278,16 @@ function render() {
   // After the board: a hint the game has moved past goes, and the marks of one shown are
   // drawn again over the new board.
   updateHints(state);
+  // Hints are for the seats this screen plays.
+  if (actingSeat(state) === null) $("#hint-button").hidden = true;
 }
 
 function show(state) {
   // The acting page hears of its own action twice (the push and the answer): draw it once.
-  if (page.state && state.id === page.state.id && state.version <= page.state.version) return;
+  // An online match's opponent taking their seat changes the state but not its version.
+  const seen = page.state && state.id === page.state.id ? page.state : null;
+  if (seen && (state.version < seen.version || (state.version === seen.version
+    && state.waiting_for_opponent === seen.waiting_for_opponent))) return;
   if (page.state && state.version !== page.state.version) page.selected = null;
   const before = page.state;
   page.state = state;
@@ -276,16 +295,16 @@ function show(state) {
   announceChange(before, state);
 }
 
-async function send(action) {
-  const seat = actingSeat(page.state);
+/** Make `action` for the seat this screen acts for now (a claim: for the seat claiming). */
+async function send(action, seat = actingSeat(page.state)) {
   if (page.busy || seat === null) return;
   setBusy(true);
   $("#message").textContent = "";
   try {
-    show(await act(page.state.id, VIEW, { ...action, seat, version: page.state.version }));
+    show(await act(page.state.id, page.view, { ...action, seat, version: page.state.version }));
   } catch (error) {
     $("#message").textContent = t(refusal(error, "error.refused"));
-    show(await getState(page.state.id, VIEW));
+    show(await getState(page.state.id, page.view));
   } finally {
     setBusy(false);
   }
@@ -370,15 +389,32 @@ async function openMatch(id) {
   $("#setup").hidden = true;
   $("#play").hidden = false;
   $("#new-game").hidden = false;
+  page.state = null;
+  const held = seatsHeld(id);
+  page.view = held.length === 1 ? held[0] : 0;
   try {
-    show(await getState(id, VIEW));
+    show(await getState(id, page.view));
   } catch (error) {
     $("#message").textContent = t(error instanceof ApiError && error.status === 404 ? "error.notFound" : "error.network");
     return;
   }
-  page.stopWatching = watch(id, VIEW, show, () => {
+  page.stopWatching = watch(id, page.view, (state) => {
+    $("#message").textContent = "";
+    show(state);
+  }, () => {
     $("#message").textContent = t("error.reconnecting");
   });
+}
+
+/** Read the state again, as it is now (the claim's time has come, which no push says). */
+async function refresh() {
+  if (!page.state) return;
+  const id = page.state.id;
+  const state = await getState(id, page.view).catch(() => null);
+  if (state && page.state && page.state.id === id) {
+    page.state = state;
+    render();
+  }
 }
 
 function showSetup() {
@@ -388,13 +424,15 @@ function showSetup() {
   $("#play").hidden = true;
   $("#new-game").hidden = true;
   $("#setup").hidden = false;
+  showLobby();
 }
 
 async function startMatch(event) {
   event.preventDefault();
   const form = new FormData(event.target);
+  const opponent = form.get("opponent");
   const options = {
-    opponent: form.get("opponent"),
+    opponent,
     level: form.get("level"),
     length: Number(form.get("length")) || 0,
     colour: form.get("colour"),
@@ -409,6 +447,7 @@ async function startMatch(event) {
   if (options.length) Object.assign(options, { jacoby: false, beavers: false, automatic_doubles: 0 });
   const position = String(form.get("position") || "").trim();
   if (position) options.position = position;
+  if (opponent === "online") Object.assign(options, onlineOptions(form, options.colour));
   // The home board's side is this screen's preference, not the game's: kept, not sent.
   chooseHomeSide(form.get("home_side"));
   try {
@@ -457,7 +496,10 @@ function route() {
   const params = new URLSearchParams(location.search);
   const id = params.get("match");
   const upload = params.get("analysis");
-  if (id && params.get("analyse")) showMatchAnalysis(id);
+  takeSeatFromAddress(id);
+  const invite = location.pathname.match(/^\/join\/([\w-]+)$/);
+  if (invite) join(invite[1]);
+  else if (id && params.get("analyse")) showMatchAnalysis(id);
   else if (id) openMatch(id);
   else if (upload) showAnalysis({ upload });
   else showSetup();
@@ -474,7 +516,7 @@ function showAnalysis(source, colours) {
 async function showMatchAnalysis(id) {
   let colours;
   try {
-    colours = (await getState(id, VIEW)).seats.map((seat) => seat.colour);
+    colours = (await getState(id, 0)).seats.map((seat) => seat.colour);
   } catch {
     colours = undefined; // the analysis says why, if the match is not there
   }
@@ -521,9 +563,11 @@ async function main() {
   setUpLanguage();
   $("#setup-form").addEventListener("submit", startMatch);
   setUpBoardInput();
-  setUpHints({ view: VIEW, nameOf: playerName });
+  setUpHints({ nameOf: playerName });
+  setUpOnline({ open: openMatch, refresh, claim: (action) => send(action, claimSeat(page.state)) });
   setUpAnnouncements({
-    view: VIEW, nameOf: playerName, about, resultOf: resultText, nowOf: (state) => statusParts(state).now,
+    get view() { return page.view; }, // the seat the board is drawn for, which a match sets
+    nameOf: playerName, about, resultOf: resultText, nowOf: (state) => statusParts(state).now,
   });
   setUpAnalysis({ onClose: leaveAnalysis });
   setUpFairDice({ names: playerName });

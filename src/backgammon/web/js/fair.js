@@ -4,6 +4,7 @@
 
 import { addSeed, refusal } from "./api.js";
 import { t } from "./i18n.js";
+import { seatsHeld } from "./seats.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -21,7 +22,7 @@ export function renderFairDice(state) {
   $("#fair-seed-form").hidden = !open;
   for (const row of document.querySelectorAll("#fair-seed-form [data-seat]")) {
     const seat = Number(row.dataset.seat);
-    row.hidden = state.seats[seat].kind !== "human";
+    row.hidden = !seatsHeld(state.id).includes(seat); // a seed for the seats played here
     row.querySelector("span").textContent = t("fair.seedOf", { player: nameOf(state, seat) });
     const input = row.querySelector("input");
     if (document.activeElement !== input) input.value = fair.seeds[seat];

@@ -15,7 +15,6 @@ import { formatNumber, isolate, language, plural, t } from "./i18n.js";
 import { placeOf } from "./moves.js";
 
 const hint = {
-  view: 0,
   nameOf: null, // from setUpHints
   state: null, // the state last shown
   data: null, // the hint shown, or null
@@ -38,8 +37,7 @@ function hintable(state) {
  * Set up the button and the panel. `nameOf(state, seat)`: a player's name as the page says
  * it.
  */
-export function setUpHints({ view, nameOf }) {
-  hint.view = view;
+export function setUpHints({ nameOf }) {
   hint.nameOf = nameOf;
   $("#hint-button").addEventListener("click", () => (isOpen() ? close() : open()));
   $("#hint-close").addEventListener("click", () => {
@@ -78,7 +76,7 @@ async function open() {
   const lang = language();
   let data;
   try {
-    data = await getHint(state.id, hint.view, lang);
+    data = await getHint(state.id, state.view, lang); // places named as the board shows them
   } catch (error) {
     if (hint.asked !== asked) return;
     hint.asked = null;

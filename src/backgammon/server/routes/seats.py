@@ -1,0 +1,107 @@
+"""Online play: take the seat an invite gives, and the lobby of matches waiting for an
+opponent. The seat tokens themselves are checked by :func:`..deps.get_held`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, HTTPException, status
+from fastapi import Path as InPath
+from fastapi.responses import FileResponse
+from starlette.concurrency import run_in_threadpool
+
+from ..deps import Store, Watchers
+from ..guards import rate_limited
+from ..lobby import find_invite, open_matches
+from ..rated import Book
+from ..schemas import Joined, JoinMatch, LobbyEntry
+from ..seats import digest_of, new_secret
+from ..sessions import Viewer
+from ..store import MatchChangedError, UnknownMatchError
+
+router = APIRouter(tags=["online"])
+
+#: The page, which takes the seat of an invite opened as /join/<invite>.
+PAGE = Path(__file__).resolve().parents[2] / "web" / "index.html"
+
+#: The most matches the lobby lists, the newest first.
+LOBBY_SIZE = 100
+
+_SPENT = "This invite has been used: its seat is taken."
+
+
+@router.post(
+    "/api/matches/join",
+    response_model=Joined,
+    dependencies=[Depends(rate_limited("create"))],
+    responses={
+        403: {"description": "a rated match: a guest, or the creator's own account"},
+        404: {"description": "no match has this invite"},
+        410: {"description": "the invite has been used"},
+        429: {"description": "too many requests from this address"},
+    },
+)
+async def join(
+    request: JoinMatch, store: Store, hub: Watchers, account: Viewer, ratings: Book
+) -> Joined:
+    """Take the seat an online match's invite gives: the answer's ``token`` holds it (send
+    it as ``Authorization: Bearer <token>``). The invite is then spent: a second use is
+    refused (410). A signed-in player's account is noted at the seat; a rated match takes
+    only a signed-in player other than its creator (403)."""
+    digest = digest_of(request.invite)
+    found = await run_in_threadpool(find_invite, store.engine, digest)
+    if found is None:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, "No match has this invite.")
+    match_id, spent = found
+    if spent:
+        raise HTTPException(status.HTTP_410_GONE, _SPENT)
+    try:
+        live = await store.get(match_id)
+    except UnknownMatchError:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, "No match has this invite.") from None
+    async with live.lock:
+        invite = live.seating.invite
+        if invite is None or invite.digest != digest:
+            raise HTTPException(status.HTTP_410_GONE, _SPENT)
+        await ratings.note_joiner(live.id, invite.seat, account)
+        token = new_secret()
+        seating, players = live.seating, live.match.players
+        live.seating = seating.joined(token)
+        if request.name is not None:
+            named = list(players)
+            named[invite.seat] = request.name
+            live.match.players = (named[0], named[1])
+        try:
+            await store.save_seating(live, digest)
+        except MatchChangedError:
+            live.seating, live.match.players = seating, players
+            raise HTTPException(status.HTTP_410_GONE, _SPENT) from None
+        except Exception:
+            live.seating, live.match.players = seating, players
+            raise
+        hub.publish(live, again=True)  # the seat taken: no new event, a new state
+    return Joined(id=live.id, seat=invite.seat, token=token)
+
+
+@router.get("/api/lobby", response_model=list[LobbyEntry])
+async def lobby(store: Store, ratings: Book) -> list[LobbyEntry]:
+    """The online matches listed in the lobby that wait for an opponent, the newest first
+    (at most 100), with a signed-in creator's name and rating and whether the match is
+    rated: join one with its ``invite``."""
+    entries = await run_in_threadpool(open_matches, store.engine, LOBBY_SIZE)
+    standings = await ratings.creators([entry.id for entry in entries])
+    for entry in entries:
+        standing = standings.get(entry.id)
+        if standing is not None:
+            entry.creator, entry.rating, entry.rated = (
+                standing.name, standing.rating, standing.rated)
+    return entries
+
+
+@router.get("/join/{invite}", response_class=FileResponse, include_in_schema=False)
+async def join_page(
+    invite: Annotated[str, InPath(max_length=64)],
+) -> FileResponse:
+    """The page, which joins with the invite in its address."""
+    return FileResponse(PAGE)

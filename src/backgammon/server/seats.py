@@ -1,0 +1,131 @@
+"""Who may act for each seat of a match: seat tokens, the invite to an online match, and when
+an absent player's game may be claimed.
+
+Every match gives its creator a secret token (:func:`new_secret`, from :mod:`secrets`); the
+database keeps only its SHA-256 digest, beside the seats it holds. At one screen one token
+holds both seats; against the computer, the person's; in an online match the creator's seat,
+and the invite, spent by the first who joins with it, gives the other seat a token of its own.
+
+>>> token = "s3cret"
+>>> seating = Seating([Key(digest_of(token), frozenset({0}))], online=True)
+>>> seating.holds(token), seating.holds("guess")
+(frozenset({0}), None)
+>>> Seating.from_dict(seating.to_dict()) == seating
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+#: Bytes of randomness in a token or an invite (32 characters of URL-safe text).
+SECRET_BYTES = 24
+#: The longest token or invite read from a request.
+SECRET_LENGTH = 64
+
+
+def new_secret() -> str:
+    """A fresh, unguessable token or invite."""
+    return secrets.token_urlsafe(SECRET_BYTES)
+
+
+def digest_of(secret: str) -> str:
+    """The SHA-256 digest of a token or invite, as hex: what the database keeps.
+
+    >>> digest_of("abc")[:16]
+    'ba7816bf8f01cfea'
+    """
+    return hashlib.sha256(secret.encode("utf-8", "replace")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Key:
+    """A token's digest and the seats it holds."""
+
+    digest: str
+    seats: frozenset[int]
+
+
+@dataclass(frozen=True)
+class Invite:
+    """The open invite to an online match: its digest, the seat it gives, and, for a match
+    listed in the lobby, the invite itself (public by the creator's choice)."""
+
+    digest: str
+    seat: int
+    public: str | None = None
+
+
+@dataclass
+class Seating:
+    """The keys of a match's seats, whether it is played online, its open invite (None once
+    spent, or for a match that has none), and the seconds the game waits for an absent
+    online player before the other may claim (:func:`claimable_from`)."""
+
+    keys: list[Key] = field(default_factory=list)
+    online: bool = False
+    invite: Invite | None = None
+    claim_seconds: float = 0.0
+    #: The digest of the invite once spent, so that its reuse is told apart from a guess.
+    spent: str | None = None
+
+    def joined(self, token: str) -> Seating:
+        """The seating once the open invite is spent: ``token`` holds the seat it gave."""
+        assert self.invite is not None
+        key = Key(digest_of(token), frozenset({self.invite.seat}))
+        return Seating(
+            [*self.keys, key], self.online, None, self.claim_seconds, self.invite.digest
+        )
+
+    def holds(self, token: str) -> frozenset[int] | None:
+        """The seats ``token`` holds; None when it is none of this match's tokens. Every key
+        is compared, in constant time, so the answer's timing tells nothing."""
+        wanted = digest_of(token)
+        held: frozenset[int] | None = None
+        for key in self.keys:
+            if hmac.compare_digest(key.digest, wanted):
+                held = key.seats
+        return held
+
+    def to_dict(self) -> dict[str, Any]:
+        """The seating as plain JSON values, for the match's settings."""
+        invite = self.invite
+        return {
+            "keys": [{"digest": key.digest, "seats": sorted(key.seats)} for key in self.keys],
+            "online": self.online,
+            "invite": None
+            if invite is None
+            else {"digest": invite.digest, "seat": invite.seat, "public": invite.public},
+            "claim_seconds": self.claim_seconds,
+            "spent": self.spent,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Seating:
+        """A seating from :meth:`to_dict`; a match saved before seats had tokens has none
+        (nobody may act in it)."""
+        invite = data.get("invite")
+        return cls(
+            keys=[Key(key["digest"], frozenset(key["seats"])) for key in data.get("keys", [])],
+            online=bool(data.get("online", False)),
+            invite=None
+            if invite is None
+            else Invite(invite["digest"], invite["seat"], invite.get("public")),
+            claim_seconds=float(data.get("claim_seconds", 0.0)),
+            spent=data.get("spent"),
+        )
+
+
+def claimable_from(waiting_since: datetime, claim_seconds: float) -> datetime:
+    """When a game that has waited for a seat since ``waiting_since`` may be claimed.
+
+    >>> from datetime import UTC
+    >>> claimable_from(datetime(2026, 1, 1, tzinfo=UTC), 90).isoformat()
+    '2026-01-01T00:01:30+00:00'
+    """
+    return waiting_since + timedelta(seconds=claim_seconds)

@@ -1,0 +1,113 @@
+// Online play: the invite to hand on while an online match waits for its opponent, taking a
+// seat by an invite (/join/<invite>, or a click in the lobby), the lobby of matches waiting for
+// an opponent, and the claim of a game the opponent has left.
+
+import { ApiError, getLobby, joinMatch, refusal } from "./api.js";
+import { formatNumber, t } from "./i18n.js";
+import { inviteSpent, seatOf, seatsHeld } from "./seats.js";
+
+const $ = (selector) => document.querySelector(selector);
+
+const online = {
+  open: null, // open(id): show match `id` (from app.js)
+  refresh: null, // refresh(): read the state again (from app.js)
+  claimTimer: null,
+};
+
+/** Set up the lobby, the invite's copy button and the claim buttons. `open(id)` shows a match;
+ * `refresh()` reads its state again; `claim(action)` sends a claim. */
+export function setUpOnline({ open, refresh, claim }) {
+  online.open = open;
+  online.refresh = refresh;
+  $("#lobby-refresh").addEventListener("click", showLobby);
+  $("#invite-copy").addEventListener("click", () => navigator.clipboard?.writeText($("#invite-link").value));
+  for (const button of document.querySelectorAll("[data-claim]")) {
+    button.addEventListener("click", () => claim({
+      action: "claim", level: Number($("#claim-level").value), match: button.dataset.claim === "match",
+    }));
+  }
+}
+
+/** What the setup form adds for an online match: whether to list it in the lobby, and the
+ * names (the creator's, else their colour's; the other seat's colour until it is taken). */
+export function onlineOptions(form, colour) {
+  const colours = colour === "white" ? ["white", "black"] : ["black", "white"];
+  const name = String(form.get("player_name") || "").trim();
+  return { lobby: form.has("lobby"), names: [name || t(`name.${colours[0]}`), t(`name.${colours[1]}`)] };
+}
+
+/** The address that gives the invite's seat. */
+function inviteLink(invite) {
+  return `${location.origin}/join/${encodeURIComponent(invite)}`;
+}
+
+/** Take the seat `invite` gives, then show its match; a spent or unknown invite says so. */
+export async function join(invite) {
+  $("#message").textContent = "";
+  try {
+    const joined = await joinMatch(invite);
+    history.replaceState(null, "", `/?match=${encodeURIComponent(joined.id)}`);
+    await online.open(joined.id);
+  } catch (error) {
+    const status = error instanceof ApiError ? error.status : 0;
+    const key = status === 410 ? "error.inviteSpent" : status === 404 ? "error.inviteUnknown" : refusal(error, "error.refused");
+    history.replaceState(null, "", "/");
+    $("#setup-message").textContent = t(key);
+    showLobby();
+  }
+}
+
+/** Show the open matches of the lobby, each with its Join button. */
+export async function showLobby() {
+  const list = $("#lobby-list");
+  let entries;
+  try {
+    entries = await getLobby();
+  } catch (error) {
+    $("#lobby-note").textContent = t(refusal(error, "error.refused"));
+    return;
+  }
+  $("#lobby-note").textContent = entries.length ? "" : t("lobby.empty");
+  list.replaceChildren(...entries.map((entry) => {
+    const item = document.createElement("li");
+    const text = document.createElement("span");
+    text.textContent = t("lobby.entry", {
+      player: entry.creator,
+      kind: entry.length ? t("info.match", { length: formatNumber(entry.length) }) : t("info.money"),
+    });
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = t("lobby.join");
+    button.addEventListener("click", () => join(entry.invite));
+    item.append(text, " ", button);
+    return item;
+  }));
+}
+
+/**
+ * What an online match shows besides the board: the invite while the opponent has not come,
+ * and the claim once the game has waited long enough for an opponent who has left (the page
+ * reads the state again when that time comes, as nothing else would push it).
+ */
+export function renderOnline(state) {
+  const seat = seatOf(state.id);
+  const invite = state.waiting_for_opponent && seat && seat.invite;
+  $("#invite").hidden = !invite;
+  if (invite) $("#invite-link").value = inviteLink(seat.invite);
+  else if (seat && seat.invite && !state.waiting_for_opponent) inviteSpent(state.id);
+  const held = seatsHeld(state.id);
+  const claimant = claimSeat(state);
+  $(".controls .claim").hidden = claimant === null;
+  clearTimeout(online.claimTimer);
+  const claim = state.claim;
+  if (claim && claimant === null && held.includes(1 - claim.against) && !held.includes(claim.against)) {
+    const wait = Math.max(1000, Date.parse(claim.after) - Date.now() + 500);
+    online.claimTimer = setTimeout(online.refresh, Math.min(wait, 2 ** 31 - 1));
+  }
+}
+
+/** The seat this browser may claim the game for now, or null. */
+export function claimSeat(state) {
+  const seat = seatsHeld(state.id).find((held) => state.actions[held].includes("claim"));
+  return seat === undefined ? null : seat;
+}

@@ -1,0 +1,57 @@
+// The seats this browser holds, by match: each one's token (and, for the creator of an online
+// match, its invite), kept in localStorage so that a reload or a return resumes the game. A
+// match with no token here is watched: the page shows it and acts for nobody.
+
+const KEY = "backgammon.seats";
+
+// What this page holds, which holds even where the storage refuses to keep it.
+let held = {};
+
+function stored() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(KEY) || "{}");
+    return kept && typeof kept === "object" ? kept : {};
+  } catch {
+    return {}; // storage refused (a private window, say), or garbled
+  }
+}
+
+/** The seat token of match `id` and the seats it holds ({token, seats, invite}), or null. */
+export function seatOf(id) {
+  return held[id] || stored()[id] || null;
+}
+
+/** The seats of match `id` this browser may act for: [] when it only watches. */
+export function seatsHeld(id) {
+  const seat = seatOf(id);
+  return seat ? seat.seats : [];
+}
+
+/** Keep the token of match `id` that holds `seats` (and the invite to hand on, if any). */
+export function keepSeat(id, token, seats, invite = null) {
+  held[id] = { token, seats, invite };
+  try {
+    localStorage.setItem(KEY, JSON.stringify({ ...stored(), [id]: held[id] }));
+  } catch {
+    // Not kept beyond this page, but played as held while it stays open.
+  }
+}
+
+/** Forget the invite of match `id` once it is spent. */
+export function inviteSpent(id) {
+  const seat = seatOf(id);
+  if (seat && seat.invite) keepSeat(id, seat.token, seat.seats);
+}
+
+/**
+ * A seat handed over in the address (`#token=…&seats=0,1`: from another browser, or a test)
+ * for match `id`: kept, and taken out of the address so that it is not shared by mistake.
+ */
+export function takeSeatFromAddress(id) {
+  const given = new URLSearchParams(location.hash.slice(1));
+  const token = given.get("token");
+  if (!id || !token) return;
+  const seats = (given.get("seats") || "0").split(",").map(Number).filter((seat) => seat === 0 || seat === 1);
+  keepSeat(id, token, seats);
+  history.replaceState(null, "", location.pathname + location.search);
+}

@@ -1,0 +1,199 @@
+"""Two people on two browsers: one creates an online game in the page and hands on its
+invitation, the other opens it in another browser context and takes the other seat; they play
+a short game to its end, with a double and a take, one of them reloading mid-game, while a
+third page without a seat watches every move and can make none.
+
+The dice are the server's own (the page sends no seed): each move is read from the server's
+state and made by clicks on the page of the seat the game waits for.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_browser import (  # noqa: F401 (fixtures)
+    Running,
+    browser,
+    screenshot,
+    server,
+    wait_version,
+)
+
+#: Each side has four checkers left in its home board (pips 7 and 9), seat 0 to roll: a game
+#: of a few turns.
+SHORT_RACE = "TQAAYAUAAAAAAA"
+#: A guard against a game that never ends, never a measure.
+MOST_ACTIONS = 80
+
+
+@pytest.fixture
+def contexts(browser: Any) -> Iterator[list[Any]]:  # noqa: F811
+    """Three browser contexts (two players and a spectator), each a page with no page errors."""
+    made, pages, errors = [], [], []
+    for _ in range(3):
+        context = browser.new_context(viewport={"width": 900, "height": 1000})
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        made.append(context)
+        pages.append(page)
+    yield pages
+    for context in made:
+        context.close()
+    assert errors == [], errors
+
+
+def state_of(base: str, match_id: str, view: int) -> dict[str, Any]:
+    url = f"{base}/api/matches/{match_id}?view={view}"
+    with urllib.request.urlopen(url, timeout=10) as response:
+        state: dict[str, Any] = json.load(response)
+    return state
+
+
+def place(point: int, mover: int) -> str:
+    """The page's name of a place a step joins, on the viewer's board."""
+    return f"bar{mover}" if point == 25 else f"off{mover}" if point == 0 else f"p{point}"
+
+
+def all_at(pages: list[Any], version: int) -> None:
+    for page in pages:
+        wait_version(page, version)
+
+
+def move(page: Any, state: dict[str, Any]) -> None:
+    """Make the first step the server offers, by clicks on the page (whose view the state
+    has): the checker, then its destination where it has more than one."""
+    step = state["steps"][0]
+    mover = state["on_roll"]
+    targets = {s["board_to"] for s in state["steps"] if s["board_from"] == step["board_from"]}
+    page.click(f'[data-place="{place(step["board_from"], mover)}"]')
+    if len(targets) > 1:
+        page.click(f'[data-place="{place(step["board_to"], mover)}"]')
+
+
+def test_two_browsers_play_an_online_game_that_a_third_watches(
+    server: str, contexts: list[Any]  # noqa: F811
+) -> None:
+    first, second, spectator = contexts
+    # The creator: an online game from a position, not listed in the lobby.
+    first.goto(server + "/")
+    first.check('input[name="opponent"][value="online"]')
+    first.uncheck('input[name="lobby"]')
+    first.fill('input[name="player_name"]', "Ann")
+    first.fill('input[name="position"]', SHORT_RACE)
+    first.click("#setup-form button[type=submit]")
+    first.wait_for_selector("#invite:not([hidden])")
+    link = first.input_value("#invite-link")
+    assert "/join/" in link
+    match_id = first.url.split("match=")[1]
+    assert "Waiting for your opponent" in first.inner_text("#status")
+    assert first.locator(".controls button:visible").count() == 0
+    screenshot(first, "online-invite.png")
+
+    # The other player opens the invitation and takes seat 1; both pages see the game begin.
+    second.goto(link)
+    second.wait_for_function("id => location.search === `?match=${id}`", arg=match_id)
+    second.wait_for_selector('[data-place="p24"]')
+    first.wait_for_selector("#invite", state="hidden")
+    assert state_of(server, match_id, 0)["seats"][0]["name"] == "Ann"
+    # A second use of the invitation is refused, and says why.
+    spectator.goto(link)
+    spectator.wait_for_function("document.querySelector('#setup-message').textContent !== ''")
+    assert "has been used" in spectator.inner_text("#setup-message")
+
+    # The spectator: the board, no seat, no control, and a click on the board acts for nobody.
+    spectator.goto(f"{server}/?match={match_id}")
+    spectator.wait_for_selector("#watching:not([hidden])")
+    spectator.click("#board", position={"x": 20, "y": 20})
+    assert state_of(server, match_id, 0)["version"] == 0
+    assert spectator.locator(".controls button:visible").count() == 0
+
+    # Seat 0 doubles; seat 1 takes (each on their own page only).
+    pages = {0: first, 1: second}
+    assert second.locator('.controls [data-action="double"]:visible').count() == 0
+    first.click('.controls [data-action="double"]')
+    second.click('.controls [data-action="take"]')
+    all_at([first, second, spectator], 2)
+    assert state_of(server, match_id, 0)["cube"] == {
+        "value": 2, "owner": 1, "offer": None, "used": True}
+
+    # The doubler reloads mid-game: the seat is kept in the browser, the game resumes there,
+    # and the next action (the roll) is theirs.
+    first.reload()
+    first.wait_for_selector('.controls [data-action="roll"]:visible')
+    wait_version(first, 2)
+    assert first.is_hidden("#watching") and first.is_hidden("#invite")
+
+    for _ in range(MOST_ACTIONS):
+        state = state_of(server, match_id, 0)
+        if state["record"][0]["result"] is not None:
+            break  # the game is over (a money session goes on to the next)
+        seat = state["to_act"]
+        page = pages[seat]
+        seen = state_of(server, match_id, seat)  # as that page draws it
+        if "roll" in seen["actions"][seat]:
+            page.click('.controls [data-action="roll"]')
+        elif "confirm" in seen["actions"][seat]:
+            page.click('.controls [data-action="confirm"]')
+        else:
+            move(page, seen)
+        # Every page, the spectator's too, shows the action.
+        all_at([first, second, spectator], state["version"] + 1)
+    state = state_of(server, match_id, 0)
+    assert state["record"][0]["result"] is not None
+    result = state["record"][0]["result"]
+    assert result["reason"] == "bear off" and result["points"] == 2  # the cube's value
+    for page in (first, second, spectator):
+        wait_version(page, state["version"])
+        assert page.get_attribute("#board", "data-phase") == "opening"  # the next game's
+    screenshot(spectator, "online-spectator.png")
+
+
+def test_a_game_joined_from_the_lobby_and_claimed_from_a_player_who_left(
+    tmp_path: Path, contexts: list[Any]
+) -> None:
+    # A server where a game may be claimed as soon as it waits for someone.
+    running = Running(tmp_path / "games.sqlite", claim_seconds=0)
+    try:
+        first, second, _ = contexts
+        first.goto(running.url + "/")
+        first.check('input[name="opponent"][value="online"]')
+        first.fill('input[name="player_name"]', "Ann")
+        first.click("#setup-form button[type=submit]")
+        first.wait_for_selector("#invite:not([hidden])")
+        match_id = first.url.split("match=")[1]
+
+        # The lobby lists it with its creator's name; one click takes the seat.
+        second.goto(running.url + "/")
+        entry = second.locator("#lobby-list li", has_text="Ann")
+        entry.wait_for()
+        assert "Money game" in entry.inner_text()
+        entry.locator("button").click()
+        second.wait_for_function("id => location.search === `?match=${id}`", arg=match_id)
+        first.wait_for_selector("#invite", state="hidden")
+        with urllib.request.urlopen(running.url + "/api/lobby", timeout=10) as lobby:
+            assert json.load(lobby) == []  # the seat is taken
+
+        # The opening roll; then the one who is not to move claims the game of the other,
+        # who has left (the claim's time is none on this server).
+        state = state_of(running.url, match_id, 0)
+        while state["phase"] == "opening":  # again after a tie
+            first.click("#board", position={"x": 20, "y": 20})
+            wait_version(first, state["version"] + 1)
+            state = state_of(running.url, match_id, 0)
+        absent = state["to_act"]
+        claimer = {0: first, 1: second}[1 - absent]
+        claimer.wait_for_selector(".controls .claim:not([hidden])")
+        assert {0: first, 1: second}[absent].is_hidden(".controls .claim")
+        claimer.click('[data-claim="game"]')
+        wait_version(claimer, state["version"] + 1)
+        result = state_of(running.url, match_id, 0)["record"][0]["result"]
+        assert result == {"winner": 1 - absent, "kind": "single", "points": 1,
+                          "reason": "claim"}
+    finally:
+        running.stop()
