@@ -186,3 +186,31 @@ def test_a_seat_taken_on_one_process_is_held_on_the_other(
         assert status == 200, state
     status, refused = other.request("POST", "/api/matches/join", {"invite": created["invite"]})
     assert status == 410, refused
+
+
+def test_processes_starting_at_once_on_a_new_database_migrate_it_once(postgres: Any) -> None:
+    # `uvicorn --workers N` starts every process at once: without the migrations' lock, all
+    # but one failed to create the tables the first had just made.
+    from backgammon.server.db import make_engine, migrate
+
+    url = postgres.new_database()
+    engines = [make_engine(url) for _ in range(4)]
+    failures: list[BaseException] = []
+    start = threading.Barrier(len(engines))
+
+    def run(engine: Any) -> None:
+        start.wait()
+        try:
+            migrate(engine)
+        except BaseException as exc:
+            failures.append(exc)
+
+    threads = [threading.Thread(target=run, args=(engine,)) for engine in engines]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not any(thread.is_alive() for thread in threads), "a migration never ended"
+    for engine in engines:
+        engine.dispose()
+    assert failures == []

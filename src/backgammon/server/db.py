@@ -26,6 +26,7 @@ from sqlalchemy import (
     String,
     create_engine,
     event,
+    text,
 )
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -188,9 +189,19 @@ def alembic_config() -> Config:
     return config
 
 
+#: The key of the PostgreSQL advisory lock that migrations take (any fixed number will do).
+MIGRATION_LOCK = 0x6267_6D69
+
+
 def migrate(engine: Engine) -> None:
-    """Create the tables, or upgrade them, to the newest revision."""
+    """Create the tables, or upgrade them, to the newest revision.
+
+    Several server processes starting at once on one PostgreSQL database (``uvicorn
+    --workers 4``) would each create the tables; the first to take the advisory lock
+    migrates, and the others wait for it, then find the database at the newest revision."""
     config = alembic_config()
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
