@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Iterator
+from typing import Any
 
 import gnubg_nn
 
 from backgammon import Position, Variant
+from backgammon.analysis import Analyser
 
 Dice = tuple[int, int]
 
@@ -43,3 +46,19 @@ def legal(position: Position, dice: Dice) -> set[str]:
     texts = {str(play) for play in plays}
     assert len(texts) == len(plays), "two plays share one notation"
     return texts
+
+
+def analyser_held_after_one(release: threading.Event) -> type[Analyser]:
+    """An Analyser that, after its first decision, waits for ``release`` (at most 30 s) before
+    going on: a test sees the progress of an analysis under way."""
+
+    class Held(Analyser):
+        def analyse(self, source: Any, progress: Any = None) -> Any:
+            def held(done: int, total: int) -> None:
+                progress(done, total)
+                if done == 1:
+                    release.wait(30)
+
+            return super().analyse(source, held)
+
+    return Held

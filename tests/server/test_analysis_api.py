@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from sqlalchemy import update
 from sqlalchemy.orm import Session
+from support import analyser_held_after_one
 
 from backgammon.analysis import Analyser
 from backgammon.analysis.report import to_json
@@ -110,16 +111,8 @@ def test_the_progress_counts_the_decisions(tmp_path: Path, monkeypatch: pytest.M
                                            ) -> None:
     release = threading.Event()
 
-    class Slow(Analyser):
-        def analyse(self, source: Any, progress: Any = None) -> Any:
-            def held(done: int, total: int) -> None:
-                progress(done, total)
-                if done == 1:
-                    release.wait(30)
 
-            return super().analyse(source, held)
-
-    monkeypatch.setattr(analyses, "Analyser", Slow)
+    monkeypatch.setattr(analyses, "Analyser", analyser_held_after_one(release))
     with client_for(tmp_path / "games.sqlite") as client:
         state = played(client, 30)
         path = f"/api/matches/{state['id']}/analysis"

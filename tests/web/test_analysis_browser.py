@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support import analyser_held_after_one
 from test_browser import (  # noqa: F401 (fixtures)
     SEED,
     WEB,
@@ -33,7 +34,6 @@ from test_browser import (  # noqa: F401 (fixtures)
     server,
 )
 
-from backgammon.analysis import Analyser
 from backgammon.server import analyses
 
 Json = dict[str, Any]
@@ -184,16 +184,8 @@ def test_the_progress_is_shown_while_the_server_thinks(
     draws the report once the analysis goes on to its end."""
     release = threading.Event()
 
-    class Held(Analyser):
-        def analyse(self, source: Any, progress: Any = None) -> Any:
-            def held(done: int, total: int) -> None:
-                progress(done, total)
-                if done == 1:
-                    release.wait(30)
 
-            return super().analyse(source, held)
-
-    monkeypatch.setattr(analyses, "Analyser", Held)
+    monkeypatch.setattr(analyses, "Analyser", analyser_held_after_one(release))
     running = Running(tmp_path / "games.sqlite")
     try:
         match_id = a_finished_game(running.url)
