@@ -19,7 +19,7 @@ of decisions marked bad (a loss over 0.08) and very bad (over 0.16, a blunder), 
 mean over every unforced decision sampled, the trivial ones counted at 0 (GNU Backgammon's
 own convention for an error rate). With two or more networks it also prints each one's
 difference from the first over the same decisions, with the standard error of the paired
-differences (much smaller than either's own).
+differences. ``--gnubg`` and ``--pubeval`` measure those players as well, as references.
 
 Run:
     python bench/decisions.py build --decisions 2000 --out bench/data/decisions.jsonl.gz
@@ -100,9 +100,11 @@ class DecisionSet:
     decisions: list[Decision]
 
     @property
-    def unforced(self) -> int:
-        """How many unforced decisions were sampled (the trivial ones too)."""
-        return int(self.header["sampled"])  # type: ignore[call-overload]
+    def kept_share(self) -> float:
+        """The share of the unforced decisions sampled that were kept (not trivial)."""
+        sampled, trivial = self.header["sampled"], self.header["trivial"]
+        assert isinstance(sampled, int) and isinstance(trivial, int)
+        return (sampled - trivial) / sampled
 
 
 def load(path: str = DEFAULT_SET) -> DecisionSet:
@@ -236,8 +238,8 @@ def losses_of(choose: Callable[[Position, Sequence[Play]], Play],
 def mean_and_error(values: Sequence[float]) -> tuple[float, float]:
     """The mean of ``values`` and its standard error.
 
-    >>> mean_and_error([1.0, 2.0, 3.0])
-    (2.0, 0.5773502691896258)
+    >>> mean_and_error([1.0, 3.0])
+    (2.0, 1.0)
     """
     mean = sum(values) / len(values)
     variance = sum((v - mean) ** 2 for v in values) / max(len(values) - 1, 1)
@@ -249,11 +251,11 @@ def report(name: str, losses: Sequence[float], decision_set: DecisionSet) -> lis
     mean, error = mean_and_error([1000 * loss for loss in losses])
     bad = sum(loss > BAD for loss in losses)
     very_bad = sum(loss > VERY_BAD for loss in losses)
-    share = len(losses) / decision_set.unforced
+    share = decision_set.kept_share
     lines = [
         f"{name}: {mean:.2f} ± {error:.2f} millipoints a decision over {len(losses)} "
-        f"decisions; {mean * share:.2f} ± {error * share:.2f} a decision over all "
-        f"{decision_set.unforced} unforced (the trivial ones at 0); bad (> {BAD}) "
+        f"decisions; {mean * share:.2f} ± {error * share:.2f} a decision counting the "
+        f"trivial ones at 0 ({100 * (1 - share):.1f}% of the unforced); bad (> {BAD}) "
         f"{100 * bad / len(losses):.1f}%, very bad (> {VERY_BAD}) "
         f"{100 * very_bad / len(losses):.1f}%"
     ]
@@ -272,13 +274,19 @@ def measure(args: argparse.Namespace) -> None:
         decision_set = DecisionSet(decision_set.header, decision_set.decisions[: args.limit])
     print(f"{len(decision_set.decisions)} decisions from {args.file} "
           f"(judged by {decision_set.header['judge']})", flush=True)
-    names = args.weights or [None]
+    players: list[tuple[str, Callable[[Position, Sequence[Play]], Play]]] = [
+        (f"{weights or 'shipped networks'} at {args.plies}-ply",
+         Bot(plies=args.plies, evaluator=_evaluator(weights)).choose)
+        for weights in args.weights or [None]
+    ]
+    if args.gnubg:
+        players.append((f"gnubg-nn at {args.plies}-ply", GnubgJudge(args.plies).choose))
+    if args.pubeval:
+        players.append(("pubeval", PubEval().choose))
     first: list[float] | None = None
-    for weights in names:
-        bot = Bot(plies=args.plies, evaluator=_evaluator(weights))
+    for name, choose in players:
         start = time.perf_counter()
-        losses = losses_of(bot.choose, decision_set.decisions)
-        name = f"{weights or 'shipped networks'} at {args.plies}-ply"
+        losses = losses_of(choose, decision_set.decisions)
         for line in report(name, losses, decision_set):
             print(line)
         print(f"  ({time.perf_counter() - start:.0f} s)", flush=True)
@@ -287,7 +295,7 @@ def measure(args: argparse.Namespace) -> None:
         else:
             diff, diff_error = mean_and_error([1000 * (a - b) for a, b in zip(losses, first,
                                                                                strict=True)])
-            print(f"  minus {names[0] or 'shipped'}: {diff:+.2f} ± {diff_error:.2f} millipoints"
+            print(f"  minus {players[0][0]}: {diff:+.2f} ± {diff_error:.2f} millipoints"
                   f" a decision (paired)")
 
 
@@ -319,6 +327,9 @@ def main() -> None:
     m.add_argument("--weights", action="append",
                    help="a checkpoint of networks (repeatable; default: the shipped ones)")
     m.add_argument("--limit", type=int, default=0, help="only the first N decisions")
+    m.add_argument("--gnubg", action="store_true",
+                   help="gnubg-nn itself at --plies too (a reference, biased toward its judge)")
+    m.add_argument("--pubeval", action="store_true", help="pubeval too (a weak reference)")
     args = parser.parse_args()
     build(args) if args.command == "build" else measure(args)
 
