@@ -63,8 +63,9 @@ DEFAULT_SET = str(Path(__file__).resolve().parent / "data" / "decisions.jsonl.gz
 CLASS_ORDER = ("contact", "crashed", "race", "bear-off")
 #: Equity losses are stored rounded to this many decimals (0.01 millipoints).
 DECIMALS = 5
-BAD = dict((mark, threshold) for mark, threshold in SKILL_THRESHOLDS)[Mark.BAD]
-VERY_BAD = dict((mark, threshold) for mark, threshold in SKILL_THRESHOLDS)[Mark.VERY_BAD]
+#: GNU Backgammon's marks of a bad and a very bad play (the analysis' thresholds).
+BAD = dict(SKILL_THRESHOLDS)[Mark.BAD]
+VERY_BAD = dict(SKILL_THRESHOLDS)[Mark.VERY_BAD]
 
 
 class DecisionSetError(BackgammonError):
