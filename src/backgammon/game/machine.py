@@ -210,7 +210,8 @@ class Game(NamedActions):
         check_seat(player)
         actions: list[Action] = []
         for action in Action:
-            if action is Action.PASS:
+            # A pass is the game's own; a seed for the dice and a seat are not moves.
+            if action in (Action.PASS, Action.SEED, Action.JOIN):
                 continue
             try:
                 self._check(Event(action, player, (1, 1), ((0, 0),), WinKind.SINGLE))
@@ -247,8 +248,14 @@ class Game(NamedActions):
         elif action is Action.STEP:
             assert act.step is not None
             self._act(Event(Action.STEP, seat, steps=(act.step,)))
+        elif action is Action.SEED and not isinstance(self.dice_source, FairDice):
+            # Replayed with other dice (for an analysis), a recorded seed changes nothing; a
+            # new one would mean nothing.
+            raise IllegalActionError(
+                "This game's dice are not provably fair dice, so they take no player's seed."
+            )
         else:
-            self._act(Event(action, seat, level=act.level))
+            self._act(Event(action, seat, level=act.level, seed=act.seed))
 
     # The machine
 
@@ -310,8 +317,8 @@ class Game(NamedActions):
         why = condition(self) if condition is not None else None
         if why is not None:
             raise IllegalActionError(why)
-        if action is Action.RESIGN:
-            return
+        if action in (Action.RESIGN, Action.SEED, Action.JOIN):
+            return  # either player, whoever the game waits for
         expected = self.player_to_act
         if action is Action.CLAIM:
             absent = () if expected is None else self.position_for(expected).mine
@@ -331,6 +338,14 @@ class Game(NamedActions):
     def _why_no_undo(self) -> str | None:
         return None if self.turn and self.turn.made else REFUSED_IN_PHASE[Action.UNDO]
 
+    def _why_no_seed(self) -> str | None:
+        if self.rolls_drawn:
+            return (
+                "The dice of this game have been rolled: a seed may be added only before "
+                "its first roll."
+            )
+        return None
+
     def _why_no_beaver(self) -> str | None:
         assert self.offer is not None
         return why_no_beaver(self.rules, self.in_match, self.offer)
@@ -339,6 +354,7 @@ class Game(NamedActions):
     _CONDITIONS: ClassVar[Mapping[Action, Callable[[Game], str | None]]] = {
         Action.UNDO: _why_no_undo,
         Action.BEAVER: _why_no_beaver,
+        Action.SEED: _why_no_seed,
     }
 
     def _moment(self) -> _history.Moment:
@@ -406,6 +422,12 @@ class Game(NamedActions):
         elif action is Action.CLAIM:
             assert event.level is not None
             self._finish(player, event.level, self.points_for(event.level), "claim")
+        elif action is Action.SEED and isinstance(self.dice_source, FairDice):
+            assert event.seed is not None
+            # The record, not the dice, counts the rolls drawn: a copy replaying it may share
+            # dice that have rolled since (the draw sets the count again before each roll).
+            self.dice_source.resume(self.rolls_drawn)
+            self.dice_source.add_seed(player, event.seed)
         self.events.append(event)
         self._moments.append(before)
         if self.phase is Phase.OVER and self.on_over is not None:

@@ -77,21 +77,29 @@ class Action(StrEnum):
     ACCEPT = "accept"
     REJECT = "reject"
     CLAIM = "claim"  # the game of an absent opponent, as their resignation would give it
+    SEED = "seed"  # a player's own seed for the fair dice, before the game's first roll
+    JOIN = "join"  # a player elsewhere took their seat (an online match), before the first roll
 
 
 #: The actions each phase allows (RULES.md: a double before rolling, a resignation at one's
-#: turn or the opponent's, a step or a play while the dice are to be played).
+#: turn or the opponent's, a step or a play while the dice are to be played; a player's seed
+#: for the fair dice in any phase, as long as no roll has been drawn: a game set up in the
+#: middle starts past its opening); a seat taken by a player elsewhere before the opening
+#: roll).
 ALLOWED: dict[Phase, frozenset[Action]] = {
-    Phase.OPENING: frozenset({Action.ROLL}),
-    Phase.ROLL: frozenset({Action.ROLL, Action.DOUBLE, Action.RESIGN, Action.CLAIM}),
-    Phase.CUBE: frozenset({Action.TAKE, Action.DROP, Action.BEAVER, Action.CLAIM}),
+    Phase.OPENING: frozenset({Action.ROLL, Action.SEED, Action.JOIN}),
+    Phase.ROLL: frozenset(
+        {Action.ROLL, Action.DOUBLE, Action.RESIGN, Action.CLAIM, Action.SEED}
+    ),
+    Phase.CUBE: frozenset({Action.TAKE, Action.DROP, Action.BEAVER, Action.CLAIM, Action.SEED}),
     Phase.MOVE: frozenset(
-        {Action.STEP, Action.UNDO, Action.PLAY, Action.PASS, Action.RESIGN, Action.CLAIM}
+        {Action.STEP, Action.UNDO, Action.PLAY, Action.PASS, Action.RESIGN, Action.CLAIM,
+         Action.SEED}
     ),
     Phase.CONFIRM: frozenset(
-        {Action.UNDO, Action.CONFIRM, Action.PLAY, Action.RESIGN, Action.CLAIM}
+        {Action.UNDO, Action.CONFIRM, Action.PLAY, Action.RESIGN, Action.CLAIM, Action.SEED}
     ),
-    Phase.RESIGN: frozenset({Action.ACCEPT, Action.REJECT, Action.CLAIM}),
+    Phase.RESIGN: frozenset({Action.ACCEPT, Action.REJECT, Action.CLAIM, Action.SEED}),
     Phase.OVER: frozenset(),
 }
 
@@ -114,6 +122,8 @@ REFUSED_IN_PHASE: dict[Action, str] = {
     Action.ACCEPT: "There is no resignation to answer.",
     Action.REJECT: "There is no resignation to answer.",
     Action.CLAIM: "A game is claimed while it waits for the other player; it waits {waits}.",
+    Action.SEED: "A seed for the dice is added before the game's first roll.",
+    Action.JOIN: "A seat is taken before the opening roll; the game waits {waits}.",
 }
 
 

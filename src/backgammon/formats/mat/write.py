@@ -18,6 +18,7 @@ from ...game import (
     Rules,
     Taken,
     TurnPlayed,
+    begun,
 )
 from ...match import Match
 from ...moves import Play
@@ -79,7 +80,7 @@ def export_mat(match: Match | Game) -> str:
     out += ["", f" {length} point match", ""]
     score = [0, 0]
     for number, game in enumerate(games, start=1):
-        if not game.events and number > 1:
+        if not begun(game) and number > 1:
             continue  # the empty game a session opens after each finished one
         if game.setup is not None or game.start != Position.initial(game.rules.variant):
             raise MatFormatError(

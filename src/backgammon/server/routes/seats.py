@@ -66,21 +66,20 @@ async def join(
             raise HTTPException(status.HTTP_410_GONE, _SPENT)
         await ratings.note_joiner(live.id, invite.seat, account)
         token = new_secret()
-        seating, players = live.seating, live.match.players
+        seating, players, before = live.seating, live.match.players, live.version
         live.seating = seating.joined(token)
         if request.name is not None:
             named = list(players)
             named[invite.seat] = request.name
             live.match.players = (named[0], named[1])
+        # An event of the record, so the version moves: a page that reconnects with the
+        # version it saw before is sent the seat taken.
+        live.match.game.join(invite.seat)
         try:
-            await store.save_seating(live, digest)
+            await store.save_seating(live, digest, before)
         except MatchChangedError:
-            live.seating, live.match.players = seating, players
             raise HTTPException(status.HTTP_410_GONE, _SPENT) from None
-        except Exception:
-            live.seating, live.match.players = seating, players
-            raise
-        hub.publish(live, again=True)  # the seat taken: no new event, a new state
+        hub.publish(live)
     return Joined(id=live.id, seat=invite.seat, token=token)
 
 
