@@ -92,7 +92,8 @@ def _root_rules(game: Game, crawford: bool) -> str:
         out += f"CV[{1 << doubles}]"
     result = game.result
     if result is not None:
-        resigned = "R" if result.reason == "resign" else ""
+        # A claim is scored as the absent side's resignation would be.
+        resigned = "R" if result.reason in ("resign", "claim") else ""
         out += f"RE[{'WB'[result.winner]}+{result.points}{resigned}]"
     return out
 
