@@ -268,7 +268,9 @@ class MatchStore:
         (:attr:`shown`)."""
         if not (self.shared or live.stale):
             return
-        if not live.stale:
+        # An unheld match (:attr:`.seats.Seating.unheld`) is read whole: its seats may have
+        # been taken elsewhere, which changes its settings, not its record.
+        if not (live.stale or live.seating.unheld):
             if newer <= live.version and (
                 await run_in_threadpool(self._version, live.id) == live.version
             ):
@@ -367,17 +369,43 @@ class MatchStore:
         self.saved(live.id, live.version)  # the other processes read the seat taken
 
     def _update_seating(self, live: LiveMatch, invite: str, before: int) -> None:
-        spent = MatchRow.settings["seating"]["invite"]["digest"].as_string()
         with self.engine.begin() as connection:
             written = connection.execute(
                 update(MatchRow)
-                .where(MatchRow.id == live.id, MatchRow.version == before, spent == invite)
+                .where(
+                    MatchRow.id == live.id,
+                    MatchRow.version == before,
+                    MatchRow.invite_digest == invite,
+                    MatchRow.waiting,
+                )
                 .values(
+                    **live.seating.columns(),
                     settings=live.settings(),
                     record=live.match.to_dict(secrets=True),
                     version=live.version,
                     updated_at=now(),
                 )
+            )
+            if written.rowcount != 1:
+                raise MatchChangedError(live.id)
+
+    async def save_taken(self, live: LiveMatch) -> None:
+        """Write ``live``'s seating, whose seats the first who asked has just taken (a match
+        saved before seats had tokens): MatchChangedError if the row's were taken meanwhile,
+        elsewhere. On failure the match is marked stale, read again before it is next used."""
+        try:
+            await run_in_threadpool(self._update_taken, live)
+        except Exception:
+            live.stale = True
+            raise
+
+    def _update_taken(self, live: LiveMatch) -> None:
+        unheld = MatchRow.settings["seating"]["unheld"].as_boolean()
+        with self.engine.begin() as connection:
+            written = connection.execute(
+                update(MatchRow)
+                .where(MatchRow.id == live.id, unheld)
+                .values(settings=live.settings(), updated_at=now())
             )
             if written.rowcount != 1:
                 raise MatchChangedError(live.id)
@@ -391,6 +419,7 @@ class MatchStore:
                     created_at=stamp,
                     updated_at=stamp,
                     settings=live.settings(),
+                    **live.seating.columns(),
                     record=live.match.to_dict(secrets=True),
                     version=live.version,
                 )

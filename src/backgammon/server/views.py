@@ -129,6 +129,7 @@ def state_of(live: LiveMatch, view: int) -> State:
         rules=game.rules.to_dict(),
         online=live.seating.online,
         waiting_for_opponent=live.seating.invite is not None,
+        unheld=live.seating.unheld,
         claim=None if claim is None else ClaimView(against=claim[0], after=claim[1]),
     )
 
