@@ -22,6 +22,7 @@ from .actions import NamedActions
 from .record import Act, Event, GameResult, game_from_dict, game_to_dict, load_json, path_of
 from .rules import (
     ALLOWED,
+    BEFORE_FIRST_ROLL,
     REFUSED_IN_PHASE,
     WAITS_FOR,
     Action,
@@ -317,7 +318,9 @@ class Game(NamedActions):
         why = condition(self) if condition is not None else None
         if why is not None:
             raise IllegalActionError(why)
-        if action in (Action.RESIGN, Action.SEED, Action.JOIN):
+        if action in BEFORE_FIRST_ROLL and self.rolls_drawn:
+            raise IllegalActionError(BEFORE_FIRST_ROLL[action])
+        if action is Action.RESIGN or action in BEFORE_FIRST_ROLL:
             return  # either player, whoever the game waits for
         expected = self.player_to_act
         if action is Action.CLAIM:
@@ -338,14 +341,6 @@ class Game(NamedActions):
     def _why_no_undo(self) -> str | None:
         return None if self.turn and self.turn.made else REFUSED_IN_PHASE[Action.UNDO]
 
-    def _why_no_seed(self) -> str | None:
-        if self.rolls_drawn:
-            return (
-                "The dice of this game have been rolled: a seed may be added only before "
-                "its first roll."
-            )
-        return None
-
     def _why_no_beaver(self) -> str | None:
         assert self.offer is not None
         return why_no_beaver(self.rules, self.in_match, self.offer)
@@ -354,7 +349,6 @@ class Game(NamedActions):
     _CONDITIONS: ClassVar[Mapping[Action, Callable[[Game], str | None]]] = {
         Action.UNDO: _why_no_undo,
         Action.BEAVER: _why_no_beaver,
-        Action.SEED: _why_no_seed,
     }
 
     def _moment(self) -> _history.Moment:

@@ -25,7 +25,14 @@ from ..errors import BackgammonError
 from ..fairdice import FairDice, check_player_seed
 from ..moves import Play
 from ..position import Position, WinKind
-from .rules import Action, IllegalActionError, Rules, check_level, check_seat
+from .rules import (
+    BEFORE_FIRST_ROLL,
+    Action,
+    IllegalActionError,
+    Rules,
+    check_level,
+    check_seat,
+)
 from .setup import SetUp
 
 if TYPE_CHECKING:
@@ -195,11 +202,7 @@ def begun(game: Game) -> bool:
     """Whether ``game``'s record holds more than the players' seeds for its dice and the
     seats taken: a game waits, empty or with those only, for its opening roll (the game a
     match or session opens after each finished one, too)."""
-    return any(event.action not in _BEFORE_PLAY for event in game.events)
-
-
-#: What a game's record may hold before its opening roll.
-_BEFORE_PLAY = frozenset({Action.SEED, Action.JOIN})
+    return any(event.action not in BEFORE_FIRST_ROLL for event in game.events)
 
 
 def load_json(text: str, what: str) -> Any:
