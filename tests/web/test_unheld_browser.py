@@ -9,13 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from alembic import command
+from browser_support import Running, wait_version
 from sqlalchemy import insert
-from test_browser import (  # noqa: F401 (fixtures)
-    Running,
-    browser,
-    page,
-    wait_version,
-)
 
 from backgammon.match import Match
 from backgammon.server.db import MatchRow, alembic_config, make_engine, now
@@ -39,7 +34,7 @@ def old_database(path: Path) -> None:
 
 
 def test_the_first_page_to_open_an_old_match_takes_its_seats(
-    tmp_path: Path, page: Any  # noqa: F811
+    tmp_path: Path, page: Any
 ) -> None:
     database = tmp_path / "old.sqlite"
     old_database(database)
