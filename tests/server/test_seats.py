@@ -251,12 +251,12 @@ def test_both_pages_hear_every_action_and_a_spectator_only_watches(client: TestC
             client.websocket_connect(f"{path}?view=1") as second, \
             client.websocket_connect(path) as spectator:
         for socket in (first, second, spectator):
-            assert socket.receive_json()["version"] == 0
+            assert socket.receive_json()["version"] == 1  # the seat taken
         act(client, match_id, joined["token"], seat=1, action="roll")
         for socket in (first, second, spectator):
-            assert socket.receive_json()["version"] == 1
+            assert socket.receive_json()["version"] == 2
     # Without a token the state is there to read, and nothing more.
-    assert state_of(client, match_id)["version"] == 1
+    assert state_of(client, match_id)["version"] == 2
 
 
 # Claims

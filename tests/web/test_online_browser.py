@@ -104,7 +104,7 @@ def test_two_browsers_play_an_online_game_that_a_third_watches(
     spectator.goto(f"{server}/?match={match_id}")
     spectator.wait_for_selector("#watching:not([hidden])")
     spectator.click("#board", position={"x": 20, "y": 20})
-    assert state_of(server, match_id, 0)["version"] == 0
+    assert state_of(server, match_id, 0)["version"] == 1  # the seat taken, and nothing since
     assert spectator.locator(".controls button:visible").count() == 0
 
     # Seat 0 doubles; seat 1 takes (each on their own page only).
@@ -112,7 +112,7 @@ def test_two_browsers_play_an_online_game_that_a_third_watches(
     assert second.locator('.controls [data-action="double"]:visible').count() == 0
     first.click('.controls [data-action="double"]')
     second.click('.controls [data-action="take"]')
-    all_at([first, second, spectator], 2)
+    all_at([first, second, spectator], 3)
     assert state_of(server, match_id, 0)["cube"] == {
         "value": 2, "owner": 1, "offer": None, "used": True}
 
@@ -120,7 +120,7 @@ def test_two_browsers_play_an_online_game_that_a_third_watches(
     # and the next action (the roll) is theirs.
     first.reload()
     first.wait_for_selector('.controls [data-action="roll"]:visible')
-    wait_version(first, 2)
+    wait_version(first, 3)
     assert first.is_hidden("#watching") and first.is_hidden("#invite")
 
     for _ in range(MOST_ACTIONS):

@@ -78,7 +78,7 @@ class GameAnalysis:
     at its start (seat 0's first; (0, 0)
     in money play), its decisions in order, its end (``winner`` and ``points``, None while it
     is unfinished) and ``result``, what each seat won in it (chances of winning the match, or
-    points)."""
+    points); ``claimed``: the winner claimed the game of an opponent who had left it."""
 
     number: int
     length: int
@@ -87,6 +87,7 @@ class GameAnalysis:
     winner: int | None
     points: int
     result: tuple[float, float]
+    claimed: bool = False
 
     @property
     def statistics(self) -> tuple[PlayerStatistics, PlayerStatistics]:
@@ -359,6 +360,7 @@ class _GameJudge:
             None if end is None else end.winner,
             0 if end is None else end.points,
             self._result(end),
+            claimed=end is not None and end.reason == "claim",
         )
 
     def _cube(self, cube: CubeContext | None) -> CubeContext:

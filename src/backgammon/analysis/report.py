@@ -16,8 +16,9 @@ in mEMG, the match's chances in per cent) and the marked decisions. The JSON
   ``rating``, ``actual_result``, ``luck_adjusted_result``, ``luck_rating_difference``};
   the figures without ``emg`` in their name are in ``cost_unit``: ``"mwc"`` (chances of
   winning the match, 0 to 1) in a match, ``"points"`` in money play;
-* ``games``: each game's ``number``, ``score`` at its start, ``winner``, ``points`` and its
-  own ``players`` statistics;
+* ``games``: each game's ``number``, ``score`` at its start, ``winner``, ``points``,
+  ``claimed`` (the winner claimed it: the other player had left) and its own ``players``
+  statistics;
 * ``decisions``: each with ``game``, ``move_number``, ``player`` (the seat, an index into
   ``players``), ``kind`` (checker, cube, take, resign, answer), ``dice`` (or null), ``played``,
   ``best``, ``equity_loss`` (EMG), ``cost``, ``mark`` (or null), ``position_id``,
@@ -73,6 +74,7 @@ def to_json(analysis: MatchAnalysis) -> dict[str, Any]:
                 "score": list(game.score),
                 "winner": game.winner,
                 "points": game.points,
+                "claimed": game.claimed,
                 "players": _players(analysis.players, game.statistics),
             }
             for game in analysis.games
@@ -225,6 +227,8 @@ def _game_heading(analysis: MatchAnalysis, game: GameAnalysis) -> str:
     else:
         plural = "s" if game.points != 1 else ""
         end = f"{analysis.players[game.winner]} won {game.points} point{plural}"
+        if game.claimed:
+            end += f", claimed ({analysis.players[1 - game.winner]} had left)"
     return f"Game {game.number}{score}: {end}"
 
 

@@ -42,7 +42,7 @@ from .history import (
     TurnPlayed,
 )
 from .machine import Game
-from .record import SCHEMA_VERSION, Act, Event, GameResult, load_json
+from .record import SCHEMA_VERSION, Act, Event, GameResult, begun, load_json
 from .rules import Action, IllegalActionError, Offer, Phase, Resignation, Rules
 from .setup import SetUp
 
@@ -74,5 +74,6 @@ __all__ = [
     "SetUp",
     "Taken",
     "TurnPlayed",
+    "begun",
     "load_json",
 ]

@@ -68,3 +68,13 @@ class NamedActions:
         """Claim the game of an opponent who has left it (:func:`~.rules.why_no_claim`): it
         ends as their resignation at ``level``, accepted, would end it."""
         self.act(player, Act(Action.CLAIM, level=check_level(level)))
+
+    def add_seed(self, player: int, seed: str) -> None:
+        """Add one's own seed to the game's provably fair dice, before its first roll (it
+        replaces one's earlier seed): the rolls are derived from it too."""
+        self.act(player, Act(Action.SEED, seed=seed))
+
+    def join(self, player: int) -> None:
+        """Note in the record that ``player`` has taken their seat (a match played online,
+        before its opening roll): the record, and so its version, then says so."""
+        self.act(player, Act(Action.JOIN))

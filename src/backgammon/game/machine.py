@@ -22,6 +22,7 @@ from .actions import NamedActions
 from .record import Act, Event, GameResult, game_from_dict, game_to_dict, load_json, path_of
 from .rules import (
     ALLOWED,
+    BEFORE_FIRST_ROLL,
     REFUSED_IN_PHASE,
     WAITS_FOR,
     Action,
@@ -210,7 +211,8 @@ class Game(NamedActions):
         check_seat(player)
         actions: list[Action] = []
         for action in Action:
-            if action is Action.PASS:
+            # A pass is the game's own; a seed for the dice and a seat are not moves.
+            if action in (Action.PASS, Action.SEED, Action.JOIN):
                 continue
             try:
                 self._check(Event(action, player, (1, 1), ((0, 0),), WinKind.SINGLE))
@@ -247,8 +249,14 @@ class Game(NamedActions):
         elif action is Action.STEP:
             assert act.step is not None
             self._act(Event(Action.STEP, seat, steps=(act.step,)))
+        elif action is Action.SEED and not isinstance(self.dice_source, FairDice):
+            # Replayed with other dice (for an analysis), a recorded seed changes nothing; a
+            # new one would mean nothing.
+            raise IllegalActionError(
+                "This game's dice are not provably fair dice, so they take no player's seed."
+            )
         else:
-            self._act(Event(action, seat, level=act.level))
+            self._act(Event(action, seat, level=act.level, seed=act.seed))
 
     # The machine
 
@@ -310,8 +318,10 @@ class Game(NamedActions):
         why = condition(self) if condition is not None else None
         if why is not None:
             raise IllegalActionError(why)
-        if action is Action.RESIGN:
-            return
+        if action in BEFORE_FIRST_ROLL and self.rolls_drawn:
+            raise IllegalActionError(BEFORE_FIRST_ROLL[action])
+        if action is Action.RESIGN or action in BEFORE_FIRST_ROLL:
+            return  # either player, whoever the game waits for
         expected = self.player_to_act
         if action is Action.CLAIM:
             absent = () if expected is None else self.position_for(expected).mine
@@ -406,6 +416,12 @@ class Game(NamedActions):
         elif action is Action.CLAIM:
             assert event.level is not None
             self._finish(player, event.level, self.points_for(event.level), "claim")
+        elif action is Action.SEED and isinstance(self.dice_source, FairDice):
+            assert event.seed is not None
+            # The record, not the dice, counts the rolls drawn: a copy replaying it may share
+            # dice that have rolled since (the draw sets the count again before each roll).
+            self.dice_source.resume(self.rolls_drawn)
+            self.dice_source.add_seed(player, event.seed)
         self.events.append(event)
         self._moments.append(before)
         if self.phase is Phase.OVER and self.on_over is not None:

@@ -4,7 +4,7 @@ as values, and how a game ended.
 >>> Event(Action.ROLL, 0, dice=(6, 1), time="t").to_dict()
 {'action': 'roll', 'player': 0, 'dice': [6, 1], 'time': 't'}
 >>> Act(Action.STEP, step=(13, 7))
-Act(action=<Action.STEP: 'step'>, step=(13, 7), play=None, level=None)
+Act(action=<Action.STEP: 'step'>, step=(13, 7), play=None, level=None, seed=None)
 >>> Act(Action.RESIGN).level
 <WinKind.SINGLE: 1>
 >>> Act(Action.ROLL, level=WinKind.GAMMON)
@@ -22,10 +22,17 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..dice import Dice, DiceSource, check_dice
 from ..errors import BackgammonError
-from ..fairdice import FairDice
+from ..fairdice import FairDice, check_player_seed
 from ..moves import Play
 from ..position import Position, WinKind
-from .rules import Action, IllegalActionError, Rules, check_level, check_seat
+from .rules import (
+    BEFORE_FIRST_ROLL,
+    Action,
+    IllegalActionError,
+    Rules,
+    check_level,
+    check_seat,
+)
 from .setup import SetUp
 
 if TYPE_CHECKING:
@@ -43,7 +50,9 @@ class Event:
 
     ``dice`` for a roll (for the opening roll: seat 0's die, then seat 1's); ``steps`` for a
     step (one) or a play (all, possibly none); ``level`` for a resignation; ``auto`` when the
-    game made the move for the player (a forced play, a pass, a roll in a race).
+    game made the move for the player (a forced play, a pass, a roll in a race); ``seed`` for
+    a player's own seed for the fair dice (:mod:`backgammon.fairdice`), so that every copy of
+    the game that replays its record rolls with it.
     """
 
     action: Action
@@ -53,6 +62,7 @@ class Event:
     level: WinKind | None = None
     auto: bool = False
     time: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="milliseconds"))
+    seed: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The event as plain JSON values, leaving out what is empty."""
@@ -65,6 +75,8 @@ class Event:
             data["level"] = int(self.level)
         if self.auto:
             data["auto"] = True
+        if self.seed is not None:
+            data["seed"] = self.seed
         data["time"] = self.time
         return data
 
@@ -84,6 +96,7 @@ class Event:
                 level=WinKind(data["level"]) if data.get("level") is not None else None,
                 auto=bool(data.get("auto", False)),
                 time=str(data["time"]),
+                seed=check_player_seed(data["seed"]) if data.get("seed") is not None else None,
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise BackgammonError(f"A recorded event is malformed ({exc}): {data!r}.") from exc
@@ -101,10 +114,18 @@ class Event:
             raise IllegalActionError("A play must record its steps (none for a pass).")
         if action in (Action.RESIGN, Action.CLAIM):
             check_level(self.level)
+        if action is Action.SEED:
+            if self.seed is None:
+                raise IllegalActionError("A seed must record the player's seed.")
+            check_player_seed(self.seed)
 
 
 _ARGUMENTS = {
-    Action.STEP: "step", Action.PLAY: "play", Action.RESIGN: "level", Action.CLAIM: "level"
+    Action.STEP: "step",
+    Action.PLAY: "play",
+    Action.RESIGN: "level",
+    Action.CLAIM: "level",
+    Action.SEED: "seed",
 }
 _NAMES = {
     Action.STEP: "a step",
@@ -120,6 +141,8 @@ _NAMES = {
     Action.ACCEPT: "an accept",
     Action.REJECT: "a reject",
     Action.CLAIM: "a claim",
+    Action.SEED: "a seed",
+    Action.JOIN: "a seat taken",
 }
 
 
@@ -129,15 +152,16 @@ class Act:
 
     ``action`` says what is done. A step names the checker's ``step`` (from point, to point:
     25 is the bar, 0 off); a play names the whole ``play`` (a :class:`~backgammon.moves.Play`
-    or its notation); a resignation or a claim its ``level`` (a single game unless said). The other
-    actions take nothing, and a pass is never made by a player: the game passes a roll that
-    has no legal move itself.
+    or its notation); a resignation or a claim its ``level`` (a single game unless said); a
+    seed the player's ``seed`` for the fair dice. The other actions take nothing, and a pass
+    is never made by a player: the game passes a roll that has no legal move itself.
     """
 
     action: Action
     step: tuple[int, int] | None = None
     play: Play | str | None = None
     level: WinKind | None = None
+    seed: str | None = None
 
     def __post_init__(self) -> None:
         try:
@@ -156,7 +180,7 @@ class Act:
             level = WinKind.SINGLE if self.level is None else self.level
             object.__setattr__(self, "level", check_level(level))
         needed = _ARGUMENTS.get(action)
-        for name in ("step", "play", "level"):
+        for name in ("step", "play", "level", "seed"):
             given = getattr(self, name) is not None
             if name == needed and not given:
                 raise IllegalActionError(f"{_NAMES[action].capitalize()} needs its {name}.")
@@ -172,6 +196,13 @@ class GameResult:
     kind: WinKind
     points: int
     reason: str  # "bear off", "drop", "resign" or "claim"
+
+
+def begun(game: Game) -> bool:
+    """Whether ``game``'s record holds more than the players' seeds for its dice and the
+    seats taken: a game waits, empty or with those only, for its opening roll (the game a
+    match or session opens after each finished one, too)."""
+    return any(event.action not in BEFORE_FIRST_ROLL for event in game.events)
 
 
 def load_json(text: str, what: str) -> Any:

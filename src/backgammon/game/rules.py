@@ -77,23 +77,40 @@ class Action(StrEnum):
     ACCEPT = "accept"
     REJECT = "reject"
     CLAIM = "claim"  # the game of an absent opponent, as their resignation would give it
+    SEED = "seed"  # a player's own seed for the fair dice, before the game's first roll
+    JOIN = "join"  # a player elsewhere took their seat (an online match), before the first roll
 
+
+#: What may come before a game's first roll, in any phase (a game set up in the middle starts
+#: past its opening): a player's seed for the fair dice, a seat taken by a player elsewhere;
+#: each with why it is refused once a roll has been drawn.
+BEFORE_FIRST_ROLL: dict[Action, str] = {
+    Action.SEED: (
+        "The dice of this game have been rolled: a seed may be added only before its first "
+        "roll."
+    ),
+    Action.JOIN: "The game has begun: a seat is taken before its first roll.",
+}
 
 #: The actions each phase allows (RULES.md: a double before rolling, a resignation at one's
-#: turn or the opponent's, a step or a play while the dice are to be played).
+#: turn or the opponent's, a step or a play while the dice are to be played), and those of
+#: :data:`BEFORE_FIRST_ROLL` in every phase but the end.
 ALLOWED: dict[Phase, frozenset[Action]] = {
-    Phase.OPENING: frozenset({Action.ROLL}),
-    Phase.ROLL: frozenset({Action.ROLL, Action.DOUBLE, Action.RESIGN, Action.CLAIM}),
-    Phase.CUBE: frozenset({Action.TAKE, Action.DROP, Action.BEAVER, Action.CLAIM}),
-    Phase.MOVE: frozenset(
-        {Action.STEP, Action.UNDO, Action.PLAY, Action.PASS, Action.RESIGN, Action.CLAIM}
-    ),
-    Phase.CONFIRM: frozenset(
-        {Action.UNDO, Action.CONFIRM, Action.PLAY, Action.RESIGN, Action.CLAIM}
-    ),
-    Phase.RESIGN: frozenset({Action.ACCEPT, Action.REJECT, Action.CLAIM}),
-    Phase.OVER: frozenset(),
+    phase: actions | BEFORE_FIRST_ROLL.keys()
+    for phase, actions in {
+        Phase.OPENING: frozenset({Action.ROLL}),
+        Phase.ROLL: frozenset({Action.ROLL, Action.DOUBLE, Action.RESIGN, Action.CLAIM}),
+        Phase.CUBE: frozenset({Action.TAKE, Action.DROP, Action.BEAVER, Action.CLAIM}),
+        Phase.MOVE: frozenset(
+            {Action.STEP, Action.UNDO, Action.PLAY, Action.PASS, Action.RESIGN, Action.CLAIM}
+        ),
+        Phase.CONFIRM: frozenset(
+            {Action.UNDO, Action.CONFIRM, Action.PLAY, Action.RESIGN, Action.CLAIM}
+        ),
+        Phase.RESIGN: frozenset({Action.ACCEPT, Action.REJECT, Action.CLAIM}),
+    }.items()
 }
+ALLOWED[Phase.OVER] = frozenset()
 
 #: Why an action is refused in a phase that does not allow it; ``{waits}`` is the phase's
 #: :data:`WAITS_FOR`.
@@ -114,6 +131,8 @@ REFUSED_IN_PHASE: dict[Action, str] = {
     Action.ACCEPT: "There is no resignation to answer.",
     Action.REJECT: "There is no resignation to answer.",
     Action.CLAIM: "A game is claimed while it waits for the other player; it waits {waits}.",
+    Action.SEED: BEFORE_FIRST_ROLL[Action.SEED],
+    Action.JOIN: BEFORE_FIRST_ROLL[Action.JOIN],
 }
 
 

@@ -26,6 +26,7 @@ from sqlalchemy import (
     String,
     create_engine,
     event,
+    false,
     text,
 )
 from sqlalchemy.engine import make_url
@@ -52,6 +53,14 @@ class MatchRow(Base):
     record: Mapped[dict[str, Any]] = mapped_column(JSON)
     #: The number of events in the record, which every accepted action raises.
     version: Mapped[int] = mapped_column(Integer)
+    #: What the lobby and the invites look up, kept beside the settings' seating (:meth:`.seats.
+    #: Seating.columns`): the invite's digest (kept once spent, so that its reuse is told
+    #: apart from a guess), whether it is still open, and whether the lobby lists the match.
+    invite_digest: Mapped[str | None] = mapped_column(
+        String(64), nullable=True, index=True, unique=True
+    )
+    waiting: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    listed: Mapped[bool] = mapped_column(Boolean, server_default=false(), index=True)
 
 
 class AnalysisRow(Base):

@@ -1,40 +1,36 @@
 """The database's answers about online matches: which match an invite opens, and the matches
 listed in the lobby, waiting for an opponent.
 
-Both read the seating each match keeps in its settings (:mod:`.seats`) through SQLAlchemy's
-JSON paths, which SQLite and PostgreSQL both answer, so no table of invites is needed.
+Both read the columns the matches table keeps of each match's seating (:meth:`.seats.Seating.
+columns`: the invite's digest, whether it is open, whether the lobby lists the match), which
+are indexed, so neither reads the settings of every match.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Engine, or_, select
+from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
 from .db import MatchRow
 from .schemas import LobbyEntry
 
-_INVITE = MatchRow.settings["seating"]["invite"]
-
 
 def find_invite(engine: Engine, digest: str) -> tuple[str, bool] | None:
     """The id of the match whose invite has ``digest``, and whether that invite is spent;
     None when no match has it."""
-    spent = MatchRow.settings["seating"]["spent"].as_string()
-    query = select(MatchRow.id, spent).where(
-        or_(_INVITE["digest"].as_string() == digest, spent == digest)
-    )
+    query = select(MatchRow.id, MatchRow.waiting).where(MatchRow.invite_digest == digest)
     with Session(engine) as session:
         row = session.execute(query).first()
-    return None if row is None else (row[0], row[1] == digest)
+    return None if row is None else (row[0], not row[1])
 
 
 def open_matches(engine: Engine, most: int) -> list[LobbyEntry]:
     """The ``most`` newest matches listed in the lobby whose invite is still open."""
     query = (
         select(MatchRow.id, MatchRow.created_at, MatchRow.settings, MatchRow.record)
-        .where(_INVITE["public"].as_string().is_not(None))
+        .where(MatchRow.listed)
         .order_by(MatchRow.created_at.desc())
         .limit(most)
     )

@@ -411,6 +411,10 @@ class State(BaseModel):
     waiting_for_opponent: bool = Field(
         description="online: the invite is not yet taken, so no one may act"
     )
+    unheld: bool = Field(
+        False, description="saved before seats had tokens: the first who asks takes its "
+        "seats (POST /api/matches/{id}/take)"
+    )
     claim: ClaimView | None = Field(
         description="online: when the seat the game waits for may be claimed against"
     )
@@ -437,6 +441,14 @@ class Joined(BaseModel):
 
     id: str
     seat: int
+    token: str
+
+
+class Taken(BaseModel):
+    """The seats of a match saved before seats had tokens, taken: their token."""
+
+    id: str
+    seats: list[int]
     token: str
 
 

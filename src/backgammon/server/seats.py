@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -73,6 +73,9 @@ class Seating:
     claim_seconds: float = 0.0
     #: The digest of the invite once spent, so that its reuse is told apart from a guess.
     spent: str | None = None
+    #: A match saved before seats had tokens (when whoever knew its id could act in it): it
+    #: holds no key, and the first who asks takes its seats (:meth:`taken`).
+    unheld: bool = False
 
     def joined(self, token: str) -> Seating:
         """The seating once the open invite is spent: ``token`` holds the seat it gave."""
@@ -81,6 +84,32 @@ class Seating:
         return Seating(
             [*self.keys, key], self.online, None, self.claim_seconds, self.invite.digest
         )
+
+    def taken(self, token: str, seats: frozenset[int]) -> Seating:
+        """The seating of an unheld match once ``token`` has taken its ``seats``.
+
+        >>> Seating(unheld=True).taken("t", frozenset({0})).holds("t")
+        frozenset({0})
+        """
+        assert self.unheld
+        return replace(self, keys=[Key(digest_of(token), seats)], unheld=False)
+
+    def columns(self) -> dict[str, Any]:
+        """What the matches table keeps of the seating in indexed columns of its own, for
+        the invites and the lobby: the invite's digest (the spent one's once spent), whether
+        it is open, and whether the lobby lists the match (open, and public).
+
+        >>> Seating(invite=Invite("d1g3st", 1, "public")).columns()
+        {'invite_digest': 'd1g3st', 'waiting': True, 'listed': True}
+        >>> Seating(spent="d1g3st").columns()
+        {'invite_digest': 'd1g3st', 'waiting': False, 'listed': False}
+        """
+        invite = self.invite
+        return {
+            "invite_digest": self.spent if invite is None else invite.digest,
+            "waiting": invite is not None,
+            "listed": invite is not None and invite.public is not None,
+        }
 
     def holds(self, token: str) -> frozenset[int] | None:
         """The seats ``token`` holds; None when it is none of this match's tokens. Every key
@@ -103,12 +132,13 @@ class Seating:
             else {"digest": invite.digest, "seat": invite.seat, "public": invite.public},
             "claim_seconds": self.claim_seconds,
             "spent": self.spent,
+            "unheld": self.unheld,
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Seating:
-        """A seating from :meth:`to_dict`; a match saved before seats had tokens has none
-        (nobody may act in it)."""
+        """A seating from :meth:`to_dict` (a match saved before seats had tokens is given an
+        unheld seating by the migration 0004)."""
         invite = data.get("invite")
         return cls(
             keys=[Key(key["digest"], frozenset(key["seats"])) for key in data.get("keys", [])],
@@ -118,6 +148,7 @@ class Seating:
             else Invite(invite["digest"], invite["seat"], invite.get("public")),
             claim_seconds=float(data.get("claim_seconds", 0.0)),
             spent=data.get("spent"),
+            unheld=bool(data.get("unheld", False)),
         )
 
 

@@ -268,18 +268,20 @@ class MatchStore:
         (:attr:`shown`)."""
         if not (self.shared or live.stale):
             return
-        # An online match that waits for its opponent is read whole: a join elsewhere
-        # changes its seating, not its version.
-        if not live.stale and live.seating.invite is None:
+        # An unheld match (:attr:`.seats.Seating.unheld`) is read whole: its seats may have
+        # been taken elsewhere, which changes its settings, not its record.
+        if not (live.stale or live.seating.unheld):
             if newer <= live.version and (
                 await run_in_threadpool(self._version, live.id) == live.version
             ):
                 return
             # Only the events this copy lacks are applied: replaying the whole record costs
-            # tens of times more.
-            record = await run_in_threadpool(self._record, live.id)
-            if self._catch_up(live, record):
-                return
+            # tens of times more. A match that waited for its opponent is read whole: the
+            # seat taken is in its settings too.
+            if live.seating.invite is None:
+                record = await run_in_threadpool(self._record, live.id)
+                if self._catch_up(live, record):
+                    return
         live.adopt(await run_in_threadpool(self._load, live.id))
         self.shown(live)
 
@@ -320,18 +322,21 @@ class MatchStore:
             missing.extend((index, event) for event in events[start:])
         if sum(map(len, games)) - live.version != len(missing) or not missing:
             return False  # a game of this copy's is longer than the row's
-        if len(games) != len(have) or record.get("dice") != _fair_dice_of(live.match):
-            # A new game's fair dice were drawn by the process that started it, and a
-            # player's seed may have been added elsewhere: only the row's are the match's.
+        if len(games) != len(have):
+            # A new game's fair dice were drawn by the process that started it: only the
+            # row's are the match's.
             return False
         try:
             for index, event in missing:
                 if index != len(live.match.games) - 1:
                     return False
+                # A player's seed is an event too, so the dice have it before they roll.
                 live.match.game.apply_record([event], f"game {index + 1}")
                 self.shown(live)
         except BackgammonError:
             return False
+        if record.get("dice") != _fair_dice_of(live.match):
+            return False  # the row's dice are the match's
         # Seeded dice go on from the rolls the record has drawn, as they would have.
         if isinstance(live.match.dice_source, SeededDice):
             live.match.dice_source.resume(live.match.rolls_drawn)
@@ -351,29 +356,56 @@ class MatchStore:
             raise
         self.saved(live.id, version)
 
-    async def save_seating(self, live: LiveMatch, invite: str) -> None:
-        """Write ``live``'s seating and record (a player's name) in place of the one whose
-        open invite has the digest ``invite``: MatchChangedError, and the match marked stale
-        (read again from its row before it is next used), if the database no longer holds
-        that invite (it was spent meanwhile, elsewhere)."""
+    async def save_seating(self, live: LiveMatch, invite: str, before: int) -> None:
+        """Write ``live``'s seating and record (the seat taken, a player's name) in place of
+        version ``before``, whose open invite has the digest ``invite``: MatchChangedError if
+        the database no longer holds that invite (it was spent meanwhile, elsewhere). On
+        failure the match is marked stale, read again from its row before it is next used."""
         try:
-            await run_in_threadpool(self._update_seating, live, invite)
+            await run_in_threadpool(self._update_seating, live, invite, before)
         except Exception:
             live.stale = True
             raise
         self.saved(live.id, live.version)  # the other processes read the seat taken
 
-    def _update_seating(self, live: LiveMatch, invite: str) -> None:
-        spent = MatchRow.settings["seating"]["invite"]["digest"].as_string()
+    def _update_seating(self, live: LiveMatch, invite: str, before: int) -> None:
         with self.engine.begin() as connection:
             written = connection.execute(
                 update(MatchRow)
-                .where(MatchRow.id == live.id, MatchRow.version == live.version, spent == invite)
+                .where(
+                    MatchRow.id == live.id,
+                    MatchRow.version == before,
+                    MatchRow.invite_digest == invite,
+                    MatchRow.waiting,
+                )
                 .values(
+                    **live.seating.columns(),
                     settings=live.settings(),
                     record=live.match.to_dict(secrets=True),
+                    version=live.version,
                     updated_at=now(),
                 )
+            )
+            if written.rowcount != 1:
+                raise MatchChangedError(live.id)
+
+    async def save_taken(self, live: LiveMatch) -> None:
+        """Write ``live``'s seating, whose seats the first who asked has just taken (a match
+        saved before seats had tokens): MatchChangedError if the row's were taken meanwhile,
+        elsewhere. On failure the match is marked stale, read again before it is next used."""
+        try:
+            await run_in_threadpool(self._update_taken, live)
+        except Exception:
+            live.stale = True
+            raise
+
+    def _update_taken(self, live: LiveMatch) -> None:
+        unheld = MatchRow.settings["seating"]["unheld"].as_boolean()
+        with self.engine.begin() as connection:
+            written = connection.execute(
+                update(MatchRow)
+                .where(MatchRow.id == live.id, unheld)
+                .values(settings=live.settings(), updated_at=now())
             )
             if written.rowcount != 1:
                 raise MatchChangedError(live.id)
@@ -387,6 +419,7 @@ class MatchStore:
                     created_at=stamp,
                     updated_at=stamp,
                     settings=live.settings(),
+                    **live.seating.columns(),
                     record=live.match.to_dict(secrets=True),
                     version=live.version,
                 )

@@ -26,6 +26,7 @@ from ..game import (
     ResignationRejected,
     Taken,
     TurnPlayed,
+    begun,
 )
 from ..match import Match
 from ..position import BAR, OFF, Position, WinKind
@@ -73,7 +74,7 @@ def state_of(live: LiveMatch, view: int) -> State:
     made = game.turn.made if game.turn is not None else ()
     claim = claim_window(live)
     shown = game
-    if not game.events and len(match.games) > 1:
+    if not begun(game) and len(match.games) > 1:
         # A finished game is followed at once by the next, empty one: show the last result.
         shown = match.games[-2]
     return State(
@@ -121,13 +122,14 @@ def state_of(live: LiveMatch, view: int) -> State:
         record=[
             _game_view(live, number)
             for number, each in enumerate(match.games, start=1)
-            if each.events or number == 1
+            if begun(each) or number == 1
         ],
         gnubg_id=_identifier(gnubg_id_of, live),
         xgid=_identifier(xgid_of, live),
         rules=game.rules.to_dict(),
         online=live.seating.online,
         waiting_for_opponent=live.seating.invite is not None,
+        unheld=live.seating.unheld,
         claim=None if claim is None else ClaimView(against=claim[0], after=claim[1]),
     )
 
@@ -138,7 +140,7 @@ def claim_window(live: LiveMatch) -> tuple[int, datetime] | None:
     None where nothing may be claimed: not online, no one awaited, the match over."""
     game = live.match.game
     awaited = game.player_to_act
-    if not live.seating.online or live.match.is_over or awaited is None or not game.events:
+    if not live.seating.online or live.match.is_over or awaited is None or not begun(game):
         return None
     since = datetime.fromisoformat(game.events[-1].time)
     return awaited, claimable_from(since, live.seating.claim_seconds)
@@ -252,7 +254,7 @@ def _dice(game: Game) -> list[DieView]:
 
 def _opening_tie(game: Game) -> list[int] | None:
     """The dice of the opening roll's last tie, while the opening roll goes on."""
-    if game.phase is not Phase.OPENING or not game.events:
+    if game.phase is not Phase.OPENING or not game.rolls_drawn:
         return None
     *_, last = game.history()
     return list(last.dice) if isinstance(last, OpeningRoll) else None

@@ -27,7 +27,9 @@ then one of the player in the right column (seat 1): a roll and its play (``52: 
 each checker step on its own, on the mover's own point numbers, ``25`` the bar and ``0`` off,
 ``*`` a hit; the dice alone for a dance) or a cube action (`` Doubles => 2``, `` Takes``,
 `` Drops``, `` Beavers => 4``). The game's winner is written as `` Wins N point(s)`` in the
-winner's column, after a resignation as after any other end. The opening roll is not written
+winner's column, after a resignation as after any other end; a game claimed from a player who
+had left (scored as their resignation would be) as `` Wins N point(s) (claimed)``, which GNU
+Backgammon reads as a resignation and this reader as the claim. The opening roll is not written
 as such: the player who won it makes the first entry of the game, with both dice.
 
 Two spellings follow what GNU Backgammon reads rather than what it writes. Its reader takes

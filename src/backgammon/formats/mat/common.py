@@ -18,6 +18,10 @@ class MatFormatError(BackgammonError):
         self.line = line
 
 
+#: What follows the points of a game won by a claim (``Wins 1 point (claimed)``): the other
+#: player had left, and the game was scored as their resignation would have been.
+CLAIMED = "(claimed)"
+
 #: The variants as the ``[Variation]`` header names them (GNU Backgammon's words).
 VARIATION_NAMES = {
     Variant.STANDARD: "Backgammon",

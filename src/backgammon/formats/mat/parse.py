@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from ...dice import Dice
-from .common import MatFormatError
+from .common import CLAIMED, MatFormatError
 
 _LENGTH = re.compile(r"\s*(\d+)\s*[Pp]oint\s*[Mm]atch\b")
 _GAME = re.compile(r"\s*Game\s+(\d+)\b", re.IGNORECASE)
@@ -58,6 +58,7 @@ class Cell:
     play: str = ""
     value: int | None = None
     held: bool = False  # "???": rolled, and no play follows
+    claimed: bool = False  # "Wins 1 point (claimed)": the loser had left the game
 
 
 @dataclass
@@ -187,6 +188,7 @@ def _cell(number: int, entry: str, seat: int | None, right: bool) -> Cell:
     lowered = entry.lower()
     kind = next(kind for prefix, kind in _KINDS.items() if lowered.startswith(prefix))
     value: int | None = None
+    claimed = False
     if kind in ("double", "beaver"):
         found = _VALUE.search(entry)
         value = int(found[1]) if found else None
@@ -195,5 +197,6 @@ def _cell(number: int, entry: str, seat: int | None, right: bool) -> Cell:
         if points is None:
             raise MatFormatError(number, f"{entry!r} should say how much: 'Wins 2 points'.")
         value = int(points[1])
-    return Cell(number, kind, seat, right, entry, value=value)
+        claimed = kind == "win" and entry[points.end() :].strip() == CLAIMED
+    return Cell(number, kind, seat, right, entry, value=value, claimed=claimed)
 

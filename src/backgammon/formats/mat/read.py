@@ -324,7 +324,8 @@ class _Replay:
             return  # the "Wins" line that follows tells the result
         if cell.kind in ("win", "loss"):
             assert cell.value is not None
-            self._win(game, seat if cell.kind == "win" else 1 - seat, cell.value, cell.line)
+            winner = seat if cell.kind == "win" else 1 - seat
+            self._win(game, winner, cell.value, cell.line, claimed=cell.claimed)
             return
         if game.phase is Phase.OVER:
             raise MatFormatError(cell.line, f"{cell.text!r} comes after the game is over.")
@@ -400,9 +401,11 @@ class _Replay:
             f"No play is written for {high}-{low}, but there are {len(plays)} legal plays.",
         )
 
-    def _win(self, game: Game, seat: int, points: int, line: int) -> None:
+    def _win(
+        self, game: Game, seat: int, points: int, line: int, *, claimed: bool = False
+    ) -> None:
         if game.result is None:
-            self._award(game, seat, points, line)
+            self._award(game, seat, points, line, claimed=claimed)
         elif game.result.winner != seat:
             raise MatFormatError(
                 line, f"Seat {game.result.winner} won this game, not seat {seat}."
@@ -415,8 +418,11 @@ class _Replay:
         ):
             self._mismatch(game, points, line)
 
-    def _award(self, game: Game, winner: int, points: int, line: int) -> None:
-        """End the game with ``points`` to ``winner``: a drop, or the loser resigning."""
+    def _award(
+        self, game: Game, winner: int, points: int, line: int, *, claimed: bool = False
+    ) -> None:
+        """End the game with ``points`` to ``winner``: a drop, the loser resigning, or,
+        ``claimed``, the winner claiming the game of a loser who had left."""
         try:
             if game.phase is Phase.CUBE and game.offer and game.offer.player == winner:
                 game.drop(game.offer.decider)
@@ -432,8 +438,11 @@ class _Replay:
                     raise _JacobyRetry(False)
                 if level is None:
                     level = self._odd_resignation(game, winner, points, line)
-                game.resign(1 - winner, level)
-                game.accept(winner)
+                if claimed:
+                    game.claim(winner, level)
+                else:
+                    game.resign(1 - winner, level)
+                    game.accept(winner)
                 return  # the points are those of a level, or an odd figure already told
         except MatFormatError:
             raise

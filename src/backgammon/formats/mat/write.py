@@ -18,11 +18,12 @@ from ...game import (
     Rules,
     Taken,
     TurnPlayed,
+    begun,
 )
 from ...match import Match
 from ...moves import Play
 from ...position import Position
-from .common import VARIATION_NAMES, MatFormatError
+from .common import CLAIMED, VARIATION_NAMES, MatFormatError
 
 # GNU Backgammon's columns: "%3d) %-27s " and then the right-hand entry, so that column
 # starts at character 33; the score line is " %-31s%s".
@@ -79,7 +80,7 @@ def export_mat(match: Match | Game) -> str:
     out += ["", f" {length} point match", ""]
     score = [0, 0]
     for number, game in enumerate(games, start=1):
-        if not game.events and number > 1:
+        if not begun(game) and number > 1:
             continue  # the empty game a session opens after each finished one
         if game.setup is not None or game.start != Position.initial(game.rules.variant):
             raise MatFormatError(
@@ -177,7 +178,12 @@ def _entries(game: Game, number: int) -> list[_Entry]:
             entries.append(_Entry(entry.seat, " Drops"))
         elif isinstance(entry, GameEnded):
             plural = "" if entry.points == 1 else "s"
-            entries.append(_Entry(entry.winner, f" Wins {entry.points} point{plural}", False))
+            # A claim is scored as the absent side's resignation would be; the words after
+            # the points say so, and GNU Backgammon reads past them.
+            claimed = f" {CLAIMED}" if entry.reason == "claim" else ""
+            entries.append(
+                _Entry(entry.winner, f" Wins {entry.points} point{plural}{claimed}", False)
+            )
         # The opening roll is its winner's first roll, and an accepted resignation the
         # winner's "Wins" line.
     if rolled is not None and len(rolled[0].position.legal_plays(rolled[0].dice)) == 1:

@@ -3,7 +3,17 @@ notes on the format, and on what it cannot hold)."""
 
 from __future__ import annotations
 
-from ...game import Beavered, Doubled, Dropped, Game, OpeningRoll, Rolled, Taken, TurnPlayed
+from ...game import (
+    Beavered,
+    Doubled,
+    Dropped,
+    Game,
+    OpeningRoll,
+    Rolled,
+    Taken,
+    TurnPlayed,
+    begun,
+)
 from ...match import Match
 from ...position import Position
 from .common import VARIANT_RULES, SgfFormatError
@@ -38,7 +48,7 @@ def export_sgf(match: Match | Game) -> str:
     trees: list[str] = []
     score = [0, 0]
     for index, game in enumerate(games):
-        if not game.events and index > 0:
+        if not begun(game) and index > 0:
             continue  # the empty game a session opens after each finished one
         if game.setup is not None or game.start != Position.initial(game.rules.variant):
             raise SgfFormatError(
@@ -82,7 +92,8 @@ def _root_rules(game: Game, crawford: bool) -> str:
         out += f"CV[{1 << doubles}]"
     result = game.result
     if result is not None:
-        resigned = "R" if result.reason == "resign" else ""
+        # A claim is scored as the absent side's resignation would be.
+        resigned = "R" if result.reason in ("resign", "claim") else ""
         out += f"RE[{'WB'[result.winner]}+{result.points}{resigned}]"
     return out
 

@@ -1,5 +1,9 @@
 """The players' seeds for the provably fair dice (the README's "Provably fair dice").
 
+A seed is an event of the game's record (``{"action": "seed", "player": 0, "seed": ...}``),
+so it raises the match's version like any action: another process's copy of the match takes
+it from the row before it rolls, and a roll made on the version before it is refused.
+
 The state shows the game's commitment before its first roll (``fair_dice``) and, once the
 game is over, its server seed; ``GET /api/matches/{id}/record`` gives the record that
 ``backgammon verify-dice`` and the page at ``/verify.html`` check.
@@ -9,7 +13,9 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Depends, HTTPException, status
 
-from ...fairdice import FairDice, FairDiceError
+from ...errors import BackgammonError
+from ...fairdice import FairDice
+from ...game import Act, Action
 from ..deps import Held, Live, Store, Watchers, check_holds
 from ..guards import rate_limited
 from ..schemas import AddSeed, State
@@ -40,6 +46,7 @@ async def add_seed(
     request carries the seat's token (``Authorization: Bearer <token>``)."""
     check_holds(held, request.seat)
     async with live.lock:
+        await store.current(live)  # a roll taken elsewhere refuses the seed
         game = live.match.game
         dice = game.dice_source
         if not isinstance(dice, FairDice):
@@ -48,18 +55,12 @@ async def add_seed(
                 "This match rolls seeded dice (for tests and reproductions), which take no "
                 "player's seed.",
             )
-        if live.match.is_over or game.rolls_drawn:
-            raise HTTPException(
-                status.HTTP_409_CONFLICT,
-                "The dice of this game have been rolled: a seed may be added only before "
-                "its first roll.",
-            )
+        before = live.version
         try:
-            dice.add_seed(request.seat, request.seed)
-        except FairDiceError as exc:
+            # Refused once the game's first roll is drawn, or the game over.
+            game.act(request.seat, Act(Action.SEED, seed=request.seed))
+        except BackgammonError as exc:
             raise HTTPException(status.HTTP_409_CONFLICT, str(exc)) from None
-        # The game's record view holds the seeds; no event marks the change.
-        live.record_views.pop(len(live.match.games), None)
-        await save_or_refuse(store, live, live.version)
+        await save_or_refuse(store, live, before)
         hub.publish(live)
     return state_of(live, request.seat)

@@ -11,11 +11,11 @@ from fastapi import Path as InPath
 from fastapi.responses import FileResponse
 from starlette.concurrency import run_in_threadpool
 
-from ..deps import Store, Watchers
+from ..deps import Live, Store, Watchers
 from ..guards import rate_limited
 from ..lobby import find_invite, open_matches
 from ..rated import Book
-from ..schemas import Joined, JoinMatch, LobbyEntry
+from ..schemas import Joined, JoinMatch, LobbyEntry, Taken
 from ..seats import digest_of, new_secret
 from ..sessions import Viewer
 from ..store import MatchChangedError, UnknownMatchError
@@ -66,22 +66,57 @@ async def join(
             raise HTTPException(status.HTTP_410_GONE, _SPENT)
         await ratings.note_joiner(live.id, invite.seat, account)
         token = new_secret()
-        seating, players = live.seating, live.match.players
+        seating, players, before = live.seating, live.match.players, live.version
         live.seating = seating.joined(token)
         if request.name is not None:
             named = list(players)
             named[invite.seat] = request.name
             live.match.players = (named[0], named[1])
+        # An event of the record, so the version moves: a page that reconnects with the
+        # version it saw before is sent the seat taken.
+        live.match.game.join(invite.seat)
         try:
-            await store.save_seating(live, digest)
+            await store.save_seating(live, digest, before)
         except MatchChangedError:
-            live.seating, live.match.players = seating, players
             raise HTTPException(status.HTTP_410_GONE, _SPENT) from None
-        except Exception:
-            live.seating, live.match.players = seating, players
-            raise
-        hub.publish(live, again=True)  # the seat taken: no new event, a new state
+        hub.publish(live)
     return Joined(id=live.id, seat=invite.seat, token=token)
+
+
+@router.post(
+    "/api/matches/{match_id}/take",
+    response_model=Taken,
+    dependencies=[Depends(rate_limited("create"))],
+    responses={
+        404: {"description": "no such match"},
+        409: {"description": "the match's seats are held already"},
+        429: {"description": "too many requests from this address"},
+    },
+)
+async def take(live: Live, store: Store, hub: Watchers) -> Taken:
+    """Take the seats of a match saved before seats had tokens (its state says ``unheld``):
+    then anyone who knew its id could act in it, so the first who asks now holds its seats
+    played by people (both at one screen; against the computer, the person's), with the
+    answer's ``token``. Once taken, a match is refused (409) like any other."""
+    async with live.lock:
+        await store.current(live)
+        if not live.seating.unheld:
+            raise HTTPException(
+                status.HTTP_409_CONFLICT,
+                "This match's seats are held already: only their token may act in it.",
+            )
+        token = new_secret()
+        seats = frozenset(i for i, seat in enumerate(live.seats) if seat.kind == "human")
+        live.seating = live.seating.taken(token, seats)
+        try:
+            await store.save_taken(live)
+        except MatchChangedError:
+            raise HTTPException(
+                status.HTTP_409_CONFLICT,
+                "This match's seats were taken meanwhile: only their token may act in it.",
+            ) from None
+        hub.publish(live, again=True)  # no new event: the state no longer says unheld
+    return Taken(id=live.id, seats=sorted(seats), token=token)
 
 
 @router.get("/api/lobby", response_model=list[LobbyEntry])

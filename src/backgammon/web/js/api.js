@@ -53,6 +53,14 @@ export async function joinMatch(invite) {
   return joined;
 }
 
+/** Take the seats of a match saved before seats had tokens (its state says `unheld`); the
+ * token is kept in the browser. */
+export async function takeSeats(id) {
+  const taken = await request("POST", `/api/matches/${encodeURIComponent(id)}/take`, {});
+  keepSeat(taken.id, taken.token, taken.seats);
+  return taken;
+}
+
 /** The online matches waiting for an opponent. */
 export function getLobby() {
   return request("GET", "/api/lobby");

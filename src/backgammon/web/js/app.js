@@ -5,7 +5,7 @@
 
 import { closeAnalysis, openAnalysis, relabelAnalysis, setUpAnalysis } from "./analysis.js";
 import { announceChange, announcePickUp, announcePutBack, setUpAnnouncements } from "./announce.js";
-import { ApiError, act, createMatch, getState, matUrl, refusal, watch } from "./api.js";
+import { ApiError, act, createMatch, getState, matUrl, refusal, takeSeats, watch } from "./api.js";
 import { renderBoard } from "./board.js";
 import { enableDrag } from "./drag.js";
 import { renderFairDice, setUpFairDice } from "./fair.js";
@@ -390,10 +390,20 @@ async function openMatch(id) {
   $("#play").hidden = false;
   $("#new-game").hidden = false;
   page.state = null;
-  const held = seatsHeld(id);
-  page.view = held.length === 1 ? held[0] : 0;
+  page.view = seatsHeld(id).length === 1 ? seatsHeld(id)[0] : 0;
   try {
-    show(await getState(id, page.view));
+    let state = await getState(id, page.view);
+    if (state.unheld && !seatsHeld(id).length) {
+      // Saved before seats had tokens: the first page to open it takes its seats.
+      try {
+        const taken = await takeSeats(id);
+        page.view = taken.seats.length === 1 ? taken.seats[0] : 0;
+        state = await getState(id, page.view);
+      } catch (error) {
+        if (!(error instanceof ApiError && error.status === 409)) throw error; // taken elsewhere: watched
+      }
+    }
+    show(state);
   } catch (error) {
     $("#message").textContent = t(error instanceof ApiError && error.status === 404 ? "error.notFound" : "error.network");
     return;
