@@ -11,6 +11,10 @@ and an error rate: on ``--decisions`` checker-play decisions (two or more legal 
 from seeded games between the bot and pubeval, the mean equity the bot's 0-ply choice loses
 against the best play, both judged by gnubg-nn at ``--judge-plies`` (x 1000: millipoints).
 
+With ``--against FILE``, also head to head against the networks of FILE (with the bearoff
+table), ``--against-games`` games: ``BACKGAMMON_WEIGHTS=new.npz python bench/strength.py
+--against src/backgammon/bot/weights/td.npz`` compares a new checkpoint with the shipped one.
+
 Run: ``python bench/strength.py`` (``BACKGAMMON_WEIGHTS=FILE`` measures another checkpoint).
 """
 
@@ -22,10 +26,14 @@ import random
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one thread: small matrices, shared cores
 
+from backgammon.bot.bearoff import BearoffEvaluator, shipped_table
 from backgammon.bot.duel import DuelResult, GreedyPlayer, duel, opening_roll
+from backgammon.bot.evaluator import NetworkEvaluator
+from backgammon.bot.network import load_networks
 from backgammon.bot.pubeval import PubEval
 from backgammon.bot.shipped import shipped_evaluator
 from backgammon.moves import Play
@@ -108,7 +116,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--decisions", type=int, default=1_000)
     parser.add_argument("--judge-plies", type=int, default=1)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--against", type=Path, default=None,
+                        help="a file of networks to play head to head (0-ply, bearoff table)")
+    parser.add_argument("--against-games", type=int, default=2_000)
     args = parser.parse_args(argv)
+    if args.against:
+        networks, _ = load_networks(args.against, ("contact", "race"))
+        other = NetworkEvaluator(networks["contact"], networks["race"])
+        measure(str(args.against), GreedyPlayer(BearoffEvaluator(other, shipped_table())),
+                args.against_games, args.seed)
     if args.pubeval_games:
         measure("pubeval", PubEval(), args.pubeval_games, args.seed)
     try:
