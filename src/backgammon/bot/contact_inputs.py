@@ -35,6 +35,7 @@ from .encoding import (
     ROLL_WEIGHTS,
     Board,
     Inputs,
+    contact_rows,
     encode_contact,
     rearmost,
     side_features,
@@ -96,14 +97,16 @@ def contact_encoder(inputs: int) -> Encoder:
 def encode_contact_v2(mine: Board, theirs: Board) -> Inputs:
     """The version 2 contact encoding of a batch: ``(n, CONTACT_INPUTS_V2)`` float32."""
     n = len(mine)
-    base = encode_contact(mine, theirs)
-    extra = extra_features(np.concatenate((mine, theirs)))
-    return np.concatenate((base, extra[:n], extra[n:]), axis=1)
+    sides = np.concatenate((mine, theirs))
+    features, hits = side_features(sides)
+    extra = extra_features(sides, hits)
+    return np.concatenate((contact_rows(mine, theirs, features), extra[:n], extra[n:]), axis=1)
 
 
-def extra_features(side: Board) -> Inputs:
+def extra_features(side: Board, hits: NDArray[np.int32]) -> Inputs:
     """:data:`EXTRA_FEATURES` of each side of a batch stacked as (players on roll,
-    opponents): ``(2n, 15)``, each row's side against the other side of its position."""
+    opponents): ``(2n, 15)``, each row's side against the other side of its position;
+    ``hits`` are :func:`~.encoding.side_features`' blots reached by each roll."""
     rows = len(side)
     partner = np.roll(np.arange(rows), -(rows // 2))
     other = side[partner]
@@ -122,7 +125,6 @@ def extra_features(side: Board) -> Inputs:
     highest = np.where(made.any(axis=1), 24 - made[:, ::-1].argmax(axis=1), 0)
     forward = _forward_anchor(made)
 
-    _, hits = side_features(side)
     reached = np.bitwise_count(hits)
     double_shots = (reached >= 2) @ ROLL_WEIGHTS
     # A blot on point p is bit 25 - p of the masks: the pips it loses when hit.

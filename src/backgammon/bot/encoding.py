@@ -155,10 +155,14 @@ def is_race(mine: Board, theirs: Board) -> NDArray[np.bool_]:
 
 def encode_contact(mine: Board, theirs: Board) -> Inputs:
     """The contact encoding of a batch: ``(n, CONTACT_INPUTS)`` float32."""
+    return contact_rows(mine, theirs, _side_features(np.concatenate((mine, theirs))))
+
+
+def contact_rows(mine: Board, theirs: Board, features: Inputs) -> Inputs:
+    """The contact encoding of a batch whose :func:`side_features` are known already."""
     n = len(mine)
     raw = UNITS[np.concatenate((mine[:, 1:26], theirs[:, 1:26]), axis=1)].reshape(n, 200)
     off = np.stack((mine[:, 0], theirs[:, 0]), axis=1).astype(np.float32) / 15
-    features = _side_features(np.concatenate((mine, theirs)))
     return np.concatenate(
         (raw[:, :100], off[:, :1], raw[:, 100:], off[:, 1:], features[:n], features[n:]),
         axis=1,
