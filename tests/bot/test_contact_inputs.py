@@ -142,3 +142,10 @@ def test_refit_trains_from_a_start_and_logs_validation(tmp_path: Path) -> None:
     networks, meta = load_networks(out, ("contact", "race"))
     assert networks["contact"].inputs == CONTACT_INPUTS_V2 and networks["contact"].hidden == 8
     assert json.dumps(meta["history"]) == json.dumps(log["history"])
+    assert "cross_entropy" in log["history"][-1]
+    # --holdout 0: every generation trains, nothing is validated.
+    everything = refit(Settings(data=tmp_path, out=out, encoding=1, hidden=6, epochs=1,
+                                holdout=0, start=start))
+    assert everything["validation_positions"] == 0
+    assert everything["training_positions"] > log["training_positions"]
+    assert "cross_entropy" not in everything["history"][0]

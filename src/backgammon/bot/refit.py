@@ -46,7 +46,7 @@ from ..errors import BackgammonError
 from .contact_inputs import CONTACT_INPUTS_V2, contact_encoder
 from .encoding import CONTACT_INPUTS, is_race
 from .generations import load_generation, widen
-from .network import Array, Network, load_networks, save_networks
+from .network import OUTPUTS, Array, Network, load_networks, save_networks
 from .train import NETWORKS, settings_json
 
 #: Contact inputs of each encoding version.
@@ -88,16 +88,20 @@ def contact_data(data: Path, holdout: int) -> tuple[
     tuple[NDArray[np.uint8], NDArray[np.uint8], Array],
 ]:
     """The contact positions of the generations in ``data`` as (mine, theirs, targets), for
-    training and for validation (every ``holdout``-th generation)."""
+    training and for validation (every ``holdout``-th generation; none with ``holdout`` 0)."""
     files = sorted(p for p in data.glob("gen-*.npz") if "partial" not in p.name)
     if not files:
         raise RefitError(f"{data} holds no generations (gen-NNN.npz).")
     parts: dict[bool, list[tuple[Any, Any]]] = {True: [], False: []}
     for path in files:
         boards, targets, meta = load_generation(path)
-        parts[int(meta["generation"]) % holdout == 0].append((boards, targets))
+        parts[holdout > 0 and int(meta["generation"]) % holdout == 0].append((boards, targets))
     split = []
     for held in (False, True):
+        if held and holdout == 0:
+            empty = np.zeros((0, 26), dtype=np.uint8)
+            split.append((empty, empty, np.zeros((0, OUTPUTS), dtype=np.float32)))
+            continue
         if not parts[held]:
             side = "validation" if held else "training"
             raise RefitError(f"No generation of {data} falls on the {side} side of --holdout "
@@ -111,7 +115,10 @@ def contact_data(data: Path, holdout: int) -> tuple[
 
 
 def validation(network: Network, inputs: Array, targets: Array) -> dict[str, float]:
-    """Cross-entropy and mean squared error of ``network`` on a validation set."""
+    """Cross-entropy and mean squared error of ``network`` on a validation set (nothing for
+    an empty one)."""
+    if not len(inputs):
+        return {}
     outputs = np.concatenate([network.forward(inputs[i : i + 8192])
                               for i in range(0, len(inputs), 8192)])
     return {"cross_entropy": round(cross_entropy(targets, outputs), 6),
@@ -195,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lr", type=float, default=defaults.lr)
     parser.add_argument("--seed", type=int, default=defaults.seed)
     parser.add_argument("--holdout", type=int, default=defaults.holdout,
-                        help="every N-th generation is the validation set")
+                        help="every N-th generation is the validation set (0: none)")
     parser.add_argument("--race-from", type=Path, default=None,
                         help="the file whose race network goes with the new contact network")
     parser.add_argument("--start", type=Path, default=None,
