@@ -14,15 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_browser import (  # noqa: F401 (fixtures)
+from browser_support import (
     WEB,
-    browser,
     fetch_state,
     match_url,
-    page,
     place,
     post,
-    server,
     settled,
     version,
     wait_version,
@@ -45,7 +42,7 @@ def axe() -> str:
     return AXE.read_text(encoding="utf-8")
 
 
-def audit(page: Any, axe: str) -> list[str]:  # noqa: F811
+def audit(page: Any, axe: str) -> list[str]:
     """The serious and critical violations axe-core finds in the page as it is now, each as
     "rule: what is wrong (the elements)"."""
     if not page.evaluate("typeof window.axe !== 'undefined'"):
@@ -61,7 +58,7 @@ def audit(page: Any, axe: str) -> list[str]:  # noqa: F811
     ]
 
 
-def in_language(page: Any, lang: str) -> None:  # noqa: F811
+def in_language(page: Any, lang: str) -> None:
     """Switch the game page to ``lang`` by its menu, and wait until it speaks it."""
     if lang != "en":
         page.select_option("#language", lang)
@@ -69,7 +66,7 @@ def in_language(page: Any, lang: str) -> None:  # noqa: F811
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_the_setup_form_passes_the_audit(server: str, page: Any, axe: str, lang: str) -> None:  # noqa: F811
+def test_the_setup_form_passes_the_audit(server: str, page: Any, axe: str, lang: str) -> None:
     page.goto(server + "/")
     page.wait_for_selector("#setup-form button[type=submit]")
     in_language(page, lang)
@@ -77,7 +74,7 @@ def test_the_setup_form_passes_the_audit(server: str, page: Any, axe: str, lang:
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_the_game_page_passes_the_audit(server: str, page: Any, axe: str, lang: str) -> None:  # noqa: F811
+def test_the_game_page_passes_the_audit(server: str, page: Any, axe: str, lang: str) -> None:
     match_id = post(
         server, "/api/matches", {"opponent": "computer", "level": "advanced", "seed": SEED}
     )["id"]
@@ -96,14 +93,14 @@ def test_the_game_page_passes_the_audit(server: str, page: Any, axe: str, lang: 
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_the_tutorial_passes_the_audit(server: str, page: Any, axe: str, lang: str) -> None:  # noqa: F811
+def test_the_tutorial_passes_the_audit(server: str, page: Any, axe: str, lang: str) -> None:
     page.goto(f"{server}/tutorial/{lang}")
     page.wait_for_selector('[data-place="p24"]')
     assert audit(page, axe) == []
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_the_help_pages_pass_the_audit(server: str, page: Any, axe: str, lang: str) -> None:  # noqa: F811
+def test_the_help_pages_pass_the_audit(server: str, page: Any, axe: str, lang: str) -> None:
     failures = {}
     for topic in TOPICS:
         page.goto(f"{server}/help/{lang}/{'' if topic == 'index' else topic}")
@@ -115,7 +112,7 @@ def test_the_help_pages_pass_the_audit(server: str, page: Any, axe: str, lang: s
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_account_and_player_pages_pass_the_audit(
-    server: str, page: Any, axe: str, lang: str  # noqa: F811
+    server: str, page: Any, axe: str, lang: str
 ) -> None:
     page.goto(f"{server}/account?lang={lang}")
     page.wait_for_selector("form")
@@ -127,7 +124,7 @@ def test_the_account_and_player_pages_pass_the_audit(
     assert audit(page, axe) == []
 
 
-def test_the_dice_verifier_passes_the_audit(server: str, page: Any, axe: str) -> None:  # noqa: F811
+def test_the_dice_verifier_passes_the_audit(server: str, page: Any, axe: str) -> None:
     page.goto(f"{server}/verify.html")
     page.wait_for_selector("h1")
     assert audit(page, axe) == []
@@ -154,7 +151,7 @@ def contrast(first: str, second: str) -> float:
     return (high + 0.05) / (low + 0.05)
 
 
-def test_the_checkers_and_marks_stand_out_without_their_colours(server: str, page: Any) -> None:  # noqa: F811
+def test_the_checkers_and_marks_stand_out_without_their_colours(server: str, page: Any) -> None:
     """Each side's checkers, and the rings round the checker picked up and where it would land,
     reach 3:1 against every part of the board they lie on (WCAG 1.4.11), by their fill or
     their rim; black's carry an inner ring that white's do not."""
@@ -218,14 +215,14 @@ def test_what_is_said_uses_the_glossarys_words(lang: str) -> None:
 # The keyboard alone, and what a screen reader hears
 
 
-def focused(page: Any) -> str:  # noqa: F811
+def focused(page: Any) -> str:
     """The place or the control that has the focus ("" for anything else)."""
     return str(page.evaluate(
         "document.activeElement.dataset.place || document.activeElement.dataset.action || ''"
     ))
 
 
-def tab_to(page: Any, target: str) -> None:  # noqa: F811
+def tab_to(page: Any, target: str) -> None:
     """Press Tab until ``target`` (a place or a control's action) has the focus."""
     for _ in range(80):
         if focused(page) == target:
@@ -234,7 +231,7 @@ def tab_to(page: Any, target: str) -> None:  # noqa: F811
     pytest.fail(f"Tab never reached {target}")
 
 
-def listen(page: Any) -> None:  # noqa: F811
+def listen(page: Any) -> None:
     """Keep every line the live region is given in ``window.heard`` (the region keeps the
     last few only)."""
     page.evaluate(
@@ -249,7 +246,7 @@ def listen(page: Any) -> None:  # noqa: F811
     )
 
 
-def hear(page: Any, text: str, since: int) -> int:  # noqa: F811
+def hear(page: Any, text: str, since: int) -> int:
     """Wait until a line from the ``since``-th on holds ``text``; the index after it."""
     handle = page.wait_for_function(
         "([text, since]) => { const i = window.heard.findIndex("
@@ -270,7 +267,7 @@ def spoken(start: int, end: int, hit: bool) -> str:
     return f"{text}, hitting" if hit else text
 
 
-def test_a_game_by_the_keyboard_alone_is_heard(server: str, page: Any) -> None:  # noqa: F811
+def test_a_game_by_the_keyboard_alone_is_heard(server: str, page: Any) -> None:
     match_id = post(
         server, "/api/matches", {"opponent": "computer", "level": "advanced", "seed": SEED}
     )["id"]
@@ -360,7 +357,7 @@ def computer_play(entry: dict[str, Any]) -> str:
 
 
 @pytest.mark.parametrize("lang", ["vi", "mt", "fa", "km"])
-def test_the_live_region_speaks_the_pages_language(server: str, page: Any, lang: str) -> None:  # noqa: F811
+def test_the_live_region_speaks_the_pages_language(server: str, page: Any, lang: str) -> None:
     messages = json.loads((WEB / "messages" / f"{lang}.json").read_text(encoding="utf-8"))
     match_id = post(
         server, "/api/matches", {"opponent": "computer", "level": "advanced", "seed": SEED}
@@ -385,7 +382,7 @@ def test_the_live_region_speaks_the_pages_language(server: str, page: Any, lang:
     page.evaluate("localStorage.clear()")
 
 
-def test_the_cube_and_a_games_end_are_heard(server: str, page: Any) -> None:  # noqa: F811
+def test_the_cube_and_a_games_end_are_heard(server: str, page: Any) -> None:
     # Seed 1: the computer wins the opening roll and plays first.
     match_id = post(
         server, "/api/matches", {"opponent": "computer", "level": "advanced", "seed": 1}

@@ -10,12 +10,10 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from test_browser import browser, page, server  # noqa: F401 (fixtures)
-
 PASSWORD = "a long pass phrase"
 
 
-def sign_up(page: Any, server: str, name: str) -> None:  # noqa: F811
+def sign_up(page: Any, server: str, name: str) -> None:
     page.goto(server + "/account")
     page.fill("#sign-up input[name=name]", name)
     page.fill("#sign-up input[name=password]", PASSWORD)
@@ -23,7 +21,7 @@ def sign_up(page: Any, server: str, name: str) -> None:  # noqa: F811
     page.wait_for_selector("#sign-out")
 
 
-def test_sign_up_then_play_signed_in_then_sign_out(server: str, page: Any) -> None:  # noqa: F811
+def test_sign_up_then_play_signed_in_then_sign_out(server: str, page: Any) -> None:
     name = "Walker" + secrets.token_hex(3)
     sign_up(page, server, name)
     assert f"You are signed in as {name}." in page.inner_text("main")
@@ -42,7 +40,7 @@ def test_sign_up_then_play_signed_in_then_sign_out(server: str, page: Any) -> No
     assert page.evaluate("document.cookie") == ""
 
 
-def test_a_refused_sign_in_is_said_on_its_form(server: str, page: Any) -> None:  # noqa: F811
+def test_a_refused_sign_in_is_said_on_its_form(server: str, page: Any) -> None:
     page.goto(server + "/account")
     page.fill("#sign-in input[name=name]", "Nobody" + secrets.token_hex(3))
     page.fill("#sign-in input[name=password]", PASSWORD)
@@ -52,7 +50,7 @@ def test_a_refused_sign_in_is_said_on_its_form(server: str, page: Any) -> None: 
 
 
 def test_the_account_page_follows_the_language_chosen_in_the_game(
-    server: str, page: Any  # noqa: F811
+    server: str, page: Any
 ) -> None:
     page.goto(server + "/")
     page.wait_for_selector("#setup-form button[type=submit]")

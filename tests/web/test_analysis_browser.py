@@ -18,21 +18,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support import analyser_held_after_one
-from test_browser import (  # noqa: F401 (fixtures)
+from browser_support import (
     SEED,
     WEB,
     Running,
-    browser,
     catalogue,
     fetch_state,
     match_url,
-    page,
     post,
     request_for,
     screenshot,
-    server,
 )
+from support import analyser_held_after_one
 
 from backgammon.server import analyses
 
@@ -121,7 +118,7 @@ def check_a_point_shows_its_decision(base: str, tab: Any, report: Json, nth: int
 
 
 def test_the_analysis_of_a_game_graph_and_a_click_on_it(
-    server: str, page: Any  # noqa: F811
+    server: str, page: Any
 ) -> None:
     match_id = a_finished_game(server)
     page.goto(match_url(server, match_id))
@@ -150,7 +147,7 @@ def test_the_analysis_of_a_game_graph_and_a_click_on_it(
 
 
 def test_an_uploaded_mat_file_is_analysed_in_the_page(
-    server: str, page: Any  # noqa: F811
+    server: str, page: Any
 ) -> None:
     match_id = a_finished_game(server)
     with urllib.request.urlopen(f"{server}/api/matches/{match_id}/mat", timeout=10) as answer:
@@ -178,7 +175,7 @@ def test_an_uploaded_mat_file_is_analysed_in_the_page(
 
 
 def test_the_progress_is_shown_while_the_server_thinks(
-    tmp_path: Path, page: Any, monkeypatch: pytest.MonkeyPatch  # noqa: F811
+    tmp_path: Path, page: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """An analysis held after its first decision: the page says how far it has got, then
     draws the report once the analysis goes on to its end."""

@@ -11,66 +11,42 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import socket
-import threading
-import time
 import urllib.request
-from collections.abc import Iterator
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_support import (
+    SEED,
+    WEB,
+    MarkupTexts,
+    Running,
+    catalogue,
+    centre,
+    click_step,
+    fetch_state,
+    highlighted,
+    match_url,
+    place,
+    post,
+    request_for,
+    screenshot,
+    settled,
+    targets_of,
+    version,
+    wait_version,
+)
 
 from backgammon.bot import Level
 from backgammon.dice import SeededDice
 from backgammon.formats.ids import setup_from_id
 from backgammon.game import Action, Game, Phase
 
-ROOT = Path(__file__).resolve().parents[2]
-WEB = ROOT / "src" / "backgammon" / "web"
-ARTIFACTS = ROOT / "artifacts"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-SEED = 11  # seat 1 (black, at the top) wins the opening roll, 5 against 4
-
 # The page's texts: all in the catalogue, none in the markup or the scripts
 
 
-def catalogue() -> dict[str, str]:
-    messages: dict[str, str] = json.loads((WEB / "messages" / "en.json").read_text())
-    return messages
-
-
-class _Texts(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.texts: list[str] = []
-        self.keys: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        for name, value in attrs:
-            if name in ("data-msg", "data-msg-label", "data-msg-title") and value:
-                self.keys.append(value)
-            if name in ("aria-label", "title", "placeholder", "alt") and value:
-                self.texts.append(f"{name}={value}")
-
-    def handle_data(self, data: str) -> None:
-        if data.strip():
-            self.texts.append(data.strip())
-
-
 def test_the_markup_holds_no_text_and_names_only_known_messages() -> None:
-    parser = _Texts()
+    parser = MarkupTexts()
     parser.feed((WEB / "index.html").read_text())
     assert parser.texts == []
     assert parser.keys and set(parser.keys) <= set(catalogue())
@@ -104,167 +80,6 @@ def test_the_record_speaks_to_the_person_in_the_second_person() -> None:
 
 
 # The browser
-
-
-class Running:
-    """A uvicorn server in a thread, serving the app on an SQLite database, on a loopback port
-    (a free one, or the one given, so that a page open on the old server's address reaches the
-    new one after a restart)."""
-
-    def __init__(self, database: Path, port: int = 0, **options: Any) -> None:
-        uvicorn = pytest.importorskip("uvicorn")
-        from backgammon.server import Settings, create_app
-        from backgammon.server.settings import sqlite_url
-
-        unlimited = {"create_rate": None, "hint_rate": None, "action_rate": None,
-                     "upload_rate": None}
-        settings = Settings(
-            database_url=sqlite_url(database), computer_pause=0.05, allow_seed=True,
-            **{**unlimited, **options},
-        )
-        app = create_app(settings)
-        listener = socket.socket()
-        # The old server's connections may linger in TIME_WAIT on the port taken over.
-        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        listener.bind(("127.0.0.1", port))
-        self.port: int = listener.getsockname()[1]
-        self.url = f"http://127.0.0.1:{self.port}"
-        self._listener = listener
-        config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2)
-        self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(
-            target=self._server.run, kwargs={"sockets": [listener]}, daemon=True
-        )
-        self._thread.start()
-        deadline = time.monotonic() + 20
-        while not self._server.started:
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.05)
-
-    def stop(self) -> None:
-        """Shut the server down and wait until it has."""
-        self._server.should_exit = True
-        self._thread.join(10)
-        assert not self._thread.is_alive(), "the server did not stop"
-        self._listener.close()
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    running = Running(tmp_path_factory.mktemp("browser") / "games.sqlite")
-    yield running.url
-    running.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists() or shutil.which(CHROMIUM) is None:
-        pytest.skip(f"Debian's chromium is not installed at {CHROMIUM} (apt-get install chromium)")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 900, "height": 1000})
-    opened = context.new_page()
-    opened.set_default_timeout(10_000)
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    yield opened
-    context.close()
-    assert errors == [], errors
-
-
-#: The seat token of each match made through the API here, and the seats it holds (as the
-#: page's address hands them over: "0,1" at one screen, "0" against the computer).
-TOKENS: dict[str, tuple[str, str]] = {}
-
-
-def request_for(base: str, path: str, body: dict[str, Any] | None = None) -> Any:
-    """A request to ``path``, with the token of the match it names, if made here."""
-    headers = {"Content-Type": "application/json"} if body is not None else {}
-    named = re.match(r"/api/matches/([^/?]+)", path)
-    if named and named.group(1) in TOKENS:
-        headers["Authorization"] = f"Bearer {TOKENS[named.group(1)][0]}"
-    data = None if body is None else json.dumps(body).encode()
-    return urllib.request.Request(base + path, data=data, headers=headers)
-
-
-def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    with urllib.request.urlopen(request_for(base, path, body), timeout=10) as response:
-        data: dict[str, Any] = json.load(response)
-    if path == "/api/matches":
-        TOKENS[data["id"]] = (data["token"], "0,1" if body.get("opponent") == "human" else "0")
-    return data
-
-
-def match_url(base: str, match_id: str) -> str:
-    """The page of a match made here, with its seats handed over in the address."""
-    token, seats = TOKENS[match_id]
-    return f"{base}/?match={match_id}#token={token}&seats={seats}"
-
-
-def fetch_state(base: str, match_id: str) -> dict[str, Any]:
-    with urllib.request.urlopen(f"{base}/api/matches/{match_id}", timeout=10) as response:
-        data: dict[str, Any] = json.load(response)
-    return data
-
-
-def place(location: int, mover: int) -> str:
-    """The page's name of a place of the mover's numbering, on seat 0's board."""
-    if location == 25:
-        return f"bar{mover}"
-    if location == 0:
-        return f"off{mover}"
-    return f"p{location if mover == 0 else 25 - location}"
-
-
-def highlighted(page: Any, kind: str) -> set[str]:
-    return {node.get_attribute("data-place") for node in page.query_selector_all(f".is-{kind}")}
-
-
-def wait_version(page: Any, version: int) -> None:
-    page.wait_for_function(
-        "v => { const board = document.querySelector('#board');"
-        " return Number(board.dataset.version) >= v && board.ariaBusy !== 'true'; }",
-        arg=version,
-    )
-
-
-def version(page: Any) -> int:
-    return int(page.get_attribute("#board", "data-version"))
-
-
-def targets_of(game: Game, source: int) -> set[str]:
-    """The places the engine lets the checker on the mover's point ``source`` go to now."""
-    assert game.turn is not None
-    return {place(b, game.on_roll) for a, b in game.turn.legal_steps() if a == source}
-
-
-def click_step(page: Any, game: Game, step: tuple[int, int]) -> None:
-    """Click the checker, check the highlighted destinations, click the destination; a checker
-    with one destination goes there on the first click."""
-    assert game.turn is not None
-    mover = game.on_roll
-    sources = {place(a, mover) for a, _ in game.turn.legal_steps()}
-    assert highlighted(page, "source") == sources
-    targets = targets_of(game, step[0])
-    before = version(page)
-    page.click(f'[data-place="{place(step[0], mover)}"]')
-    if len(targets) > 1:
-        assert highlighted(page, "target") == targets
-        page.click(f'[data-place="{place(step[1], mover)}"]')
-    game.step(mover, *step)
-    wait_version(page, before + 1)
-
-
-def screenshot(page: Any, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / name), full_page=True)
 
 
 def test_two_players_at_one_screen(server: str, page: Any) -> None:
@@ -399,18 +214,6 @@ def click_next(page: Any, state: dict[str, Any], double: bool) -> None:
 COMPUTER_SEED = 5
 
 
-def settled(base: str, match_id: str) -> dict[str, Any]:
-    """The match's state once the computer has made its actions (the page is told of the
-    person's action before the computer answers it)."""
-    deadline = time.monotonic() + 10
-    state = fetch_state(base, match_id)
-    while state["to_act"] == 1 and not state["match_over"]:
-        assert time.monotonic() < deadline, "the computer did not act"
-        time.sleep(0.02)
-        state = fetch_state(base, match_id)
-    return state
-
-
 def test_a_whole_game_against_the_computer_by_clicks(server: str, page: Any) -> None:
     match_id = post(
         server,
@@ -540,12 +343,6 @@ def test_the_obvious_step_is_a_pure_function_of_the_steps(server: str, page: Any
         [[steps, mover, source] for steps, mover, source, _ in cases],
     )
     assert answers == [expected for *_, expected in cases]
-
-
-def centre(page: Any, selector: str) -> tuple[float, float]:
-    box = page.locator(selector).last.bounding_box()
-    assert box is not None, selector
-    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
 def drag(page: Any, source: str, to: tuple[float, float], shot: str | None = None) -> None:

@@ -13,24 +13,13 @@ import json
 import urllib.request
 from typing import Any
 
-from test_browser import (  # noqa: F401 (fixtures)
-    WEB,
-    _Texts,
-    browser,
-    catalogue,
-    fetch_state,
-    match_url,
-    page,
-    post,
-    screenshot,
-    server,
-)
+from browser_support import WEB, MarkupTexts, catalogue, fetch_state, match_url, post, screenshot
 
 from backgammon.fairdice import derive_roll
 
 
 def test_the_verify_page_holds_no_text_and_names_only_known_messages() -> None:
-    parser = _Texts()
+    parser = MarkupTexts()
     parser.feed((WEB / "verify.html").read_text())
     assert parser.texts == []
     assert parser.keys and set(parser.keys) <= set(catalogue())
@@ -58,7 +47,7 @@ def finish_game(base: str, match_id: str) -> None:
 
 
 def test_the_javascript_derivation_is_the_pythons(
-    server: str, page: Any  # noqa: F811
+    server: str, page: Any
 ) -> None:
     page.goto(f"{server}/verify.html")
     key, seeds = bytes(range(32)), ("alice", "bob")
@@ -77,7 +66,7 @@ def test_the_javascript_derivation_is_the_pythons(
 
 
 def test_the_panel_takes_a_seed_and_links_to_the_check(
-    server: str, page: Any  # noqa: F811
+    server: str, page: Any
 ) -> None:
     match_id = post(server, "/api/matches", {"opponent": "human", "length": 1})["id"]
     commitment = fetch_state(server, match_id)["fair_dice"]["commitment"]
@@ -104,7 +93,7 @@ def test_the_panel_takes_a_seed_and_links_to_the_check(
 
 
 def test_the_check_names_a_tampered_roll(
-    server: str, page: Any  # noqa: F811
+    server: str, page: Any
 ) -> None:
     match_id = post(server, "/api/matches", {"opponent": "human", "length": 3})["id"]
     finish_game(server, match_id)
@@ -126,7 +115,7 @@ def test_the_check_names_a_tampered_roll(
 
 
 def test_the_check_says_what_it_cannot_read(
-    server: str, page: Any  # noqa: F811
+    server: str, page: Any
 ) -> None:
     page.goto(f"{server}/verify.html?match=no-such-match")
     page.wait_for_function("document.querySelector('#verify-verdict').textContent !== ''")

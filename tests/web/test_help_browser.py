@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_browser import browser, page, server  # noqa: F401 (fixtures)
 
 from backgammon.server.routes.help import LANGUAGES
 
@@ -19,7 +18,7 @@ TITLES = {"en": "The rules of backgammon", "fa": "قوانین تخته نرد"}
 
 @pytest.mark.parametrize("lang", ["en", "fa", "km"])
 def test_the_game_pages_help_link_opens_the_help_in_its_language(
-    server: str, page: Any, lang: str  # noqa: F811
+    server: str, page: Any, lang: str
 ) -> None:
     page.goto(server + "/")
     page.wait_for_selector("#setup-form button[type=submit]")
@@ -36,7 +35,7 @@ def test_the_game_pages_help_link_opens_the_help_in_its_language(
     page.evaluate("localStorage.clear()")
 
 
-def test_the_help_reads_without_scripts_in_each_language(server: str, browser: Any) -> None:  # noqa: F811
+def test_the_help_reads_without_scripts_in_each_language(server: str, browser: Any) -> None:
     context = browser.new_context(
         java_script_enabled=False, viewport={"width": 900, "height": 900}
     )

@@ -13,14 +13,7 @@ import urllib.request
 from typing import Any
 
 import pytest
-from test_browser import (  # noqa: F401 (fixtures)
-    browser,
-    match_url,
-    page,
-    post,
-    request_for,
-    server,
-)
+from browser_support import match_url, post, request_for
 
 from backgammon.analysis.reasons import LANGUAGES
 
@@ -56,7 +49,7 @@ def open_in(tab: Any, base: str, match_id: str, lang: str) -> None:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_hint_panel_says_why_in_the_pages_language(
-    server: str, page: Any, lang: str  # noqa: F811
+    server: str, page: Any, lang: str
 ) -> None:
     match_id = create(server, HITTING_XGID)
     open_in(page, server, match_id, lang)
@@ -75,7 +68,7 @@ def test_the_hint_panel_says_why_in_the_pages_language(
 
 
 def test_a_change_of_language_asks_for_the_reasons_in_it(
-    server: str, page: Any  # noqa: F811
+    server: str, page: Any
 ) -> None:
     match_id = create(server, HITTING_XGID)
     open_in(page, server, match_id, "en")
@@ -90,7 +83,7 @@ def test_a_change_of_language_asks_for_the_reasons_in_it(
     page.evaluate("localStorage.clear()")
 
 
-def test_a_cube_hint_says_why(server: str, page: Any) -> None:  # noqa: F811
+def test_a_cube_hint_says_why(server: str, page: Any) -> None:
     # The start, White to roll: the cube decision before the roll.
     match_id = create(server, "4HPwATDgc/ABMA")
     open_in(page, server, match_id, "fa")

@@ -16,13 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_browser import (  # noqa: F401 (fixtures)
-    Running,
-    browser,
-    screenshot,
-    server,
-    wait_version,
-)
+from browser_support import Running, screenshot, wait_version
 
 #: Each side has four checkers left in its home board (pips 7 and 9), seat 0 to roll: a game
 #: of a few turns.
@@ -32,7 +26,7 @@ MOST_ACTIONS = 80
 
 
 @pytest.fixture
-def contexts(browser: Any) -> Iterator[list[Any]]:  # noqa: F811
+def contexts(browser: Any) -> Iterator[list[Any]]:
     """Three browser contexts (two players and a spectator), each a page with no page errors."""
     made, pages, errors = [], [], []
     for _ in range(3):
@@ -77,7 +71,7 @@ def move(page: Any, state: dict[str, Any]) -> None:
 
 
 def test_two_browsers_play_an_online_game_that_a_third_watches(
-    server: str, contexts: list[Any]  # noqa: F811
+    server: str, contexts: list[Any]
 ) -> None:
     first, second, spectator = contexts
     # The creator: an online game from a position, not listed in the lobby.

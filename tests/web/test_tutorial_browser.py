@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 import pytest
-from test_browser import browser, centre, page, screenshot, server  # noqa: F401 (fixtures)
+from browser_support import centre, screenshot
 
 from backgammon import Position
 from backgammon.server.routes.help import LANGUAGES
@@ -32,13 +32,13 @@ def place(point: int) -> str:
     return "bar0" if point == 25 else "off0" if point == 0 else f"p{point}"
 
 
-def watch_console(page: Any) -> list[str]:  # noqa: F811
+def watch_console(page: Any) -> list[str]:
     said: list[str] = []
     page.on("console", lambda message: said.append(message.text))
     return said
 
 
-def wait_drawn(page: Any, name: str, made: int = 0, verdict: str = "") -> None:  # noqa: F811
+def wait_drawn(page: Any, name: str, made: int = 0, verdict: str = "") -> None:
     """Wait until the board shows step ``name`` with ``made`` checker steps and ``verdict``."""
     page.wait_for_function(
         "([name, made, verdict]) => { const b = document.querySelector('#board');"
@@ -48,12 +48,12 @@ def wait_drawn(page: Any, name: str, made: int = 0, verdict: str = "") -> None: 
     )
 
 
-def feedback(page: Any) -> str:  # noqa: F811
+def feedback(page: Any) -> str:
     return str(page.inner_text("#feedback")).strip()
 
 
 def play(
-    page: Any, step: dict[str, Any], notation: str, drag_first: bool = False,  # noqa: F811
+    page: Any, step: dict[str, Any], notation: str, drag_first: bool = False,
     keyboard: bool = False,
 ) -> None:
     """Make ``notation`` on the board one checker at a time: a click on the checker (which
@@ -89,7 +89,7 @@ def play(
                    in step["plays"] else "wrong")
 
 
-def go_on(page: Any, lang: str, name: str) -> None:  # noqa: F811
+def go_on(page: Any, lang: str, name: str) -> None:
     """The step is done: Next is offered, and leads to the step after."""
     assert page.is_enabled("#next-button")
     page.click("#next-button")
@@ -101,7 +101,7 @@ def go_on(page: Any, lang: str, name: str) -> None:  # noqa: F811
         page.wait_for_selector("#end-heading", state="visible")
 
 
-def play_through(page: Any, lang: str) -> None:  # noqa: F811
+def play_through(page: Any, lang: str) -> None:
     say = words(lang)
     steps = {step["name"]: step for step in RAW}
     wait_drawn(page, "opening")
@@ -181,7 +181,7 @@ def play_through(page: Any, lang: str) -> None:  # noqa: F811
 
 
 @pytest.mark.parametrize("lang", ["en", "fa"])
-def test_the_tutorial_played_through(server: str, page: Any, lang: str) -> None:  # noqa: F811
+def test_the_tutorial_played_through(server: str, page: Any, lang: str) -> None:
     said = watch_console(page)
     page.goto(f"{server}/tutorial/{lang}")
     play_through(page, lang)
@@ -192,7 +192,7 @@ def test_the_tutorial_played_through(server: str, page: Any, lang: str) -> None:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_tutorial_loads_in_each_language_with_every_text(
-    server: str, page: Any, lang: str  # noqa: F811
+    server: str, page: Any, lang: str
 ) -> None:
     said = watch_console(page)
     page.goto(f"{server}/tutorial/{lang}")
@@ -224,7 +224,7 @@ def test_the_tutorial_loads_in_each_language_with_every_text(
 
 @pytest.mark.parametrize("lang", ["en", "fa"])
 def test_the_game_page_links_to_the_tutorial_in_its_language(
-    server: str, page: Any, lang: str  # noqa: F811
+    server: str, page: Any, lang: str
 ) -> None:
     page.goto(server + "/")
     page.wait_for_selector("#setup-form button[type=submit]")
@@ -238,7 +238,7 @@ def test_the_game_page_links_to_the_tutorial_in_its_language(
     page.evaluate("localStorage.clear()")
 
 
-def test_a_step_the_server_does_not_answer_changes_nothing(server: str, page: Any) -> None:  # noqa: F811
+def test_a_step_the_server_does_not_answer_changes_nothing(server: str, page: Any) -> None:
     page.goto(f"{server}/tutorial/en#first-move")
     wait_drawn(page, "first-move")
     page.route("**/api/tutorial/**", lambda route: route.abort())

@@ -1,0 +1,327 @@
+"""A fixed set of checker-play decisions judged by GNU Backgammon, and any network's error on it.
+
+``build`` plays seeded cubeless games between varied players (gnubg-nn's 0-ply network, our
+shipped bot with some noise, pubeval), each game's two players drawn at random and each
+exploring (a random legal play) at a rate drawn per game, so that the positions range over
+contact, crashed and backgame positions, races and bear-offs. It samples unforced decisions
+(two or more legal plays) from those games, at most one per position and roll, judges every
+legal play of each by gnubg-nn at ``--plies`` (cubeless money equity), and keeps the
+non-trivial ones: where some play loses more than ``--trivial`` against the best. The set is
+JSON lines, gzipped: a header (the command, the judge's depth, how many decisions were
+sampled and how many were trivial), then one decision a line: the gnubg Position ID, the
+dice, gnubg's class of the position, the best play's equity, and each legal play's equity
+loss against it, keyed by the Position ID of the play's result (the opponent on roll).
+
+``measure`` asks a bot (the shipped networks, or each ``--weights`` file, at ``--plies``) for
+its play in each decision and reports gnubg's equity loss of that play: the mean in
+millipoints a decision (equity x 1000) with its standard error, by position class, the share
+of decisions marked bad (a loss over 0.08) and very bad (over 0.16, a blunder), and the
+mean over every unforced decision sampled, the trivial ones counted at 0 (GNU Backgammon's
+own convention for an error rate). With two or more networks it also prints each one's
+difference from the first over the same decisions, with the standard error of the paired
+differences (much smaller than either's own).
+
+Run:
+    python bench/decisions.py build --decisions 2000 --out bench/data/decisions.jsonl.gz
+    python bench/decisions.py measure --plies 0 [--weights A.npz --weights B.npz]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import math
+import os
+import random
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one thread: small matrices, shared cores
+
+from gnubg_judge import GnubgJudge
+
+from backgammon.analysis.decisions import SKILL_THRESHOLDS, Mark
+from backgammon.bot import Bot
+from backgammon.bot.bearoff import BearoffEvaluator
+from backgammon.bot.duel import Chooser, opening_roll
+from backgammon.bot.evaluator import Evaluator, NetworkEvaluator
+from backgammon.bot.network import load_networks
+from backgammon.bot.pubeval import PubEval
+from backgammon.bot.shipped import shipped_evaluator
+from backgammon.bot.train import NETWORKS
+from backgammon.errors import BackgammonError
+from backgammon.moves import Play
+from backgammon.position import Position
+
+DEFAULT_SET = str(Path(__file__).resolve().parent / "data" / "decisions.jsonl.gz")
+#: The classes in the order they are printed (gnubg's, bench/gnubg_judge.py's CLASSES).
+CLASS_ORDER = ("contact", "crashed", "race", "bear-off")
+#: Equity losses are stored rounded to this many decimals (0.01 millipoints).
+DECIMALS = 5
+BAD = dict((mark, threshold) for mark, threshold in SKILL_THRESHOLDS)[Mark.BAD]
+VERY_BAD = dict((mark, threshold) for mark, threshold in SKILL_THRESHOLDS)[Mark.VERY_BAD]
+
+
+class DecisionSetError(BackgammonError):
+    """A decision of the set does not match the legal plays our rules give."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One checker-play decision as gnubg judged it."""
+
+    position_id: str
+    dice: tuple[int, int]
+    position_class: str
+    best: float  # gnubg's equity of the best play
+    losses: dict[str, float]  # by the result's Position ID: the equity lost against the best
+
+    def plays(self) -> list[Play]:
+        """The legal plays by our rules, checked to be the set's."""
+        plays = Position.from_id(self.position_id).legal_plays(self.dice)
+        if {play.result.id() for play in plays} != set(self.losses):
+            raise DecisionSetError(
+                f"The plays of {self.dice} from {self.position_id} by our rules are not the "
+                f"{len(self.losses)} plays the set judged."
+            )
+        return plays
+
+
+@dataclass(frozen=True)
+class DecisionSet:
+    """A file of decisions and its header."""
+
+    header: dict[str, object]
+    decisions: list[Decision]
+
+    @property
+    def unforced(self) -> int:
+        """How many unforced decisions were sampled (the trivial ones too)."""
+        return int(self.header["sampled"])  # type: ignore[call-overload]
+
+
+def load(path: str = DEFAULT_SET) -> DecisionSet:
+    """The decision set of a file ``build`` wrote."""
+    with gzip.open(path, "rt") as lines:
+        header = json.loads(next(lines))
+        decisions = [
+            Decision(
+                data["id"], (data["dice"][0], data["dice"][1]), data["class"], data["best"],
+                data["losses"],
+            )
+            for data in map(json.loads, lines)
+        ]
+    return DecisionSet(header, decisions)
+
+
+# Building
+
+
+def _players(rng: random.Random) -> tuple[Chooser, Chooser]:
+    """Two players for one game, drawn among gnubg-nn 0-ply, our bot (noisy or not), pubeval."""
+
+    def draw() -> Chooser:
+        kind = rng.choices(("gnubg", "bot", "pubeval"), weights=(4, 4, 2))[0]
+        if kind == "gnubg":
+            return GnubgJudge(0)
+        if kind == "bot":
+            return Bot(noise=rng.choice((0.0, 0.0, 0.03, 0.08)), seed=rng.randrange(2**32))
+        return PubEval()
+
+    return draw(), draw()
+
+
+def candidates(seed: int, sample: float) -> Iterator[tuple[Position, tuple[int, int]]]:
+    """Unforced decisions (position, dice) sampled at rate ``sample`` from seeded games."""
+    rng = random.Random(seed)
+    while True:
+        players = _players(rng)
+        explore = rng.choice((0.0, 0.02, 0.05, 0.1))
+        position, turn = Position.initial(), rng.randint(0, 1)
+        dice = opening_roll(rng)
+        while position.outcome() is None:
+            plays = position.legal_plays(dice)
+            if len(plays) > 1:
+                if rng.random() < sample:
+                    yield position, dice
+                if rng.random() < explore:
+                    play = rng.choice(plays)
+                else:
+                    play = players[turn].choose(position, plays)
+                position = play.result
+            else:
+                position = plays[0].result if plays else position.flip()
+            turn = 1 - turn
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+
+
+def judge(item: tuple[str, tuple[int, int], int]) -> dict[str, object]:
+    """One decision judged by gnubg-nn at the given depth: every legal play's equity loss."""
+    position_id, dice, plies = item
+    gnubg = GnubgJudge(plies)
+    position = Position.from_id(position_id)
+    equities = {play.result.id(): gnubg.play_equity(play) for play in position.legal_plays(dice)}
+    best = max(equities.values())
+    return {
+        "id": position_id,
+        "dice": list(dice),
+        "class": gnubg.position_class(position),
+        "best": round(best, DECIMALS),
+        "losses": {key: round(best - value, DECIMALS) for key, value in equities.items()},
+    }
+
+
+def build(args: argparse.Namespace) -> None:
+    seen: set[tuple[str, tuple[int, int]]] = set()
+    items: list[tuple[str, tuple[int, int], int]] = []
+    for position, dice in candidates(args.seed, args.sample):
+        key = (position.id(), (max(dice), min(dice)))
+        if key not in seen:
+            seen.add(key)
+            items.append((key[0], key[1], args.plies))
+        if len(items) >= args.candidates:
+            break
+    kept: list[dict[str, object]] = []
+    trivial = 0
+    start = time.perf_counter()
+    pool = ProcessPoolExecutor(args.workers)
+    try:
+        for done, judged in enumerate(pool.map(judge, items, chunksize=8), 1):
+            losses = judged["losses"]
+            assert isinstance(losses, dict)
+            if max(losses.values()) > args.trivial:
+                kept.append(judged)
+            else:
+                trivial += 1
+            if done % 100 == 0:
+                print(f"{done} judged, {len(kept)} kept ({time.perf_counter() - start:.0f} s)",
+                      flush=True)
+            if len(kept) >= args.decisions:
+                break
+    finally:
+        pool.shutdown(cancel_futures=True)  # the candidates not needed are never judged
+    header = {
+        "command": "python bench/decisions.py " + " ".join(sys.argv[1:]),
+        "judge": f"gnubg-nn {args.plies}-ply, cubeless money equity",
+        "plies": args.plies,
+        "sampled": len(kept) + trivial,
+        "trivial": trivial,
+        "trivial_margin": args.trivial,
+    }
+    with gzip.open(args.out, "wt") as out:
+        out.write(json.dumps(header) + "\n")
+        for judged in kept:
+            out.write(json.dumps(judged, separators=(",", ":")) + "\n")
+    print(f"{len(kept)} decisions ({trivial} trivial left out) in {args.out}")
+
+
+# Measuring
+
+
+def losses_of(choose: Callable[[Position, Sequence[Play]], Play],
+              decisions: Sequence[Decision]) -> list[float]:
+    """The equity each decision's chosen play loses by gnubg's judgement."""
+    return [
+        decision.losses[choose(Position.from_id(decision.position_id),
+                               decision.plays()).result.id()]
+        for decision in decisions
+    ]
+
+
+def mean_and_error(values: Sequence[float]) -> tuple[float, float]:
+    """The mean of ``values`` and its standard error.
+
+    >>> mean_and_error([1.0, 2.0, 3.0])
+    (2.0, 0.5773502691896258)
+    """
+    mean = sum(values) / len(values)
+    variance = sum((v - mean) ** 2 for v in values) / max(len(values) - 1, 1)
+    return mean, math.sqrt(variance / len(values))
+
+
+def report(name: str, losses: Sequence[float], decision_set: DecisionSet) -> list[str]:
+    """The lines that describe ``losses`` (one a decision of ``decision_set``)."""
+    mean, error = mean_and_error([1000 * loss for loss in losses])
+    bad = sum(loss > BAD for loss in losses)
+    very_bad = sum(loss > VERY_BAD for loss in losses)
+    share = len(losses) / decision_set.unforced
+    lines = [
+        f"{name}: {mean:.2f} ± {error:.2f} millipoints a decision over {len(losses)} "
+        f"decisions; {mean * share:.2f} ± {error * share:.2f} a decision over all "
+        f"{decision_set.unforced} unforced (the trivial ones at 0); bad (> {BAD}) "
+        f"{100 * bad / len(losses):.1f}%, very bad (> {VERY_BAD}) "
+        f"{100 * very_bad / len(losses):.1f}%"
+    ]
+    for kind in CLASS_ORDER:
+        sample = [1000 * loss for loss, d in zip(losses, decision_set.decisions, strict=True)
+                  if d.position_class == kind]
+        if sample:
+            kind_mean, kind_error = mean_and_error(sample)
+            lines.append(f"  {kind:8} {kind_mean:6.2f} ± {kind_error:.2f} over {len(sample)}")
+    return lines
+
+
+def measure(args: argparse.Namespace) -> None:
+    decision_set = load(args.file)
+    if args.limit:
+        decision_set = DecisionSet(decision_set.header, decision_set.decisions[: args.limit])
+    print(f"{len(decision_set.decisions)} decisions from {args.file} "
+          f"(judged by {decision_set.header['judge']})", flush=True)
+    names = args.weights or [None]
+    first: list[float] | None = None
+    for weights in names:
+        bot = Bot(plies=args.plies, evaluator=_evaluator(weights))
+        start = time.perf_counter()
+        losses = losses_of(bot.choose, decision_set.decisions)
+        name = f"{weights or 'shipped networks'} at {args.plies}-ply"
+        for line in report(name, losses, decision_set):
+            print(line)
+        print(f"  ({time.perf_counter() - start:.0f} s)", flush=True)
+        if first is None:
+            first = losses
+        else:
+            diff, diff_error = mean_and_error([1000 * (a - b) for a, b in zip(losses, first,
+                                                                               strict=True)])
+            print(f"  minus {names[0] or 'shipped'}: {diff:+.2f} ± {diff_error:.2f} millipoints"
+                  f" a decision (paired)")
+
+
+def _evaluator(weights: str | None) -> Evaluator:
+    """The networks of a ``backgammon train`` checkpoint with the bearoff table (None: the
+    shipped ones, or those ``BACKGAMMON_WEIGHTS`` names)."""
+    if weights is None:
+        return shipped_evaluator()
+    networks, _ = load_networks(weights, NETWORKS)
+    return BearoffEvaluator(NetworkEvaluator(networks["contact"], networks["race"]))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    b = commands.add_parser("build", help="sample decisions and judge them with gnubg-nn")
+    b.add_argument("--decisions", type=int, default=2000, help="non-trivial decisions to keep")
+    b.add_argument("--candidates", type=int, default=4000, help="most decisions to judge")
+    b.add_argument("--sample", type=float, default=0.12, help="share of unforced turns taken")
+    b.add_argument("--plies", type=int, default=2, help="gnubg-nn's depth")
+    b.add_argument("--trivial", type=float, default=0.001,
+                   help="left out where no play loses more than this")
+    b.add_argument("--workers", type=int, default=1)
+    b.add_argument("--seed", type=int, default=1)
+    b.add_argument("--out", default=DEFAULT_SET)
+    m = commands.add_parser("measure", help="a network's error on the set")
+    m.add_argument("file", nargs="?", default=DEFAULT_SET)
+    m.add_argument("--plies", type=int, default=0, help="the bot's depth")
+    m.add_argument("--weights", action="append",
+                   help="a checkpoint of networks (repeatable; default: the shipped ones)")
+    m.add_argument("--limit", type=int, default=0, help="only the first N decisions")
+    args = parser.parse_args()
+    build(args) if args.command == "build" else measure(args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,220 @@
+"""What the browser tests share: a live server in a thread, requests to its API with the seat
+tokens of the matches made here, and the page's names of the board's places.
+
+The fixtures (``server``, ``browser``, ``page``) are in ``conftest.py``; screenshots go to
+``artifacts/`` (git-ignored).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+import threading
+import time
+import urllib.request
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from backgammon.game import Game
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+WEB = ROOT / "src" / "backgammon" / "web"
+
+
+ARTIFACTS = ROOT / "artifacts"
+
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+SEED = 11  # seat 1 (black, at the top) wins the opening roll, 5 against 4
+
+
+def catalogue() -> dict[str, str]:
+    messages: dict[str, str] = json.loads((WEB / "messages" / "en.json").read_text())
+    return messages
+
+
+class MarkupTexts(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.texts: list[str] = []
+        self.keys: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for name, value in attrs:
+            if name in ("data-msg", "data-msg-label", "data-msg-title") and value:
+                self.keys.append(value)
+            if name in ("aria-label", "title", "placeholder", "alt") and value:
+                self.texts.append(f"{name}={value}")
+
+    def handle_data(self, data: str) -> None:
+        if data.strip():
+            self.texts.append(data.strip())
+
+
+class Running:
+    """A uvicorn server in a thread, serving the app on an SQLite database, on a loopback port
+    (a free one, or the one given, so that a page open on the old server's address reaches the
+    new one after a restart)."""
+
+    def __init__(self, database: Path, port: int = 0, **options: Any) -> None:
+        uvicorn = pytest.importorskip("uvicorn")
+        from backgammon.server import Settings, create_app
+        from backgammon.server.settings import sqlite_url
+
+        unlimited = {"create_rate": None, "hint_rate": None, "action_rate": None,
+                     "upload_rate": None}
+        settings = Settings(
+            database_url=sqlite_url(database), computer_pause=0.05, allow_seed=True,
+            **{**unlimited, **options},
+        )
+        app = create_app(settings)
+        listener = socket.socket()
+        # The old server's connections may linger in TIME_WAIT on the port taken over.
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(("127.0.0.1", port))
+        self.port: int = listener.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self._listener = listener
+        config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2)
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(
+            target=self._server.run, kwargs={"sockets": [listener]}, daemon=True
+        )
+        self._thread.start()
+        deadline = time.monotonic() + 20
+        while not self._server.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        """Shut the server down and wait until it has."""
+        self._server.should_exit = True
+        self._thread.join(10)
+        assert not self._thread.is_alive(), "the server did not stop"
+        self._listener.close()
+
+
+#: The seat token of each match made through the API here, and the seats it holds (as the
+#: page's address hands them over: "0,1" at one screen, "0" against the computer).
+TOKENS: dict[str, tuple[str, str]] = {}
+
+
+def request_for(base: str, path: str, body: dict[str, Any] | None = None) -> Any:
+    """A request to ``path``, with the token of the match it names, if made here."""
+    headers = {"Content-Type": "application/json"} if body is not None else {}
+    named = re.match(r"/api/matches/([^/?]+)", path)
+    if named and named.group(1) in TOKENS:
+        headers["Authorization"] = f"Bearer {TOKENS[named.group(1)][0]}"
+    data = None if body is None else json.dumps(body).encode()
+    return urllib.request.Request(base + path, data=data, headers=headers)
+
+
+def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    with urllib.request.urlopen(request_for(base, path, body), timeout=10) as response:
+        data: dict[str, Any] = json.load(response)
+    if path == "/api/matches":
+        TOKENS[data["id"]] = (data["token"], "0,1" if body.get("opponent") == "human" else "0")
+    return data
+
+
+def match_url(base: str, match_id: str) -> str:
+    """The page of a match made here, with its seats handed over in the address."""
+    token, seats = TOKENS[match_id]
+    return f"{base}/?match={match_id}#token={token}&seats={seats}"
+
+
+def fetch_state(base: str, match_id: str) -> dict[str, Any]:
+    with urllib.request.urlopen(f"{base}/api/matches/{match_id}", timeout=10) as response:
+        data: dict[str, Any] = json.load(response)
+    return data
+
+
+def place(location: int, mover: int) -> str:
+    """The page's name of a place of the mover's numbering, on seat 0's board."""
+    if location == 25:
+        return f"bar{mover}"
+    if location == 0:
+        return f"off{mover}"
+    return f"p{location if mover == 0 else 25 - location}"
+
+
+def highlighted(page: Any, kind: str) -> set[str]:
+    return {node.get_attribute("data-place") for node in page.query_selector_all(f".is-{kind}")}
+
+
+def wait_version(page: Any, version: int) -> None:
+    page.wait_for_function(
+        "v => { const board = document.querySelector('#board');"
+        " return Number(board.dataset.version) >= v && board.ariaBusy !== 'true'; }",
+        arg=version,
+    )
+
+
+def version(page: Any) -> int:
+    return int(page.get_attribute("#board", "data-version"))
+
+
+def targets_of(game: Game, source: int) -> set[str]:
+    """The places the engine lets the checker on the mover's point ``source`` go to now."""
+    assert game.turn is not None
+    return {place(b, game.on_roll) for a, b in game.turn.legal_steps() if a == source}
+
+
+def click_step(page: Any, game: Game, step: tuple[int, int]) -> None:
+    """Click the checker, check the highlighted destinations, click the destination; a checker
+    with one destination goes there on the first click."""
+    assert game.turn is not None
+    mover = game.on_roll
+    sources = {place(a, mover) for a, _ in game.turn.legal_steps()}
+    assert highlighted(page, "source") == sources
+    targets = targets_of(game, step[0])
+    before = version(page)
+    page.click(f'[data-place="{place(step[0], mover)}"]')
+    if len(targets) > 1:
+        assert highlighted(page, "target") == targets
+        page.click(f'[data-place="{place(step[1], mover)}"]')
+    game.step(mover, *step)
+    wait_version(page, before + 1)
+
+
+def screenshot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / name), full_page=True)
+
+
+def settled(base: str, match_id: str) -> dict[str, Any]:
+    """The match's state once the computer has made its actions (the page is told of the
+    person's action before the computer answers it)."""
+    deadline = time.monotonic() + 10
+    state = fetch_state(base, match_id)
+    while state["to_act"] == 1 and not state["match_over"]:
+        assert time.monotonic() < deadline, "the computer did not act"
+        time.sleep(0.02)
+        state = fetch_state(base, match_id)
+    return state
+
+
+def centre(page: Any, selector: str) -> tuple[float, float]:
+    box = page.locator(selector).last.bounding_box()
+    assert box is not None, selector
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
