@@ -9,6 +9,10 @@ takes each seat once):
 
 (The error rate judged by gnubg-nn on a fixed set of decisions is ``bench/decisions.py``'s.)
 
+With ``--against FILE``, also head to head against the networks of FILE (with the bearoff
+table), ``--against-games`` games: ``BACKGAMMON_WEIGHTS=new.npz python bench/strength.py
+--against src/backgammon/bot/weights/td.npz`` compares a new checkpoint with the shipped one.
+
 Run: ``python bench/strength.py`` (``BACKGAMMON_WEIGHTS=FILE`` measures another checkpoint).
 """
 
@@ -18,12 +22,16 @@ import argparse
 import os
 import sys
 import time
+from pathlib import Path
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one thread: small matrices, shared cores
 
 from gnubg_judge import GnubgJudge
 
+from backgammon.bot.bearoff import BearoffEvaluator, shipped_table
 from backgammon.bot.duel import DuelResult, GreedyPlayer, duel
+from backgammon.bot.evaluator import NetworkEvaluator
+from backgammon.bot.network import load_networks
 from backgammon.bot.pubeval import PubEval
 from backgammon.bot.shipped import shipped_evaluator
 
@@ -41,7 +49,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pubeval-games", type=int, default=10_000)
     parser.add_argument("--gnubg-games", type=int, default=2_000)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--against", type=Path, default=None,
+                        help="a file of networks to play head to head (0-ply, bearoff table)")
+    parser.add_argument("--against-games", type=int, default=2_000)
     args = parser.parse_args(argv)
+    if args.against:
+        networks, _ = load_networks(args.against, ("contact", "race"))
+        other = NetworkEvaluator(networks["contact"], networks["race"])
+        measure(str(args.against), GreedyPlayer(BearoffEvaluator(other, shipped_table())),
+                args.against_games, args.seed)
     if args.pubeval_games:
         measure("pubeval", PubEval(), args.pubeval_games, args.seed)
     try:

@@ -124,7 +124,11 @@ _BIT_SOURCE = 1 << np.arange(1, 25, dtype=np.int32)
 # The 21 rolls (high, low) and how many of the 36 each stands for.
 _HIGH = np.array([a for a in range(1, 7) for b in range(1, a + 1)], dtype=np.int32)
 _LOW = np.array([b for a in range(1, 7) for b in range(1, a + 1)], dtype=np.int32)
+#: The 21 rolls as (high, low) pairs: 1-1, 2-1, 2-2, 3-1, ...
+ROLLS = tuple(zip(_HIGH.tolist(), _LOW.tolist(), strict=True))
 _ROLL_WEIGHTS = np.where(_HIGH == _LOW, 1.0, 2.0).astype(np.float32)
+#: How many of the 36 rolls each of the 21 stands for.
+ROLL_WEIGHTS = _ROLL_WEIGHTS.astype(np.int64)
 _DOUBLES = np.flatnonzero(_HIGH == _LOW)
 _CROSSOVERS = ((np.arange(1, 25) - 1) // 6).astype(np.int64)
 _OFF_STEPS = (np.arange(16)[:, None] >= np.arange(1, 15)[None, :]).astype(np.float32)
@@ -151,10 +155,14 @@ def is_race(mine: Board, theirs: Board) -> NDArray[np.bool_]:
 
 def encode_contact(mine: Board, theirs: Board) -> Inputs:
     """The contact encoding of a batch: ``(n, CONTACT_INPUTS)`` float32."""
+    return contact_rows(mine, theirs, _side_features(np.concatenate((mine, theirs))))
+
+
+def contact_rows(mine: Board, theirs: Board, features: Inputs) -> Inputs:
+    """The contact encoding of a batch whose :func:`side_features` are known already."""
     n = len(mine)
     raw = UNITS[np.concatenate((mine[:, 1:26], theirs[:, 1:26]), axis=1)].reshape(n, 200)
     off = np.stack((mine[:, 0], theirs[:, 0]), axis=1).astype(np.float32) / 15
-    features = _side_features(np.concatenate((mine, theirs)))
     return np.concatenate(
         (raw[:, :100], off[:, :1], raw[:, 100:], off[:, 1:], features[:n], features[n:]),
         axis=1,
@@ -182,7 +190,14 @@ def encode_race(mine: Board, theirs: Board) -> Inputs:
 
 def _side_features(side: Board) -> Inputs:
     """The hand-made features of each side of a batch stacked as (players on roll, opponents):
-    ``(2n, 10)``, each row's side against the other side of its position.
+    ``(2n, 10)``, each row's side against the other side of its position."""
+    return side_features(side)[0]
+
+
+def side_features(side: Board) -> tuple[Inputs, NDArray[np.int32]]:
+    """:func:`_side_features`, and the blots of each row's side that the other side reaches
+    with each of the 21 rolls (``(2n, 21)`` masks, bit 25-p for point p: see :func:`reach`),
+    which the richer encoding (:mod:`.contact_inputs`) reads.
 
     Bit masks hold the point sets (made points, blots, sources), so that hits and escapes come
     from shifts and small tables rather than from loops over points.
@@ -208,12 +223,12 @@ def _side_features(side: Board) -> Inputs:
     # points 26-p..37-p, bits 25-p.. of its mask.
     escapes = ESCAPES[(other_made_own >> (25 - back)) & 0xFFF]
 
-    shots = _shots(
-        targets=blots @ _BIT_OTHER,
+    hits = reach(
         closed=made @ _BIT_OTHER,
         sources=((points > 0) @ _BIT_SOURCE)[partner],
         on_bar=side[partner, 25],
-    )
+    ) & (blots @ _BIT_OTHER)[:, None]
+    shots = (hits != 0).astype(np.float32) @ _ROLL_WEIGHTS
     features = np.stack(
         (
             (side @ _PIP_WEIGHTS) / 167,
@@ -229,24 +244,24 @@ def _side_features(side: Board) -> Inputs:
         ),
         axis=1,
     )
-    return features.astype(np.float32)
+    return features.astype(np.float32), hits
 
 
-def _shots(
-    targets: NDArray[np.int32],
+def reach(
     closed: NDArray[np.int32],
     sources: NDArray[np.int32],
     on_bar: NDArray[np.uint8],
-) -> NDArray[np.float32]:
-    """The rolls of 36 on which the hitter hits at least one target, all on the hitter's
-    numbering (bit p for point p, moving down; ``sources`` are its points 1..24).
+) -> NDArray[np.int32]:
+    """The points the hitter can land on with each of the 21 rolls (:data:`ROLLS` order):
+    ``(n, 21)`` masks on the hitter's numbering (bit p for point p, moving down; ``sources``
+    are its points 1..24, ``closed`` the points it cannot land on).
 
     A checker hits with one die, or with both through an open point, or with up to four steps
     of a double. Checkers on the bar enter first: an entering checker may hit, and go on with
     the dice left; the others move only with the dice left once every bar checker is in. The
     rule to use both dice, or the larger, is left out: it rarely forbids a hit.
     """
-    rows = len(targets)
+    rows = len(closed)
     open_ = ~closed[:, None]
     bar = np.where(on_bar > 0, np.int32(1 << 25), np.int32(0))[:, None]
     waiting = on_bar.astype(np.int32)[:, None]
@@ -259,7 +274,7 @@ def _shots(
     low = (sources >> _LOW) & open_
     entered_high = free | ((enter_high != 0) & (waiting == 1))
     entered_low = free | ((enter_low != 0) & (waiting == 1))
-    reach = (
+    landing = (
         enter_high
         | enter_low
         | (((enter_high >> _LOW) | (enter_low >> _HIGH)) & open_) * (waiting == 1)
@@ -280,7 +295,6 @@ def _shots(
         step = (step >> die) & open_
         chain = (chain >> die) & open_
         doubles |= chain * (left >= count)
-    reach[:, _DOUBLES] = doubles
-    hits = (reach & targets[:, None]) != 0
-    result: NDArray[np.float32] = hits.astype(np.float32) @ _ROLL_WEIGHTS
+    landing[:, _DOUBLES] = doubles
+    result: NDArray[np.int32] = landing
     return result

@@ -19,7 +19,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..position import Position
-from .encoding import Board, boards, encode_contact, encode_race, is_race
+from .contact_inputs import Encoder, contact_encoder
+from .encoding import Board, boards, encode_race, is_race
 from .network import OUTPUTS, Array, Network
 from .probabilities import Probabilities
 
@@ -66,11 +67,18 @@ def terminal_values(mine: Board, theirs: Board) -> tuple[NDArray[np.bool_], Arra
 
 class NetworkEvaluator:
     """The networks' evaluation: a race network where no contact is left, the contact network
-    elsewhere, exact values where the game is over."""
+    elsewhere, exact values where the game is over. The contact network's number of inputs
+    says which contact encoding it reads (:func:`~.contact_inputs.contact_encoder`)."""
 
     def __init__(self, contact: Network, race: Network) -> None:
         self.contact = contact
         self.race = race
+        contact_encoder(contact.inputs)  # a width no encoding has fails here, not in play
+
+    @property
+    def encode_contact(self) -> Encoder:
+        """The contact network's encoding."""
+        return contact_encoder(self.contact.inputs)
 
     def evaluate(self, position: Position) -> Probabilities:
         return Probabilities.from_values(self.evaluate_batch([position])[0])
@@ -84,6 +92,7 @@ class NetworkEvaluator:
         over, values = terminal_values(mine, theirs)
         race = is_race(mine, theirs) & ~over
         contact = ~(race | over)
+        encode_contact = self.encode_contact
         if contact.all():
             return self.contact.forward(encode_contact(mine, theirs))
         if race.any():

@@ -52,7 +52,7 @@ from ..errors import BackgammonError
 from ..position import Position
 from .bearoff import BearoffEvaluator, is_bearoff, shipped_table
 from .duel import DuelResult, GreedyPlayer, duel
-from .encoding import CONTACT_INPUTS, is_race
+from .encoding import is_race
 from .evaluator import NetworkEvaluator
 from .kernel import Boards, Engine, board_of, legal_results_batch, position_of
 from .network import OUTPUTS, Array, Network, load_networks, save_networks
@@ -230,7 +230,7 @@ def _resized(evaluator: NetworkEvaluator, hidden: int, seed: int) -> NetworkEval
     if hidden and hidden > contact.hidden:
         contact = widen(contact, hidden, seed)
     elif hidden and hidden < contact.hidden:
-        contact = Network.create(CONTACT_INPUTS, hidden, seed=seed)
+        contact = Network.create(contact.inputs, hidden, seed=seed)
     return NetworkEvaluator(contact, evaluator.race)
 
 

@@ -40,8 +40,9 @@ from tqdm import tqdm  # type: ignore[import-untyped]
 
 from ..position import Position
 from .bearoff import BearoffEvaluator, is_bearoff
+from .contact_inputs import contact_encoder
 from .duel import DuelResult, GreedyPlayer, duel, opening_roll
-from .encoding import boards, encode_contact, encode_race, is_race
+from .encoding import boards, encode_race, is_race
 from .evaluator import NetworkEvaluator
 from .network import OUTPUTS, Array, load_networks, save_networks
 from .pubeval import PubEval
@@ -166,7 +167,7 @@ def fit_rows(
     each network's mean squared error over the last pass (before each step)."""
     errors: dict[str, float] = {}
     for name, network, chosen, encode in (
-        ("contact", evaluator.contact, rows[0], encode_contact),
+        ("contact", evaluator.contact, rows[0], contact_encoder(evaluator.contact.inputs)),
         ("race", evaluator.race, rows[1], encode_race),
     ):
         if not chosen.any():

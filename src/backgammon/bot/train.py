@@ -36,8 +36,9 @@ from tqdm import tqdm  # type: ignore[import-untyped]
 
 from ..moves import Play
 from ..position import Position
+from .contact_inputs import contact_encoder
 from .duel import DuelResult, GreedyPlayer, duel, opening_roll
-from .encoding import CONTACT_INPUTS, RACE_INPUTS, boards, encode_contact, encode_race, is_race
+from .encoding import CONTACT_INPUTS, RACE_INPUTS, boards, encode_race, is_race
 from .evaluator import NetworkEvaluator, terminal_values
 from .network import OUTPUTS, Network, lambda_returns, load_networks, save_networks
 from .pubeval import PubEval
@@ -166,7 +167,7 @@ def train_on_game(evaluator: NetworkEvaluator, positions: list[Position], lam: f
     values = np.empty((len(mine), OUTPUTS), dtype=np.float32)
     batches = []
     for network, rows, encode in (
-        (evaluator.contact, ~race, encode_contact),
+        (evaluator.contact, ~race, contact_encoder(evaluator.contact.inputs)),
         (evaluator.race, race, encode_race),
     ):
         if rows.any():

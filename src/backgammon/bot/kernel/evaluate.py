@@ -26,6 +26,7 @@ import numpy as np
 from numba import njit
 
 from ..bearoff import BINOMIAL
+from ..contact_inputs import EXTRA_FEATURES
 from ..encoding import (
     CONTACT_INPUTS,
     ESCAPES,
@@ -44,6 +45,7 @@ Nets = tuple[
 ]
 
 _CONTACT = CONTACT_INPUTS
+_EXTRA = len(EXTRA_FEATURES)
 _RACE = RACE_INPUTS
 _ROLL_HIGH = np.array([a for a in range(1, 7) for b in range(1, a + 1)], dtype=np.int64)
 _ROLL_LOW = np.array([b for a in range(1, 7) for b in range(1, a + 1)], dtype=np.int64)
@@ -73,50 +75,54 @@ def _made_own(side: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def _shots(targets: int, closed: int, sources: int, on_bar: int) -> int:
-    """encoding._shots for one row: the rolls of 36 on which the hitter hits a target."""
-    open_ = ~closed
-    bar = (1 << 25) if on_bar > 0 else 0
-    waiting = on_bar
+def _landing(r: int, open_: int, sources: int, bar: int, waiting: int) -> int:
+    """encoding.reach for one row and roll ``r`` of the 21: the points the hitter can land on
+    (``open_``: the points it may land on; ``bar``: bit 25 where a checker waits there)."""
     free = waiting == 0
+    high = _ROLL_HIGH[r]
+    low = _ROLL_LOW[r]
+    if high != low:
+        enter_high = (bar >> high) & open_
+        enter_low = (bar >> low) & open_
+        from_high = (sources >> high) & open_
+        from_low = (sources >> low) & open_
+        entered_high = free or (enter_high != 0 and waiting == 1)
+        entered_low = free or (enter_low != 0 and waiting == 1)
+        reach = enter_high | enter_low
+        if waiting == 1:
+            reach |= ((enter_high >> low) | (enter_low >> high)) & open_
+        if entered_high:
+            reach |= from_low
+        if entered_low:
+            reach |= from_high
+        if free:
+            reach |= ((from_high >> low) | (from_low >> high)) & open_
+        return int(reach)
+    die = high
+    step = (bar >> die) & open_
+    entered = free or step != 0
+    left = (4 if free else max(4 - waiting, 0)) if entered else 0
+    reach = 0
+    chain = sources
+    for count in range(1, 5):
+        if waiting > 0 and waiting <= 5 - count:
+            reach |= step
+        step = (step >> die) & open_
+        chain = (chain >> die) & open_
+        if left >= count:
+            reach |= chain
+    return int(reach)
+
+
+@njit(cache=True)
+def _shots(targets: int, closed: int, sources: int, on_bar: int) -> int:
+    """encoding._side_features' shots for one row: the rolls of 36 on which the hitter hits
+    a target."""
+    bar = (1 << 25) if on_bar > 0 else 0
     total = 0
     for r in range(21):
-        high = _ROLL_HIGH[r]
-        low = _ROLL_LOW[r]
-        if high != low:
-            enter_high = (bar >> high) & open_
-            enter_low = (bar >> low) & open_
-            from_high = (sources >> high) & open_
-            from_low = (sources >> low) & open_
-            entered_high = free or (enter_high != 0 and waiting == 1)
-            entered_low = free or (enter_low != 0 and waiting == 1)
-            reach = enter_high | enter_low
-            if waiting == 1:
-                reach |= ((enter_high >> low) | (enter_low >> high)) & open_
-            if entered_high:
-                reach |= from_low
-            if entered_low:
-                reach |= from_high
-            if free:
-                reach |= ((from_high >> low) | (from_low >> high)) & open_
-            weight = 2
-        else:
-            die = high
-            step = (bar >> die) & open_
-            entered = free or step != 0
-            left = (4 if free else max(4 - waiting, 0)) if entered else 0
-            reach = 0
-            chain = sources
-            for count in range(1, 5):
-                if waiting > 0 and waiting <= 5 - count:
-                    reach |= step
-                step = (step >> die) & open_
-                chain = (chain >> die) & open_
-                if left >= count:
-                    reach |= chain
-            weight = 1
-        if reach & targets:
-            total += weight
+        if _landing(r, ~closed, sources, bar, on_bar) & targets:
+            total += 2 if _ROLL_HIGH[r] != _ROLL_LOW[r] else 1
     return total
 
 
@@ -167,8 +173,111 @@ def _side_features(side: np.ndarray, other: np.ndarray, out: np.ndarray, at: int
 
 
 @njit(cache=True)
+def _extra_features(side: np.ndarray, other: np.ndarray, out: np.ndarray, at: int) -> None:
+    """contact_inputs.extra_features for one side against the other, written at
+    ``out[at:]``."""
+    made_own = _made_own(side)
+    other_made = _made_own(other)
+    off = side[0]
+    front = 25 - _rearmost(other)
+    break_contact = 0
+    for p in range(front + 1, 26):
+        break_contact += side[p] * (p - front)
+    highest = 0
+    for p in range(24, 0, -1):
+        if side[p] >= 2:
+            highest = p
+            break
+    # The other side's number of the most forward anchor in its home board, else in its
+    # outer board; 12 without one (its 12-point anchor gives the same value).
+    forward = 12
+    for p in range(19, 25):
+        if side[p] >= 2:
+            forward = 25 - p
+            break
+    if forward == 12:
+        for p in range(13, 19):
+            if side[p] >= 2:
+                forward = 25 - p
+                break
+    targets = 0
+    closed = 0
+    for p in range(1, 25):
+        if side[p] == 1:
+            targets |= 1 << (25 - p)
+        elif side[p] >= 2:
+            closed |= 1 << (25 - p)
+    sources = 0
+    for q in range(1, 25):
+        if other[q] > 0:
+            sources |= 1 << q
+    bar = (1 << 25) if other[25] > 0 else 0
+    double_shots = 0
+    pip_loss = 0
+    for r in range(21):
+        hits = _landing(r, ~closed, sources, bar, other[25]) & targets
+        if hits:
+            weight = 2 if _ROLL_HIGH[r] != _ROLL_LOW[r] else 1
+            if hits & (hits - 1):
+                double_shots += weight
+            top = 0
+            while hits >> (top + 1):
+                top += 1
+            pip_loss += weight * top
+    back = _rearmost(other)
+    fewest = 36
+    fewest_reached = 36
+    for j in range(16, 25):
+        escapes = int(ESCAPES[(made_own >> (25 - j)) & 0xFFF])
+        fewest = min(fewest, escapes)
+        if j <= back:
+            fewest_reached = min(fewest_reached, escapes)
+    if back == 25:
+        fewest_reached = min(fewest_reached, int(ESCAPES[made_own & 0xFFF]))
+    contain = (36 - fewest) / 36
+    reached = (36 - fewest_reached) / 36
+    mobility = 0
+    for p in range(7, 26):
+        mobility += side[p] * int(ESCAPES[(other_made >> (25 - p)) & 0xFFF]) * (p - 6)
+    total = 0
+    first_sum = 0
+    for p in range(1, 26):
+        total += side[p]
+        first_sum += side[p] * p
+    mean = first_sum / max(total, 1)
+    many = 0
+    first = 0
+    second = 0
+    for p in range(1, 26):
+        if p > mean:
+            many += side[p]
+            first += side[p] * p
+            second += side[p] * p * p
+    moment = 0.0
+    if many > 0:
+        moment = (second - 2 * mean * first + mean * mean * many) / many
+    closed_home = POPCOUNT[other_made & 0x3F]
+    out[at] = np.float32(min(off, 5) / 5)
+    out[at + 1] = np.float32(min(max(off - 5, 0), 5) / 5)
+    out[at + 2] = np.float32(max(off - 10, 0) / 5)
+    out[at + 3] = np.float32(break_contact / 152)
+    out[at + 4] = np.float32(highest / 24)
+    out[at + 5] = np.float32(forward / 6)
+    out[at + 6] = np.float32(double_shots / 36)
+    out[at + 7] = np.float32(pip_loss / 432)
+    out[at + 8] = np.float32(contain)
+    out[at + 9] = np.float32(contain * contain)
+    out[at + 10] = np.float32(reached)
+    out[at + 11] = np.float32(reached * reached)
+    out[at + 12] = np.float32(mobility / 3600)
+    out[at + 13] = np.float32(moment / 400)
+    out[at + 14] = np.float32(closed_home * closed_home / 36)
+
+
+@njit(cache=True)
 def encode_contact(board: np.ndarray, x: np.ndarray) -> None:
-    """The contact encoding of one board into ``x`` (CONTACT_INPUTS float32)."""
+    """The contact encoding of one board into ``x``: encoding 1 (CONTACT_INPUTS float32), or
+    encoding 2 where ``x`` has room for it (CONTACT_INPUTS_V2)."""
     for s in range(2):
         side = board[s]
         base = 101 * s
@@ -179,6 +288,10 @@ def encode_contact(board: np.ndarray, x: np.ndarray) -> None:
         x[base + 100] = np.float32(side[0]) / np.float32(15.0)
     _side_features(board[0], board[1], x, 202)
     _side_features(board[1], board[0], x, 212)
+    if x.shape[0] > _CONTACT:
+        # Encoding 2 (contact_inputs.encode_contact_v2): the extra features of each side.
+        _extra_features(board[0], board[1], x, _CONTACT)
+        _extra_features(board[1], board[0], x, _CONTACT + _EXTRA)
 
 
 @njit(cache=True)
@@ -355,7 +468,8 @@ def evaluate(board: np.ndarray, nets: Nets, scratch: np.ndarray, out: np.ndarray
         encode_race(board, x)
         forward(x, nets[4], nets[5], nets[6], nets[7], out)
     else:
-        x = scratch[:_CONTACT]
+        # The contact network's width says its encoding (contact_inputs.contact_encoder).
+        x = scratch[: nets[0].shape[0]]
         encode_contact(board, x)
         forward(x, nets[0], nets[1], nets[2], nets[3], out)
 
@@ -377,9 +491,11 @@ def evaluate_batch(boards: np.ndarray, nets: Nets) -> np.ndarray:
 
 
 @njit(cache=True)
-def encode_batch(boards: np.ndarray, race: bool) -> np.ndarray:
-    """The contact (or race) encoding of each board: ``(n, inputs)`` float32."""
-    width = _RACE if race else _CONTACT
+def encode_batch(boards: np.ndarray, race: bool, width: int = _CONTACT) -> np.ndarray:
+    """The contact (or race) encoding of each board: ``(n, inputs)`` float32; ``width``
+    chooses the contact encoding (CONTACT_INPUTS or CONTACT_INPUTS_V2)."""
+    if race:
+        width = _RACE
     x = np.zeros((boards.shape[0], width), dtype=np.float32)
     for i in range(boards.shape[0]):
         if race:
