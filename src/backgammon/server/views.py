@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from datetime import datetime
+from typing import Any
+
+from starlette.responses import Response
 
 from ..errors import BackgammonError
 from ..fairdice import FairDice
@@ -66,11 +69,6 @@ def state_of(live: LiveMatch, view: int) -> State:
     """The whole state of ``live`` with the board drawn from seat ``view``'s side."""
     match = live.match
     game = match.game
-    mover = game.on_roll
-    position = game.turn.current() if game.turn is not None else game.position
-    seen = position if view == mover else position.flip()
-    steps = game.turn.legal_steps() if game.turn is not None and game.phase is Phase.MOVE else []
-    made = game.turn.made if game.turn is not None else ()
     claim = claim_window(live)
     shown = game
     if not game.events and len(match.games) > 1:
@@ -81,7 +79,6 @@ def state_of(live: LiveMatch, view: int) -> State:
         version=live.version,
         seed=live.seed,
         fair_dice=fair_dice_view(game),
-        view=view,
         seats=[
             SeatView(
                 kind=seat.kind,
@@ -98,7 +95,7 @@ def state_of(live: LiveMatch, view: int) -> State:
         game_number=len(match.games),
         crawford=game.crawford,
         phase=_PHASES[game.phase],  # type: ignore[arg-type]
-        on_roll=mover,
+        on_roll=game.on_roll,
         to_act=game.player_to_act,
         dice=_dice(game),
         opening_tie=_opening_tie(game),
@@ -114,9 +111,6 @@ def state_of(live: LiveMatch, view: int) -> State:
             else None
         ),
         result=_result(shown.result),
-        board=board_view(seen, view),
-        steps=[step_view(a, b, mover, view) for a, b in steps],
-        made=[step_view(a, b, mover, view) for a, b in made],
         actions=[_actions(live, seat, claim) for seat in (0, 1)],
         record=[
             _game_view(live, number)
@@ -129,7 +123,55 @@ def state_of(live: LiveMatch, view: int) -> State:
         online=live.seating.online,
         waiting_for_opponent=live.seating.invite is not None,
         claim=None if claim is None else ClaimView(against=claim[0], after=claim[1]),
+        **_sided(game, view),
     )
+
+
+def _sided(game: Game, view: int) -> dict[str, Any]:
+    """What a state shows from seat ``view``'s side: the board and the steps on it."""
+    mover = game.on_roll
+    position = game.turn.current() if game.turn is not None else game.position
+    seen = position if view == mover else position.flip()
+    steps = game.turn.legal_steps() if game.turn is not None and game.phase is Phase.MOVE else []
+    made = game.turn.made if game.turn is not None else ()
+    return {
+        "view": view,
+        "board": board_view(seen, view),
+        "steps": [step_view(a, b, mover, view) for a, b in steps],
+        "made": [step_view(a, b, mover, view) for a, b in made],
+    }
+
+
+class Shown:
+    """The state of ``live`` as it is now, from each side asked for, as JSON text: an action
+    answers its actor and pushes to every watching page, and what the two sides share (the
+    record, the actions on offer, the ids) is worked out once. Use it before ``live``
+    changes again (its lock is held, or nothing is awaited meanwhile)."""
+
+    def __init__(self, live: LiveMatch) -> None:
+        self.live = live
+        self._state: State | None = None
+        self._texts: dict[int, str] = {}
+
+    def state(self, view: int) -> State:
+        """The state from seat ``view``'s side."""
+        if self._state is None:
+            self._state = state_of(self.live, view)
+        elif self._state.view != view:
+            return self._state.model_copy(update=_sided(self.live.match.game, view))
+        return self._state
+
+    def text(self, view: int) -> str:
+        """The state from seat ``view``'s side as JSON text (the API's field names)."""
+        text = self._texts.get(view)
+        if text is None:
+            text = self._texts[view] = self.state(view).model_dump_json(by_alias=True)
+        return text
+
+    def response(self, view: int) -> Response:
+        """The state from seat ``view``'s side as an answer: the text made once serves it,
+        without the framework checking and writing it out again."""
+        return Response(self.text(view), media_type="application/json")
 
 
 def claim_window(live: LiveMatch) -> tuple[int, datetime] | None:

@@ -7,6 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, Depends, HTTPException, Query, status
 from sqlalchemy.exc import SQLAlchemyError
+from starlette.responses import Response
 
 from ...errors import BackgammonError
 from ...game import Act, Action
@@ -25,7 +26,7 @@ from ..schemas import (
     Step,
 )
 from ..store import LiveMatch, MatchChangedError, MatchStore
-from ..views import claim_window, state_of
+from ..views import Shown, claim_window
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +58,7 @@ async def post_action(
     view: Annotated[
         int | None, Query(ge=0, le=1, description="the board's side (default: the actor's)")
     ] = None,
-) -> State:
+) -> Response:
     """Make one action for a seat, on the state's ``version`` it names (a stale one is
     refused, 409, and changes nothing: the same action sent twice acts once); the answer is
     the state after it. The computer's replies, if it is to act, follow in the background,
@@ -91,9 +92,11 @@ async def post_action(
             raise HTTPException(status.HTTP_409_CONFLICT, str(exc)) from None
         await save_or_refuse(store, live, before)
         await ratings.match_ended(live)
-        hub.publish(live)
+        # The state is made once for the answer and the watching pages.
+        shown = Shown(live)
+        hub.publish(live, shown=shown)
         computer.wake(live)
-    return state_of(live, action.seat if view is None else view)
+    return shown.response(action.seat if view is None else view)
 
 
 async def save_or_refuse(store: MatchStore, live: LiveMatch, before: int) -> None:
