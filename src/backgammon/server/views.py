@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from starlette.responses import Response
@@ -27,6 +28,7 @@ from ..game import (
     ResignationAccepted,
     ResignationOffered,
     ResignationRejected,
+    Rules,
     Taken,
     TurnPlayed,
 )
@@ -119,7 +121,7 @@ def state_of(live: LiveMatch, view: int) -> State:
         ],
         gnubg_id=_identifier(gnubg_id_of, live),
         xgid=_identifier(xgid_of, live),
-        rules=game.rules.to_dict(),
+        rules=_rules_view(game.rules),
         online=live.seating.online,
         waiting_for_opponent=live.seating.invite is not None,
         claim=None if claim is None else ClaimView(against=claim[0], after=claim[1]),
@@ -172,6 +174,13 @@ class Shown:
         """The state from seat ``view``'s side as an answer: the text made once serves it,
         without the framework checking and writing it out again."""
         return Response(self.text(view), media_type="application/json")
+
+
+@lru_cache(maxsize=64)
+def _rules_view(rules: Rules) -> dict[str, Any]:
+    """The rules as a state shows them, made once for each set of rules in play (a state is
+    made for every action, and the rules are a handful of values)."""
+    return rules.to_dict()
 
 
 def claim_window(live: LiveMatch) -> tuple[int, datetime] | None:
