@@ -46,7 +46,8 @@ router = APIRouter(prefix="/api/matches", tags=["actions"])
               "computer's seat is nobody's)"},
         404: {"description": "no such match"},
         409: {"description": "not allowed now: out of turn, an illegal step, a stale version"},
-        422: {"description": "a malformed request"},
+        422: {"description": "a malformed request, or an Idempotency-Key sent before with "
+              "another action"},
         429: {"description": "too many actions from this address"},
     },
 )
