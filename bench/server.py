@@ -295,6 +295,9 @@ async def seat_player(
     acted = -1
     async with websockets.connect(f"{url}?view={seat}", max_queue=None) as socket:
         latest: dict[str, Any] = json.loads(await socket.recv())
+        if seat == 0:
+            # Seat 0 makes the first action (the opening roll): nothing is answered before.
+            ledger.start = latest["version"]
         pushed = asyncio.Event()
 
         async def read() -> None:

@@ -257,24 +257,25 @@ def _identifier(encode: Callable[[Match], str], live: LiveMatch) -> str | None:
 def board_view(seen: Position, view: int) -> BoardView:
     """The checkers of ``seen`` (``view``'s side) placed by seat."""
     other = 1 - view
+    # Read once: each reading of a side makes a new tuple of its counts.
+    mine, theirs = seen.mine, seen.theirs
     points = []
     for point in range(1, 25):
-        mine, theirs = seen.mine[point], seen.theirs[25 - point]
-        if mine:
-            points.append(PointView(seat=view, count=mine))
-        elif theirs:
-            points.append(PointView(seat=other, count=theirs))
+        if mine[point]:
+            points.append(PointView(seat=view, count=mine[point]))
+        elif theirs[25 - point]:
+            points.append(PointView(seat=other, count=theirs[25 - point]))
         else:
             points.append(PointView(seat=None, count=0))
     pips = seen.pips()
 
-    def by_seat(mine: int, theirs: int) -> list[int]:
-        return [mine, theirs] if view == 0 else [theirs, mine]
+    def by_seat(own: int, opponent: int) -> list[int]:
+        return [own, opponent] if view == 0 else [opponent, own]
 
     return BoardView(
         points=points,
-        bar=by_seat(seen.mine[BAR], seen.theirs[BAR]),
-        off=by_seat(seen.mine[OFF], seen.theirs[OFF]),
+        bar=by_seat(mine[BAR], theirs[BAR]),
+        off=by_seat(mine[OFF], theirs[OFF]),
         pips=by_seat(pips[0], pips[1]),
     )
 
