@@ -17,8 +17,14 @@ it is its turn. Every request made is counted; the latency of an action (a POST 
 action, as a person would; without, the players act as fast as the server answers, so the
 latency measures the queue as much as the server (the CPU time per request, of the server's
 processes and of the players, is printed too: they share this machine; ``--also-pid`` adds
-a process, with its children, to the server's count: PostgreSQL's postmaster, Redis). The last
-line is for machines: ``server players=... rps=... p50_ms=... p99_ms=...``.
+a process, with its children, to the server's count: PostgreSQL's postmaster, Redis). The
+figures are printed for the whole run and for its steady part, from the end of the ramp to
+the stop (no matches created, every player in play). Each action carries an
+``Idempotency-Key``, and one that fails in transit is sent again with the same key, as a
+client should. At the end every match is read back: an action lost (the row's version short
+of the last answered) or doubled (versions answered that overlap) is counted. The last line
+is for machines: ``server players=... rps=... p50_ms=... p99_ms=... cpu_ms=... lost=...
+doubled=...`` (the steady part's).
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -58,6 +65,67 @@ class Tally:
     client_cpu: float = 0.0
     #: Seconds per action, in the order they were answered.
     latencies: list[float] = field(default_factory=list)
+    #: Actions sent again after failing in transit (with the same idempotency key).
+    resent: int = 0
+    #: The matches read back at the end, and those that lost or doubled an action.
+    checked: int = 0
+    lost: int = 0
+    doubled: int = 0
+    #: Each match's answers, read back at the end.
+    ledgers: list[Ledger] = field(default_factory=list)
+    #: The steady part (from the ramp's end to the stop): seconds, requests, server and
+    #: player CPU seconds, and the index of its first latency.
+    steady: tuple[float, int, float, float, int] = (0.0, 0, 0.0, 0.0, 0)
+
+
+@dataclass
+class Ledger:
+    """What one match's players were answered: the version each action was made on and the
+    version its answer showed, to check against the match's row at the end."""
+
+    match_id: str
+    token: str
+    #: The version the match was at when its players started acting.
+    start: int
+    answered: list[tuple[int, int]] = field(default_factory=list)
+
+
+async def act(
+    client: httpx.AsyncClient, url: str, body: dict[str, Any], token: str, tally: Tally
+) -> httpx.Response:
+    """POST an action with a fresh idempotency key; one that fails in transit (the
+    connection dropped: was it applied?) is sent again with the same key, which the server
+    answers with the first answer if it was."""
+    headers = {"Authorization": f"Bearer {token}", "Idempotency-Key": uuid.uuid4().hex}
+    for attempt in range(3):
+        try:
+            return await client.post(url, json=body, headers=headers)
+        except httpx.TransportError:
+            if attempt == 2:
+                raise
+            tally.resent += 1
+    raise AssertionError("unreachable")
+
+
+async def check(client: httpx.AsyncClient, ledger: Ledger, tally: Tally) -> None:
+    """Read the match back: its actions, in the order of the versions they were made on,
+    must follow each other from the start to the row's version without a gap (an action
+    lost) or an overlap (one applied twice)."""
+    answer = await client.get(
+        f"/api/matches/{ledger.match_id}", headers={"Authorization": f"Bearer {ledger.token}"}
+    )
+    answer.raise_for_status()
+    version = ledger.start
+    lost = doubled = False
+    for made_on, after in sorted(ledger.answered):
+        lost |= made_on > version
+        doubled |= made_on < version
+        version = max(version, after)
+    lost |= answer.json()["version"] < version
+    doubled |= answer.json()["version"] > version
+    tally.checked += 1
+    tally.lost += lost
+    tally.doubled += doubled
 
 
 def free_port() -> int:
@@ -169,23 +237,26 @@ async def player(
         answer.raise_for_status()
         state = answer.json()
         url = f"/api/matches/{state['id']}/actions"
-        seat_token = {"Authorization": f"Bearer {state['token']}"}
+        ledger = Ledger(state["id"], state["token"], state["version"])
+        tally.ledgers.append(ledger)
         while not state["match_over"]:
             if think:
                 pause = random.expovariate(1 / think)
                 await asyncio.sleep(max(0.0, min(pause, stop - time.monotonic())))
             if time.monotonic() >= stop:
-                return
+                break
             body = next_action(state)
             started = time.perf_counter()
-            answer = await client.post(url, json=body, headers=seat_token)
+            answer = await act(client, url, body, ledger.token, tally)
             state = answer.json()
             tally.latencies.append(time.perf_counter() - started)
             tally.requests += 1
             if answer.status_code != 200:
                 tally.errors += 1
                 raise RuntimeError(f"{answer.status_code} for {body}: {state}")
-        tally.matches += 1
+            ledger.answered.append((body["version"], state["version"]))
+        else:
+            tally.matches += 1
 
 
 async def online_match(
@@ -206,19 +277,27 @@ async def online_match(
     tally.requests += 1
     answer.raise_for_status()
     tokens = (created["token"], answer.json()["token"])
-    await asyncio.gather(*(seat_player(client, created["id"], seat, tokens[seat], stop, think,
-                                       tally) for seat in (0, 1)))
+    ledger = Ledger(created["id"], tokens[0], created["version"])
+    tally.ledgers.append(ledger)
+    over = await asyncio.gather(*(seat_player(client, ledger, seat, tokens[seat], stop, think,
+                                              tally) for seat in (0, 1)))
+    tally.matches += any(over)
 
 
 async def seat_player(
-    client: httpx.AsyncClient, match_id: str, seat: int, token: str, stop: float,
+    client: httpx.AsyncClient, ledger: Ledger, seat: int, token: str, stop: float,
     think: float, tally: Tally,
-) -> None:
-    """One seat of an online match (see :func:`online_match`)."""
+) -> bool:
+    """One seat of an online match (see :func:`online_match`); whether it saw the match
+    end."""
+    match_id = ledger.match_id
     url = f"ws://{client.base_url.host}:{client.base_url.port}/api/matches/{match_id}/updates"
     acted = -1
     async with websockets.connect(f"{url}?view={seat}", max_queue=None) as socket:
         latest: dict[str, Any] = json.loads(await socket.recv())
+        if seat == 0:
+            # Seat 0 makes the first action (the opening roll): nothing is answered before.
+            ledger.start = latest["version"]
         pushed = asyncio.Event()
 
         async def read() -> None:
@@ -239,11 +318,11 @@ async def seat_player(
                 pause = random.expovariate(1 / think) if think else 0.0
                 await asyncio.sleep(max(0.0, min(pause, stop - time.monotonic())))
                 if time.monotonic() >= stop:
-                    return
+                    break
                 body = next_action(latest)
                 started = time.perf_counter()
-                answer = await client.post(f"/api/matches/{match_id}/actions", json=body,
-                                           headers={"Authorization": f"Bearer {token}"})
+                answer = await act(client, f"/api/matches/{match_id}/actions", body, token,
+                                   tally)
                 tally.latencies.append(time.perf_counter() - started)
                 tally.requests += 1
                 if answer.status_code != 200:
@@ -251,10 +330,12 @@ async def seat_player(
                     raise RuntimeError(f"{answer.status_code} for {body}: {answer.text}")
                 acted = body["version"]
                 state = answer.json()
+                ledger.answered.append((acted, state["version"]))
                 if state["version"] > latest["version"]:
                     latest = state
         finally:
             reader.cancel()
+    return bool(latest["match_over"])
 
 
 async def run(
@@ -282,16 +363,28 @@ async def run(
         started = time.monotonic()
         server_before, client_before = server_cpu(), time.process_time()
         stop = started + seconds
+
+        async def steady() -> None:
+            await asyncio.sleep(ramp)
+            before = (time.monotonic(), tally.requests, server_cpu(), time.process_time(),
+                      len(tally.latencies))
+            await asyncio.sleep(max(0.0, stop - time.monotonic()))
+            tally.steady = (time.monotonic() - before[0], tally.requests - before[1],
+                            server_cpu() - before[2], time.process_time() - before[3],
+                            before[4])
+
+        steadily = asyncio.create_task(steady())
         if online:
             games = [online_match(client, started + random.uniform(0, ramp), stop, think, tally)
                      for _ in range(players // 2)]
         else:
             games = [player(client, started + random.uniform(0, ramp), stop, think, tally)
                      for _ in range(players)]
-        await asyncio.gather(*games)
+        await asyncio.gather(*games, steadily)
         tally.elapsed = time.monotonic() - started
         tally.server_cpu = server_cpu() - server_before
         tally.client_cpu = time.process_time() - client_before
+        await asyncio.gather(*(check(client, ledger, tally) for ledger in tally.ledgers))
     return tally
 
 
@@ -354,22 +447,44 @@ def main() -> None:
         finally:
             server.terminate()
             server.wait(10)
-    elapsed = tally.elapsed
-    rps = tally.requests / elapsed
-    p50 = statistics.median(tally.latencies) * 1000
-    p99 = percentile(tally.latencies, 0.99) * 1000
-    print(
-        f"{options.players} players, {elapsed:.1f} s: {tally.requests} requests "
-        f"({rps:.0f}/s), {len(tally.latencies)} actions, {tally.matches} matches finished, "
-        f"{tally.errors} errors"
-    )
-    print(f"action latency: median {p50:.1f} ms, 99th percentile {p99:.1f} ms")
-    print(
-        f"CPU per request: server {tally.server_cpu / tally.requests * 1000:.2f} ms, "
-        f"players {tally.client_cpu / tally.requests * 1000:.2f} ms"
-    )
-    print(f"server players={options.players} rps={rps:.0f} p50_ms={p50:.1f} p99_ms={p99:.1f}")
+    report(options.players, tally)
 
+
+def report(players: int, tally: Tally) -> None:
+    """Print the figures of the whole run and of its steady part."""
+    elapsed = tally.elapsed
+    print(
+        f"{players} players, {elapsed:.1f} s: {tally.requests} requests "
+        f"({tally.requests / elapsed:.0f}/s), {len(tally.latencies)} actions, "
+        f"{tally.matches} matches finished, {tally.errors} errors, {tally.resent} resent"
+    )
+    print(
+        f"matches read back: {tally.checked}, with an action lost {tally.lost}, "
+        f"doubled {tally.doubled}"
+    )
+    seconds, requests, server, client, first = tally.steady
+    figures = ""
+    for name, count, cpu, latencies in (
+        ("whole run", tally.requests, tally.server_cpu, tally.latencies),
+        ("steady part", requests, server, tally.latencies[first:]),
+    ):
+        if not count or not latencies:
+            print(f"{name}: no requests")
+            continue
+        p50 = statistics.median(latencies) * 1000
+        p99 = percentile(latencies, 0.99) * 1000
+        rps = count / (elapsed if name == "whole run" else seconds)
+        print(
+            f"{name}: {rps:.0f} requests/s, action latency median {p50:.1f} ms, "
+            f"99th percentile {p99:.1f} ms, server CPU {cpu / count * 1000:.2f} ms a request"
+        )
+        figures = f"rps={rps:.0f} p50_ms={p50:.1f} p99_ms={p99:.1f} cpu_ms={cpu / count * 1000:.2f}"
+    print(
+        f"CPU per request, whole run: server {tally.server_cpu / tally.requests * 1000:.2f} ms,"
+        f" players {tally.client_cpu / tally.requests * 1000:.2f} ms; steady part, players "
+        f"{client / max(requests, 1) * 1000:.2f} ms"
+    )
+    print(f"server players={players} {figures} lost={tally.lost} doubled={tally.doubled}")
 
 if __name__ == "__main__":
     main()

@@ -23,6 +23,7 @@ from .computer import Computer
 from .db import is_shared, make_engine, migrate
 from .guards import BodyLimit, HintPool, RateLimits
 from .hub import Hub
+from .keys import ActionKeys
 from .rated import Ratings
 from .relay import Relay
 from .routes import (
@@ -100,6 +101,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.hint_pool = hint_pool
     app.state.analyses = analyses
     app.state.accounts = users
+    app.state.keys = ActionKeys(engine)
     app.state.sessions = Sessions(engine, settings.session_days)
     app.state.ratings = Ratings(engine)
     app.state.limits = RateLimits(

@@ -24,6 +24,7 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
+    Text,
     create_engine,
     event,
     false,
@@ -61,6 +62,23 @@ class MatchRow(Base):
     )
     waiting: Mapped[bool] = mapped_column(Boolean, server_default=false())
     listed: Mapped[bool] = mapped_column(Boolean, server_default=false(), index=True)
+
+
+class ActionKeyRow(Base):
+    """A seat's last action sent with an ``Idempotency-Key``: the key, the digest of what was
+    asked, and the answer given, written in the same transaction as the action, so that a
+    resend of it, here or to another process, is answered the same and applies nothing."""
+
+    __tablename__ = "action_keys"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    key: Mapped[str] = mapped_column(String(64))
+    #: SHA-256 of the action and the side the answer was drawn from (hex).
+    digest: Mapped[str] = mapped_column(String(64))
+    #: The match's version after the action, and the answer (the state as JSON text).
+    version: Mapped[int] = mapped_column(Integer)
+    answer: Mapped[str] = mapped_column(Text)
 
 
 class AnalysisRow(Base):

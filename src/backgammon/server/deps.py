@@ -21,25 +21,29 @@ MatchId = Annotated[
 ]
 
 
-def get_settings(request: Request) -> Settings:
+# The dependencies are ``async`` even where they await nothing: FastAPI runs one defined with
+# ``def`` in a worker thread, and the hand-over costs far more than reading the app's state.
+
+
+async def get_settings(request: Request) -> Settings:
     """The app's settings."""
     settings: Settings = request.app.state.settings
     return settings
 
 
-def get_store(request: Request) -> MatchStore:
+async def get_store(request: Request) -> MatchStore:
     """The app's match store."""
     store: MatchStore = request.app.state.store
     return store
 
 
-def get_hub(request: Request) -> Hub:
+async def get_hub(request: Request) -> Hub:
     """The app's hub of watching pages."""
     hub: Hub = request.app.state.hub
     return hub
 
 
-def get_computer(request: Request) -> Computer:
+async def get_computer(request: Request) -> Computer:
     """The app's computer seats."""
     computer: Computer = request.app.state.computer
     return computer

@@ -27,7 +27,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .relay import Relay
 from .store import LiveMatch
-from .views import state_of
+from .views import Shown
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +103,7 @@ class Hub:
         """Send ``watcher`` the state now if it has not seen it."""
         if live.version > watcher.last:
             watcher.last = live.version
-            watcher.queue.put_nowait(_text(live, watcher.view))
+            watcher.queue.put_nowait(Shown(live).text(watcher.view))
 
     def leave(self, match_id: str, watcher: Watcher) -> None:
         """Stop pushing to ``watcher``."""
@@ -119,26 +119,22 @@ class Hub:
         """Whether some page watches the match."""
         return match_id in self.watchers
 
-    def publish(self, live: LiveMatch, *, again: bool = False) -> None:
+    def publish(
+        self, live: LiveMatch, *, again: bool = False, shown: Shown | None = None
+    ) -> None:
         """Queue the match's new state for every watcher, each from its own side (the state
-        of each side is made once). Waits for nobody. ``again``: the state has changed
-        without a new event (a seat taken), so it goes to those sent its version already."""
-        texts: dict[int, str] = {}
+        of each side is made once, or taken from ``shown``, the state now that an action
+        answers with too). Waits for nobody. ``again``: the state has changed without a new
+        event (a seat taken), so it goes to those sent its version already."""
+        shown = shown or Shown(live)
         version = live.version
         for watcher in list(self.watchers.get(live.id, ())):
             if version < watcher.last or (version == watcher.last and not again):
                 continue  # sent already, or older than what was
-            text = texts.get(watcher.view)
-            if text is None:
-                text = texts[watcher.view] = _text(live, watcher.view)
             try:
-                watcher.queue.put_nowait(text)
+                watcher.queue.put_nowait(shown.text(watcher.view))
                 watcher.last = version
             except asyncio.QueueFull:
                 log.info("dropping a watcher of match %s that fell behind", live.id)
                 self.leave(live.id, watcher)
                 watcher.drop()
-
-
-def _text(live: LiveMatch, view: int) -> str:
-    return state_of(live, view).model_dump_json(by_alias=True)

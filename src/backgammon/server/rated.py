@@ -266,8 +266,9 @@ class Ratings:
         return results
 
 
-def get_ratings(request: Request) -> Ratings:
-    """The app's rated matches and ratings (a dependency)."""
+async def get_ratings(request: Request) -> Ratings:
+    """The app's rated matches and ratings (a dependency; ``async``, so that FastAPI does not
+    hand it to a worker thread)."""
     ratings: Ratings = request.app.state.ratings
     return ratings
 

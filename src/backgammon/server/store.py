@@ -22,9 +22,9 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
-from sqlalchemy import Engine, select, update
+from sqlalchemy import Connection, Engine, Table, bindparam, select, update
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
@@ -155,6 +155,20 @@ def events_in(match: Match) -> int:
 def dice_for(seed: int | None) -> DiceSource | FairMatchDice:
     """The dice of a new match: provably fair ones, or seeded ones when a seed is given."""
     return FairMatchDice() if seed is None else SeededDice(seed)
+
+
+_MATCHES = cast(Table, MatchRow.__table__)
+#: An action's write, made once: a statement built for each save, with the record's values in
+#: it, cost more than the write itself.
+_SAVE = (
+    update(_MATCHES)
+    .where(_MATCHES.c.id == bindparam("match_id"), _MATCHES.c.version == bindparam("before"))
+    .values(
+        record=bindparam("new_record", type_=_MATCHES.c.record.type),
+        version=bindparam("new_version"),
+        updated_at=bindparam("stamp", type_=_MATCHES.c.updated_at.type),
+    )
+)
 
 
 class UnknownMatchError(LookupError):
@@ -342,15 +356,22 @@ class MatchStore:
             live.match.dice_source.resume(live.match.rolls_drawn)
         return True
 
-    async def save(self, live: LiveMatch, before: int, match: Match | None = None) -> None:
+    async def save(
+        self,
+        live: LiveMatch,
+        before: int,
+        match: Match | None = None,
+        also: Callable[[Connection], None] | None = None,
+    ) -> None:
         """Write the record of ``match`` (the live match by default) in place of version
-        ``before``, in one write, and tell :attr:`saved`; on failure (MatchChangedError if
+        ``before``, in one transaction with what ``also`` writes (an action's idempotency
+        key), and tell :attr:`saved`; on failure (MatchChangedError if
         the database no longer holds version ``before``, or the database's error), mark the
         match stale, so that it is read again from its row before it is next used."""
         match = match or live.match
         version = live.version if match is live.match else events_in(match)
         try:
-            await run_in_threadpool(self._update, live.id, match, version, before)
+            await run_in_threadpool(self._update, live.id, match, version, before, also)
         except Exception:
             live.stale = True
             raise
@@ -425,17 +446,23 @@ class MatchStore:
                 )
             )
 
-    def _update(self, match_id: str, match: Match, version: int, before: int) -> None:
+    def _update(
+        self,
+        match_id: str,
+        match: Match,
+        version: int,
+        before: int,
+        also: Callable[[Connection], None] | None = None,
+    ) -> None:
         # The record is written out here, in a worker thread: the match does not change
         # meanwhile (its lock is held, or it is the computer's shadow).
+        values = {"match_id": match_id, "before": before, "new_record": match.to_dict(secrets=True),
+                  "new_version": version, "stamp": now()}
         with self.engine.begin() as connection:
-            written = connection.execute(
-                update(MatchRow)
-                .where(MatchRow.id == match_id, MatchRow.version == before)
-                .values(record=match.to_dict(secrets=True), version=version, updated_at=now())
-            )
-            if written.rowcount != 1:
+            if connection.execute(_SAVE, values).rowcount != 1:
                 raise MatchChangedError(match_id)
+            if also is not None:
+                also(connection)
 
     def _version(self, match_id: str) -> int | None:
         with self.engine.connect() as connection:

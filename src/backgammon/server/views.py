@@ -7,6 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from datetime import datetime
+from functools import lru_cache
+from typing import Any
+
+from starlette.responses import Response
 
 from ..errors import BackgammonError
 from ..fairdice import FairDice
@@ -24,6 +28,7 @@ from ..game import (
     ResignationAccepted,
     ResignationOffered,
     ResignationRejected,
+    Rules,
     Taken,
     TurnPlayed,
     begun,
@@ -67,11 +72,6 @@ def state_of(live: LiveMatch, view: int) -> State:
     """The whole state of ``live`` with the board drawn from seat ``view``'s side."""
     match = live.match
     game = match.game
-    mover = game.on_roll
-    position = game.turn.current() if game.turn is not None else game.position
-    seen = position if view == mover else position.flip()
-    steps = game.turn.legal_steps() if game.turn is not None and game.phase is Phase.MOVE else []
-    made = game.turn.made if game.turn is not None else ()
     claim = claim_window(live)
     shown = game
     if not begun(game) and len(match.games) > 1:
@@ -82,7 +82,6 @@ def state_of(live: LiveMatch, view: int) -> State:
         version=live.version,
         seed=live.seed,
         fair_dice=fair_dice_view(game),
-        view=view,
         seats=[
             SeatView(
                 kind=seat.kind,
@@ -99,7 +98,7 @@ def state_of(live: LiveMatch, view: int) -> State:
         game_number=len(match.games),
         crawford=game.crawford,
         phase=_PHASES[game.phase],  # type: ignore[arg-type]
-        on_roll=mover,
+        on_roll=game.on_roll,
         to_act=game.player_to_act,
         dice=_dice(game),
         opening_tie=_opening_tie(game),
@@ -115,9 +114,6 @@ def state_of(live: LiveMatch, view: int) -> State:
             else None
         ),
         result=_result(shown.result),
-        board=board_view(seen, view),
-        steps=[step_view(a, b, mover, view) for a, b in steps],
-        made=[step_view(a, b, mover, view) for a, b in made],
         actions=[_actions(live, seat, claim) for seat in (0, 1)],
         record=[
             _game_view(live, number)
@@ -126,12 +122,67 @@ def state_of(live: LiveMatch, view: int) -> State:
         ],
         gnubg_id=_identifier(gnubg_id_of, live),
         xgid=_identifier(xgid_of, live),
-        rules=game.rules.to_dict(),
+        rules=_rules_view(game.rules),
         online=live.seating.online,
         waiting_for_opponent=live.seating.invite is not None,
         unheld=live.seating.unheld,
         claim=None if claim is None else ClaimView(against=claim[0], after=claim[1]),
+        **_sided(game, view),
     )
+
+
+def _sided(game: Game, view: int) -> dict[str, Any]:
+    """What a state shows from seat ``view``'s side: the board and the steps on it."""
+    mover = game.on_roll
+    position = game.turn.current() if game.turn is not None else game.position
+    seen = position if view == mover else position.flip()
+    steps = game.turn.legal_steps() if game.turn is not None and game.phase is Phase.MOVE else []
+    made = game.turn.made if game.turn is not None else ()
+    return {
+        "view": view,
+        "board": board_view(seen, view),
+        "steps": [step_view(a, b, mover, view) for a, b in steps],
+        "made": [step_view(a, b, mover, view) for a, b in made],
+    }
+
+
+class Shown:
+    """The state of ``live`` as it is now, from each side asked for, as JSON text: an action
+    answers its actor and pushes to every watching page, and what the two sides share (the
+    record, the actions on offer, the ids) is worked out once. Use it before ``live``
+    changes again (its lock is held, or nothing is awaited meanwhile)."""
+
+    def __init__(self, live: LiveMatch) -> None:
+        self.live = live
+        self._state: State | None = None
+        self._texts: dict[int, str] = {}
+
+    def state(self, view: int) -> State:
+        """The state from seat ``view``'s side."""
+        if self._state is None:
+            self._state = state_of(self.live, view)
+        elif self._state.view != view:
+            return self._state.model_copy(update=_sided(self.live.match.game, view))
+        return self._state
+
+    def text(self, view: int) -> str:
+        """The state from seat ``view``'s side as JSON text (the API's field names)."""
+        text = self._texts.get(view)
+        if text is None:
+            text = self._texts[view] = self.state(view).model_dump_json(by_alias=True)
+        return text
+
+    def response(self, view: int) -> Response:
+        """The state from seat ``view``'s side as an answer: the text made once serves it,
+        without the framework checking and writing it out again."""
+        return Response(self.text(view), media_type="application/json")
+
+
+@lru_cache(maxsize=64)
+def _rules_view(rules: Rules) -> dict[str, Any]:
+    """The rules as a state shows them, made once for each set of rules in play (a state is
+    made for every action, and the rules are a handful of values)."""
+    return rules.to_dict()
 
 
 def claim_window(live: LiveMatch) -> tuple[int, datetime] | None:
@@ -208,24 +259,25 @@ def _identifier(encode: Callable[[Match], str], live: LiveMatch) -> str | None:
 def board_view(seen: Position, view: int) -> BoardView:
     """The checkers of ``seen`` (``view``'s side) placed by seat."""
     other = 1 - view
+    # Read once: each reading of a side makes a new tuple of its counts.
+    mine, theirs = seen.mine, seen.theirs
     points = []
     for point in range(1, 25):
-        mine, theirs = seen.mine[point], seen.theirs[25 - point]
-        if mine:
-            points.append(PointView(seat=view, count=mine))
-        elif theirs:
-            points.append(PointView(seat=other, count=theirs))
+        if mine[point]:
+            points.append(PointView(seat=view, count=mine[point]))
+        elif theirs[25 - point]:
+            points.append(PointView(seat=other, count=theirs[25 - point]))
         else:
             points.append(PointView(seat=None, count=0))
     pips = seen.pips()
 
-    def by_seat(mine: int, theirs: int) -> list[int]:
-        return [mine, theirs] if view == 0 else [theirs, mine]
+    def by_seat(own: int, opponent: int) -> list[int]:
+        return [own, opponent] if view == 0 else [opponent, own]
 
     return BoardView(
         points=points,
-        bar=by_seat(seen.mine[BAR], seen.theirs[BAR]),
-        off=by_seat(seen.mine[OFF], seen.theirs[OFF]),
+        bar=by_seat(mine[BAR], theirs[BAR]),
+        off=by_seat(mine[OFF], theirs[OFF]),
         pips=by_seat(pips[0], pips[1]),
     )
 

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Annotated
 
 from fastapi import APIRouter, Body, Depends, HTTPException, Query, status
+from sqlalchemy import Connection
 from sqlalchemy.exc import SQLAlchemyError
+from starlette.responses import Response
 
 from ...errors import BackgammonError
 from ...game import Act, Action
@@ -15,6 +18,7 @@ from ...position import WinKind
 from ..db import now
 from ..deps import Computers, Held, LiveToAct, Store, Watchers, check_holds
 from ..guards import rate_limited
+from ..keys import IdempotencyKey, Keys, digest
 from ..rated import Book
 from ..schemas import (
     ActionRequest,
@@ -25,7 +29,7 @@ from ..schemas import (
     Step,
 )
 from ..store import LiveMatch, MatchChangedError, MatchStore
-from ..views import claim_window, state_of
+from ..views import Shown, claim_window
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +46,8 @@ router = APIRouter(prefix="/api/matches", tags=["actions"])
               "computer's seat is nobody's)"},
         404: {"description": "no such match"},
         409: {"description": "not allowed now: out of turn, an illegal step, a stale version"},
-        422: {"description": "a malformed request"},
+        422: {"description": "a malformed request, or an Idempotency-Key sent before with "
+              "another action"},
         429: {"description": "too many actions from this address"},
     },
 )
@@ -54,22 +59,33 @@ async def post_action(
     hub: Watchers,
     computer: Computers,
     ratings: Book,
+    keys: Keys,
+    key: IdempotencyKey = None,
     view: Annotated[
         int | None, Query(ge=0, le=1, description="the board's side (default: the actor's)")
     ] = None,
-) -> State:
+) -> Response:
     """Make one action for a seat, on the state's ``version`` it names (a stale one is
     refused, 409, and changes nothing: the same action sent twice acts once); the answer is
     the state after it. The computer's replies, if it is to act, follow in the background,
     each pushed to the watching pages. The request carries the token of the seat that acts
-    (``Authorization: Bearer <token>``)."""
+    (``Authorization: Bearer <token>``), and may carry an ``Idempotency-Key``: the action
+    sent again with it is answered as the first time (with ``Idempotent-Replayed: true``)
+    and applies nothing; the key sent with another action is refused (422)."""
     check_holds(held, action.seat)
+    side = action.seat if view is None else view
+    asked = "" if key is None else digest(action.model_dump_json(by_alias=True), view)
     async with live.lock:
+        if key is not None:
+            keys.check(live.id, action.seat, key, asked)
         if live.stale or action.version != live.version or live.seating.invite is not None:
             # Another process may have acted: a copy behind the version named reads its row
             # (on the version it holds, the save's version check finds a change elsewhere).
             await store.current(live)
         if action.version != live.version:
+            kept = None if key is None else await keys.answer(live.id, action.seat, key, asked)
+            if kept is not None:
+                return _replayed(kept)  # a resend of an action applied already
             raise HTTPException(
                 status.HTTP_409_CONFLICT,
                 f"The action was made on version {action.version} of the game, "
@@ -89,17 +105,45 @@ async def post_action(
             apply(live.match, action)
         except BackgammonError as exc:
             raise HTTPException(status.HTTP_409_CONFLICT, str(exc)) from None
-        await save_or_refuse(store, live, before)
+        # The state is made once, for the answer (kept with the key) and the watching pages.
+        shown = Shown(live)
+        also = None
+        if key is not None:
+            also = keys.writer(live.id, action.seat, key, asked, live.version, shown.text(side))
+        try:
+            await save_or_refuse(store, live, before, also)
+        except HTTPException as refused:
+            # The same action, sent again to another process at once, may have been kept
+            # there first: it is answered as that one was.
+            if key is None or refused.status_code != status.HTTP_409_CONFLICT:
+                raise
+            kept = await keys.answer(live.id, action.seat, key, asked)
+            if kept is None:
+                raise
+            return _replayed(kept)
+        if key is not None:
+            keys.note(live.id, action.seat, key, asked)
         await ratings.match_ended(live)
-        hub.publish(live)
+        hub.publish(live, shown=shown)
         computer.wake(live)
-    return state_of(live, action.seat if view is None else view)
+    return shown.response(side)
 
 
-async def save_or_refuse(store: MatchStore, live: LiveMatch, before: int) -> None:
-    """Save ``live`` in place of version ``before``, or refuse the request (409, 503)."""
+def _replayed(answer: str) -> Response:
+    """The answer kept with an idempotency key, given again."""
+    return Response(answer, media_type="application/json", headers={"Idempotent-Replayed": "true"})
+
+
+async def save_or_refuse(
+    store: MatchStore,
+    live: LiveMatch,
+    before: int,
+    also: Callable[[Connection], None] | None = None,
+) -> None:
+    """Save ``live`` in place of version ``before`` (with what ``also`` writes), or refuse
+    the request (409, 503)."""
     try:
-        await store.save(live, before)
+        await store.save(live, before, also=also)
     except MatchChangedError:
         raise HTTPException(
             status.HTTP_409_CONFLICT,

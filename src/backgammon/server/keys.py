@@ -1,0 +1,142 @@
+"""Idempotency keys: an action sent again is answered as it was the first time.
+
+A client that sends an action and gets no answer (the connection dropped) cannot know whether
+it was applied. It sends it again with the same ``Idempotency-Key`` header; the server keeps,
+for each seat of each match, its last action sent with a key: the key, a digest of what was
+asked, and the answer, written in the same transaction as the action itself (so the key is
+kept exactly when the action is). A resend is then answered with that answer and applies
+nothing, whichever process it reaches; the same key with another action is refused (422).
+
+The version check already keeps a resend from applying twice (it names a version the match
+has left), so the kept key is looked up only where an action would otherwise be refused as
+stale, or its save lost to another process: the plain path costs one more write, no read.
+Only a seat's last keyed action is kept: a client waits for an answer before its next action,
+so it never resends an older one (one that did would be refused as stale, 409, and apply
+nothing).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Annotated, cast
+
+from fastapi import Depends, Header, HTTPException, Request, status
+from sqlalchemy import Connection, Engine, Table, bindparam, insert, select, update
+from starlette.concurrency import run_in_threadpool
+
+from .db import ActionKeyRow
+
+#: The longest key taken (a UUID is 36 characters).
+KEY_LENGTH = 64
+
+IdempotencyKey = Annotated[
+    str | None,
+    Header(
+        alias="Idempotency-Key",
+        min_length=1,
+        max_length=KEY_LENGTH,
+        description="any string unique to this action (a UUID): the action sent again with "
+        "the same key is answered as the first time and applies nothing again",
+    ),
+]
+
+_KEYS = cast(Table, ActionKeyRow.__table__)
+_SEAT = (_KEYS.c.match_id == bindparam("the_match")) & (_KEYS.c.seat == bindparam("the_seat"))
+#: The statements, made once (see ``store._SAVE``).
+_REPLACE = (
+    update(_KEYS)
+    .where(_SEAT)
+    .values(
+        key=bindparam("new_key"),
+        digest=bindparam("new_digest"),
+        version=bindparam("new_version"),
+        answer=bindparam("new_answer"),
+    )
+)
+_ADD = insert(_KEYS)
+_FIND = select(_KEYS.c.key, _KEYS.c.digest, _KEYS.c.answer).where(_SEAT)
+
+#: The keys this process has kept lately, by match and seat (with their digests): enough to
+#: refuse at once a key reused for another action on the version now in play.
+_RECENT = 10_000
+
+REUSED = (
+    "This Idempotency-Key was sent before with another action (or another view) of this "
+    "seat; send a new key with a new action."
+)
+
+
+def digest(action_json: str, view: int | None) -> str:
+    """What identifies a request: its action (as JSON text) and the side asked for.
+
+    >>> digest('{"action":"roll"}', None) == digest('{"action":"roll"}', None)
+    True
+    >>> digest('{"action":"roll"}', None) == digest('{"action":"roll"}', 0)
+    False
+    """
+    return hashlib.sha256(f"{view}\n{action_json}".encode()).hexdigest()
+
+
+class ActionKeys:
+    """The kept keys, in the database ``engine`` reaches; one per app."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._recent: OrderedDict[tuple[str, int], tuple[str, str]] = OrderedDict()
+
+    def check(self, match_id: str, seat: int, key: str, asked: str) -> None:
+        """422 if this process kept ``key`` for another action of the seat."""
+        kept = self._recent.get((match_id, seat))
+        if kept is not None and kept[0] == key and kept[1] != asked:
+            raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, REUSED)
+
+    def writer(
+        self, match_id: str, seat: int, key: str, asked: str, version: int, answer: str
+    ) -> Callable[[Connection], None]:
+        """What keeps ``key`` with the action's answer, for the action's own transaction
+        (:meth:`.store.MatchStore.save`'s ``also``; :meth:`note` it once saved)."""
+
+        def write(connection: Connection) -> None:
+            values = {"the_match": match_id, "the_seat": seat, "new_key": key,
+                      "new_digest": asked, "new_version": version, "new_answer": answer}
+            if connection.execute(_REPLACE, values).rowcount == 0:
+                connection.execute(_ADD, {"match_id": match_id, "seat": seat, "key": key,
+                                          "digest": asked, "version": version,
+                                          "answer": answer})
+
+        return write
+
+    async def answer(self, match_id: str, seat: int, key: str, asked: str) -> str | None:
+        """The answer kept for ``key``, if it is the seat's last keyed action (None if not);
+        422 if the key was kept with another action."""
+        found = await run_in_threadpool(self._find, match_id, seat)
+        if found is None or found[0] != key:
+            return None
+        if found[1] != asked:
+            raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, REUSED)
+        self.note(match_id, seat, key, asked)
+        return found[2]
+
+    def _find(self, match_id: str, seat: int) -> tuple[str, str, str] | None:
+        with self.engine.connect() as connection:
+            row = connection.execute(_FIND, {"the_match": match_id, "the_seat": seat}).first()
+        return None if row is None else (row[0], row[1], row[2])
+
+    def note(self, match_id: str, seat: int, key: str, asked: str) -> None:
+        """Remember that ``key`` is kept for the seat's action ``asked`` (in the event loop's
+        thread: the record of recent keys is not shared with the workers)."""
+        self._recent[(match_id, seat)] = (key, asked)
+        self._recent.move_to_end((match_id, seat))
+        while len(self._recent) > _RECENT:
+            self._recent.popitem(last=False)
+
+
+async def get_keys(request: Request) -> ActionKeys:
+    """The app's kept keys (``async``: FastAPI hands a ``def`` dependency to a thread)."""
+    keys: ActionKeys = request.app.state.keys
+    return keys
+
+
+Keys = Annotated[ActionKeys, Depends(get_keys)]
