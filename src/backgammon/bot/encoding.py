@@ -108,8 +108,8 @@ def _escape_table() -> NDArray[np.float32]:
 
 
 # These tables are public because the compiled kernel (kernel/evaluate.py) reads them too;
-# numba compiles them into its cached code as constants, so a change here needs the kernel's
-# files touched (or __pycache__ cleared) before the cache notices it.
+# numba compiles them into its cached code as constants, so this file is part of the digest
+# that decides when the kernel's cache is stale (kernel/_stale.py).
 UNITS = _units_table()
 LONGEST, LOW_RUN, HIGH_RUN = _run_tables()
 POPCOUNT = np.array([bin(mask).count("1") for mask in range(4096)], dtype=np.int64)
