@@ -153,6 +153,39 @@ def is_race(mine: Board, theirs: Board) -> NDArray[np.bool_]:
     return rearmost(mine) + rearmost(theirs) <= 25
 
 
+#: gnubg's crashed class: a side with at most this many checkers in play (not counting the
+#: extra ones piled on its ace and deuce points) has crashed.
+CRASHED_CHECKERS = 6
+
+
+def is_crashed(mine: Board, theirs: Board) -> NDArray[np.bool_]:
+    """True for the contact rows that GNU Backgammon calls crashed (its ``CLASS_CRASHED``):
+    either side has at most six checkers in play, or at most six once the checkers it has
+    piled on its ace point (more than one there) and deuce point are set aside. Races and
+    finished games are never crashed.
+
+    >>> from backgammon import Position
+    >>> bool(is_crashed(*boards([Position.initial()]))[0])
+    False
+    """
+    return ~is_race(mine, theirs) & (_crashed_side(mine) | _crashed_side(theirs))
+
+
+def _crashed_side(side: Board) -> NDArray[np.bool_]:
+    """gnubg's test of one side. Its checkers in play count less those on its ace point
+    where two or more are there (and less its deuce point's but one where that holds two or
+    more as well); with one checker or none on the ace point, less its deuce point's but
+    one."""
+    total = side[:, 1:26].sum(axis=1, dtype=np.int64)
+    ace, deuce = side[:, 1].astype(np.int64), side[:, 2].astype(np.int64)
+    n = CRASHED_CHECKERS
+    piled = ace > 1
+    piled_crash = (total <= n + ace) | ((deuce > 1) & (1 + total - ace - deuce <= n))
+    crashed: NDArray[np.bool_] = (total <= n) | np.where(piled, piled_crash,
+                                                          total <= n + deuce - 1)
+    return crashed
+
+
 def encode_contact(mine: Board, theirs: Board) -> Inputs:
     """The contact encoding of a batch: ``(n, CONTACT_INPUTS)`` float32."""
     return contact_rows(mine, theirs, _side_features(np.concatenate((mine, theirs))))

@@ -14,10 +14,15 @@ targets, and the mean squared error of the outputs. Two runs that differ only in
 encoding see the same positions in the same order: their validation losses compare the
 encodings with little noise.
 
+With ``crashed``, only the positions GNU Backgammon calls crashed
+(:func:`~backgammon.bot.encoding.is_crashed`) train and validate: the experiment of a
+separate crashed network, started from the contact network it would replace.
+
 With ``start``, the contact network of that file is the starting point instead of random
 weights: with zero weights on the inputs it lacks (:func:`extend_inputs`: encoding 2 begins
 with encoding 1's inputs, so the function is unchanged) and widened to ``hidden`` units
-(:func:`~backgammon.bot.generations.widen`).
+(:func:`~backgammon.bot.generations.widen`). Its validation loss before any training is
+logged as ``start_validation``, the figure a trained network must beat.
 
 The networks written to ``out`` are the new contact network with the race network of the
 file ``race_from`` (by default the last generation's), ready to play
@@ -44,7 +49,7 @@ from numpy.typing import NDArray
 
 from ..errors import BackgammonError
 from .contact_inputs import CONTACT_INPUTS_V2, contact_encoder
-from .encoding import CONTACT_INPUTS, is_race
+from .encoding import CONTACT_INPUTS, is_crashed, is_race
 from .generations import load_generation, widen
 from .network import OUTPUTS, Array, Network, load_networks, save_networks
 from .train import NETWORKS, settings_json
@@ -73,6 +78,7 @@ class Settings:
     holdout: int = 8
     race_from: Path | None = None
     start: Path | None = None
+    crashed: bool = False
     command: str = ""
 
 
@@ -83,12 +89,13 @@ def cross_entropy(targets: Array, outputs: Array) -> float:
     return float(np.mean(np.sum(-(t * np.log(p) + (1 - t) * np.log(1 - p)), axis=1)))
 
 
-def contact_data(data: Path, holdout: int) -> tuple[
+def contact_data(data: Path, holdout: int, crashed: bool = False) -> tuple[
     tuple[NDArray[np.uint8], NDArray[np.uint8], Array],
     tuple[NDArray[np.uint8], NDArray[np.uint8], Array],
 ]:
     """The contact positions of the generations in ``data`` as (mine, theirs, targets), for
-    training and for validation (every ``holdout``-th generation; none with ``holdout`` 0)."""
+    training and for validation (every ``holdout``-th generation; none with ``holdout`` 0);
+    with ``crashed``, only the crashed ones."""
     files = sorted(p for p in data.glob("gen-*.npz") if "partial" not in p.name)
     if not files:
         raise RefitError(f"{data} holds no generations (gen-NNN.npz).")
@@ -109,7 +116,7 @@ def contact_data(data: Path, holdout: int) -> tuple[
         boards = np.concatenate([b for b, _ in parts[held]])
         targets = np.concatenate([t for _, t in parts[held]])
         mine, theirs = boards[:, 0].astype(np.uint8), boards[:, 1].astype(np.uint8)
-        contact = ~is_race(mine, theirs)
+        contact = is_crashed(mine, theirs) if crashed else ~is_race(mine, theirs)
         split.append((mine[contact], theirs[contact], targets[contact]))
     return split[0], split[1]
 
@@ -132,14 +139,17 @@ def refit(settings: Settings) -> dict[str, Any]:
     inputs = ENCODINGS[settings.encoding]
     encode = contact_encoder(inputs)
     (mine, theirs, targets), (v_mine, v_theirs, v_targets) = contact_data(
-        settings.data, settings.holdout
+        settings.data, settings.holdout, settings.crashed
     )
     x, v_x = encode(mine, theirs), encode(v_mine, v_theirs)
+    start_validation: dict[str, float] = {}
     if settings.start is None:
         network = Network.create(inputs, settings.hidden, seed=settings.seed)
     else:
         start = load_networks(settings.start, NETWORKS)[0]["contact"]
         network = widen(extend_inputs(start, inputs), settings.hidden, settings.seed)
+        start_validation = validation(network, v_x, v_targets)
+        print(json.dumps({"start": start_validation}), flush=True)
     rng = np.random.default_rng(settings.seed)
     history: list[dict[str, Any]] = []
     started = time.monotonic()
@@ -159,7 +169,8 @@ def refit(settings: Settings) -> dict[str, Any]:
     race = load_networks(race_from, NETWORKS)[0]["race"]
     log = {"settings": settings_json(settings), "command": settings.command,
            "race_from": str(race_from), "training_positions": len(x),
-           "validation_positions": len(v_x), "history": history}
+           "validation_positions": len(v_x), "start_validation": start_validation,
+           "history": history}
     settings.out.parent.mkdir(parents=True, exist_ok=True)
     save_networks(settings.out, {"contact": network, "race": race}, log)
     return log
@@ -207,11 +218,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="the file whose race network goes with the new contact network")
     parser.add_argument("--start", type=Path, default=None,
                         help="start from this file's contact network (else random weights)")
+    parser.add_argument("--crashed", action="store_true",
+                        help="train and validate on gnubg's crashed positions only")
     args = parser.parse_args(argv)
     refit(Settings(
         data=args.data, out=args.out, encoding=args.encoding, hidden=args.hidden,
         epochs=args.epochs, batch=args.batch, lr=args.lr, seed=args.seed,
-        holdout=args.holdout, race_from=args.race_from, start=args.start,
+        holdout=args.holdout, race_from=args.race_from, start=args.start, crashed=args.crashed,
         command=shlex.join(["python", "-m", "backgammon.bot.refit", *(argv or sys.argv[1:])]),
     ))
     return 0
