@@ -50,10 +50,8 @@ from backgammon.bot import Bot
 from backgammon.bot.bearoff import BearoffEvaluator
 from backgammon.bot.duel import Chooser, opening_roll
 from backgammon.bot.evaluator import Evaluator, NetworkEvaluator
-from backgammon.bot.network import load_networks
 from backgammon.bot.pubeval import PubEval
 from backgammon.bot.shipped import shipped_evaluator
-from backgammon.bot.train import NETWORKS
 from backgammon.errors import BackgammonError
 from backgammon.moves import Play
 from backgammon.position import Position
@@ -294,10 +292,15 @@ def measure(args: argparse.Namespace) -> None:
         if first is None:
             first = losses
         else:
-            diff, diff_error = mean_and_error([1000 * (a - b) for a, b in zip(losses, first,
-                                                                               strict=True)])
+            diffs = [1000 * (a - b) for a, b in zip(losses, first, strict=True)]
+            diff, diff_error = mean_and_error(diffs)
             print(f"  minus {players[0][0]}: {diff:+.2f} ± {diff_error:.2f} millipoints"
                   f" a decision (paired)")
+            for kind in CLASS_ORDER:
+                sample = [d for d, decision in zip(diffs, decision_set.decisions, strict=True)
+                          if decision.position_class == kind]
+                if sample:
+                    print("    {:8} {:+6.2f} ± {:.2f}".format(kind, *mean_and_error(sample)))
 
 
 def _evaluator(weights: str | None) -> Evaluator:
@@ -305,8 +308,7 @@ def _evaluator(weights: str | None) -> Evaluator:
     shipped ones, or those ``BACKGAMMON_WEIGHTS`` names)."""
     if weights is None:
         return shipped_evaluator()
-    networks, _ = load_networks(weights, NETWORKS)
-    return BearoffEvaluator(NetworkEvaluator(networks["contact"], networks["race"]))
+    return BearoffEvaluator(NetworkEvaluator.load(weights))
 
 
 def main() -> None:

@@ -31,7 +31,6 @@ from gnubg_judge import GnubgJudge
 from backgammon.bot.bearoff import BearoffEvaluator, shipped_table
 from backgammon.bot.duel import DuelResult, GreedyPlayer, duel
 from backgammon.bot.evaluator import NetworkEvaluator
-from backgammon.bot.network import load_networks
 from backgammon.bot.pubeval import PubEval
 from backgammon.bot.shipped import shipped_evaluator
 
@@ -54,8 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--against-games", type=int, default=2_000)
     args = parser.parse_args(argv)
     if args.against:
-        networks, _ = load_networks(args.against, ("contact", "race"))
-        other = NetworkEvaluator(networks["contact"], networks["race"])
+        other = NetworkEvaluator.load(args.against)
         measure(str(args.against), GreedyPlayer(BearoffEvaluator(other, shipped_table())),
                 args.against_games, args.seed)
     if args.pubeval_games:

@@ -1,15 +1,25 @@
 """GNU Backgammon's crashed class (:func:`backgammon.bot.encoding.is_crashed`): hand-built
-positions on each side of each of its rules, and the same class as gnubg-nn's own
-``classify`` on positions of random games."""
+positions on each side of each of its rules, the same class as gnubg-nn's own ``classify``
+and the kernel's on positions of random games; a crashed network where a file has one, in
+numpy and in the kernel alike, and files without one evaluated as before."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 import pytest
 from test_kernel import random_positions
 
 from backgammon import Position
-from backgammon.bot.encoding import boards, is_crashed
+from backgammon.bot.contact_inputs import CONTACT_INPUTS_V2
+from backgammon.bot.encoding import CONTACT_INPUTS, RACE_INPUTS, boards, is_crashed
+from backgammon.bot.evaluator import NetworkEvaluator
+from backgammon.bot.generations import save_generation
+from backgammon.bot.kernel import Engine, boards_of
+from backgammon.bot.kernel import evaluate as kernel_evaluate
+from backgammon.bot.network import Network, load_networks, save_networks
+from backgammon.bot.refit import RefitError, Settings, refit
 
 # The other side in the hand-built positions: 15 checkers in contact, never crashed.
 _SOUND = {20: 2, 13: 5, 8: 3, 6: 5}
@@ -62,3 +72,74 @@ def test_the_class_is_gnubg_nns_on_random_games() -> None:
     ])
     np.testing.assert_array_equal(ours, theirs)
     assert 50 < ours.sum() < len(positions) - 1000
+
+
+def test_the_kernel_classes_as_numpy_does() -> None:
+    positions = random_positions(3000, seed=6)
+    board = boards_of(positions)
+    kernel = np.array([kernel_evaluate.is_crashed(b) for b in board])
+    np.testing.assert_array_equal(kernel, is_crashed(*boards(positions)))
+
+
+def networks() -> tuple[Network, Network, Network]:
+    return (Network.create(CONTACT_INPUTS_V2, 12, seed=1), Network.create(RACE_INPUTS, 6, seed=2),
+            Network.create(CONTACT_INPUTS_V2, 10, seed=3))
+
+
+def test_crashed_positions_go_to_the_crashed_network_in_numpy_and_the_kernel() -> None:
+    contact, race, crashed_net = networks()
+    positions = random_positions(3000, seed=7)
+    mine, theirs = boards(positions)
+    crashed = is_crashed(mine, theirs)
+    with_crashed = NetworkEvaluator(contact, race, crashed_net).evaluate_batch(positions)
+    without = NetworkEvaluator(contact, race).evaluate_batch(positions)
+    np.testing.assert_array_equal(with_crashed[~crashed], without[~crashed])
+    np.testing.assert_allclose(
+        with_crashed[crashed],
+        NetworkEvaluator(crashed_net, race).evaluate_batch(
+            [p for p, c in zip(positions, crashed, strict=True) if c]),
+        atol=1e-6, rtol=0)
+    assert not np.allclose(with_crashed[crashed], without[crashed])
+    np.testing.assert_allclose(
+        Engine(contact, race, crashed=crashed_net).evaluate(boards_of(positions)), with_crashed,
+        atol=1e-5, rtol=0)
+    # A crashed network may read another encoding than the contact network's.
+    narrow = Network.create(CONTACT_INPUTS, 8, seed=4)
+    np.testing.assert_allclose(
+        Engine(contact, race, crashed=narrow).evaluate(boards_of(positions)),
+        NetworkEvaluator(contact, race, narrow).evaluate_batch(positions), atol=1e-5, rtol=0)
+
+
+def test_a_file_without_a_crashed_network_loads_as_before(tmp_path: Path) -> None:
+    contact, race, crashed_net = networks()
+    save_networks(tmp_path / "old.npz", {"contact": contact, "race": race})
+    save_networks(tmp_path / "new.npz", {"contact": contact, "race": race, "crashed": crashed_net})
+    assert NetworkEvaluator.load(tmp_path / "old.npz").crashed is None
+    loaded = NetworkEvaluator.load(tmp_path / "new.npz").crashed
+    assert loaded is not None
+    np.testing.assert_array_equal(loaded.w1, crashed_net.w1)
+
+
+def test_refit_trains_a_crashed_network_beside_the_contact_network(tmp_path: Path) -> None:
+    positions = random_positions(3000, seed=8)
+    rng = np.random.default_rng(2)
+    board = boards_of(positions)
+    for generation in (1, 2):
+        part = board[generation - 1 :: 2]
+        save_generation(tmp_path / f"gen-{generation:03d}.npz", part,
+                        rng.random((len(part), 5)).astype(np.float32), {"generation": generation})
+    contact, race, _ = networks()
+    save_networks(tmp_path / "start.npz", {"contact": contact, "race": race})
+    out = tmp_path / "crashed.npz"
+    log = refit(Settings(data=tmp_path, out=out, hidden=12, epochs=1, holdout=2,
+                         start=tmp_path / "start.npz", race_from=tmp_path / "start.npz",
+                         crashed=True))
+    mine, theirs = boards(positions)
+    crashed = is_crashed(mine, theirs)
+    assert log["training_positions"] + log["validation_positions"] == crashed.sum()
+    assert log["start_validation"]["mse"] > 0
+    written = load_networks(out, ("contact", "crashed"))[0]
+    np.testing.assert_array_equal(written["contact"].w1, contact.w1)
+    assert not np.array_equal(written["crashed"].w1, contact.w1)
+    with pytest.raises(RefitError, match="--start"):
+        refit(Settings(data=tmp_path, out=out, crashed=True))

@@ -12,6 +12,7 @@ over get their exact value, whatever the evaluator.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -20,7 +21,7 @@ from numpy.typing import NDArray
 
 from ..position import Position
 from .contact_inputs import Encoder, contact_encoder
-from .encoding import Board, boards, encode_race, is_race
+from .encoding import Board, boards, encode_race, is_crashed, is_race
 from .network import OUTPUTS, Array, Network
 from .probabilities import Probabilities
 
@@ -66,14 +67,29 @@ def terminal_values(mine: Board, theirs: Board) -> tuple[NDArray[np.bool_], Arra
 
 
 class NetworkEvaluator:
-    """The networks' evaluation: a race network where no contact is left, the contact network
-    elsewhere, exact values where the game is over. The contact network's number of inputs
-    says which contact encoding it reads (:func:`~.contact_inputs.contact_encoder`)."""
+    """The networks' evaluation: a race network where no contact is left, a crashed network
+    (if given) in the positions GNU Backgammon calls crashed (:func:`~.encoding.is_crashed`),
+    the contact network elsewhere, exact values where the game is over. A network's number of
+    inputs says which contact encoding it reads (:func:`~.contact_inputs.contact_encoder`)."""
 
-    def __init__(self, contact: Network, race: Network) -> None:
+    def __init__(self, contact: Network, race: Network, crashed: Network | None = None) -> None:
         self.contact = contact
         self.race = race
-        contact_encoder(contact.inputs)  # a width no encoding has fails here, not in play
+        self.crashed = crashed
+        # A width no encoding has fails here, not in play.
+        contact_encoder(contact.inputs)
+        if crashed is not None:
+            contact_encoder(crashed.inputs)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> NetworkEvaluator:
+        """The networks of a file of :func:`~.network.save_networks`: ``contact`` and
+        ``race``, and ``crashed`` where the file has one."""
+        with np.load(path, allow_pickle=False) as data:
+            crashed = (Network.from_arrays(data, "crashed/") if "crashed/w1" in data.files
+                       else None)
+            return cls(Network.from_arrays(data, "contact/"), Network.from_arrays(data, "race/"),
+                       crashed)
 
     @property
     def encode_contact(self) -> Encoder:
@@ -92,6 +108,14 @@ class NetworkEvaluator:
         over, values = terminal_values(mine, theirs)
         race = is_race(mine, theirs) & ~over
         contact = ~(race | over)
+        if self.crashed is not None:
+            crashed = contact & is_crashed(mine, theirs)
+            if crashed.any():
+                contact &= ~crashed
+                encode_crashed = contact_encoder(self.crashed.inputs)
+                values[crashed] = self.crashed.forward(
+                    encode_crashed(mine[crashed], theirs[crashed])
+                )
         encode_contact = self.encode_contact
         if contact.all():
             return self.contact.forward(encode_contact(mine, theirs))

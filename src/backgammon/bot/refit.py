@@ -14,9 +14,10 @@ targets, and the mean squared error of the outputs. Two runs that differ only in
 encoding see the same positions in the same order: their validation losses compare the
 encodings with little noise.
 
-With ``crashed``, only the positions GNU Backgammon calls crashed
-(:func:`~backgammon.bot.encoding.is_crashed`) train and validate: the experiment of a
-separate crashed network, started from the contact network it would replace.
+With ``crashed`` (and ``start``), only the positions GNU Backgammon calls crashed
+(:func:`~backgammon.bot.encoding.is_crashed`) train and validate: a separate crashed network,
+started from the contact network it takes the crashed positions from, and written to
+``out`` as ``crashed`` beside that contact network, unchanged.
 
 With ``start``, the contact network of that file is the starting point instead of random
 weights: with zero weights on the inputs it lacks (:func:`extend_inputs`: encoding 2 begins
@@ -133,9 +134,12 @@ def validation(network: Network, inputs: Array, targets: Array) -> dict[str, flo
 
 
 def refit(settings: Settings) -> dict[str, Any]:
-    """Train the contact network, write the networks to ``out``; returns the log."""
+    """Train the contact (or crashed) network, write the networks to ``out``; returns the
+    log."""
     if settings.encoding not in ENCODINGS:
         raise RefitError(f"Contact encodings are {sorted(ENCODINGS)}; got {settings.encoding}.")
+    if settings.crashed and settings.start is None:
+        raise RefitError("A crashed network starts from the contact network of --start.")
     inputs = ENCODINGS[settings.encoding]
     encode = contact_encoder(inputs)
     (mine, theirs, targets), (v_mine, v_theirs, v_targets) = contact_data(
@@ -171,8 +175,12 @@ def refit(settings: Settings) -> dict[str, Any]:
            "race_from": str(race_from), "training_positions": len(x),
            "validation_positions": len(v_x), "start_validation": start_validation,
            "history": history}
+    networks = {"contact": network, "race": race}
+    if settings.start is not None and settings.crashed:
+        networks["contact"] = load_networks(settings.start, NETWORKS)[0]["contact"]
+        networks["crashed"] = network
     settings.out.parent.mkdir(parents=True, exist_ok=True)
-    save_networks(settings.out, {"contact": network, "race": race}, log)
+    save_networks(settings.out, networks, log)
     return log
 
 

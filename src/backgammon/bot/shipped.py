@@ -19,8 +19,6 @@ from importlib import resources
 from ..errors import BackgammonError
 from .bearoff import BearoffEvaluator
 from .evaluator import NetworkEvaluator
-from .network import load_networks
-from .train import NETWORKS
 
 #: The file of the shipped networks, in ``backgammon/bot/weights``.
 WEIGHTS = "td.npz"
@@ -33,14 +31,13 @@ class MissingWeightsError(BackgammonError):
 
 
 def load_shipped_networks() -> NetworkEvaluator:
-    """The contact and race networks: the file ``BACKGAMMON_WEIGHTS`` names, else the
-    package's own."""
+    """The contact and race networks (and the crashed network where the file has one): the
+    file ``BACKGAMMON_WEIGHTS`` names, else the package's own."""
     named = os.environ.get(WEIGHTS_VARIABLE)
     if named:
         if not os.path.isfile(named):
             raise MissingWeightsError(f"{WEIGHTS_VARIABLE} names {named!r}, which is no file.")
-        networks, _ = load_networks(named, NETWORKS)
-        return NetworkEvaluator(networks["contact"], networks["race"])
+        return NetworkEvaluator.load(named)
     resource = resources.files("backgammon.bot") / "weights" / WEIGHTS
     if not resource.is_file():
         raise MissingWeightsError(
@@ -49,8 +46,7 @@ def load_shipped_networks() -> NetworkEvaluator:
             f"set {WEIGHTS_VARIABLE}=data/training/checkpoint.npz."
         )
     with resources.as_file(resource) as path:
-        networks, _ = load_networks(path, NETWORKS)
-    return NetworkEvaluator(networks["contact"], networks["race"])
+        return NetworkEvaluator.load(path)
 
 
 @functools.cache

@@ -92,10 +92,11 @@ class SelfPlayResult:
 
 
 class Engine:
-    """A contact and a race network (and a bearoff table) compiled together for batches,
-    0-ply choices, self-play and rollout trials."""
+    """A contact and a race network (a crashed network and a bearoff table where given)
+    compiled together for batches, 0-ply choices, self-play and rollout trials."""
 
-    def __init__(self, contact: Network, race: Network, table: BearoffTable | None = None) -> None:
+    def __init__(self, contact: Network, race: Network, table: BearoffTable | None = None,
+                 crashed: Network | None = None) -> None:
         if table is None:
             off = off_tail = first_tail = np.zeros((0, 1), dtype=np.float32)
         else:
@@ -107,6 +108,7 @@ class Engine:
             contact.w1, contact.b1, contact.w2, contact.b2,
             race.w1, race.b1, race.w2, race.b2,
             off, off_tail, first_tail,
+            *_crashed_arrays(crashed),
         )
 
     @classmethod
@@ -127,7 +129,7 @@ class Engine:
                 "The compiled kernel runs the contact and race networks only; this evaluator "
                 f"is a {type(base).__name__}."
             )
-        return cls(base.contact, base.race, table)
+        return cls(base.contact, base.race, table, base.crashed)
 
     def evaluate(self, boards: Boards) -> NDArray[np.float32]:
         """The 0-ply outputs ``(n, 5)`` of boards, as the shipped evaluator gives them."""
@@ -178,6 +180,17 @@ class Engine:
         )
 
 
+def _crashed_arrays(
+    crashed: Network | None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The crashed network's weights for the kernel; empty ones (of the same types, so that
+    numba compiles one version) where there is none."""
+    if crashed is None:
+        empty = np.zeros((0, 0), dtype=np.float32)
+        return empty, np.zeros(0, dtype=np.float32), empty, np.zeros(0, dtype=np.float32)
+    return crashed.w1, crashed.b1, crashed.w2, crashed.b2
+
+
 def _check_seed(seed: int) -> None:
     if not 0 <= seed < 2**63:
         raise KernelError(f"A seed is a whole number from 0 to 2**63 - 1; got {seed}.")
@@ -189,4 +202,4 @@ def _shipped_engine() -> Engine:
     from ..shipped import load_shipped_networks
 
     networks = load_shipped_networks()
-    return Engine(networks.contact, networks.race, shipped_table())
+    return Engine(networks.contact, networks.race, shipped_table(), networks.crashed)

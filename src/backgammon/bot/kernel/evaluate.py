@@ -13,9 +13,10 @@ bearoff.py are frozen into the cached machine code, so a change to them needs a 
 (or an empty ``__pycache__``) before the kernel sees it; tests/bot/test_kernel.py would show the
 difference.
 
-The weights travel as one tuple (:data:`Nets`, built by :func:`backgammon.bot.kernel.nets`):
-the contact network's w1, b1, w2, b2, the race network's, and the bearoff table's three
-arrays (empty arrays when there is no table).
+The weights travel as one tuple (:data:`Nets`, built by :class:`backgammon.bot.kernel.Engine`):
+the contact network's w1, b1, w2, b2, the race network's, the bearoff table's three arrays
+(empty arrays when there is no table), and the crashed network's four (empty arrays when
+there is none: the contact network evaluates crashed positions too).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from ..bearoff import BINOMIAL
 from ..contact_inputs import EXTRA_FEATURES
 from ..encoding import (
     CONTACT_INPUTS,
+    CRASHED_CHECKERS,
     ESCAPES,
     HIGH_RUN,
     LONGEST,
@@ -42,6 +44,7 @@ Nets = tuple[
     np.ndarray, np.ndarray, np.ndarray, np.ndarray,
     np.ndarray, np.ndarray, np.ndarray, np.ndarray,
     np.ndarray, np.ndarray, np.ndarray,
+    np.ndarray, np.ndarray, np.ndarray, np.ndarray,
 ]
 
 _CONTACT = CONTACT_INPUTS
@@ -63,6 +66,28 @@ def _rearmost(side: np.ndarray) -> int:
 def is_race(board: np.ndarray) -> bool:
     """No contact left (as :meth:`Position.is_race`)."""
     return _rearmost(board[0]) + _rearmost(board[1]) <= 25
+
+
+@njit(cache=True)
+def _crashed_side(side: np.ndarray) -> bool:
+    """encoding._crashed_side for one side."""
+    total = 0
+    for p in range(1, 26):
+        total += int(side[p])
+    ace = int(side[1])
+    deuce = int(side[2])
+    n = CRASHED_CHECKERS
+    if total <= n:
+        return True
+    if ace > 1:
+        return total <= n + ace or (deuce > 1 and 1 + total - ace - deuce <= n)
+    return total <= n + deuce - 1
+
+
+@njit(cache=True)
+def is_crashed(board: np.ndarray) -> bool:
+    """GNU Backgammon's crashed class (as :func:`backgammon.bot.encoding.is_crashed`)."""
+    return not is_race(board) and (_crashed_side(board[0]) or _crashed_side(board[1]))
 
 
 @njit(cache=True)
@@ -456,7 +481,8 @@ def terminal(board: np.ndarray, checkers: int, out: np.ndarray) -> bool:
 def evaluate(board: np.ndarray, nets: Nets, scratch: np.ndarray, out: np.ndarray) -> None:
     """The 0-ply outputs of one board for its player on roll, as the shipped evaluator gives
     them: exact when the game is over, the bearoff table (if any) in a bear-off, the race
-    network without contact, the contact network elsewhere. ``scratch`` is float32 work
+    network without contact, the crashed network (if any) in crashed positions, the contact
+    network elsewhere. ``scratch`` is float32 work
     space for the inputs (:func:`scratch_for`)."""
     checkers = checkers_of(board)
     if terminal(board, checkers, out):
@@ -467,6 +493,10 @@ def evaluate(board: np.ndarray, nets: Nets, scratch: np.ndarray, out: np.ndarray
         x = scratch[:_RACE]
         encode_race(board, x)
         forward(x, nets[4], nets[5], nets[6], nets[7], out)
+    elif nets[11].shape[0] > 0 and is_crashed(board):
+        x = scratch[: nets[11].shape[0]]
+        encode_contact(board, x)
+        forward(x, nets[11], nets[12], nets[13], nets[14], out)
     else:
         # The contact network's width says its encoding (contact_inputs.contact_encoder).
         x = scratch[: nets[0].shape[0]]
@@ -477,7 +507,8 @@ def evaluate(board: np.ndarray, nets: Nets, scratch: np.ndarray, out: np.ndarray
 @njit(cache=True)
 def scratch_for(nets: Nets) -> np.ndarray:
     """Work space for :func:`evaluate`: room for the inputs of either network."""
-    return np.zeros(max(nets[0].shape[0], nets[4].shape[0]), dtype=np.float32)
+    return np.zeros(max(nets[0].shape[0], nets[4].shape[0], nets[11].shape[0]),
+                    dtype=np.float32)
 
 
 @njit(cache=True)
