@@ -277,7 +277,8 @@ async def online_match(
     tally.requests += 1
     answer.raise_for_status()
     tokens = (created["token"], answer.json()["token"])
-    ledger = Ledger(created["id"], tokens[0], created["version"])
+    # The seat taken is an event of the match: its version is one past the created one's.
+    ledger = Ledger(created["id"], tokens[0], created["version"] + 1)
     tally.ledgers.append(ledger)
     over = await asyncio.gather(*(seat_player(client, ledger, seat, tokens[seat], stop, think,
                                               tally) for seat in (0, 1)))
@@ -294,10 +295,9 @@ async def seat_player(
     url = f"ws://{client.base_url.host}:{client.base_url.port}/api/matches/{match_id}/updates"
     acted = -1
     async with websockets.connect(f"{url}?view={seat}", max_queue=None) as socket:
+        # The first state may be a copy's from before the join (another process's, still
+        # catching up): the join's state follows it.
         latest: dict[str, Any] = json.loads(await socket.recv())
-        if seat == 0:
-            # Seat 0 makes the first action (the opening roll): nothing is answered before.
-            ledger.start = latest["version"]
         pushed = asyncio.Event()
 
         async def read() -> None:

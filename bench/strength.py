@@ -1,4 +1,5 @@
-"""Strength of the shipped bot at 0-ply: cubeless money play against reference opponents.
+"""Strength of the shipped bot (0-ply, or ``--plies N``): cubeless money play against reference
+opponents.
 
 Points per game with the standard error, over pairs of games with the same dice (each side
 takes each seat once):
@@ -28,18 +29,22 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one thread: small matrices
 
 from gnubg_judge import GnubgJudge
 
+from backgammon.bot import Bot
 from backgammon.bot.bearoff import BearoffEvaluator, shipped_table
-from backgammon.bot.duel import DuelResult, GreedyPlayer, duel
+from backgammon.bot.duel import Chooser, DuelResult, GreedyPlayer, duel
 from backgammon.bot.evaluator import NetworkEvaluator
 from backgammon.bot.pubeval import PubEval
 from backgammon.bot.shipped import shipped_evaluator
 
 
-def measure(name: str, opponent: object, games: int, seed: int) -> DuelResult:
+def measure(name: str, opponent: object, games: int, seed: int, plies: int = 0) -> DuelResult:
+    """The shipped bot at ``plies`` against ``opponent`` over ``games`` games, printed."""
+    player: Chooser = GreedyPlayer(shipped_evaluator()) if plies == 0 else Bot(plies=plies)
     start = time.perf_counter()
-    result = duel(GreedyPlayer(shipped_evaluator()), opponent, games, seed)  # type: ignore[arg-type]
+    result = duel(player, opponent, games, seed)  # type: ignore[arg-type]
     elapsed = time.perf_counter() - start
-    print(f"bot 0-ply vs {name}: {result} ({result.games / elapsed:.1f} games/s)", flush=True)
+    print(f"bot {plies}-ply vs {name}: {result} ({result.games / elapsed:.2f} games/s)",
+          flush=True)
     return result
 
 
@@ -48,6 +53,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pubeval-games", type=int, default=10_000)
     parser.add_argument("--gnubg-games", type=int, default=2_000)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--plies", type=int, default=0,
+                        help="the shipped bot's depth against pubeval and gnubg-nn")
     parser.add_argument("--against", type=Path, default=None,
                         help="a file of networks to play head to head (0-ply, bearoff table)")
     parser.add_argument("--against-games", type=int, default=2_000)
@@ -57,14 +64,14 @@ def main(argv: list[str] | None = None) -> int:
         measure(str(args.against), GreedyPlayer(BearoffEvaluator(other, shipped_table())),
                 args.against_games, args.seed)
     if args.pubeval_games:
-        measure("pubeval", PubEval(), args.pubeval_games, args.seed)
+        measure("pubeval", PubEval(), args.pubeval_games, args.seed, args.plies)
     try:
         gnubg = GnubgJudge(0)
     except ImportError:
         print("gnubg-nn is not installed: no comparison with GNU Backgammon", file=sys.stderr)
         return 0
     if args.gnubg_games:
-        measure("gnubg-nn 0-ply", gnubg, args.gnubg_games, args.seed)
+        measure("gnubg-nn 0-ply", gnubg, args.gnubg_games, args.seed, args.plies)
     return 0
 
 

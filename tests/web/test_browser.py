@@ -69,6 +69,7 @@ def test_the_scripts_ask_only_for_known_messages() -> None:
     for kind in ("single", "gammon", "backgammon"):
         for who in ("", ".you"):
             assert {f"result.{kind}{who}.one", f"result.{kind}{who}.other"} <= set(messages)
+    assert {"result.claimed", "result.claimed.you"} <= set(messages)
     for level in Level:
         assert f"level.{level.value}" in messages
 

@@ -189,5 +189,12 @@ def test_a_game_joined_from_the_lobby_and_claimed_from_a_player_who_left(
         result = state_of(running.url, match_id, 0)["record"][0]["result"]
         assert result == {"winner": 1 - absent, "kind": "single", "points": 1,
                           "reason": "claim"}
+        # Both pages say it: the claimer that the other had left, the absent one (had they
+        # come back) that they had.
+        claimer.wait_for_function(
+            "() => document.querySelector('#status').textContent.includes('had left')")
+        absentee = {0: first, 1: second}[absent]
+        absentee.wait_for_function(
+            "() => document.querySelector('#status').textContent.includes('You had left')")
     finally:
         running.stop()

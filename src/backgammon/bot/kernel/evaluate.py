@@ -152,6 +152,34 @@ def _shots(targets: int, closed: int, sources: int, on_bar: int) -> int:
 
 
 @njit(cache=True)
+def _hit_masks(side: np.ndarray, other: np.ndarray) -> tuple[int, int, int]:
+    """The bits, on the other side's numbering, of this side's blots (the targets) and of its
+    made points (closed to the other side), and the bits of the other side's points with a
+    checker (the sources of shots)."""
+    targets = 0
+    closed = 0
+    for p in range(1, 25):
+        if side[p] == 1:
+            targets |= 1 << (25 - p)
+        elif side[p] >= 2:
+            closed |= 1 << (25 - p)
+    sources = 0
+    for q in range(1, 25):
+        if other[q] > 0:
+            sources |= 1 << q
+    return targets, closed, sources
+
+
+@njit(cache=True)
+def _popcount(bits: int) -> int:
+    count = 0
+    while bits:
+        bits &= bits - 1
+        count += 1
+    return count
+
+
+@njit(cache=True)
 def _side_features(side: np.ndarray, other: np.ndarray, out: np.ndarray, at: int) -> None:
     """encoding._side_features for one side against the other, written at ``out[at:]``."""
     made_own = _made_own(side)
@@ -162,19 +190,8 @@ def _side_features(side: np.ndarray, other: np.ndarray, out: np.ndarray, at: int
     anchors = POPCOUNT[(made_own >> 18) & 0x3F]
     back = max(_rearmost(side), 1)
     escapes = ESCAPES[(other_made >> (25 - back)) & 0xFFF]
-    targets = 0
-    closed = 0
-    blots = 0
-    for p in range(1, 25):
-        if side[p] == 1:
-            targets |= 1 << (25 - p)
-            blots += 1
-        elif side[p] >= 2:
-            closed |= 1 << (25 - p)
-    sources = 0
-    for q in range(1, 25):
-        if other[q] > 0:
-            sources |= 1 << q
+    targets, closed, sources = _hit_masks(side, other)
+    blots = _popcount(targets)
     shots = _shots(targets, closed, sources, other[25])
     pips = 0
     for p in range(26):
@@ -225,17 +242,7 @@ def _extra_features(side: np.ndarray, other: np.ndarray, out: np.ndarray, at: in
             if side[p] >= 2:
                 forward = 25 - p
                 break
-    targets = 0
-    closed = 0
-    for p in range(1, 25):
-        if side[p] == 1:
-            targets |= 1 << (25 - p)
-        elif side[p] >= 2:
-            closed |= 1 << (25 - p)
-    sources = 0
-    for q in range(1, 25):
-        if other[q] > 0:
-            sources |= 1 << q
+    targets, closed, sources = _hit_masks(side, other)
     bar = (1 << 25) if other[25] > 0 else 0
     double_shots = 0
     pip_loss = 0

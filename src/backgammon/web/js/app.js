@@ -179,7 +179,10 @@ function madeText(state) {
 
 function resultText(state, result) {
   const key = about(state, result.winner, `result.${result.kind}`);
-  return plural(key, result.points, { player: playerName(state, result.winner) });
+  const text = plural(key, result.points, { player: playerName(state, result.winner) });
+  if (result.reason !== "claim") return text;
+  const absent = 1 - result.winner;
+  return `${text} ${t(about(state, absent, "result.claimed"), { player: playerName(state, absent) })}`;
 }
 
 function entryText(state, entry) {
