@@ -693,9 +693,10 @@ def test_a_match_against_the_computer_at_the_command_line(
     output = outputs[0]
     assert "a 1-point match, White against Computer (beginner)." in output
     assert "Computer plays " in output
-    over = re.search(r"The match is over: (White|Computer) wins it 1-0\.", output)
+    # A single game, a gammon or a backgammon: the winner's points, the loser's none.
+    over = re.search(r"The match is over: (White|Computer) wins it ([123])-0\.", output)
     assert over is not None
-    score = (1, 0) if over[1] == "White" else (0, 1)
+    score = (over[2], "0") if over[1] == "White" else ("0", over[2])
     assert f"Score: White {score[0]}, Computer {score[1]} (match to 1)." in output
     assert output.endswith("over> \nGoodbye.\n")
 
