@@ -81,9 +81,7 @@ class Seating:
         """The seating once the open invite is spent: ``token`` holds the seat it gave."""
         assert self.invite is not None
         key = Key(digest_of(token), frozenset({self.invite.seat}))
-        return Seating(
-            [*self.keys, key], self.online, None, self.claim_seconds, self.invite.digest
-        )
+        return replace(self, keys=[*self.keys, key], invite=None, spent=self.invite.digest)
 
     def taken(self, token: str, seats: frozenset[int]) -> Seating:
         """The seating of an unheld match once ``token`` has taken its ``seats``.

@@ -37,6 +37,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .accounts import Account, guest_name, is_guest_name
 from .db import SessionRow, UserRow, now, utc
+from .seats import digest_of
 
 SESSION_COOKIE = "bg_session"
 CSRF_COOKIE = "bg_csrf"
@@ -59,11 +60,6 @@ def csrf_token(secret: str) -> str:
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 
 
-def _key(secret: str) -> str:
-    """What the sessions table keeps of a session's secret."""
-    return hashlib.sha256(secret.encode()).hexdigest()
-
-
 class Sessions:
     """The sessions of one database (each method reads or writes it: call in a thread)."""
 
@@ -80,7 +76,7 @@ class Sessions:
             session.execute(delete(SessionRow).where(SessionRow.expires_at <= stamp))
             session.add(
                 SessionRow(
-                    id=_key(secret),
+                    id=digest_of(secret),
                     user_id=account.id,
                     created_at=stamp,
                     expires_at=stamp + self.lifetime,
@@ -95,7 +91,7 @@ class Sessions:
             found = session.execute(
                 select(UserRow, SessionRow.expires_at)
                 .join(SessionRow, SessionRow.user_id == UserRow.id)
-                .where(SessionRow.id == _key(secret))
+                .where(SessionRow.id == digest_of(secret))
             ).one_or_none()
         if found is None:
             return None
@@ -107,7 +103,7 @@ class Sessions:
     def close(self, secret: str) -> None:
         """End the session of ``secret`` (nothing if there is none)."""
         with Session(self.engine) as session, session.begin():
-            session.execute(delete(SessionRow).where(SessionRow.id == _key(secret)))
+            session.execute(delete(SessionRow).where(SessionRow.id == digest_of(secret)))
 
 
 def set_cookies(request: Request, response: Response, secret: str, days: int) -> None:

@@ -113,29 +113,11 @@ class Settings:
             raise BackgammonError(
                 f"BACKGAMMON_PORT is a port number from 1 to 65535; got {port_text!r}."
             )
-        pause_text = env.get("BACKGAMMON_COMPUTER_PAUSE") or str(DEFAULT_COMPUTER_PAUSE)
-        try:
-            pause = float(pause_text)
-        except ValueError:
-            pause = -1.0
-        if not 0 <= pause <= 10:
-            raise BackgammonError(
-                "BACKGAMMON_COMPUTER_PAUSE is a number of seconds from 0 to 10; "
-                f"got {pause_text!r}."
-            )
+        pause = _seconds(env, "BACKGAMMON_COMPUTER_PAUSE", DEFAULT_COMPUTER_PAUSE, 10)
         allow_seed = env.get("BACKGAMMON_ALLOW_SEED", "0")
         if allow_seed not in ("0", "1"):
             raise BackgammonError(f"BACKGAMMON_ALLOW_SEED is 0 or 1; got {allow_seed!r}.")
-        claim_text = env.get("BACKGAMMON_CLAIM_SECONDS") or str(DEFAULT_CLAIM_SECONDS)
-        try:
-            claim = float(claim_text)
-        except ValueError:
-            claim = -1.0
-        if not 0 <= claim <= 86_400:
-            raise BackgammonError(
-                "BACKGAMMON_CLAIM_SECONDS is a number of seconds from 0 to 86400; "
-                f"got {claim_text!r}."
-            )
+        claim = _seconds(env, "BACKGAMMON_CLAIM_SECONDS", DEFAULT_CLAIM_SECONDS, 86_400)
         plies_text = env.get("BACKGAMMON_ANALYSIS_PLIES") or "0"
         if plies_text not in ("0", "1", "2"):
             raise BackgammonError(
@@ -182,3 +164,19 @@ def _rate(env: Mapping[str, str], name: str) -> str | None:
 def sqlite_url(path: Path) -> str:
     """The SQLAlchemy URL of an SQLite database file (relative paths stay relative)."""
     return f"sqlite:///{path.as_posix()}"
+
+
+def _seconds(env: Mapping[str, str], name: str, default: float, most: int) -> float:
+    """The number of seconds in ``env[name]`` (``default`` where unset), from 0 to ``most``.
+
+    >>> _seconds({"X": "2.5"}, "X", 1.0, 10), _seconds({}, "X", 1.0, 10)
+    (2.5, 1.0)
+    """
+    text = env.get(name) or str(default)
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds <= most:
+        raise BackgammonError(f"{name} is a number of seconds from 0 to {most}; got {text!r}.")
+    return seconds

@@ -3,9 +3,10 @@
 numba's ``cache=True`` checks only the source file of the function it loads, not those of the
 compiled functions it calls: after an update that changes ``evaluate.py`` alone, ``deep.py``'s
 cached machine code would go on running the old evaluation (it did, once, in this project).
-The same goes for the tables of ``encoding.py`` and ``contact_inputs.py`` that numba compiles
-in as constants. So the kernel keeps a digest of all those sources beside its cache, and
-clears the cache when the digest differs, before any kernel module is compiled or loaded.
+The same goes for the tables of ``encoding.py``, ``contact_inputs.py`` and ``bearoff.py``
+that numba compiles in as constants. So the kernel keeps a digest of all those sources beside
+its cache, and clears the cache when the digest differs, before any kernel module is compiled
+or loaded.
 
 >>> import tempfile
 >>> with tempfile.TemporaryDirectory() as folder:
@@ -27,7 +28,7 @@ from pathlib import Path
 #: The folder of the kernel's sources; numba caches next to them, in ``__pycache__``.
 KERNEL = Path(__file__).resolve().parent
 #: The bot's modules whose tables the kernel compiles in as constants.
-READ_BY_KERNEL = ("encoding.py", "contact_inputs.py")
+READ_BY_KERNEL = ("encoding.py", "contact_inputs.py", "bearoff.py")
 STAMP = "kernel-sources.sha256"
 
 

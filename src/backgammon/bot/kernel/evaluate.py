@@ -8,10 +8,9 @@ and rounded once, as numpy does it), and the outputs agree to float32 rounding (
 in another order than BLAS's). The first layer skips the inputs that are zero, about three
 quarters of them, which makes it cheaper than a dense product for one position at a time.
 
-numba's cache is keyed on this file alone: the tables imported from encoding.py and
-bearoff.py are frozen into the cached machine code, so a change to them needs a change here
-(or an empty ``__pycache__``) before the kernel sees it; tests/bot/test_kernel.py would show the
-difference.
+numba's cache is keyed on this file alone, and the tables imported from encoding.py and
+bearoff.py are frozen into the cached machine code: the kernel drops its cache when any of
+these sources changes (``_stale.py``).
 
 The weights travel as one tuple (:data:`Nets`, built by :class:`backgammon.bot.kernel.Engine`):
 the contact network's w1, b1, w2, b2, the race network's, the bearoff table's three arrays
