@@ -139,13 +139,15 @@ def _landing(r: int, open_: int, sources: int, bar: int, waiting: int) -> int:
 
 
 @njit(cache=True)
-def _shots(targets: int, closed: int, sources: int, on_bar: int) -> int:
+def _shots(targets: int, closed: int, sources: int, on_bar: int, hits: np.ndarray) -> int:
     """encoding._side_features' shots for one row: the rolls of 36 on which the hitter hits
-    a target."""
+    a target; the targets each of the 21 rolls reaches into ``hits`` (encoding.side_features'
+    hits), which the extra features of encoding 2 read."""
     bar = (1 << 25) if on_bar > 0 else 0
     total = 0
     for r in range(21):
-        if _landing(r, ~closed, sources, bar, on_bar) & targets:
+        hits[r] = _landing(r, ~closed, sources, bar, on_bar) & targets
+        if hits[r]:
             total += 2 if _ROLL_HIGH[r] != _ROLL_LOW[r] else 1
     return total
 
@@ -179,8 +181,10 @@ def _popcount(bits: int) -> int:
 
 
 @njit(cache=True)
-def _side_features(side: np.ndarray, other: np.ndarray, out: np.ndarray, at: int) -> None:
-    """encoding._side_features for one side against the other, written at ``out[at:]``."""
+def _side_features(side: np.ndarray, other: np.ndarray, out: np.ndarray, at: int,
+                   hits: np.ndarray) -> None:
+    """encoding._side_features for one side against the other, written at ``out[at:]``; this
+    side's blots that the other side reaches with each of the 21 rolls into ``hits``."""
     made_own = _made_own(side)
     other_made = _made_own(other)
     low, high = made_own & 0xFFF, made_own >> 12
@@ -191,7 +195,7 @@ def _side_features(side: np.ndarray, other: np.ndarray, out: np.ndarray, at: int
     escapes = ESCAPES[(other_made >> (25 - back)) & 0xFFF]
     targets, closed, sources = _hit_masks(side, other)
     blots = _popcount(targets)
-    shots = _shots(targets, closed, sources, other[25])
+    shots = _shots(targets, closed, sources, other[25], hits)
     pips = 0
     for p in range(26):
         pips += p * side[p]
@@ -214,9 +218,10 @@ def _side_features(side: np.ndarray, other: np.ndarray, out: np.ndarray, at: int
 
 
 @njit(cache=True)
-def _extra_features(side: np.ndarray, other: np.ndarray, out: np.ndarray, at: int) -> None:
+def _extra_features(side: np.ndarray, other: np.ndarray, hits: np.ndarray, out: np.ndarray,
+                    at: int) -> None:
     """contact_inputs.extra_features for one side against the other, written at
-    ``out[at:]``."""
+    ``out[at:]``; ``hits`` are the masks :func:`_side_features` gave for this side."""
     made_own = _made_own(side)
     other_made = _made_own(other)
     off = side[0]
@@ -241,18 +246,16 @@ def _extra_features(side: np.ndarray, other: np.ndarray, out: np.ndarray, at: in
             if side[p] >= 2:
                 forward = 25 - p
                 break
-    targets, closed, sources = _hit_masks(side, other)
-    bar = (1 << 25) if other[25] > 0 else 0
     double_shots = 0
     pip_loss = 0
     for r in range(21):
-        hits = _landing(r, ~closed, sources, bar, other[25]) & targets
-        if hits:
+        reached = hits[r]
+        if reached:
             weight = 2 if _ROLL_HIGH[r] != _ROLL_LOW[r] else 1
-            if hits & (hits - 1):
+            if reached & (reached - 1):
                 double_shots += weight
             top = 0
-            while hits >> (top + 1):
+            while reached >> (top + 1):
                 top += 1
             pip_loss += weight * top
     back = _rearmost(other)
@@ -317,12 +320,15 @@ def encode_contact(board: np.ndarray, x: np.ndarray) -> None:
             for k in range(4):
                 x[base + 4 * (p - 1) + k] = UNITS[c, k]
         x[base + 100] = np.float32(side[0]) / np.float32(15.0)
-    _side_features(board[0], board[1], x, 202)
-    _side_features(board[1], board[0], x, 212)
+    # Each side's blots reached by each roll, found once: the shots read them, and encoding
+    # 2's double shots and pips lost.
+    hits = np.empty((2, 21), dtype=np.int64)
+    _side_features(board[0], board[1], x, 202, hits[0])
+    _side_features(board[1], board[0], x, 212, hits[1])
     if x.shape[0] > _CONTACT:
         # Encoding 2 (contact_inputs.encode_contact_v2): the extra features of each side.
-        _extra_features(board[0], board[1], x, _CONTACT)
-        _extra_features(board[1], board[0], x, _CONTACT + _EXTRA)
+        _extra_features(board[0], board[1], hits[0], x, _CONTACT)
+        _extra_features(board[1], board[0], hits[1], x, _CONTACT + _EXTRA)
 
 
 @njit(cache=True)
