@@ -168,7 +168,13 @@ def is_crashed(mine: Board, theirs: Board) -> NDArray[np.bool_]:
     >>> bool(is_crashed(*boards([Position.initial()]))[0])
     False
     """
-    return ~is_race(mine, theirs) & (_crashed_side(mine) | _crashed_side(theirs))
+    return ~is_race(mine, theirs) & either_crashed(mine, theirs)
+
+
+def either_crashed(mine: Board, theirs: Board) -> NDArray[np.bool_]:
+    """:func:`is_crashed` of rows the caller knows to be in contact: True where either side
+    has crashed (no test for a race)."""
+    return _crashed_side(mine) | _crashed_side(theirs)
 
 
 def _crashed_side(side: Board) -> NDArray[np.bool_]:

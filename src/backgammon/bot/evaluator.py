@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 
 from ..position import Position
 from .contact_inputs import Encoder, contact_encoder
-from .encoding import Board, boards, encode_race, is_crashed, is_race
+from .encoding import Board, boards, either_crashed, encode_race, is_race
 from .network import OUTPUTS, Array, Network
 from .probabilities import Probabilities
 
@@ -109,7 +109,7 @@ class NetworkEvaluator:
         race = is_race(mine, theirs) & ~over
         contact = ~(race | over)
         if self.crashed is not None:
-            crashed = contact & is_crashed(mine, theirs)
+            crashed = contact & either_crashed(mine, theirs)  # contact: no race, no end
             if crashed.any():
                 contact &= ~crashed
                 encode_crashed = contact_encoder(self.crashed.inputs)

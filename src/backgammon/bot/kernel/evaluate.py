@@ -84,9 +84,15 @@ def _crashed_side(side: np.ndarray) -> bool:
 
 
 @njit(cache=True)
+def _either_crashed(board: np.ndarray) -> bool:
+    """:func:`is_crashed` of a board known to be in contact (encoding.either_crashed)."""
+    return _crashed_side(board[0]) or _crashed_side(board[1])
+
+
+@njit(cache=True)
 def is_crashed(board: np.ndarray) -> bool:
     """GNU Backgammon's crashed class (as :func:`backgammon.bot.encoding.is_crashed`)."""
-    return not is_race(board) and (_crashed_side(board[0]) or _crashed_side(board[1]))
+    return not is_race(board) and _either_crashed(board)
 
 
 @njit(cache=True)
@@ -505,7 +511,7 @@ def evaluate(board: np.ndarray, nets: Nets, scratch: np.ndarray, out: np.ndarray
         x = scratch[:_RACE]
         encode_race(board, x)
         forward(x, nets[4], nets[5], nets[6], nets[7], out)
-    elif nets[11].shape[0] > 0 and is_crashed(board):
+    elif nets[11].shape[0] > 0 and _either_crashed(board):  # not a race, as tested above
         x = scratch[: nets[11].shape[0]]
         encode_contact(board, x)
         forward(x, nets[11], nets[12], nets[13], nets[14], out)
