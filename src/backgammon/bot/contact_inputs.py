@@ -35,9 +35,9 @@ from .encoding import (
     ROLL_WEIGHTS,
     Board,
     Inputs,
+    SideMasks,
     contact_rows,
     encode_contact,
-    rearmost,
     side_features,
 )
 
@@ -66,8 +66,6 @@ CONTACT_INPUTS_V2 = CONTACT_INPUTS + 2 * len(EXTRA_FEATURES)
 Encoder = Callable[[Board, Board], Inputs]
 
 _POINTS = np.arange(26, dtype=np.int64)
-# Bit p-1 for point p (1..24), as encoding's own masks.
-_BIT_OWN = 1 << np.arange(24, dtype=np.int64)
 # The other side's points whose containment is measured: 16..24 (its numbering).
 _CONTAIN = np.arange(16, 25, dtype=np.int64)
 # Points outside the home board, 7..25 (the bar), whose checkers' escapes make mobility.
@@ -98,27 +96,24 @@ def encode_contact_v2(mine: Board, theirs: Board) -> Inputs:
     """The version 2 contact encoding of a batch: ``(n, CONTACT_INPUTS_V2)`` float32."""
     n = len(mine)
     sides = np.concatenate((mine, theirs))
-    features, hits = side_features(sides)
-    extra = extra_features(sides, hits)
+    features, masks = side_features(sides)
+    extra = extra_features(sides, masks)
     return np.concatenate((contact_rows(mine, theirs, features), extra[:n], extra[n:]), axis=1)
 
 
-def extra_features(side: Board, hits: NDArray[np.int32]) -> Inputs:
+def extra_features(side: Board, masks: SideMasks) -> Inputs:
     """:data:`EXTRA_FEATURES` of each side of a batch stacked as (players on roll,
     opponents): ``(2n, 15)``, each row's side against the other side of its position;
-    ``hits`` are :func:`~.encoding.side_features`' blots reached by each roll."""
-    rows = len(side)
-    partner = np.roll(np.arange(rows), -(rows // 2))
-    other = side[partner]
+    ``masks`` are what :func:`~.encoding.side_features` found for the same rows."""
     counts = side.astype(np.int64)
     off = counts[:, 0]
-    made = counts[:, 1:25] >= 2
-    made_own = made @ _BIT_OWN
-    other_made_own = made_own[partner]
+    made, made_own, hits = masks.made, masks.made_own, masks.hits
+    other_made_own = made_own[masks.partner]
+    other_back = masks.rearmost[masks.partner]
 
     # Pips to break contact: each checker's distance past the other side's rearmost checker,
     # which stands on this side's point 25 - r.
-    front = 25 - rearmost(other)
+    front = 25 - other_back
     beyond = np.maximum(_POINTS[None, 1:] - front[:, None], 0)
     break_contact = (counts[:, 1:] * beyond).sum(axis=1)
 
@@ -135,7 +130,6 @@ def extra_features(side: Board, hits: NDArray[np.int32]) -> Inputs:
     # this side's mask (encoding._side_features reads the rearmost checker's the same way).
     escapes = ESCAPES[(made_own[:, None] >> (25 - _CONTAIN)) & 0xFFF].astype(np.int64)
     contain = (36 - escapes.min(axis=1)) / 36
-    other_back = rearmost(other)
     within = _CONTAIN[None, :] <= other_back[:, None]
     fewest = np.where(within, escapes, 36).min(axis=1)
     fewest = np.where(other_back == 25, np.minimum(fewest, ESCAPES[made_own & 0xFFF]), fewest)

@@ -29,6 +29,7 @@ False
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
@@ -233,10 +234,26 @@ def _side_features(side: Board) -> Inputs:
     return side_features(side)[0]
 
 
-def side_features(side: Board) -> tuple[Inputs, NDArray[np.int32]]:
-    """:func:`_side_features`, and the blots of each row's side that the other side reaches
-    with each of the 21 rolls (``(2n, 21)`` masks, bit 25-p for point p: see :func:`reach`),
-    which the richer encoding (:mod:`.contact_inputs`) reads.
+@dataclass(frozen=True)
+class SideMasks:
+    """What :func:`side_features` finds on its way for each row of a stacked batch, which the
+    richer encoding (:mod:`.contact_inputs`) reads as well."""
+
+    #: The row of the other side of each row's position (row i + n, mod 2n).
+    partner: NDArray[np.int64]
+    #: Points 1..24 the row's side holds with two checkers or more: ``(2n, 24)``.
+    made: NDArray[np.bool_]
+    #: The same as bits, bit p-1 for point p.
+    made_own: NDArray[np.int32]
+    #: :func:`rearmost` of each row.
+    rearmost: NDArray[np.int64]
+    #: The row's blots that the other side reaches with each of the 21 rolls: ``(2n, 21)``
+    #: masks, bit 25-p for point p (see :func:`reach`).
+    hits: NDArray[np.int32]
+
+
+def side_features(side: Board) -> tuple[Inputs, SideMasks]:
+    """:func:`_side_features`, and the masks found on the way (:class:`SideMasks`).
 
     Bit masks hold the point sets (made points, blots, sources), so that hits and escapes come
     from shifts and small tables rather than from loops over points.
@@ -257,7 +274,8 @@ def side_features(side: Board) -> tuple[Inputs, NDArray[np.int32]]:
     home = POPCOUNT[made_own & 0x3F]
     anchors = POPCOUNT[(made_own >> 18) & 0x3F]
 
-    back = np.maximum(rearmost(side), 1)
+    back_point = rearmost(side)
+    back = np.maximum(back_point, 1)
     # The other side's points 1..12 ahead of the rearmost checker on point p are its own
     # points 26-p..37-p, bits 25-p.. of its mask.
     escapes = ESCAPES[(other_made_own >> (25 - back)) & 0xFFF]
@@ -283,7 +301,7 @@ def side_features(side: Board) -> tuple[Inputs, NDArray[np.int32]]:
         ),
         axis=1,
     )
-    return features.astype(np.float32), hits
+    return features.astype(np.float32), SideMasks(partner, made, made_own, back_point, hits)
 
 
 def reach(
