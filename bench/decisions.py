@@ -227,11 +227,11 @@ def build(args: argparse.Namespace) -> None:
 def losses_of(choose: Callable[[Position, Sequence[Play]], Play],
               decisions: Sequence[Decision]) -> list[float]:
     """The equity each decision's chosen play loses by gnubg's judgement."""
-    return [
-        decision.losses[choose(Position.from_id(decision.position_id),
-                               decision.plays()).result.id()]
-        for decision in decisions
-    ]
+    losses: list[float] = []
+    for decision in decisions:
+        plays = decision.plays()  # two or more (the set keeps unforced decisions only)
+        losses.append(decision.losses[choose(plays[0].position, plays).result.id()])
+    return losses
 
 
 def mean_and_error(values: Sequence[float]) -> tuple[float, float]:
