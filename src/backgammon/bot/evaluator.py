@@ -22,7 +22,7 @@ from numpy.typing import NDArray
 from ..position import Position
 from .contact_inputs import Encoder, contact_encoder
 from .encoding import Board, boards, either_crashed, encode_race, is_race
-from .network import OUTPUTS, Array, Network
+from .network import OUTPUTS, Array, Network, load_networks
 from .probabilities import Probabilities
 
 
@@ -85,11 +85,8 @@ class NetworkEvaluator:
     def load(cls, path: str | os.PathLike[str]) -> NetworkEvaluator:
         """The networks of a file of :func:`~.network.save_networks`: ``contact`` and
         ``race``, and ``crashed`` where the file has one."""
-        with np.load(path, allow_pickle=False) as data:
-            crashed = (Network.from_arrays(data, "crashed/") if "crashed/w1" in data.files
-                       else None)
-            return cls(Network.from_arrays(data, "contact/"), Network.from_arrays(data, "race/"),
-                       crashed)
+        networks, _ = load_networks(path, ("contact", "race"), optional=("crashed",))
+        return cls(networks["contact"], networks["race"], networks.get("crashed"))
 
     @property
     def encode_contact(self) -> Encoder:

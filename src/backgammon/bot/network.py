@@ -177,12 +177,14 @@ def save_networks(
 
 
 def load_networks(
-    path: str | os.PathLike[str], names: tuple[str, ...]
+    path: str | os.PathLike[str], names: tuple[str, ...], optional: tuple[str, ...] = ()
 ) -> tuple[dict[str, Network], dict[str, Any]]:
-    """The networks named ``names`` and the meta data in a file of :func:`save_networks`."""
+    """The networks named ``names``, those named ``optional`` that the file has, and the meta
+    data (empty where the file has none) in a file of :func:`save_networks`."""
     with np.load(path, allow_pickle=False) as data:
-        networks = {name: Network.from_arrays(data, f"{name}/") for name in names}
-        meta: dict[str, Any] = json.loads(str(data["meta"]))
+        present = names + tuple(name for name in optional if f"{name}/w1" in data.files)
+        networks = {name: Network.from_arrays(data, f"{name}/") for name in present}
+        meta: dict[str, Any] = json.loads(str(data["meta"])) if "meta" in data.files else {}
     return networks, meta
 
 
