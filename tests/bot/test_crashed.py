@@ -5,6 +5,7 @@ numpy and in the kernel alike, and files without one evaluated as before."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +13,8 @@ import pytest
 from test_kernel import random_positions
 
 from backgammon import Position
+from backgammon.bot import generations, supervised
+from backgammon.bot import train as td
 from backgammon.bot.contact_inputs import CONTACT_INPUTS_V2
 from backgammon.bot.encoding import CONTACT_INPUTS, RACE_INPUTS, boards, is_crashed
 from backgammon.bot.evaluator import NetworkEvaluator
@@ -143,3 +146,42 @@ def test_refit_trains_a_crashed_network_beside_the_contact_network(tmp_path: Pat
     assert not np.array_equal(written["crashed"].w1, contact.w1)
     with pytest.raises(RefitError, match="--start"):
         refit(Settings(data=tmp_path, out=out, crashed=True))
+
+
+def _written_crashed(path: Path) -> Network:
+    written = load_networks(path, ("contact", "race"), optional=("crashed",))[0]
+    assert "crashed" in written, f"{path.name} lost the crashed network"
+    return written["crashed"]
+
+
+@pytest.mark.parametrize("trainer", ["td", "search", "rollout"])
+def test_training_keeps_the_crashed_network_of_its_start(tmp_path: Path, trainer: str) -> None:
+    contact, race, crashed_net = networks()
+    start = tmp_path / "start.npz"
+    save_networks(start, {"contact": contact, "race": race, "crashed": crashed_net})
+    if trainer == "td":
+        # train.py starts afresh or from its own checkpoint: one given a crashed network.
+        settings = td.Settings(games=8, hidden=8, race_hidden=8, parallel=4, eval_every=0,
+                               eval_games=0, out=tmp_path / "td", progress=False)
+        td.train(dataclasses.replace(settings, games=4))
+        meta = load_networks(settings.out / td.CHECKPOINT, td.NETWORKS)[1]
+        save_networks(settings.out / td.CHECKPOINT,
+                      {"contact": contact, "race": race, "crashed": crashed_net}, meta)
+        assert td.train(dataclasses.replace(settings, resume=True)) == 0
+        outputs = [settings.out / td.CHECKPOINT]
+    elif trainer == "search":
+        out = tmp_path / "search"
+        assert supervised.train(supervised.Settings(
+            start=start, positions=20, rounds=1, eval_games=0, parallel=4, out=out,
+            progress=False)) == 0
+        outputs = [out / td.CHECKPOINT, out / "checkpoint-round-001.npz"]
+    else:
+        out = tmp_path / "rollout"
+        assert generations.train(generations.Settings(
+            out=out, start=start, positions=20, trials=36, truncate=2, generations=1,
+            eval_games=0, progress=False)) == 0
+        outputs = [out / "nets-000.npz", out / "nets-001.npz"]
+    for path in outputs:
+        kept = _written_crashed(path)
+        np.testing.assert_array_equal(kept.w1, crashed_net.w1)
+        np.testing.assert_array_equal(kept.b2, crashed_net.b2)

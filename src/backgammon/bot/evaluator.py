@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -85,8 +85,24 @@ class NetworkEvaluator:
     def load(cls, path: str | os.PathLike[str]) -> NetworkEvaluator:
         """The networks of a file of :func:`~.network.save_networks`: ``contact`` and
         ``race``, and ``crashed`` where the file has one."""
-        networks, _ = load_networks(path, ("contact", "race"), optional=("crashed",))
-        return cls(networks["contact"], networks["race"], networks.get("crashed"))
+        return cls.load_with_meta(path)[0]
+
+    @classmethod
+    def load_with_meta(
+        cls, path: str | os.PathLike[str]
+    ) -> tuple[NetworkEvaluator, dict[str, Any]]:
+        """:meth:`load`, and the file's meta data."""
+        networks, meta = load_networks(path, ("contact", "race"), optional=("crashed",))
+        return cls(networks["contact"], networks["race"], networks.get("crashed")), meta
+
+    def networks(self) -> dict[str, Network]:
+        """The networks by the names :meth:`load` reads, for
+        :func:`~.network.save_networks`: ``contact``, ``race`` and ``crashed`` where there is
+        one."""
+        networks = {"contact": self.contact, "race": self.race}
+        if self.crashed is not None:
+            networks["crashed"] = self.crashed
+        return networks
 
     @property
     def encode_contact(self) -> Encoder:

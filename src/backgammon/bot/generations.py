@@ -18,6 +18,10 @@ A generation:
 4. measures the new networks (with the bearoff table, at 0-ply) head to head against the
    previous generation's and against pubeval, same dice in both seatings, and logs it.
 
+A crashed network in the start file (``crashed/``) is kept as it is, not trained: it plays
+the crashed positions in the games, the rollouts and the measures, and every ``nets-NNN.npz``
+holds it.
+
 Everything lives in ``out`` and is meant to be committed, so that a fresh clone resumes where
 the last machine stopped: ``gen-NNN.npz`` (a generation's boards and targets, with the settings
 and the command that made it), ``nets-NNN.npz`` (the networks trained on generations 1..NNN;
@@ -55,11 +59,11 @@ from .duel import DuelResult, GreedyPlayer, duel
 from .encoding import is_race
 from .evaluator import NetworkEvaluator
 from .kernel import Boards, Engine, board_of, legal_results_batch, position_of
-from .network import OUTPUTS, Array, Network, load_networks, save_networks
+from .network import OUTPUTS, Array, Network, save_networks
 from .pubeval import PubEval
 from .rollout import rollouts
 from .supervised import fit_rows
-from .train import EVALUATION_SEED, NETWORKS, settings_json
+from .train import EVALUATION_SEED, settings_json
 
 
 class GenerationsError(BackgammonError):
@@ -218,11 +222,6 @@ def _numbered(out: Path, prefix: str) -> list[int]:
     return sorted(int(m.group(1)) for p in out.iterdir() if (m := pattern.fullmatch(p.name)))
 
 
-def _evaluator(path: Path) -> NetworkEvaluator:
-    networks, _ = load_networks(path, NETWORKS)
-    return NetworkEvaluator(networks["contact"], networks["race"])
-
-
 def _resized(evaluator: NetworkEvaluator, hidden: int, seed: int) -> NetworkEvaluator:
     """The networks with a contact network of ``hidden`` units (0: as it is): widened
     (:func:`widen`) when that is more, new (trained from scratch on the data) when fewer."""
@@ -231,11 +230,11 @@ def _resized(evaluator: NetworkEvaluator, hidden: int, seed: int) -> NetworkEval
         contact = widen(contact, hidden, seed)
     elif hidden and hidden < contact.hidden:
         contact = Network.create(contact.inputs, hidden, seed=seed)
-    return NetworkEvaluator(contact, evaluator.race)
+    return NetworkEvaluator(contact, evaluator.race, evaluator.crashed)
 
 
 def _engine(evaluator: NetworkEvaluator) -> Engine:
-    return Engine(evaluator.contact, evaluator.race, shipped_table())
+    return Engine(evaluator.contact, evaluator.race, shipped_table(), evaluator.crashed)
 
 
 def _measure(new: NetworkEvaluator, old: NetworkEvaluator, games: int) -> dict[str, float]:
@@ -296,13 +295,13 @@ def train(settings: Settings) -> int:
             "with it, or choose another --out."
         )
     if not trained:
-        start = _resized(_evaluator(settings.start), settings.hidden, settings.seed)
-        save_networks(out / "nets-000.npz", _networks(start),
+        start = _resized(NetworkEvaluator.load(settings.start), settings.hidden, settings.seed)
+        save_networks(out / "nets-000.npz", start.networks(),
                       {"generation": 0, "settings": settings_json(settings)})
         trained = [0]
     done = trained[-1]
     # A resumed run may widen its contact network (or start a new one) from here on.
-    evaluator = _resized(_evaluator(out / f"nets-{done:03d}.npz"), settings.hidden,
+    evaluator = _resized(NetworkEvaluator.load(out / f"nets-{done:03d}.npz"), settings.hidden,
                          settings.seed)
     partial = out / f"gen-{done + 1:03d}.partial.npz"
     labelled = int(load_generation(partial)[2]["labelled"]) if partial.exists() else 0
@@ -328,7 +327,8 @@ def train(settings: Settings) -> int:
         kept = [load_generation(out / f"gen-{g:03d}.npz") for g in range(1, generation + 1)]
         boards = np.concatenate([k[0] for k in kept])
         targets = np.concatenate([k[1] for k in kept])
-        previous = NetworkEvaluator(evaluator.contact.copy(), evaluator.race.copy())
+        previous = NetworkEvaluator(evaluator.contact.copy(), evaluator.race.copy(),
+                                    evaluator.crashed)  # not trained: shared
         rng = np.random.default_rng(generation_seed(settings.seed, generation))
         errors = fit(evaluator, boards, targets, settings, rng)
         entry: dict[str, Any] = {
@@ -344,13 +344,9 @@ def train(settings: Settings) -> int:
         with (out / "progress.jsonl").open("a") as log:
             log.write(json.dumps(entry) + "\n")
         save_networks(out / f"nets-{generation:03d}.npz",
-                      _networks(evaluator),
+                      evaluator.networks(),
                       {**entry, "settings": settings_json(settings), "command": settings.command})
         done = generation
     bar.close()
     print(f"{done} generations; the networks are in {out / f'nets-{done:03d}.npz'}.")
     return 0
-
-
-def _networks(evaluator: NetworkEvaluator) -> dict[str, Network]:
-    return {"contact": evaluator.contact, "race": evaluator.race}

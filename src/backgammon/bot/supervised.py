@@ -44,10 +44,10 @@ from .contact_inputs import contact_encoder
 from .duel import DuelResult, GreedyPlayer, duel, opening_roll
 from .encoding import boards, encode_race, is_race
 from .evaluator import NetworkEvaluator
-from .network import OUTPUTS, Array, load_networks, save_networks
+from .network import OUTPUTS, Array, save_networks
 from .pubeval import PubEval
 from .search import Search, best_plays
-from .train import CHECKPOINT, EVALUATION_SEED, NETWORKS, settings_json
+from .train import CHECKPOINT, EVALUATION_SEED, settings_json
 
 #: Positions labelled in one batch of the search (a batch's tree is evaluated at once).
 LABEL_BATCH = 64
@@ -200,8 +200,9 @@ def train(settings: Settings) -> int:
         if settings.resume:
             print(f"No checkpoint in {out}; starting from {settings.start}.", file=sys.stderr)
         source = settings.start
-    networks, meta = load_networks(source, NETWORKS)
-    evaluator = NetworkEvaluator(networks["contact"], networks["race"])
+    # A crashed network in the start file plays its positions (in the games, the labels and
+    # the measures) and is written out as it is: only the contact and race networks train.
+    evaluator, meta = NetworkEvaluator.load_with_meta(source)
     resumed = source == checkpoint
     done = int(meta["rounds"]) if resumed else 0
     history: list[dict[str, Any]] = list(meta["history"]) if resumed else []
@@ -249,7 +250,7 @@ def train(settings: Settings) -> int:
             "settings": settings_json(settings),
             "history": history,
         }
-        networks = {"contact": evaluator.contact, "race": evaluator.race}
+        networks = evaluator.networks()
         save_networks(checkpoint, networks, meta)
         save_networks(out / f"checkpoint-round-{done:03d}.npz", networks, meta)
     bar.close()

@@ -40,7 +40,7 @@ from .contact_inputs import contact_encoder
 from .duel import DuelResult, GreedyPlayer, duel, opening_roll
 from .encoding import CONTACT_INPUTS, RACE_INPUTS, boards, encode_race, is_race
 from .evaluator import NetworkEvaluator, terminal_values
-from .network import OUTPUTS, Network, lambda_returns, load_networks, save_networks
+from .network import OUTPUTS, Network, lambda_returns, save_networks
 from .pubeval import PubEval
 from .search import best_plays
 
@@ -186,8 +186,9 @@ def train(settings: Settings) -> int:
     checkpoint = out / CHECKPOINT
     history: list[dict[str, Any]] = []
     if settings.resume and checkpoint.exists():
-        networks, meta = load_networks(checkpoint, NETWORKS)
-        evaluator = NetworkEvaluator(networks["contact"], networks["race"])
+        # A crashed network in the checkpoint plays its positions and is written back as
+        # it is: TD trains the contact and race networks only.
+        evaluator, meta = NetworkEvaluator.load_with_meta(checkpoint)
         done, seed, history = int(meta["games"]), int(meta["seed"]), list(meta["history"])
         previous_seconds = float(meta["seconds"])
     else:
@@ -210,7 +211,7 @@ def train(settings: Settings) -> int:
             "settings": settings_json(settings),
             "history": history,
         }
-        networks = {"contact": evaluator.contact, "race": evaluator.race}
+        networks = evaluator.networks()
         save_networks(checkpoint, networks, meta)
         if snapshot:
             save_networks(out / f"checkpoint-{done:09d}.npz", networks, meta)
