@@ -122,11 +122,10 @@ _BIT_OWN = 1 << np.arange(24, dtype=np.int32)
 _BIT_OTHER = 1 << (25 - np.arange(1, 25, dtype=np.int32))
 # Bit p for point p (1..24): where a side's checkers stand, on its own numbering.
 _BIT_SOURCE = 1 << np.arange(1, 25, dtype=np.int32)
-# The 21 rolls (high, low) and how many of the 36 each stands for.
+# The 21 rolls (high, low), in the order of dice.ALL_ROLLS, and how many of the 36 each
+# stands for.
 _HIGH = np.array([a for a in range(1, 7) for b in range(1, a + 1)], dtype=np.int32)
 _LOW = np.array([b for a in range(1, 7) for b in range(1, a + 1)], dtype=np.int32)
-#: The 21 rolls as (high, low) pairs: 1-1, 2-1, 2-2, 3-1, ...
-ROLLS = tuple(zip(_HIGH.tolist(), _LOW.tolist(), strict=True))
 _ROLL_WEIGHTS = np.where(_HIGH == _LOW, 1.0, 2.0).astype(np.float32)
 #: How many of the 36 rolls each of the 21 stands for.
 ROLL_WEIGHTS = _ROLL_WEIGHTS.astype(np.int64)
@@ -309,9 +308,10 @@ def reach(
     sources: NDArray[np.int32],
     on_bar: NDArray[np.uint8],
 ) -> NDArray[np.int32]:
-    """The points the hitter can land on with each of the 21 rolls (:data:`ROLLS` order):
-    ``(n, 21)`` masks on the hitter's numbering (bit p for point p, moving down; ``sources``
-    are its points 1..24, ``closed`` the points it cannot land on).
+    """The points the hitter can land on with each of the 21 rolls (in the order of
+    :data:`~backgammon.dice.ALL_ROLLS`): ``(n, 21)`` masks on the hitter's numbering (bit p for
+    point p, moving down; ``sources`` are its points 1..24, ``closed`` the points it cannot
+    land on).
 
     A checker hits with one die, or with both through an open point, or with up to four steps
     of a double. Checkers on the bar enter first: an entering checker may hit, and go on with
