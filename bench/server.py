@@ -223,12 +223,29 @@ def next_action(state: dict[str, Any]) -> dict[str, Any]:
     raise RuntimeError(f"no action for seat {seat} in phase {state['phase']}: {offered}")
 
 
+def own_client(shared: httpx.AsyncClient, connections: int) -> httpx.AsyncClient:
+    """A client of ``connections`` connections to the server ``shared`` talks to, for one
+    player or match: httpx's pool looks at each of its connections at every request, so one
+    pool of hundreds would cost the players more CPU than the server spends."""
+    limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
+    # Plain HTTP: no TLS context to make (loading the certificates costs milliseconds).
+    transport = httpx.AsyncHTTPTransport(verify=False, limits=limits)
+    return httpx.AsyncClient(base_url=shared.base_url, transport=transport,
+                             timeout=shared.timeout)
+
+
 async def player(
-    client: httpx.AsyncClient, start: float, stop: float, think: float, tally: Tally
+    shared: httpx.AsyncClient, start: float, stop: float, think: float, tally: Tally
 ) -> None:
     """Play one-point matches from ``start`` until ``stop`` (``time.monotonic()`` instants),
     pausing a random time of mean ``think`` seconds before each action (none when 0)."""
     await asyncio.sleep(max(0.0, start - time.monotonic()))
+    async with own_client(shared, 1) as client:
+        await play(client, stop, think, tally)
+
+
+async def play(client: httpx.AsyncClient, stop: float, think: float, tally: Tally) -> None:
+    """One player's matches (see :func:`player`)."""
     while time.monotonic() < stop:
         answer = await client.post(
             "/api/matches", json={"length": 1, "opponent": "human", "cube": False}
@@ -280,8 +297,9 @@ async def online_match(
     # The seat taken is an event of the match: its version is one past the created one's.
     ledger = Ledger(created["id"], tokens[0], created["version"] + 1)
     tally.ledgers.append(ledger)
-    over = await asyncio.gather(*(seat_player(client, ledger, seat, tokens[seat], stop, think,
-                                              tally) for seat in (0, 1)))
+    async with own_client(client, 2) as own:
+        over = await asyncio.gather(*(seat_player(own, ledger, seat, tokens[seat], stop, think,
+                                                  tally) for seat in (0, 1)))
     tally.matches += any(over)
 
 
