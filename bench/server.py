@@ -451,10 +451,18 @@ def main() -> None:
         default="backgammon.server:create_app",
         help="the app factory to serve (module:function), to measure a change to the server",
     )
+    parser.add_argument(
+        "--uvicorn",
+        action="append",
+        default=[],
+        metavar="OPTION",
+        help="a further option for uvicorn, e.g. --uvicorn=--loop=asyncio --uvicorn=--http=h11",
+    )
     options = parser.parse_args()
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="bench-server-") as folder:
         uvicorn_options = ["--workers", str(options.workers)] if options.workers > 1 else []
+        uvicorn_options += options.uvicorn
         server = start_server(Path(folder), port, options.app, uvicorn_options,
                               options.database_url, options.redis_url)
         try:

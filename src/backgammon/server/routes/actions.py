@@ -15,7 +15,6 @@ from ...errors import BackgammonError
 from ...game import Act, Action
 from ...match import Match
 from ...position import WinKind
-from ..db import now
 from ..deps import Computers, Held, LiveToAct, Store, Watchers, check_holds
 from ..guards import rate_limited
 from ..keys import IdempotencyKey, Keys, digest
@@ -29,7 +28,7 @@ from ..schemas import (
     Step,
 )
 from ..store import LiveMatch, MatchChangedError, MatchStore
-from ..views import Shown, claim_window
+from ..views import Shown, claim_refusal, claim_window
 
 log = logging.getLogger(__name__)
 
@@ -161,19 +160,9 @@ async def save_or_refuse(
 def _check_claim(live: LiveMatch, seat: int) -> None:
     """409 unless ``seat`` may claim now: an online game that has waited for the other seat
     for the match's claim time (the game itself then says whether the claim is allowed)."""
-    window = claim_window(live)
-    if window is None or window[0] == seat:
-        raise HTTPException(
-            status.HTTP_409_CONFLICT,
-            "A game may be claimed only in an online match, while it waits for the other "
-            "player.",
-        )
-    if now() < window[1]:
-        raise HTTPException(
-            status.HTTP_409_CONFLICT,
-            f"Seat {window[0]} may still act: the game may be claimed from "
-            f"{window[1].isoformat(timespec='seconds')}.",
-        )
+    refusal = claim_refusal(claim_window(live), seat)
+    if refusal is not None:
+        raise HTTPException(status.HTTP_409_CONFLICT, refusal)
 
 
 def apply(match: Match, action: ActionRequest) -> None:
