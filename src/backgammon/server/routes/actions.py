@@ -6,7 +6,7 @@ import logging
 from collections.abc import Callable
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Depends, HTTPException, Query, status
+from fastapi import APIRouter, Body, Depends, HTTPException, Query, Request, status
 from sqlalchemy import Connection
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.responses import Response
@@ -15,10 +15,12 @@ from ...errors import BackgammonError
 from ...game import Act, Action
 from ...match import Match
 from ...position import WinKind
-from ..deps import Computers, Held, LiveToAct, Store, Watchers, check_holds
+from ..computer import Computer
+from ..deps import Held, LiveToAct, check_holds
 from ..guards import rate_limited
-from ..keys import IdempotencyKey, Keys, digest
-from ..rated import Book
+from ..hub import Hub
+from ..keys import ActionKeys, IdempotencyKey, digest
+from ..rated import Ratings
 from ..schemas import (
     ActionRequest,
     Claim,
@@ -54,11 +56,7 @@ async def post_action(
     live: LiveToAct,
     held: Held,
     action: Annotated[ActionRequest, Body()],
-    store: Store,
-    hub: Watchers,
-    computer: Computers,
-    ratings: Book,
-    keys: Keys,
+    request: Request,
     key: IdempotencyKey = None,
     view: Annotated[
         int | None, Query(ge=0, le=1, description="the board's side (default: the actor's)")
@@ -72,6 +70,14 @@ async def post_action(
     sent again with it is answered as the first time (with ``Idempotent-Replayed: true``)
     and applies nothing; the key sent with another action is refused (422)."""
     check_holds(held, action.seat)
+    # The app's parts read here rather than as five more dependencies, which FastAPI would
+    # solve one by one at every action.
+    app = request.app.state
+    store: MatchStore = app.store
+    hub: Hub = app.hub
+    computer: Computer = app.computer
+    ratings: Ratings = app.ratings
+    keys: ActionKeys = app.keys
     side = action.seat if view is None else view
     asked = "" if key is None else digest(action.model_dump_json(by_alias=True), view)
     async with live.lock:
