@@ -328,7 +328,9 @@ async def seat_player(
         try:
             while time.monotonic() < stop and not latest["match_over"]:
                 mover = 0 if latest["to_act"] is None else latest["to_act"]
-                if mover != seat or latest["version"] <= acted:
+                # A copy's state from before the join (another process's) offers nothing: the
+                # join's state follows it.
+                if mover != seat or latest["version"] <= acted or latest["waiting_for_opponent"]:
                     pushed.clear()
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(pushed.wait(), stop - time.monotonic())
