@@ -8,8 +8,8 @@ The script starts the server itself (``uvicorn backgammon.server:create_app`` in
 process, ``--workers`` processes, on a free 127.0.0.1 port, with an SQLite database in a
 temporary folder, or the database and Redis the URLs name), then runs ``--players`` simulated
 players at once in this process (asyncio; each player, or match, its own small httpx
-client). By default each plays
-one-point matches with both seats human, so no bot thinks: it rolls, steps one checker at a
+client). By default each plays one-point matches with both seats human, so no bot thinks:
+it rolls, steps one checker at a
 time along the first legal step the state offers, confirms, and starts a new match when one
 ends. With ``--online`` the players play each other as people online do: two to a match, each
 watching it through the WebSocket (from its seat's side) and acting when the state pushed says
