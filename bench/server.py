@@ -2,12 +2,14 @@
 
     .venv/bin/python bench/server.py [--players 200] [--seconds 30] [--think 0] [--ramp 2]
         [--online] [--workers 1] [--database-url URL --redis-url URL] [--also-pid PID ...]
+        [--uvicorn=OPTION ...]
 
 The script starts the server itself (``uvicorn backgammon.server:create_app`` in a child
 process, ``--workers`` processes, on a free 127.0.0.1 port, with an SQLite database in a
 temporary folder, or the database and Redis the URLs name), then runs ``--players`` simulated
-players at once in this process (asyncio, one httpx connection pool). By default each plays
-one-point matches with both seats human, so no bot thinks: it rolls, steps one checker at a
+players at once in this process (asyncio; each player, or match, its own small httpx
+client). By default each plays one-point matches with both seats human, so no bot thinks:
+it rolls, steps one checker at a
 time along the first legal step the state offers, confirms, and starts a new match when one
 ends. With ``--online`` the players play each other as people online do: two to a match, each
 watching it through the WebSocket (from its seat's side) and acting when the state pushed says
@@ -223,12 +225,29 @@ def next_action(state: dict[str, Any]) -> dict[str, Any]:
     raise RuntimeError(f"no action for seat {seat} in phase {state['phase']}: {offered}")
 
 
+def own_client(shared: httpx.AsyncClient, connections: int) -> httpx.AsyncClient:
+    """A client of ``connections`` connections to the server ``shared`` talks to, for one
+    player or match: httpx's pool looks at each of its connections at every request, so one
+    pool of hundreds would cost the players more CPU than the server spends."""
+    limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
+    # Plain HTTP: no TLS context to make (loading the certificates costs milliseconds).
+    transport = httpx.AsyncHTTPTransport(verify=False, limits=limits)
+    return httpx.AsyncClient(base_url=shared.base_url, transport=transport,
+                             timeout=shared.timeout)
+
+
 async def player(
-    client: httpx.AsyncClient, start: float, stop: float, think: float, tally: Tally
+    shared: httpx.AsyncClient, start: float, stop: float, think: float, tally: Tally
 ) -> None:
     """Play one-point matches from ``start`` until ``stop`` (``time.monotonic()`` instants),
     pausing a random time of mean ``think`` seconds before each action (none when 0)."""
     await asyncio.sleep(max(0.0, start - time.monotonic()))
+    async with own_client(shared, 1) as client:
+        await play(client, stop, think, tally)
+
+
+async def play(client: httpx.AsyncClient, stop: float, think: float, tally: Tally) -> None:
+    """One player's matches (see :func:`player`)."""
     while time.monotonic() < stop:
         answer = await client.post(
             "/api/matches", json={"length": 1, "opponent": "human", "cube": False}
@@ -280,8 +299,9 @@ async def online_match(
     # The seat taken is an event of the match: its version is one past the created one's.
     ledger = Ledger(created["id"], tokens[0], created["version"] + 1)
     tally.ledgers.append(ledger)
-    over = await asyncio.gather(*(seat_player(client, ledger, seat, tokens[seat], stop, think,
-                                              tally) for seat in (0, 1)))
+    async with own_client(client, 2) as own:
+        over = await asyncio.gather(*(seat_player(own, ledger, seat, tokens[seat], stop, think,
+                                                  tally) for seat in (0, 1)))
     tally.matches += any(over)
 
 
@@ -310,7 +330,9 @@ async def seat_player(
         try:
             while time.monotonic() < stop and not latest["match_over"]:
                 mover = 0 if latest["to_act"] is None else latest["to_act"]
-                if mover != seat or latest["version"] <= acted:
+                # A copy's state from before the join (another process's) offers nothing: the
+                # join's state follows it.
+                if mover != seat or latest["version"] <= acted or latest["waiting_for_opponent"]:
                     pushed.clear()
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(pushed.wait(), stop - time.monotonic())
@@ -433,10 +455,18 @@ def main() -> None:
         default="backgammon.server:create_app",
         help="the app factory to serve (module:function), to measure a change to the server",
     )
+    parser.add_argument(
+        "--uvicorn",
+        action="append",
+        default=[],
+        metavar="OPTION",
+        help="a further option for uvicorn, e.g. --uvicorn=--loop=asyncio --uvicorn=--http=h11",
+    )
     options = parser.parse_args()
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="bench-server-") as folder:
         uvicorn_options = ["--workers", str(options.workers)] if options.workers > 1 else []
+        uvicorn_options += options.uvicorn
         server = start_server(Path(folder), port, options.app, uvicorn_options,
                               options.database_url, options.redis_url)
         try:

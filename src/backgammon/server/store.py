@@ -15,8 +15,10 @@ resume where the record left them, so they go on exactly as they would have.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -210,6 +212,13 @@ class MatchStore:
         self.saved: Callable[[str, int], None] = lambda _id, _version: None
         # The refreshing tasks under way, kept so that they are not collected before they end.
         self._tasks: set[asyncio.Task[None]] = set()
+        # SQLite takes one writer at a time, and a thread that finds the file locked sleeps in
+        # SQLite's busy handler, for up to 100 ms a turn: this process's writes take turns on
+        # a lock instead, which wakes the next at once (under load the sleeps were most of
+        # the slowest answers). A shared database locks rows, so its writes go at once.
+        self._writing: contextlib.AbstractContextManager[Any] = (
+            contextlib.nullcontext() if shared else threading.Lock()
+        )
         # By last use, the least recent first, with the time of that use.
         self._live: OrderedDict[str, tuple[LiveMatch, float]] = OrderedDict()
 
@@ -226,7 +235,7 @@ class MatchStore:
     ) -> LiveMatch:
         """Store a new match and keep it in memory."""
         live = LiveMatch(secrets.token_urlsafe(12), match, seats, seed, now(), seating)
-        await run_in_threadpool(self._insert, live)
+        await run_in_threadpool(self._in_turn, self._insert, live)
         self._keep(live)
         return live
 
@@ -245,11 +254,17 @@ class MatchStore:
         stamp = time.monotonic()
         self._live[live.id] = (live, stamp)
         self._live.move_to_end(live.id)
-        for match_id, (other, used) in list(self._live.items())[:-1]:  # not ``live`` itself
-            if len(self._live) <= self.most and stamp - used < self.idle:
+        # From the least recent on, and only as far as needed: the loop runs at every use.
+        leaving = []
+        kept = len(self._live)
+        for match_id, (other, used) in self._live.items():
+            if match_id == live.id or (kept <= self.most and stamp - used < self.idle):
                 break  # the rest were used later
             if not self._in_use(other):
-                del self._live[match_id]
+                leaving.append(match_id)
+                kept -= 1
+        for match_id in leaving:
+            del self._live[match_id]
         return live
 
     def _in_use(self, live: LiveMatch) -> bool:
@@ -370,11 +385,7 @@ class MatchStore:
         match stale, so that it is read again from its row before it is next used."""
         match = match or live.match
         version = live.version if match is live.match else events_in(match)
-        try:
-            await run_in_threadpool(self._update, live.id, match, version, before, also)
-        except Exception:
-            live.stale = True
-            raise
+        await self._write(live, self._update, live.id, match, version, before, also)
         self.saved(live.id, version)
 
     async def save_seating(self, live: LiveMatch, invite: str, before: int) -> None:
@@ -382,11 +393,7 @@ class MatchStore:
         version ``before``, whose open invite has the digest ``invite``: MatchChangedError if
         the database no longer holds that invite (it was spent meanwhile, elsewhere). On
         failure the match is marked stale, read again from its row before it is next used."""
-        try:
-            await run_in_threadpool(self._update_seating, live, invite, before)
-        except Exception:
-            live.stale = True
-            raise
+        await self._write(live, self._update_seating, live, invite, before)
         self.saved(live.id, live.version)  # the other processes read the seat taken
 
     def _update_seating(self, live: LiveMatch, invite: str, before: int) -> None:
@@ -414,11 +421,22 @@ class MatchStore:
         """Write ``live``'s seating, whose seats the first who asked has just taken (a match
         saved before seats had tokens): MatchChangedError if the row's were taken meanwhile,
         elsewhere. On failure the match is marked stale, read again before it is next used."""
+        await self._write(live, self._update_taken, live)
+
+    async def _write(self, live: LiveMatch, write: Callable[..., None], *args: Any) -> None:
+        """``write(*args)`` in a worker thread; on failure ``live`` is marked stale (the
+        database may hold another version than this copy), and the error goes on."""
         try:
-            await run_in_threadpool(self._update_taken, live)
+            await run_in_threadpool(self._in_turn, write, *args)
         except Exception:
             live.stale = True
             raise
+
+    def _in_turn(self, write: Callable[..., None], *args: Any) -> None:
+        """``write(*args)``, in turn with this process's other writes where they must take
+        turns (SQLite)."""
+        with self._writing:
+            write(*args)
 
     def _update_taken(self, live: LiveMatch) -> None:
         unheld = MatchRow.settings["seating"]["unheld"].as_boolean()

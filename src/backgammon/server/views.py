@@ -197,12 +197,35 @@ def claim_window(live: LiveMatch) -> tuple[int, datetime] | None:
     return awaited, claimable_from(since, live.seating.claim_seconds)
 
 
+def claim_refusal(window: tuple[int, datetime] | None, seat: int) -> str | None:
+    """Why ``seat`` may not claim the game now, given its :func:`claim_window` (None: it
+    may; the game itself then says whether the claim is allowed).
+
+    >>> from datetime import timedelta
+    >>> print(claim_refusal((1, now() - timedelta(seconds=1)), 0))
+    None
+    >>> claim_refusal((1, now() - timedelta(seconds=1)), 1)[:40]
+    'A game may be claimed only in an online '
+    """
+    if window is None or window[0] == seat:
+        return (
+            "A game may be claimed only in an online match, while it waits for the other "
+            "player."
+        )
+    if now() < window[1]:
+        return (
+            f"Seat {window[0]} may still act: the game may be claimed from "
+            f"{window[1].isoformat(timespec='seconds')}."
+        )
+    return None
+
+
 def _actions(live: LiveMatch, seat: int, claim: tuple[int, datetime] | None) -> list[str]:
     """What ``seat`` may do now: the game's legal actions, none while an online match waits
     for its opponent, and a claim only once the claim window has opened."""
     if live.match.is_over or live.seating.invite is not None:
         return []
-    may_claim = claim is not None and claim[0] != seat and claim[1] <= now()
+    may_claim = claim_refusal(claim, seat) is None
     return [
         action.value
         for action in live.match.game.legal_actions(seat)

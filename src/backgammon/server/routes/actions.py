@@ -6,7 +6,7 @@ import logging
 from collections.abc import Callable
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Depends, HTTPException, Query, status
+from fastapi import APIRouter, Body, Depends, HTTPException, Query, Request, status
 from sqlalchemy import Connection
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.responses import Response
@@ -15,11 +15,12 @@ from ...errors import BackgammonError
 from ...game import Act, Action
 from ...match import Match
 from ...position import WinKind
-from ..db import now
-from ..deps import Computers, Held, LiveToAct, Store, Watchers, check_holds
+from ..computer import Computer
+from ..deps import Held, LiveToAct, check_holds
 from ..guards import rate_limited
-from ..keys import IdempotencyKey, Keys, digest
-from ..rated import Book
+from ..hub import Hub
+from ..keys import ActionKeys, IdempotencyKey, digest
+from ..rated import Ratings
 from ..schemas import (
     ActionRequest,
     Claim,
@@ -29,7 +30,7 @@ from ..schemas import (
     Step,
 )
 from ..store import LiveMatch, MatchChangedError, MatchStore
-from ..views import Shown, claim_window
+from ..views import Shown, claim_refusal, claim_window
 
 log = logging.getLogger(__name__)
 
@@ -55,11 +56,7 @@ async def post_action(
     live: LiveToAct,
     held: Held,
     action: Annotated[ActionRequest, Body()],
-    store: Store,
-    hub: Watchers,
-    computer: Computers,
-    ratings: Book,
-    keys: Keys,
+    request: Request,
     key: IdempotencyKey = None,
     view: Annotated[
         int | None, Query(ge=0, le=1, description="the board's side (default: the actor's)")
@@ -73,6 +70,14 @@ async def post_action(
     sent again with it is answered as the first time (with ``Idempotent-Replayed: true``)
     and applies nothing; the key sent with another action is refused (422)."""
     check_holds(held, action.seat)
+    # The app's parts read here rather than as five more dependencies, which FastAPI would
+    # solve one by one at every action.
+    app = request.app.state
+    store: MatchStore = app.store
+    hub: Hub = app.hub
+    computer: Computer = app.computer
+    ratings: Ratings = app.ratings
+    keys: ActionKeys = app.keys
     side = action.seat if view is None else view
     asked = "" if key is None else digest(action.model_dump_json(by_alias=True), view)
     async with live.lock:
@@ -161,19 +166,9 @@ async def save_or_refuse(
 def _check_claim(live: LiveMatch, seat: int) -> None:
     """409 unless ``seat`` may claim now: an online game that has waited for the other seat
     for the match's claim time (the game itself then says whether the claim is allowed)."""
-    window = claim_window(live)
-    if window is None or window[0] == seat:
-        raise HTTPException(
-            status.HTTP_409_CONFLICT,
-            "A game may be claimed only in an online match, while it waits for the other "
-            "player.",
-        )
-    if now() < window[1]:
-        raise HTTPException(
-            status.HTTP_409_CONFLICT,
-            f"Seat {window[0]} may still act: the game may be claimed from "
-            f"{window[1].isoformat(timespec='seconds')}.",
-        )
+    refusal = claim_refusal(claim_window(live), seat)
+    if refusal is not None:
+        raise HTTPException(status.HTTP_409_CONFLICT, refusal)
 
 
 def apply(match: Match, action: ActionRequest) -> None:

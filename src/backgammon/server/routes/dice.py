@@ -12,6 +12,7 @@ game is over, its server seed; ``GET /api/matches/{id}/record`` gives the record
 from __future__ import annotations
 
 from fastapi import APIRouter, Depends, HTTPException, status
+from starlette.responses import Response
 
 from ...errors import BackgammonError
 from ...fairdice import FairDice
@@ -19,7 +20,7 @@ from ...game import Act, Action
 from ..deps import Held, Live, Store, Watchers, check_holds
 from ..guards import rate_limited
 from ..schemas import AddSeed, State
-from ..views import state_of
+from ..views import Shown
 from .actions import save_or_refuse
 
 router = APIRouter(prefix="/api/matches", tags=["actions"])
@@ -39,7 +40,7 @@ router = APIRouter(prefix="/api/matches", tags=["actions"])
 )
 async def add_seed(
     live: Live, held: Held, request: AddSeed, store: Store, hub: Watchers
-) -> State:
+) -> Response:
     """Add a seat's own seed to the fair dice of the game in play, before its first roll
     (it replaces the seat's earlier one, and holds for the next games until changed); the
     rolls are then derived from it too, so the server cannot have chosen them alone. The
@@ -62,5 +63,7 @@ async def add_seed(
         except BackgammonError as exc:
             raise HTTPException(status.HTTP_409_CONFLICT, str(exc)) from None
         await save_or_refuse(store, live, before)
-        hub.publish(live)
-    return state_of(live, request.seat)
+        # The state is made once, for the watching pages and the answer.
+        shown = Shown(live)
+        hub.publish(live, shown=shown)
+    return shown.response(request.seat)
