@@ -25,7 +25,7 @@ from backgammon.bot.generations import save_generation
 from backgammon.bot.kernel import Engine, boards_of
 from backgammon.bot.kernel import evaluate as kernel_evaluate
 from backgammon.bot.network import Network, load_networks, save_networks
-from backgammon.bot.refit import Settings, refit
+from backgammon.bot.refit import RefitError, Settings, refit
 
 _EXTRA = len(EXTRA_FEATURES)
 
@@ -149,3 +149,14 @@ def test_refit_trains_from_a_start_and_logs_validation(tmp_path: Path) -> None:
     assert everything["validation_positions"] == 0
     assert everything["training_positions"] > log["training_positions"]
     assert "cross_entropy" not in everything["history"][0]
+    # --more-data: another folder's generations train (and validate) too.
+    more = tmp_path / "more"
+    more.mkdir()
+    save_generation(more / "gen-001.npz", board[:200], rng.random((200, 5)).astype(np.float32),
+                    {"generation": 1})
+    both = refit(Settings(data=tmp_path, more_data=(more,), out=out, encoding=1, hidden=6,
+                          epochs=1, holdout=0, start=start))
+    assert both["training_positions"] > everything["training_positions"]
+    assert both["settings"]["more_data"] == [str(more)]
+    with pytest.raises(RefitError, match="no generations"):
+        refit(Settings(data=tmp_path, more_data=(tmp_path / "none",), out=out, holdout=0))

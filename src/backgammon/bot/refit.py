@@ -2,7 +2,8 @@
 the controlled comparison of contact encodings (``python -m backgammon.bot.refit``).
 
 The positions and rollout targets of ``data/generations/gen-*.npz``
-(:mod:`backgammon.bot.generations`) are split by generation: every ``holdout``-th generation
+(:mod:`backgammon.bot.generations`), and of the folders of ``more_data`` (``--more-data``,
+generations labelled by other networks), are split by generation: every ``holdout``-th generation
 is kept for validation, so that no game gives positions to both sides of the split. A new
 contact network of ``hidden`` units, on contact encoding ``encoding`` (1:
 :func:`~backgammon.bot.encoding.encode_contact`, 2:
@@ -51,7 +52,7 @@ from numpy.typing import NDArray
 from ..errors import BackgammonError
 from .contact_inputs import CONTACT_INPUTS_V2, contact_encoder
 from .encoding import CONTACT_INPUTS, is_crashed, is_race
-from .generations import load_generation, widen
+from .generations import _numbered, load_generation, widen
 from .network import OUTPUTS, Array, Network, load_networks, save_networks
 from .train import NETWORKS, settings_json
 
@@ -69,6 +70,7 @@ class Settings:
     """Everything a refit depends on (the command line's options)."""
 
     data: Path = Path("data/generations")
+    more_data: tuple[Path, ...] = ()
     out: Path = Path("data/refit/contact.npz")
     encoding: int = 2
     hidden: int = 128
@@ -90,16 +92,20 @@ def cross_entropy(targets: Array, outputs: Array) -> float:
     return float(np.mean(np.sum(-(t * np.log(p) + (1 - t) * np.log(1 - p)), axis=1)))
 
 
-def contact_data(data: Path, holdout: int, crashed: bool = False) -> tuple[
+def contact_data(data: Path, holdout: int, crashed: bool = False,
+                 more_data: tuple[Path, ...] = ()) -> tuple[
     tuple[NDArray[np.uint8], NDArray[np.uint8], Array],
     tuple[NDArray[np.uint8], NDArray[np.uint8], Array],
 ]:
-    """The contact positions of the generations in ``data`` as (mine, theirs, targets), for
-    training and for validation (every ``holdout``-th generation; none with ``holdout`` 0);
-    with ``crashed``, only the crashed ones."""
-    files = sorted(p for p in data.glob("gen-*.npz") if "partial" not in p.name)
-    if not files:
-        raise RefitError(f"{data} holds no generations (gen-NNN.npz).")
+    """The contact positions of the generations in ``data`` and ``more_data`` as (mine,
+    theirs, targets), for training and for validation (every ``holdout``-th generation of each
+    folder; none with ``holdout`` 0); with ``crashed``, only the crashed ones."""
+    files = []
+    for folder in (data, *more_data):
+        found = _numbered(folder, "gen") if folder.is_dir() else []
+        if not found:
+            raise RefitError(f"{folder} holds no generations (gen-NNN.npz).")
+        files += [folder / f"gen-{g:03d}.npz" for g in found]
     parts: dict[bool, list[tuple[Any, Any]]] = {True: [], False: []}
     for path in files:
         boards, targets, meta = load_generation(path)
@@ -143,7 +149,7 @@ def refit(settings: Settings) -> dict[str, Any]:
     inputs = ENCODINGS[settings.encoding]
     encode = contact_encoder(inputs)
     (mine, theirs, targets), (v_mine, v_theirs, v_targets) = contact_data(
-        settings.data, settings.holdout, settings.crashed
+        settings.data, settings.holdout, settings.crashed, settings.more_data
     )
     x, v_x = encode(mine, theirs), encode(v_mine, v_theirs)
     start_validation: dict[str, float] = {}
@@ -171,7 +177,9 @@ def refit(settings: Settings) -> dict[str, Any]:
         print(json.dumps(entry), flush=True)
     race_from = settings.race_from or _last_networks(settings.data)
     race = load_networks(race_from, NETWORKS)[0]["race"]
-    log = {"settings": settings_json(settings), "command": settings.command,
+    log = {"settings": {**settings_json(settings),
+                        "more_data": [str(folder) for folder in settings.more_data]},
+           "command": settings.command,
            "race_from": str(race_from), "training_positions": len(x),
            "validation_positions": len(v_x), "start_validation": start_validation,
            "history": history}
@@ -201,10 +209,10 @@ def extend_inputs(network: Network, inputs: int) -> Network:
 
 
 def _last_networks(data: Path) -> Path:
-    nets = sorted(data.glob("nets-*.npz"))
+    nets = _numbered(data, "nets")
     if not nets:
         raise RefitError(f"{data} holds no networks (nets-NNN.npz) to take the race network from.")
-    return nets[-1]
+    return data / f"nets-{nets[-1]:03d}.npz"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -212,6 +220,8 @@ def main(argv: list[str] | None = None) -> int:
     defaults = Settings()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=defaults.data)
+    parser.add_argument("--more-data", type=Path, action="append", default=[],
+                        help="another folder of generations to train on too (repeatable)")
     parser.add_argument("--out", type=Path, default=defaults.out)
     parser.add_argument("--encoding", type=int, default=defaults.encoding,
                         help="contact encoding: 1 (222 inputs) or 2 (the richer one)")
@@ -230,7 +240,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="train and validate on gnubg's crashed positions only")
     args = parser.parse_args(argv)
     refit(Settings(
-        data=args.data, out=args.out, encoding=args.encoding, hidden=args.hidden,
+        data=args.data, more_data=tuple(args.more_data), out=args.out,
+        encoding=args.encoding, hidden=args.hidden,
         epochs=args.epochs, batch=args.batch, lr=args.lr, seed=args.seed,
         holdout=args.holdout, race_from=args.race_from, start=args.start, crashed=args.crashed,
         command=shlex.join(["python", "-m", "backgammon.bot.refit", *(argv or sys.argv[1:])]),
