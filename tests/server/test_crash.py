@@ -109,7 +109,17 @@ def check_kept(server: Server, player: Player) -> int:
     made; how many there are."""
     with player.tally:
         acknowledged = list(player.acknowledged)
+    # The server's copy may be behind its row for a moment (an action or the computer's turn
+    # holds the match's lock, and a read meanwhile shows the copy being acted on; with two
+    # processes, the other may have saved since): wait until it shows the last action
+    # acknowledged, as a page waits for the push that follows. A lost action never comes.
+    needed = max((action["version"] for action in acknowledged), default=-1)
+    deadline = time.monotonic() + PATIENCE
     events = events_of(server, player.match_id)
+    while len(events) <= needed and time.monotonic() < deadline:
+        time.sleep(0.1)
+        events = events_of(server, player.match_id)
+    assert len(events) > needed, f"acknowledged version {needed} is not in the record"
     for action in acknowledged:
         kept = events[action["version"]]
         assert (kept["action"], kept["player"]) == (action["action"], 0), (action, kept)
