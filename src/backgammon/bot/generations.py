@@ -217,7 +217,17 @@ def load_generation(path: Path) -> tuple[Boards, Array, dict[str, Any]]:
         return data["boards"], data["targets"], meta
 
 
-def _numbered(out: Path, prefix: str) -> list[int]:
+def numbered(out: Path, prefix: str) -> list[int]:
+    """The numbers of the files ``prefix-NNN.npz`` in ``out``, in numeric order (a partial
+    generation, ``gen-NNN.partial.npz``, is not one).
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     for name in ("gen-002.npz", "gen-010.npz", "gen-1000.npz", "gen-011.partial.npz"):
+    ...         _ = (Path(folder) / name).write_bytes(b"")
+    ...     numbered(Path(folder), "gen")
+    [2, 10, 1000]
+    """
     pattern = re.compile(rf"{prefix}-(\d{{3,}})\.npz")
     return sorted(int(m.group(1)) for p in out.iterdir() if (m := pattern.fullmatch(p.name)))
 
@@ -288,7 +298,7 @@ def train(settings: Settings) -> int:
     """Run (or, with ``resume``, go on with) a generations run; returns the exit status."""
     out = settings.out
     out.mkdir(parents=True, exist_ok=True)
-    trained = _numbered(out, "nets")
+    trained = numbered(out, "nets")
     if trained and not settings.resume:
         raise GenerationsError(
             f"{out} already holds a run (nets-{trained[-1]:03d}.npz): add --resume to go on "

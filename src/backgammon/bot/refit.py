@@ -52,7 +52,7 @@ from numpy.typing import NDArray
 from ..errors import BackgammonError
 from .contact_inputs import CONTACT_INPUTS_V2, contact_encoder
 from .encoding import CONTACT_INPUTS, is_crashed, is_race
-from .generations import _numbered, load_generation, widen
+from .generations import load_generation, numbered, widen
 from .network import OUTPUTS, Array, Network, load_networks, save_networks
 from .train import NETWORKS, settings_json
 
@@ -102,7 +102,7 @@ def contact_data(data: Path, holdout: int, crashed: bool = False,
     folder; none with ``holdout`` 0); with ``crashed``, only the crashed ones."""
     files = []
     for folder in (data, *more_data):
-        found = _numbered(folder, "gen") if folder.is_dir() else []
+        found = numbered(folder, "gen") if folder.is_dir() else []
         if not found:
             raise RefitError(f"{folder} holds no generations (gen-NNN.npz).")
         files += [folder / f"gen-{g:03d}.npz" for g in found]
@@ -209,7 +209,7 @@ def extend_inputs(network: Network, inputs: int) -> Network:
 
 
 def _last_networks(data: Path) -> Path:
-    nets = _numbered(data, "nets")
+    nets = numbered(data, "nets")
     if not nets:
         raise RefitError(f"{data} holds no networks (nets-NNN.npz) to take the race network from.")
     return data / f"nets-{nets[-1]:03d}.npz"

@@ -126,8 +126,8 @@ class Engine:
             table, base = evaluator.table, evaluator.base
         if not isinstance(base, NetworkEvaluator):
             raise KernelError(
-                "The compiled kernel runs the contact and race networks only; this evaluator "
-                f"is a {type(base).__name__}."
+                "The compiled kernel runs a NetworkEvaluator's networks (contact, race and "
+                f"crashed) only; this evaluator is a {type(base).__name__}."
             )
         return cls(base.contact, base.race, table, base.crashed)
 
