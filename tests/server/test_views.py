@@ -3,9 +3,12 @@ on each side's board, and the record's entries read from the game's history."""
 
 from __future__ import annotations
 
-from backgammon.dice import ManualDice
-from backgammon.game import Rules
+from typing import Any
+
+from backgammon.dice import ManualDice, SeededDice
+from backgammon.game import Act, Action, Rules
 from backgammon.match import Match
+from backgammon.position import WinKind
 from backgammon.server.db import now
 from backgammon.server.store import LiveMatch, SeatSettings
 from backgammon.server.views import state_of, step_view
@@ -70,3 +73,59 @@ def test_a_plays_steps_in_the_record_mark_the_hit() -> None:
     assert steps == [[], [(13, 7, False), (6, 5, False)], [(24, 18, True), (18, 13, False)]]
     assert entries[2].play == "24/18*/13"
     assert entries[0].steps is None
+
+
+def merged(held: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    """A state with its record of changes (``record_since``) laid over the whole record of a
+    state held, as a client does (the page's ``api.js``, ``withRecord``)."""
+    assert held["version"] >= changes["record_since"]
+    record = [game for game in held["record"] if game["number"] < changes["record"][0]["number"]]
+    for game in changes["record"]:
+        old = next((each for each in held["record"] if each["number"] == game["number"]), None)
+        kept = old["entries"][: game["first_entry"]] if old is not None else []
+        record.append({**game, "entries": kept + game["entries"], "first_entry": 0})
+    return {**changes, "record": record, "record_since": None}
+
+
+def test_a_record_of_changes_extends_every_state_since_its_version() -> None:
+    """Over a match of several games, each with plays, a double, steps and a resignation, the
+    changes after any earlier version laid over that version's whole state (or any later
+    one's) make the whole state, and carry only the entries made after that version."""
+    match = Match(5, Rules(), SeededDice(3))
+    shown = live(match)
+    states = {shown.version: state_of(shown, 1).model_dump()}
+    turns = 0
+    while not match.is_over:
+        game = match.game
+        seat = game.player_to_act if game.player_to_act is not None else 0
+        offered = game.legal_actions(seat)
+        if Action.ACCEPT in offered:
+            act = Act(Action.ACCEPT)
+        elif Action.TAKE in offered:
+            act = Act(Action.TAKE)
+        elif turns % 7 == 6 and Action.RESIGN in offered:
+            act = Act(Action.RESIGN, level=WinKind.SINGLE)
+        elif turns % 7 == 2 and Action.DOUBLE in offered:
+            act = Act(Action.DOUBLE)
+        elif Action.STEP in offered and game.turn is not None and game.turn.legal_steps():
+            act = Act(Action.STEP, step=game.turn.legal_steps()[0])
+        else:
+            act = Act(next(a for a in offered if a in (Action.ROLL, Action.CONFIRM)))
+            turns += act.action is Action.CONFIRM
+        game.act(seat, act)
+        states[shown.version] = state_of(shown, 1).model_dump()
+    versions = sorted(states)
+    assert len(match.games) > 1 and len(versions) > 40
+    last = versions[-1]
+    for since in versions[::3]:
+        changes = state_of(shown, 1, since).model_dump()
+        assert changes["record_since"] == since
+        for held in (since, (since + last) // 2):
+            if held in states:
+                assert merged(states[held], changes) == states[last]
+        entries = sum(len(game["entries"]) for game in changes["record"])
+        assert entries == sum(len(game["entries"]) for game in states[last]["record"]) - sum(
+            len(game["entries"]) for game in states[since]["record"]
+            if game["number"] < changes["record"][0]["number"]
+        ) - changes["record"][0]["first_entry"]
+    assert state_of(shown, 1, last + 1).model_dump() == states[last]  # a version not reached

@@ -24,7 +24,6 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
-    Text,
     create_engine,
     event,
     false,
@@ -66,8 +65,9 @@ class MatchRow(Base):
 
 class ActionKeyRow(Base):
     """A seat's last action sent with an ``Idempotency-Key``: the key, the digest of what was
-    asked, and the answer given, written in the same transaction as the action, so that a
-    resend of it, here or to another process, is answered the same and applies nothing."""
+    asked, and the version the action made, written in the same transaction as the action,
+    so that a resend of it, here or to another process, is answered with the state of that
+    version and applies nothing."""
 
     __tablename__ = "action_keys"
 
@@ -76,9 +76,8 @@ class ActionKeyRow(Base):
     key: Mapped[str] = mapped_column(String(64))
     #: SHA-256 of the action and the side the answer was drawn from (hex).
     digest: Mapped[str] = mapped_column(String(64))
-    #: The match's version after the action, and the answer (the state as JSON text).
+    #: The match's version after the action.
     version: Mapped[int] = mapped_column(Integer)
-    answer: Mapped[str] = mapped_column(Text)
 
 
 class AnalysisRow(Base):

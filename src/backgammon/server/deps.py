@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, HTTPException, Path, Request, status
+from fastapi import Depends, HTTPException, Path, Query, Request, status
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from .computer import Computer
@@ -18,6 +18,17 @@ MATCH_ID_LENGTH = 32
 
 MatchId = Annotated[
     str, Path(min_length=1, max_length=MATCH_ID_LENGTH, description="the match's id")
+]
+
+#: A request's ``record_since``: the state answered carries only the record's changes after
+#: that version (:func:`.views.record_view`).
+RecordSince = Annotated[
+    int | None,
+    Query(
+        ge=0,
+        description="a version the client holds the state of: the answer's record then holds "
+        "only what changed after it (``record_since``); the whole record by default",
+    ),
 ]
 
 

@@ -8,8 +8,10 @@ stopped and its socket closed with code 1013.
 Each state pushed carries the match's ``version``, the number of events in its record, which
 every event raises: it is the event id. A watcher is sent only states newer than the last it
 was sent, so it never has one twice or out of order. A page that reconnects names the last
-version it saw (``since``) and is sent what it missed (the whole state, which holds the whole
-record) or nothing if it missed nothing.
+version it saw (``since``) and is sent what it missed (the state now) or nothing if it missed
+nothing. A watcher of ``changes`` is sent, in each state, only the record's changes since the
+previous state it was sent (or since ``since``): a page that keeps the states it is sent
+extends its record with them.
 
 Where several processes serve the matches, the hub of each follows, through a
 :class:`~.relay.Relay`, the matches its pages watch: a notice that another process has
@@ -47,6 +49,8 @@ class Watcher:
     queue: asyncio.Queue[str]
     #: The version of the last state sent (or the one the page last saw): only newer ones go.
     last: int = -1
+    #: Each state's record holds only what changed since the last state sent.
+    changes: bool = False
     #: The task sending the queued states, and the one closing a dropped watcher's socket.
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
 
@@ -85,10 +89,13 @@ class Hub:
     #: The other processes' notices of new versions, where there are other processes.
     relay: Relay | None = None
 
-    def watcher(self, socket: WebSocket, view: int, since: int = -1) -> Watcher:
+    def watcher(
+        self, socket: WebSocket, view: int, since: int = -1, *, changes: bool = False
+    ) -> Watcher:
         """A new watcher of ``socket``, from seat ``view``'s side, with an empty queue, for
-        a page that has seen the match up to version ``since`` (-1: nothing yet)."""
-        return Watcher(socket, view, asyncio.Queue(self.queue_size), since)
+        a page that has seen the match up to version ``since`` (-1: nothing yet), sent the
+        record's ``changes`` only, or the whole record in every state."""
+        return Watcher(socket, view, asyncio.Queue(self.queue_size), since, changes)
 
     async def join(self, match_id: str, watcher: Watcher) -> None:
         """Start pushing the match's new states to ``watcher`` (and, the first watcher here,
@@ -102,8 +109,8 @@ class Hub:
     def catch_up(self, live: LiveMatch, watcher: Watcher) -> None:
         """Send ``watcher`` the state now if it has not seen it."""
         if live.version > watcher.last:
+            watcher.queue.put_nowait(Shown(live).text(watcher.view, _base(watcher)))
             watcher.last = live.version
-            watcher.queue.put_nowait(Shown(live).text(watcher.view))
 
     def leave(self, match_id: str, watcher: Watcher) -> None:
         """Stop pushing to ``watcher``."""
@@ -132,9 +139,15 @@ class Hub:
             if version < watcher.last or (version == watcher.last and not again):
                 continue  # sent already, or older than what was
             try:
-                watcher.queue.put_nowait(shown.text(watcher.view))
+                watcher.queue.put_nowait(shown.text(watcher.view, _base(watcher)))
                 watcher.last = version
             except asyncio.QueueFull:
                 log.info("dropping a watcher of match %s that fell behind", live.id)
                 self.leave(live.id, watcher)
                 watcher.drop()
+
+
+def _base(watcher: Watcher) -> int | None:
+    """The version the record of the next state sent to ``watcher`` starts after (None: the
+    whole record)."""
+    return watcher.last if watcher.changes and watcher.last >= 0 else None

@@ -3,13 +3,16 @@
 A client that sends an action and gets no answer (the connection dropped) cannot know whether
 it was applied. It sends it again with the same ``Idempotency-Key`` header; the server keeps,
 for each seat of each match, its last action sent with a key: the key, a digest of what was
-asked, and the answer, written in the same transaction as the action itself (so the key is
-kept exactly when the action is). A resend is then answered with that answer and applies
-nothing, whichever process it reaches; the same key with another action is refused (422).
+asked, and the version the action made, written in the same transaction as the action itself
+(so the key is kept exactly when the action is). A resend is then answered with the state of
+that version, made again from the record, and applies nothing, whichever process it reaches;
+the same key with another action is refused (422).
 
 The version check already keeps a resend from applying twice (it names a version the match
 has left), so the kept key is looked up only where an action would otherwise be refused as
-stale, or its save lost to another process: the plain path costs one more write, no read.
+stale, or its save lost to another process: the plain path costs one more small write, no
+read (the answer itself is not kept: written with every action, it cost more than the
+action's own write, and a resend is rare).
 Only a seat's last keyed action is kept: a client waits for an answer before its next action,
 so it never resends an older one (one that did would be refused as stale, 409, and apply
 nothing).
@@ -52,11 +55,10 @@ _REPLACE = (
         key=bindparam("new_key"),
         digest=bindparam("new_digest"),
         version=bindparam("new_version"),
-        answer=bindparam("new_answer"),
     )
 )
 _ADD = insert(_KEYS)
-_FIND = select(_KEYS.c.key, _KEYS.c.digest, _KEYS.c.answer).where(_SEAT)
+_FIND = select(_KEYS.c.key, _KEYS.c.digest, _KEYS.c.version).where(_SEAT)
 
 #: The keys this process has kept lately, by match and seat (with their digests): enough to
 #: refuse at once a key reused for another action on the version now in play.
@@ -93,24 +95,23 @@ class ActionKeys:
             raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, REUSED)
 
     def writer(
-        self, match_id: str, seat: int, key: str, asked: str, version: int, answer: str
+        self, match_id: str, seat: int, key: str, asked: str, version: int
     ) -> Callable[[Connection], None]:
-        """What keeps ``key`` with the action's answer, for the action's own transaction
-        (:meth:`.store.MatchStore.save`'s ``also``; :meth:`note` it once saved)."""
+        """What keeps ``key`` with the ``version`` the action made, for the action's own
+        transaction (:meth:`.store.MatchStore.save`'s ``also``; :meth:`note` it once saved)."""
 
         def write(connection: Connection) -> None:
             values = {"the_match": match_id, "the_seat": seat, "new_key": key,
-                      "new_digest": asked, "new_version": version, "new_answer": answer}
+                      "new_digest": asked, "new_version": version}
             if connection.execute(_REPLACE, values).rowcount == 0:
                 connection.execute(_ADD, {"match_id": match_id, "seat": seat, "key": key,
-                                          "digest": asked, "version": version,
-                                          "answer": answer})
+                                          "digest": asked, "version": version})
 
         return write
 
-    async def answer(self, match_id: str, seat: int, key: str, asked: str) -> str | None:
-        """The answer kept for ``key``, if it is the seat's last keyed action (None if not);
-        422 if the key was kept with another action."""
+    async def version(self, match_id: str, seat: int, key: str, asked: str) -> int | None:
+        """The version the action kept with ``key`` made, if it is the seat's last keyed
+        action (None if not); 422 if the key was kept with another action."""
         found = await run_in_threadpool(self._find, match_id, seat)
         if found is None or found[0] != key:
             return None
@@ -119,7 +120,7 @@ class ActionKeys:
         self.note(match_id, seat, key, asked)
         return found[2]
 
-    def _find(self, match_id: str, seat: int) -> tuple[str, str, str] | None:
+    def _find(self, match_id: str, seat: int) -> tuple[str, str, int] | None:
         with self.engine.connect() as connection:
             row = connection.execute(_FIND, {"the_match": match_id, "the_seat": seat}).first()
         return None if row is None else (row[0], row[1], row[2])

@@ -357,7 +357,13 @@ class GameView(BaseModel):
     number: int
     score_before: list[int]
     crawford: bool
-    entries: list[EntryView]
+    entries: list[EntryView] = Field(
+        description="the game's entries from place ``first_entry`` on (all of them but in "
+        "a state's record of changes, ``record_since``)"
+    )
+    first_entry: int = Field(
+        0, description="the place, among all the game's entries, of the first one given"
+    )
     result: ResultView | None
     fair_dice: FairDiceView | None = None
 
@@ -403,7 +409,18 @@ class State(BaseModel):
     steps: list[StepView] = Field(description="the checker steps that may come next")
     made: list[StepView] = Field(description="the steps made so far this turn")
     actions: list[list[str]] = Field(description="the actions each seat may take now")
-    record: list[GameView]
+    record: list[GameView] = Field(
+        description="the match's games, each with its entries; where ``record_since`` is "
+        "set, only what changed after that version"
+    )
+    record_since: int | None = Field(
+        None,
+        description="None: ``record`` is the whole record. A version: ``record`` holds only "
+        "the games from the one in play at that version on, the first of them with only the "
+        "entries made after it (from its place ``first_entry``); a client that holds the "
+        "state of that version or a later one keeps its entries before ``first_entry`` and "
+        "takes the rest, and every later game, from this one",
+    )
     gnubg_id: str | None
     xgid: str | None
     rules: dict[str, object]

@@ -77,8 +77,9 @@ class LiveMatch:
     #: The copy of the match the computer thinks on (:mod:`.computer`), made when first needed.
     shadow: Match | None = None
     #: Each game's record as the pages see it, with the number of events it was made from
-    #: (:func:`.views.state_of` rebuilds only a game that has changed).
-    record_views: dict[int, tuple[int, Any]] = field(default_factory=dict)
+    #: and the event of each entry (:func:`.views.state_of` rebuilds only a game that has
+    #: changed).
+    record_views: dict[int, tuple[int, Any, list[int]]] = field(default_factory=dict)
     #: Whether a task of the computer's waits for the lock (:meth:`.computer.Computer.wake`).
     computer_queued: bool = False
     #: Whether a task waits for the lock to bring the match up to its row
@@ -134,6 +135,46 @@ class LiveMatch:
         self.record_views = {}
         self._finished = (0, 0)
         self.stale = False
+
+
+def as_it_was(live: LiveMatch, version: int) -> LiveMatch:
+    """A copy of ``live`` as it stood at ``version`` (``live`` itself at its own), replayed
+    from its record: the answer to an action sent again is the state that action made.
+
+    >>> from backgammon.game import Act, Action
+    >>> match = Match(3, dice=FairMatchDice([FairDice(bytes(32))]))  # no tie in the opening
+    >>> live = LiveMatch("m", match, (SeatSettings("human"), SeatSettings("human")), None, now())
+    >>> game = match.game
+    >>> game.roll(0); game.resign(game.on_roll); game.accept(1 - game.on_roll)
+    >>> match.game.act(0, Act(Action.SEED, seed="mine"))
+    >>> [(each.version, len(each.match.games), each.match.game.dice_source.seeds)
+    ...  for each in (as_it_was(live, 1), as_it_was(live, 3), live)]
+    [(1, 1, ('', '')), (3, 2, ('', '')), (4, 2, ('mine', ''))]
+    >>> as_it_was(live, 3).match.game.dice_source.commitment == match.game.dice_source.commitment
+    True
+    """
+    if version >= live.version:
+        return live
+    record = live.match.to_dict(secrets=True)
+    games: list[list[dict[str, Any]]] = []
+    left = version
+    for events in record["games"]:
+        # A game ended at ``version`` is followed by the next, begun then with its own dice.
+        games.append(events[:left])
+        left -= len(games[-1])
+        if len(games[-1]) < len(events):
+            break
+    record["games"] = games
+    if "dice" in record:
+        dice = record["dice"][: len(games)]
+        # The players' seeds as the last game began with them (the previous game's), its own
+        # seed events replayed after: the record keeps only the seeds in use now.
+        dice[-1] = {**dice[-1], "seeds": dice[-2]["seeds"] if len(dice) > 1 else ["", ""]}
+        record["dice"] = dice
+    record.pop("forfeited", None)  # a claim ends the match: it is past ``version``
+    return LiveMatch(
+        live.id, Match.from_dict(record), live.seats, live.seed, live.created_at, live.seating
+    )
 
 
 #: What a match's copy holds about this process rather than the match, kept by :meth:`adopt`.

@@ -5,6 +5,7 @@ The page knows no rules: everything it shows or offers is worked out here, from 
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Iterator
 from datetime import datetime
 from functools import lru_cache
@@ -68,8 +69,10 @@ _PHASES = {
 _KINDS = {WinKind.SINGLE: "single", WinKind.GAMMON: "gammon", WinKind.BACKGAMMON: "backgammon"}
 
 
-def state_of(live: LiveMatch, view: int) -> State:
-    """The whole state of ``live`` with the board drawn from seat ``view``'s side."""
+def state_of(live: LiveMatch, view: int, since: int | None = None) -> State:
+    """The whole state of ``live`` with the board drawn from seat ``view``'s side; its
+    record only what changed after version ``since`` where one is given (see
+    :attr:`.schemas.State.record_since`)."""
     match = live.match
     game = match.game
     claim = claim_window(live)
@@ -115,11 +118,7 @@ def state_of(live: LiveMatch, view: int) -> State:
         ),
         result=_result(shown.result),
         actions=[_actions(live, seat, claim) for seat in (0, 1)],
-        record=[
-            _game_view(live, number)
-            for number, each in enumerate(match.games, start=1)
-            if begun(each) or number == 1
-        ],
+        **record_view(live, since),
         gnubg_id=_identifier(gnubg_id_of, live),
         xgid=_identifier(xgid_of, live),
         rules=_rules_view(game.rules),
@@ -147,35 +146,78 @@ def _sided(game: Game, view: int) -> dict[str, Any]:
 
 
 class Shown:
-    """The state of ``live`` as it is now, from each side asked for, as JSON text: an action
-    answers its actor and pushes to every watching page, and what the two sides share (the
-    record, the actions on offer, the ids) is worked out once. Use it before ``live``
-    changes again (its lock is held, or nothing is awaited meanwhile)."""
+    """The state of ``live`` as it is now, from each side asked for and with the record's
+    changes since each version asked for, as JSON text: an action answers its actor and
+    pushes to every watching page, and what they share (the actions on offer, the ids, the
+    record) is worked out once. Use it before ``live`` changes again (its lock is held, or
+    nothing is awaited meanwhile)."""
 
     def __init__(self, live: LiveMatch) -> None:
         self.live = live
         self._state: State | None = None
-        self._texts: dict[int, str] = {}
+        self._texts: dict[tuple[int, int | None], str] = {}
 
-    def state(self, view: int) -> State:
-        """The state from seat ``view``'s side."""
+    def state(self, view: int, since: int | None = None) -> State:
+        """The state from seat ``view``'s side, its record what changed after ``since``."""
         if self._state is None:
-            self._state = state_of(self.live, view)
-        elif self._state.view != view:
-            return self._state.model_copy(update=_sided(self.live.match.game, view))
-        return self._state
+            self._state = state_of(self.live, view, since)
+            return self._state
+        update: dict[str, Any] = {}
+        if self._state.view != view:
+            update.update(_sided(self.live.match.game, view))
+        if self._state.record_since != _since(self.live, since):
+            update.update(record_view(self.live, since))
+        return self._state.model_copy(update=update) if update else self._state
 
-    def text(self, view: int) -> str:
-        """The state from seat ``view``'s side as JSON text (the API's field names)."""
-        text = self._texts.get(view)
+    def text(self, view: int, since: int | None = None) -> str:
+        """The state from seat ``view``'s side, its record what changed after ``since``, as
+        JSON text (the API's field names)."""
+        text = self._texts.get((view, since))
         if text is None:
-            text = self._texts[view] = self.state(view).model_dump_json(by_alias=True)
+            text = self.state(view, since).model_dump_json(by_alias=True)
+            self._texts[view, since] = text
         return text
 
-    def response(self, view: int) -> Response:
+    def response(self, view: int, since: int | None = None) -> Response:
         """The state from seat ``view``'s side as an answer: the text made once serves it,
         without the framework checking and writing it out again."""
-        return Response(self.text(view), media_type="application/json")
+        return Response(self.text(view, since), media_type="application/json")
+
+
+def _since(live: LiveMatch, since: int | None) -> int | None:
+    """The version a record of changes is made from: None (the whole record) for a version
+    the match has not reached."""
+    return since if since is not None and since <= live.version else None
+
+
+def record_view(live: LiveMatch, since: int | None = None) -> dict[str, Any]:
+    """The state's ``record`` and ``record_since``: the whole record, or, after version
+    ``since``, the games from the one in play then on, the first with only the entries made
+    after it (an action's answer and each push then carry a few entries, not every game's
+    every entry, written out again each time)."""
+    since = _since(live, since)
+    games = live.match.games
+    shown = [
+        _game_view(live, number)
+        for number, each in enumerate(games, start=1)
+        if begun(each) or number == 1
+    ]
+    if since is None:
+        return {"record": [view for view, _ in shown], "record_since": None}
+    # The game in play at version ``since`` (at a game's end the next, which began then),
+    # and how many of its events it had.
+    number, start = 1, since
+    while number < len(games) and start >= len(games[number - 1].events):
+        start -= len(games[number - 1].events)
+        number += 1
+    record = []
+    for view, indexes in shown:
+        if view.number == number:
+            first = bisect_left(indexes, start)
+            view = view.model_copy(update={"entries": view.entries[first:], "first_entry": first})
+        if view.number >= number:
+            record.append(view)
+    return {"record": record, "record_since": since}
 
 
 @lru_cache(maxsize=64)
@@ -233,26 +275,30 @@ def _actions(live: LiveMatch, seat: int, claim: tuple[int, datetime] | None) -> 
     ]
 
 
-def _game_view(live: LiveMatch, number: int) -> GameView:
-    """Game ``number``'s record, rebuilt only when it has new events, and then only from
-    them: every answer and every push carries the whole record, and what a record shows of
-    an event never changes once the event is made."""
+def _game_view(live: LiveMatch, number: int) -> tuple[GameView, list[int]]:
+    """Game ``number``'s record, with the event each entry was made by, rebuilt only when
+    it has new events, and then only from them: what a record shows of an event never
+    changes once the event is made."""
     game = live.match.games[number - 1]
     cached = live.record_views.get(number)
     if cached is not None and cached[0] == len(game.events):
-        view: GameView = cached[1]
-        return view
-    start, entries = (0, []) if cached is None else (cached[0], cached[1].entries)
+        return cached[1], cached[2]
+    start, entries, indexes = (0, [], []) if cached is None else (
+        cached[0], cached[1].entries, cached[2]
+    )
+    new = list(_entries(game, start))
     view = GameView(
         number=number,
         score_before=list(live.match.scores_before(number - 1)),
         crawford=game.crawford,
-        entries=[*entries, *_entries(game, start)],
+        entries=[*entries, *(entry for _, entry in new)],
+        first_entry=0,
         result=_result(game.result),
         fair_dice=fair_dice_view(game),
     )
-    live.record_views[number] = (len(game.events), view)
-    return view
+    indexes = [*indexes, *(index for index, _ in new)]
+    live.record_views[number] = (len(game.events), view, indexes)
+    return view, indexes
 
 
 def fair_dice_view(game: Game) -> FairDiceView | None:
@@ -346,13 +392,14 @@ def _result(result: GameResult | None) -> ResultView | None:
     )
 
 
-def _entries(game: Game, start: int = 0) -> Iterator[EntryView]:
+def _entries(game: Game, start: int = 0) -> Iterator[tuple[int, EntryView]]:
     """The record of ``game`` as entries, in the order they were made (the game's history;
-    a roll's dice are written with its play), from event ``start`` on."""
+    a roll's dice are written with its play), from event ``start`` on, each with the index
+    of the event that made it."""
     for entry in game.history(start):
         view = _entry_view(entry)
         if view is not None:
-            yield view
+            yield entry.index, view
 
 
 def _entry_view(entry: Entry) -> EntryView | None:

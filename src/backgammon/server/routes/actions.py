@@ -16,7 +16,7 @@ from ...game import Act, Action
 from ...match import Match
 from ...position import WinKind
 from ..computer import Computer
-from ..deps import Held, LiveToAct, check_holds
+from ..deps import Held, LiveToAct, RecordSince, check_holds
 from ..guards import rate_limited
 from ..hub import Hub
 from ..keys import ActionKeys, IdempotencyKey, digest
@@ -29,7 +29,7 @@ from ..schemas import (
     State,
     Step,
 )
-from ..store import LiveMatch, MatchChangedError, MatchStore
+from ..store import LiveMatch, MatchChangedError, MatchStore, as_it_was
 from ..views import Shown, claim_refusal, claim_window
 
 log = logging.getLogger(__name__)
@@ -61,6 +61,7 @@ async def post_action(
     view: Annotated[
         int | None, Query(ge=0, le=1, description="the board's side (default: the actor's)")
     ] = None,
+    record_since: RecordSince = None,
 ) -> Response:
     """Make one action for a seat, on the state's ``version`` it names (a stale one is
     refused, 409, and changes nothing: the same action sent twice acts once); the answer is
@@ -68,7 +69,9 @@ async def post_action(
     each pushed to the watching pages. The request carries the token of the seat that acts
     (``Authorization: Bearer <token>``), and may carry an ``Idempotency-Key``: the action
     sent again with it is answered as the first time (with ``Idempotent-Replayed: true``)
-    and applies nothing; the key sent with another action is refused (422)."""
+    and applies nothing; the key sent with another action is refused (422). With
+    ``record_since`` (the version the client holds, usually the one it acts on) the answer's
+    record holds only what changed after it."""
     check_holds(held, action.seat)
     # The app's parts read here rather than as five more dependencies, which FastAPI would
     # solve one by one at every action.
@@ -88,9 +91,9 @@ async def post_action(
             # (on the version it holds, the save's version check finds a change elsewhere).
             await store.current(live)
         if action.version != live.version:
-            kept = None if key is None else await keys.answer(live.id, action.seat, key, asked)
-            if kept is not None:
-                return _replayed(kept)  # a resend of an action applied already
+            kept = None if key is None else await keys.version(live.id, action.seat, key, asked)
+            if kept is not None:  # a resend of an action applied already
+                return _replayed(live, kept, side, record_since)
             raise HTTPException(
                 status.HTTP_409_CONFLICT,
                 f"The action was made on version {action.version} of the game, "
@@ -114,7 +117,7 @@ async def post_action(
         shown = Shown(live)
         also = None
         if key is not None:
-            also = keys.writer(live.id, action.seat, key, asked, live.version, shown.text(side))
+            also = keys.writer(live.id, action.seat, key, asked, live.version)
         try:
             await save_or_refuse(store, live, before, also)
         except HTTPException as refused:
@@ -122,21 +125,25 @@ async def post_action(
             # there first: it is answered as that one was.
             if key is None or refused.status_code != status.HTTP_409_CONFLICT:
                 raise
-            kept = await keys.answer(live.id, action.seat, key, asked)
+            kept = await keys.version(live.id, action.seat, key, asked)
             if kept is None:
                 raise
-            return _replayed(kept)
+            await store.current(live)  # this copy made the action too: the row's is kept
+            return _replayed(live, kept, side, record_since)
         if key is not None:
             keys.note(live.id, action.seat, key, asked)
         await ratings.match_ended(live)
         hub.publish(live, shown=shown)
         computer.wake(live)
-    return shown.response(side)
+    return shown.response(side, record_since)
 
 
-def _replayed(answer: str) -> Response:
-    """The answer kept with an idempotency key, given again."""
-    return Response(answer, media_type="application/json", headers={"Idempotent-Replayed": "true"})
+def _replayed(live: LiveMatch, version: int, side: int, since: int | None) -> Response:
+    """The answer to an action kept with an idempotency key, given again: the state of the
+    ``version`` it made (from seat ``side``'s side, the record's changes after ``since``)."""
+    answer = Shown(as_it_was(live, version)).response(side, since)
+    answer.headers["Idempotent-Replayed"] = "true"
+    return answer
 
 
 async def save_or_refuse(

@@ -13,7 +13,7 @@ from ...formats.ids import setup_from_id
 from ...formats.mat import export_mat
 from ...game import Rules
 from ...match import Match
-from ..deps import Computers, Live, Setup, Store
+from ..deps import Computers, Live, RecordSince, Setup, Store
 from ..guards import rate_limited
 from ..rated import Book, refuse_unratable
 from ..schemas import Created, CreateMatch, State
@@ -114,11 +114,14 @@ def _names(colours: tuple[str, str]) -> tuple[str, str]:
 
 
 @router.get("/{match_id}", response_model=State)
-async def get_state(live: Live, computer: Computers, view: View = 0) -> State:
-    """The match's state, the board drawn from seat ``view``'s side. A game left waiting
-    for the computer (after a restart, or a failed try) wakes it."""
+async def get_state(
+    live: Live, computer: Computers, view: View = 0, record_since: RecordSince = None
+) -> State:
+    """The match's state, the board drawn from seat ``view``'s side (its record only what
+    changed after ``record_since``, where given). A game left waiting for the computer
+    (after a restart, or a failed try) wakes it."""
     computer.wake(live)
-    return state_of(live, view)
+    return state_of(live, view, record_since)
 
 
 @router.get("/{match_id}/mat", response_class=PlainTextResponse)

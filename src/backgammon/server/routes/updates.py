@@ -13,15 +13,20 @@ router = APIRouter(tags=["updates"])
 
 
 @router.websocket("/api/matches/{match_id}/updates")
-async def updates(socket: WebSocket, match_id: str, view: str = "0", since: str = "-1") -> None:
+async def updates(
+    socket: WebSocket, match_id: str, view: str = "0", since: str = "-1", record: str = "whole"
+) -> None:
     """Send the state at once, then again after each event; messages sent in, text or
     binary, are ignored.
 
     ``view`` is the seat whose side the board is drawn from. Each state carries the match's
     ``version``, its event id: a page that reconnects names the last it saw as ``since`` and
-    is sent the state only if it has changed since, and never a state twice. An unknown match
-    closes the socket with code 4404; a page too slow to read the states sent is closed with
-    1013, and reconnects.
+    is sent the state only if it has changed since, and never a state twice. With
+    ``record=changes`` each state's record holds only what changed since the previous state
+    sent (the first: since ``since``, or the whole record), its ``record_since`` the version
+    of that state: a page that keeps what it is sent extends its record with them. An unknown
+    match closes the socket with code 4404; a page too slow to read the states sent is closed
+    with 1013, and reconnects.
     """
     store: MatchStore = socket.app.state.store
     hub: Hub = socket.app.state.hub
@@ -36,6 +41,11 @@ async def updates(socket: WebSocket, match_id: str, view: str = "0", since: str 
             code=status.WS_1008_POLICY_VIOLATION, reason="since is a version the page saw."
         )
         return
+    if record not in ("whole", "changes"):
+        await socket.close(
+            code=status.WS_1008_POLICY_VIOLATION, reason="The record is whole or changes."
+        )
+        return
     try:
         if len(match_id) > MATCH_ID_LENGTH:
             raise UnknownMatchError(match_id)
@@ -44,7 +54,7 @@ async def updates(socket: WebSocket, match_id: str, view: str = "0", since: str 
         # A close reason holds at most 123 bytes: the id is not repeated in it.
         await socket.close(code=4404, reason="There is no match with this id.")
         return
-    watcher = hub.watcher(socket, int(view), int(since))
+    watcher = hub.watcher(socket, int(view), int(since), changes=record == "changes")
     try:
         # Joined (and following the other processes' news) before the state is read, so no
         # event falls between the two.

@@ -70,8 +70,31 @@ export function getState(id, view) {
   return request("GET", `/api/matches/${encodeURIComponent(id)}?view=${view}`);
 }
 
+/** Make `action` on the version it names; the answer's record holds only what changed
+ * after that version (lay it over the state held with `withRecord`). */
 export function act(id, view, action) {
-  return request("POST", `/api/matches/${encodeURIComponent(id)}/actions?view=${view}`, action, id);
+  const query = `view=${view}&record_since=${action.version}`;
+  return request("POST", `/api/matches/${encodeURIComponent(id)}/actions?${query}`, action, id);
+}
+
+/**
+ * The whole state that `state` makes laid over `held`, the state this page holds: a state
+ * with `record_since` carries only the record's changes after that version (the games from
+ * the one in play then, the first from its entry `first_entry` on). Null when `held` cannot
+ * take them (another match, or older than the version they start after): read the whole
+ * state again.
+ */
+export function withRecord(state, held) {
+  if (state.record_since === null || state.record_since === undefined) return state;
+  if (!held || held.id !== state.id || held.version < state.record_since) return null;
+  const first = state.record.length ? state.record[0].number : Infinity;
+  const record = held.record.filter((game) => game.number < first);
+  for (const game of state.record) {
+    const old = held.record.find((each) => each.number === game.number);
+    const kept = old ? old.entries.slice(0, game.first_entry) : [];
+    record.push({ ...game, entries: kept.concat(game.entries), first_entry: 0 });
+  }
+  return { ...state, record, record_since: null };
 }
 
 /** Add `seat`'s own seed to the fair dice of the game in play, before its first roll. */
@@ -109,15 +132,16 @@ export function matUrl(id) {
   return `/api/matches/${encodeURIComponent(id)}/mat`;
 }
 
-/** Call onState with each state the server pushes; reconnects after a dropped connection,
- * naming the last version seen, so that the server sends only what was missed. */
+/** Call onState with each state the server pushes, each with only the record's changes since
+ * the one before (`withRecord`); reconnects after a dropped connection, naming the last
+ * version seen, so that the server sends only what was missed. */
 export function watch(id, view, onState, onLost) {
   let socket = null;
   let stopped = false;
   let since = -1;
   const open = () => {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const query = `view=${view}&since=${since}`;
+    const query = `view=${view}&since=${since}&record=changes`;
     socket = new WebSocket(`${scheme}://${location.host}/api/matches/${encodeURIComponent(id)}/updates?${query}`);
     socket.onmessage = (event) => {
       const state = JSON.parse(event.data);

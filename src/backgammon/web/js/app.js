@@ -5,7 +5,7 @@
 
 import { closeAnalysis, openAnalysis, relabelAnalysis, setUpAnalysis } from "./analysis.js";
 import { announceChange, announcePickUp, announcePutBack, setUpAnnouncements } from "./announce.js";
-import { ApiError, act, createMatch, getState, matUrl, refusal, takeSeats, watch } from "./api.js";
+import { ApiError, act, createMatch, getState, matUrl, refusal, takeSeats, watch, withRecord } from "./api.js";
 import { renderBoard } from "./board.js";
 import { enableDrag } from "./drag.js";
 import { renderFairDice, setUpFairDice } from "./fair.js";
@@ -285,12 +285,18 @@ function render() {
   if (actingSeat(state) === null) $("#hint-button").hidden = true;
 }
 
-function show(state) {
+function show(incoming) {
   // The acting page hears of its own action twice (the push and the answer): draw it once.
   // An online match's opponent taking their seat changes the state but not its version.
-  const seen = page.state && state.id === page.state.id ? page.state : null;
-  if (seen && (state.version < seen.version || (state.version === seen.version
-    && state.waiting_for_opponent === seen.waiting_for_opponent))) return;
+  const seen = page.state && incoming.id === page.state.id ? page.state : null;
+  if (seen && (incoming.version < seen.version || (incoming.version === seen.version
+    && incoming.waiting_for_opponent === seen.waiting_for_opponent))) return;
+  // Answers and pushes carry only the record's changes since a version this page holds.
+  const state = withRecord(incoming, seen);
+  if (state === null) {
+    refresh();
+    return;
+  }
   if (page.state && state.version !== page.state.version) page.selected = null;
   const before = page.state;
   page.state = state;
@@ -424,9 +430,11 @@ async function refresh() {
   if (!page.state) return;
   const id = page.state.id;
   const state = await getState(id, page.view).catch(() => null);
-  if (state && page.state && page.state.id === id) {
+  if (state && page.state && page.state.id === id && state.version >= page.state.version) {
+    const before = page.state;
     page.state = state;
     render();
+    announceChange(before, state);
   }
 }
 
