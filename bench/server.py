@@ -7,26 +7,26 @@
 The script starts the server itself (``uvicorn backgammon.server:create_app`` in a child
 process, ``--workers`` processes, on a free 127.0.0.1 port, with an SQLite database in a
 temporary folder, or the database and Redis the URLs name), then runs ``--players`` simulated
-players at once in this process (asyncio; each player, or match, its own small httpx
-client). By default each plays one-point matches with both seats human, so no bot thinks:
-it rolls, steps one checker at a
-time along the first legal step the state offers, confirms, and starts a new match when one
-ends. With ``--online`` the players play each other as people online do: two to a match, each
-watching it through the WebSocket (from its seat's side) and acting when the state pushed says
-it is its turn. Every request made is counted; the latency of an action (a POST to
-``/actions``) is timed from send to parsed answer. The run stops by itself after ``--seconds``
-(requests under way then are let finish). With ``--think`` each player pauses before each
-action, as a person would; without, the players act as fast as the server answers, so the
-latency measures the queue as much as the server (the CPU time per request, of the server's
-processes and of the players, is printed too: they share this machine; ``--also-pid`` adds
-a process, with its children, to the server's count: PostgreSQL's postmaster, Redis). The
-figures are printed for the whole run and for its steady part, from the end of the ramp to
-the stop (no matches created, every player in play). Each action carries an
-``Idempotency-Key``, and one that fails in transit is sent again with the same key, as a
-client should. At the end every match is read back: an action lost (the row's version short
-of the last answered) or doubled (versions answered that overlap) is counted. The last line
-is for machines: ``server players=... rps=... p50_ms=... p99_ms=... cpu_ms=... lost=...
-doubled=...`` (the steady part's).
+players at once in this process (asyncio; each player, or match, its own small httpx client).
+By default each plays one-point matches with both seats human, so no bot thinks: it rolls,
+steps one checker at a time along the first legal step the state offers, confirms, and starts a
+new match when one ends. With ``--online`` the players play each other as people online do: two
+to a match, each watching it through the WebSocket (from its seat's side) and acting when the
+state pushed says it is its turn. Like the page, the players ask for the record's changes only,
+in answers and pushes (``record_since``, ``record=changes``). Every request made is counted;
+the latency of an action (a POST to ``/actions``) is timed from send to parsed answer. The run
+stops by itself after ``--seconds`` (requests under way then are let finish). With ``--think``
+each player pauses before each action, as a person would; without, the players act as fast as
+the server answers, so the latency measures the queue as much as the server (the CPU time per
+request, of the server's processes and of the players, is printed too: they share this machine;
+``--also-pid`` adds a process, with its children, to the server's count: PostgreSQL's
+postmaster, Redis). The figures are printed for the whole run and for its steady part, from the
+end of the ramp to the stop (no matches created, every player in play). Each action carries an
+``Idempotency-Key``, and one that fails in transit is sent again with the same key, as a client
+should. At the end every match is read back: an action lost (the row's version short of the
+last answered) or doubled (versions answered that overlap) is counted. The last line is for
+machines: ``server players=... rps=... p50_ms=... p99_ms=... cpu_ms=... lost=... doubled=...``
+(the steady part's).
 """
 
 from __future__ import annotations
@@ -95,13 +95,15 @@ class Ledger:
 async def act(
     client: httpx.AsyncClient, url: str, body: dict[str, Any], token: str, tally: Tally
 ) -> httpx.Response:
-    """POST an action with a fresh idempotency key; one that fails in transit (the
-    connection dropped: was it applied?) is sent again with the same key, which the server
-    answers with the first answer if it was."""
+    """POST an action with a fresh idempotency key, asking, as the page does, for only the
+    record's changes since the version acted on; one that fails in transit (the connection
+    dropped: was it applied?) is sent again with the same key, which the server answers
+    with the first answer if it was."""
     headers = {"Authorization": f"Bearer {token}", "Idempotency-Key": uuid.uuid4().hex}
+    params = {"record_since": body["version"]}
     for attempt in range(3):
         try:
-            return await client.post(url, json=body, headers=headers)
+            return await client.post(url, json=body, headers=headers, params=params)
         except httpx.TransportError:
             if attempt == 2:
                 raise
@@ -314,7 +316,8 @@ async def seat_player(
     match_id = ledger.match_id
     url = f"ws://{client.base_url.host}:{client.base_url.port}/api/matches/{match_id}/updates"
     acted = -1
-    async with websockets.connect(f"{url}?view={seat}", max_queue=None) as socket:
+    # Each state pushed carries the record's changes only, as the page asks.
+    async with websockets.connect(f"{url}?view={seat}&record=changes", max_queue=None) as socket:
         # The first state may be a copy's from before the join (another process's, still
         # catching up): the join's state follows it.
         latest: dict[str, Any] = json.loads(await socket.recv())

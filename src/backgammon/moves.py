@@ -317,7 +317,7 @@ def _doubles(me: bytearray, rev: bytearray, code: int, die: int) -> _Found:
                 continue
             me[source] -= 1
             me[target] += 1
-            extend(
+            extend(  # noqa: F821  (deleted once done)
                 index,
                 code + change,
                 outside - (source > 6 and target <= 6),
@@ -332,6 +332,7 @@ def _doubles(me: bytearray, rev: bytearray, code: int, die: int) -> _Found:
                 partial[code] = chain
 
     extend(0, code, sum(me[7:]), entered, left)
+    del extend  # a cycle otherwise (see dice_of_steps)
     for results in reversed(found):
         if results:
             return results
@@ -473,13 +474,14 @@ class Turn:
             for move in sorted((move for move in node if move is not None), reverse=True):
                 source, target = move
                 hits = target in blots and target not in hit
-                walk(
+                walk(  # noqa: F821  (deleted once done)
                     node[move],
                     hit | {target} if hits else hit,
                     (*rest, Step(source, target, hits)),
                 )
 
         walk(self._node, frozenset(), ())
+        del walk  # a cycle otherwise (see dice_of_steps)
         return ways
 
 
@@ -502,12 +504,16 @@ def dice_of_steps(dice: Dice, steps: Sequence[tuple[int, ...]]) -> tuple[int, ..
             if face == distance or (target == OFF and face > distance):
                 rest = list(left)
                 rest.remove(face)
-                tail = assign(index + 1, rest)
+                tail = assign(index + 1, rest)  # noqa: F821  (deleted once done)
                 if tail is not None:
                     return (face, *tail)
         return None
 
     used = assign(0, _faces(dice))
+    # The recursive closure refers to itself through its cell, a cycle: cut, it is freed at
+    # once with all it holds rather than left to the cycle collector (whose collections of
+    # such garbage paused a busy server for up to a tenth of a second).
+    del assign
     if used is None:
         made = " ".join(f"{step[0]}/{step[1]}" for step in steps)
         raise IllegalPlayError(f"The steps {made} cannot be made with {dice[0]}-{dice[1]}.")
@@ -565,7 +571,9 @@ def _step_tree(position: Position, dice: Dice) -> _StepTree:
                     theirs[25 - target] = 0
                     theirs[BAR] += 1
                 path.append((source, target))
-                walk(remaining[:i] + remaining[i + 1 :], outside - (source > 6 and target <= 6))
+                walk(  # noqa: F821  (deleted once done)
+                    remaining[:i] + remaining[i + 1 :], outside - (source > 6 and target <= 6)
+                )
                 path.pop()
                 if hit:
                     theirs[BAR] -= 1
@@ -574,6 +582,7 @@ def _step_tree(position: Position, dice: Dice) -> _StepTree:
                 me[source] += 1
 
     walk([a] * 4 if a == b else [a, b], sum(me[7:]))
+    del walk  # a cycle otherwise (see dice_of_steps)
     return root
 
 
