@@ -326,7 +326,11 @@ async def seat_player(
         async def read() -> None:
             nonlocal latest
             async for message in socket:
-                latest = json.loads(message)
+                state = json.loads(message)
+                # A push may come after the answer of a later action (the other process's
+                # copy catching up): the newer state stands.
+                if state["version"] >= latest["version"]:
+                    latest = state
                 pushed.set()
 
         reader = asyncio.create_task(read())
@@ -340,10 +344,13 @@ async def seat_player(
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(pushed.wait(), stop - time.monotonic())
                     continue
+                seen = latest
                 pause = random.expovariate(1 / think) if think else 0.0
                 await asyncio.sleep(max(0.0, min(pause, stop - time.monotonic())))
                 if time.monotonic() >= stop:
                     break
+                if latest["version"] != seen["version"]:
+                    continue  # a state came in meanwhile (another process's copy caught up)
                 body = next_action(latest)
                 started = time.perf_counter()
                 answer = await act(client, f"/api/matches/{match_id}/actions", body, token,

@@ -30,6 +30,7 @@ from sqlalchemy import Connection, Engine, Table, bindparam, insert, select, upd
 from starlette.concurrency import run_in_threadpool
 
 from .db import ActionKeyRow
+from .store import reader
 
 #: The longest key taken (a UUID is 36 characters).
 KEY_LENGTH = 64
@@ -85,7 +86,7 @@ class ActionKeys:
     """The kept keys, in the database ``engine`` reaches; one per app."""
 
     def __init__(self, engine: Engine) -> None:
-        self.engine = engine
+        self.engine = reader(engine)  # it only reads: its writes go with the action's
         self._recent: OrderedDict[tuple[str, int], tuple[str, str]] = OrderedDict()
 
     def check(self, match_id: str, seat: int, key: str, asked: str) -> None:

@@ -214,6 +214,13 @@ _SAVE = (
 )
 
 
+def reader(engine: Engine) -> Engine:
+    """``engine`` for reads of one statement, each its own transaction: no BEGIN sent before
+    it, nor a ROLLBACK when its connection goes back to the pool (on PostgreSQL, two round
+    trips of three, made by the other processes at each action of a match they show)."""
+    return engine.execution_options(isolation_level="AUTOCOMMIT")
+
+
 class UnknownMatchError(LookupError):
     """No match has this id."""
 
@@ -245,6 +252,7 @@ class MatchStore:
         shared: bool = False,
     ) -> None:
         self.engine = engine
+        self._reads = reader(engine)
         self.most = most
         self.idle = idle
         self.watched = watched
@@ -524,14 +532,14 @@ class MatchStore:
                 also(connection)
 
     def _version(self, match_id: str) -> int | None:
-        with self.engine.connect() as connection:
+        with self._reads.connect() as connection:
             version: int | None = connection.execute(
                 select(MatchRow.version).where(MatchRow.id == match_id)
             ).scalar()
         return version
 
     def _record(self, match_id: str) -> dict[str, Any]:
-        with self.engine.connect() as connection:
+        with self._reads.connect() as connection:
             record: dict[str, Any] | None = connection.execute(
                 select(MatchRow.record).where(MatchRow.id == match_id)
             ).scalar()
