@@ -388,15 +388,28 @@ class MatchStore:
         await self._write(live, self._update, live.id, match, version, before, also)
         self.saved(live.id, version)
 
-    async def save_seating(self, live: LiveMatch, invite: str, before: int) -> None:
+    async def save_seating(
+        self,
+        live: LiveMatch,
+        invite: str,
+        before: int,
+        also: Callable[[Connection], None] | None = None,
+    ) -> None:
         """Write ``live``'s seating and record (the seat taken, a player's name) in place of
-        version ``before``, whose open invite has the digest ``invite``: MatchChangedError if
-        the database no longer holds that invite (it was spent meanwhile, elsewhere). On
-        failure the match is marked stale, read again from its row before it is next used."""
-        await self._write(live, self._update_seating, live, invite, before)
+        version ``before``, whose open invite has the digest ``invite``, in one transaction
+        with what ``also`` writes (the joiner's account): MatchChangedError if the database
+        no longer holds that invite (it was spent meanwhile, elsewhere). On failure the match
+        is marked stale, read again from its row before it is next used."""
+        await self._write(live, self._update_seating, live, invite, before, also)
         self.saved(live.id, live.version)  # the other processes read the seat taken
 
-    def _update_seating(self, live: LiveMatch, invite: str, before: int) -> None:
+    def _update_seating(
+        self,
+        live: LiveMatch,
+        invite: str,
+        before: int,
+        also: Callable[[Connection], None] | None,
+    ) -> None:
         with self.engine.begin() as connection:
             written = connection.execute(
                 update(MatchRow)
@@ -416,6 +429,8 @@ class MatchStore:
             )
             if written.rowcount != 1:
                 raise MatchChangedError(live.id)
+            if also is not None:
+                also(connection)
 
     async def save_taken(self, live: LiveMatch) -> None:
         """Write ``live``'s seating, whose seats the first who asked has just taken (a match

@@ -3,6 +3,7 @@ opponent. The seat tokens themselves are checked by :func:`..deps.get_held`."""
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Annotated
 
@@ -14,7 +15,7 @@ from starlette.concurrency import run_in_threadpool
 from ..deps import Live, Store, Watchers
 from ..guards import rate_limited
 from ..lobby import find_invite, open_matches
-from ..rated import Book
+from ..rated import Book, RatedMatchError
 from ..schemas import Joined, JoinMatch, LobbyEntry, Taken
 from ..seats import digest_of, new_secret
 from ..sessions import Viewer
@@ -64,7 +65,7 @@ async def join(
         invite = live.seating.invite
         if invite is None or invite.digest != digest:
             raise HTTPException(status.HTTP_410_GONE, _SPENT)
-        await ratings.note_joiner(live.id, invite.seat, account)
+        await ratings.check_joiner(live.id, invite.seat, account)
         token = new_secret()
         seating, players, before = live.seating, live.match.players, live.version
         live.seating = seating.joined(token)
@@ -76,9 +77,13 @@ async def join(
         # version it saw before is sent the seat taken.
         live.match.game.join(invite.seat)
         try:
-            await store.save_seating(live, digest, before)
+            await store.save_seating(
+                live, digest, before, partial(ratings.joined, live.id, invite.seat, account)
+            )
         except MatchChangedError:
             raise HTTPException(status.HTTP_410_GONE, _SPENT) from None
+        except RatedMatchError as exc:  # the account's row changed since the check
+            raise HTTPException(status.HTTP_403_FORBIDDEN, str(exc)) from None
         hub.publish(live)
     return Joined(id=live.id, seat=invite.seat, token=token)
 
