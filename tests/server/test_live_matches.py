@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,7 +20,6 @@ from sqlalchemy import update
 from backgammon.server import Settings, create_app
 from backgammon.server.db import MatchRow, now
 from backgammon.server.seats import digest_of
-from backgammon.server.settings import sqlite_url
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # Starlette asks for httpx's successor
@@ -32,11 +31,10 @@ State = dict[str, Any]
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    unlimited = {"create_rate": None, "hint_rate": None, "action_rate": None,
-                 "upload_rate": None, "signin_rate": None}
-    settings = Settings(database_url=sqlite_url(tmp_path / "games.sqlite"),
-                        computer_pause=0, allow_seed=True, **unlimited)
+def client(database: Settings) -> Iterator[TestClient]:
+    """A client of the app on SQLite, then on PostgreSQL with Redis (conftest.py)."""
+    settings = replace(database, computer_pause=0, allow_seed=True, create_rate=None,
+                       hint_rate=None, action_rate=None, upload_rate=None, signin_rate=None)
     with TestClient(create_app(settings)) as test_client:
         yield test_client
 
