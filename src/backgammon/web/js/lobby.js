@@ -67,7 +67,7 @@ function item(id, text, control) {
 
 /** "Ann (rating 1512.40): Match to 5; Crawford rule; Rated". */
 function openText(entry) {
-  const details = [kindText(entry.length), ...optionTexts(entry), t(entry.rated ? "lobby.rated" : "lobby.unrated")];
+  const details = [kindText(entry.length), ...optionTexts(entry), entry.rated ? t("lobby.rated") : t("lobby.unrated")];
   return t("lobby.entry", { player: playerText(entry.creator, entry.rating), details: details.join(t("lobby.separator")) });
 }
 
@@ -77,7 +77,7 @@ function liveText(entry) {
   const details = [
     t("lobby.live.score", { first: formatNumber(entry.score[0]), second: formatNumber(entry.score[1]) }),
     kindText(entry.length),
-    t(entry.rated ? "lobby.rated" : "lobby.unrated"),
+    entry.rated ? t("lobby.rated") : t("lobby.unrated"),
   ];
   return t("lobby.live.entry", { first, second, details: details.join(t("lobby.separator")) });
 }
@@ -100,7 +100,7 @@ function optionTexts(entry) {
   const texts = [];
   if (rules.variant !== "standard") texts.push(t(`variant.${rules.variant}`));
   if (!rules.cube) texts.push(t("lobby.option.noCube"));
-  if (entry.length > 1) texts.push(t(entry.crawford ? "lobby.option.crawford" : "lobby.option.noCrawford"));
+  if (entry.length > 1) texts.push(entry.crawford ? t("lobby.option.crawford") : t("lobby.option.noCrawford"));
   if (rules.jacoby) texts.push(t("lobby.option.jacoby"));
   if (rules.beavers) texts.push(t("lobby.option.beavers"));
   if (rules.automatic_doubles) texts.push(t("lobby.option.automaticDoubles", { count: formatNumber(rules.automatic_doubles) }));
