@@ -15,10 +15,11 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import update
+from sqlalchemy import event, update
 
 from backgammon.server import Settings, create_app
 from backgammon.server.db import MatchRow, now
+from backgammon.server.lobby import live_matches
 from backgammon.server.seats import digest_of
 
 with warnings.catch_warnings():
@@ -148,3 +149,21 @@ def test_signed_in_players_are_shown_with_their_ratings(client: TestClient) -> N
     assert entry["players"] == [{"name": "Alice", "rating": 1500.0},
                                 {"name": "Bobby", "rating": 1500.0}]
     assert entry["rated"] is True
+
+
+def test_the_live_matches_are_looked_up_through_the_invites_index(client: TestClient) -> None:
+    engine = client.app.state.store.engine  # type: ignore[attr-defined]
+    if engine.dialect.name != "sqlite":
+        pytest.skip("the query plan is read from SQLite's EXPLAIN QUERY PLAN")
+    statements: list[tuple[str, Any]] = []
+
+    def seen(_conn: Any, _cursor: Any, statement: str, parameters: Any, *_: Any) -> None:
+        statements.append((statement, parameters))
+
+    event.listen(engine, "before_cursor_execute", seen)
+    live_matches(engine, 10)
+    event.remove(engine, "before_cursor_execute", seen)
+    with engine.connect() as connection:
+        plan = " ".join(str(row[-1]) for row in connection.exec_driver_sql(
+            f"EXPLAIN QUERY PLAN {statements[0][0]}", statements[0][1]))
+    assert "INDEX ix_matches_invite_digest" in plan, plan

@@ -86,7 +86,9 @@ def live_matches(
     query = (
         select(MatchRow.id, MatchRow.updated_at)
         .where(
-            MatchRow.invite_digest.is_not(None),
+            # The online matches, through the invites' index: a range the index serves
+            # (``IS NOT NULL`` had SQLite scan every match).
+            MatchRow.invite_digest > "",
             MatchRow.waiting.is_(False),
             public,
             MatchRow.updated_at >= now() - idle,
