@@ -2,7 +2,9 @@
 what is played (the length, the rules that differ from the plain game) and whether it is
 rated; the games being played are listed with their players, ratings and score, and a Watch
 link opens one read-only. Each Join button and Watch link is described by its game's text,
-and the lists are drawn again in a language chosen later.
+and the lists are drawn again in a language chosen later. The lists read themselves again
+while the lobby is shown in a tab that is seen, keeping the lines that stay (and focus on
+them), and say politely what changed.
 """
 
 from __future__ import annotations
@@ -85,3 +87,54 @@ def test_the_lobby_shows_each_games_details_and_a_live_game_to_watch(
          {"seat": 0, "action": "roll", "version": 1})  # the opening roll, by Cat's token
     wait_version(page, 2)
     assert page.is_visible("#watching")
+
+
+#: What a page runs to make its tab seem hidden, or seen again (Playwright's tab is always seen).
+TAB_SEEN = """seen => {
+  if (seen) delete document.visibilityState;  // the document's own again
+  else Object.defineProperty(document, "visibilityState", {configurable: true, get: () => "hidden"});
+  document.dispatchEvent(new Event("visibilitychange"));
+}"""
+
+
+def test_the_lobby_reads_itself_again_keeping_focus_while_shown(server: str, page: Any) -> None:
+    eve = post(server, "/api/matches", {
+        "opponent": "online", "lobby": True, "names": ["Eve", "Player"], "seed": SEED})
+    page.goto(server + "/")
+    eves = page.locator("#lobby-list li", has_text="Eve (guest)")
+    eves.wait_for()
+    page.wait_for_selector('#lobby[data-refresh="on"]')
+    # The page's hook for the interval (ten seconds otherwise), taken at once.
+    page.eval_on_selector("#lobby", "lobby => { lobby.dataset.refreshSeconds = '0.2'; }")
+    eves.get_by_role("button", name="Join").focus()
+    page.evaluate("""() => {
+        window.focused = document.activeElement;
+        window.lines = [...document.querySelectorAll('#lobby-list li, #live-list li')];
+    }""")
+
+    # A game made elsewhere comes by itself; the lines there were stay, focus with them.
+    post(server, "/api/matches", {
+        "opponent": "online", "lobby": True, "names": ["Fay", "Player"], "seed": SEED})
+    page.locator("#lobby-list li", has_text="Fay (guest)").wait_for()
+    assert page.evaluate("() => document.activeElement === window.focused")
+    assert page.evaluate("() => window.lines.every(line => line.isConnected)")
+    assert page.inner_text("#lobby-update").startswith("The lists have changed. Open games: ")
+
+    # Eve's game taken elsewhere: its line goes, the game is listed to watch, and focus goes
+    # to the Join button now in its place.
+    post(server, "/api/matches/join", {"invite": eve["invite"], "name": "Gus"})
+    page.locator("#live-list li", has_text="Eve (guest) against Gus (guest)").wait_for()
+    assert eves.count() == 0
+    assert page.evaluate("""() => document.activeElement.matches('#lobby-list button')
+        && document.activeElement !== window.focused""")
+
+    # Not while the tab is hidden, nor while a game is shown; again once the lobby is seen.
+    page.evaluate(TAB_SEEN, False)
+    page.wait_for_selector('#lobby[data-refresh="off"]')
+    page.evaluate(TAB_SEEN, True)
+    page.wait_for_selector('#lobby[data-refresh="on"]')
+    page.locator("#lobby-list li", has_text="Fay (guest)").get_by_role("button", name="Join").click()
+    page.wait_for_selector("#play:not([hidden])")
+    page.wait_for_selector('#lobby[data-refresh="off"]', state="attached")
+    page.click("#new-game")
+    page.wait_for_selector('#lobby[data-refresh="on"]')
