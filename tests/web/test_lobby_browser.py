@@ -92,7 +92,9 @@ def test_the_lobby_shows_each_games_details_and_a_live_game_to_watch(
 #: What a page runs to make its tab seem hidden, or seen again (Playwright's tab is always seen).
 TAB_SEEN = """seen => {
   if (seen) delete document.visibilityState;  // the document's own again
-  else Object.defineProperty(document, "visibilityState", {configurable: true, get: () => "hidden"});
+  else Object.defineProperty(document, "visibilityState", {
+    configurable: true, get: () => "hidden",
+  });
   document.dispatchEvent(new Event("visibilitychange"));
 }"""
 
@@ -115,7 +117,8 @@ def test_the_lobby_reads_itself_again_keeping_focus_while_shown(server: str, pag
     # A game made elsewhere comes by itself; the lines there were stay, focus with them.
     post(server, "/api/matches", {
         "opponent": "online", "lobby": True, "names": ["Fay", "Player"], "seed": SEED})
-    page.locator("#lobby-list li", has_text="Fay (guest)").wait_for()
+    fays = page.locator("#lobby-list li", has_text="Fay (guest)")
+    fays.wait_for()
     assert page.evaluate("() => document.activeElement === window.focused")
     assert page.evaluate("() => window.lines.every(line => line.isConnected)")
     assert page.inner_text("#lobby-update").startswith("The lists have changed. Open games: ")
@@ -133,7 +136,7 @@ def test_the_lobby_reads_itself_again_keeping_focus_while_shown(server: str, pag
     page.wait_for_selector('#lobby[data-refresh="off"]')
     page.evaluate(TAB_SEEN, True)
     page.wait_for_selector('#lobby[data-refresh="on"]')
-    page.locator("#lobby-list li", has_text="Fay (guest)").get_by_role("button", name="Join").click()
+    fays.get_by_role("button", name="Join").click()
     page.wait_for_selector("#play:not([hidden])")
     page.wait_for_selector('#lobby[data-refresh="off"]', state="attached")
     page.click("#new-game")
