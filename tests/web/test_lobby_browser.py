@@ -35,6 +35,11 @@ def signed_in_match(base: str, name: str, body: dict[str, Any]) -> dict[str, Any
     return send("/api/matches", body, {"X-CSRF-Token": csrf})
 
 
+def fetch_json(base: str, path: str) -> Any:
+    with urllib.request.urlopen(base + path, timeout=10) as response:
+        return json.load(response)
+
+
 def described(page: Any, control: Any) -> str:
     """The text of what describes ``control`` (its aria-describedby)."""
     return str(page.locator(f"#{control.get_attribute('aria-describedby')}").inner_text())
@@ -130,6 +135,22 @@ def test_the_lobby_reads_itself_again_keeping_focus_while_shown(server: str, pag
     assert eves.count() == 0
     assert page.evaluate("""() => document.activeElement.matches('#lobby-list button')
         && document.activeElement !== window.focused""")
+
+    # The games being played come latest acted in first, but a line does not move once shown:
+    # Hal's game, taken after Eve's, comes above it and stays there after Eve's first roll.
+    hal = post(server, "/api/matches", {
+        "opponent": "online", "lobby": True, "names": ["Hal", "Player"], "seed": SEED})
+    post(server, "/api/matches/join", {"invite": hal["invite"], "name": "Ivy"})
+    page.locator("#live-list li", has_text="Hal (guest)").wait_for()
+    post(server, f"/api/matches/{eve['id']}/actions", {"seat": 0, "action": "roll", "version": 1})
+    order = [entry["players"][0]["name"] for entry in fetch_json(server, "/api/matches/live")]
+    assert order.index("Eve") < order.index("Hal")
+    for _ in range(2):  # the second read began after the roll: reads do not overlap
+        with page.expect_response(lambda response: "/api/matches/live" in response.url):
+            pass
+    shown = page.locator("#live-list li").all_inner_texts()
+    assert [line.split()[0] for line in shown if line.split()[0] in ("Eve", "Hal")] == [
+        "Hal", "Eve"]
 
     # Not while the tab is hidden, nor while a game is shown; again once the lobby is seen.
     page.evaluate(TAB_SEEN, False)
