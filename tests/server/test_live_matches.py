@@ -167,3 +167,26 @@ def test_the_live_matches_are_looked_up_through_the_invites_index(client: TestCl
         plan = " ".join(str(row[-1]) for row in connection.exec_driver_sql(
             f"EXPLAIN QUERY PLAN {statements[0][0]}", statements[0][1]))
     assert "INDEX ix_matches_invite_digest" in plan, plan
+
+
+def test_the_list_reads_no_match_again_whose_copy_is_at_its_rows_version(
+    client: TestClient,
+) -> None:
+    created = create(client, opponent="online", lobby=True, length=3)
+    join(client, created["invite"])
+    assert [entry["id"] for entry in live(client)] == [created["id"]]
+    engine = client.app.state.store.engine  # type: ignore[attr-defined]
+    statements: list[str] = []
+
+    def seen(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        statements.append(statement)
+
+    event.listen(engine, "before_cursor_execute", seen)
+    try:
+        entries = live(client)
+    finally:
+        event.remove(engine, "before_cursor_execute", seen)
+    assert [entry["id"] for entry in entries] == [created["id"]]
+    # The list and the accounts: the match's copy, in memory at the listed version, is not
+    # read from its row again (every open lobby asks for the list every few seconds).
+    assert len(statements) == 2, statements

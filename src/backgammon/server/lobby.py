@@ -78,13 +78,13 @@ def _entry(
 
 def live_matches(
     engine: Engine, most: int, idle: timedelta = LIVE_IDLE
-) -> list[tuple[str, datetime]]:
-    """The ids, and the times last acted in, of the ``most`` online matches both of whose
-    players have come, listed in the lobby by their creator and acted in within ``idle``,
-    the latest acted in first (some may be over)."""
+) -> list[tuple[str, datetime, int]]:
+    """The ids, the times last acted in and the versions of the ``most`` online matches both
+    of whose players have come, listed in the lobby by their creator and acted in within
+    ``idle``, the latest acted in first (some may be over)."""
     public = MatchRow.settings["seating"]["public"].as_boolean()
     query = (
-        select(MatchRow.id, MatchRow.updated_at)
+        select(MatchRow.id, MatchRow.updated_at, MatchRow.version)
         .where(
             # The online matches, through the invites' index: a range the index serves
             # (``IS NOT NULL`` had SQLite scan every match).
@@ -97,7 +97,7 @@ def live_matches(
         .limit(most)
     )
     with Session(engine) as session:
-        return [(row[0], row[1]) for row in session.execute(query)]
+        return [(row[0], row[1], row[2]) for row in session.execute(query)]
 
 
 def seated(engine: Engine, match_ids: list[str]) -> dict[str, Seated]:

@@ -152,14 +152,18 @@ async def live_list(store: Store) -> list[LiveMatchEntry]:
     hour; the latest acted in first (at most 50), with the players' names, signed-in
     players' ratings, and the score. No token or invite is in the answer."""
     found = await run_in_threadpool(live_matches, store.engine, LIVE_SIZE)
-    accounts = await run_in_threadpool(seated, store.engine, [each for each, _ in found])
+    accounts = await run_in_threadpool(seated, store.engine, [each[0] for each in found])
     entries = []
-    for match_id, updated_at in found:
-        try:
-            # Brought up to its row, so that the score is the one a spectator will see.
-            copy = await store.fresh(await store.get(match_id))
-        except UnknownMatchError:
-            continue
+    for match_id, updated_at, version in found:
+        copy = store.cached(match_id)
+        # A copy in memory at the row's version is read as it is: the list is asked for
+        # every few seconds by every open lobby, and most live matches are in memory.
+        if copy is None or copy.stale or copy.version != version:
+            try:
+                # Brought up to its row, so that the score is the one a spectator will see.
+                copy = await store.fresh(await store.get(match_id))
+            except UnknownMatchError:
+                continue
         if not copy.match.is_over:
             entries.append(_live_entry(copy.match, match_id, updated_at, accounts.get(match_id)))
     return entries
