@@ -17,10 +17,13 @@ from backgammon.bot import (
     CubeContext,
     CubeOwner,
     CubeResponse,
+    Level,
     MatchScore,
     Probabilities,
     act,
 )
+from backgammon.bot.answers import cube_answer
+from backgammon.bot.bot import CUBE_PLIES
 from backgammon.bot.cube import (
     BEAROFF_EFFICIENCY,
     CONTACT_EFFICIENCY,
@@ -334,3 +337,24 @@ def test_fully_live_gammonless_take_point_is_a_fifth() -> None:
     # (L - 1/2) / (W + L + 1/2) with W = L = 1.
     assert money_decision(Probabilities(0.79, 0, 0, 0, 0), 1.0).response == "take"
     assert money_decision(Probabilities(0.81, 0, 0, 0, 0), 1.0).response == "drop"
+
+
+def test_each_level_takes_its_cube_decisions_at_its_own_depth() -> None:
+    assert [Bot(level=level).cube_plies for level in Level] == [CUBE_PLIES[lv] for lv in Level]
+    # The computer at "advanced" plays at 0-ply and weighs the cube at 2-ply.
+    advanced = Bot(level="advanced")
+    assert (advanced.plies, advanced.cube_plies) == (0, 2)
+    position = Position.from_id("4HPwATDgc/ABMA")  # the start: a position the plies judge apart
+    assert advanced.cube_decision(position).probabilities == (
+        Bot(plies=2).cube_decision(position).probabilities
+    )
+    assert advanced.cube_decision(position).probabilities != (
+        Bot(plies=0).cube_decision(position).probabilities
+    )
+    # An answer at a stated depth (hints, the engine API) is at that depth.
+    assert cube_answer(advanced, position) == cube_answer(Bot(plies=0), position)
+    # A depth given sets the cube's too, unless the cube's is given as well.
+    assert Bot(level="advanced", plies=1).cube_plies == 1
+    assert Bot(plies=1, cube_plies=3).cube_plies == 3
+    with pytest.raises(BackgammonError, match="0 to 3 plies; got 4"):
+        Bot(cube_plies=4)

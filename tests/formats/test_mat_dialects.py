@@ -5,7 +5,8 @@ match (Galaxy and Backgammon Studio), and an absurd points figure.
 The files in tests/data/mat_dialects/ were written from the issue's description of those
 exports (random matches played through the rules, their ends rewritten in each dialect), not
 taken from the sites. Debian's gnubg reads every one of them without a warning and ends on
-the scores asserted here (checked with /work/shared/tools/gnubg-import-check).
+the scores asserted here (checked by importing each into Debian's gnubg, `import mat FILE`,
+and reading its warnings and final score).
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ import json
 import warnings
 from collections.abc import Iterator
 from datetime import timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from fastapi import FastAPI, HTTPException
 from sqlalchemy import insert, inspect, select, update
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from backgammon.match import Match
@@ -26,6 +28,7 @@ from backgammon.server import Settings, create_app
 from backgammon.server.accounts import Account
 from backgammon.server.db import (
     Base,
+    MatchAccountRow,
     MatchRow,
     RatedResultRow,
     SessionRow,
@@ -37,6 +40,7 @@ from backgammon.server.db import (
 )
 from backgammon.server.rated import RatedMatchError, Ratings
 from backgammon.server.settings import sqlite_url
+from backgammon.server.store import MatchChangedError
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -326,9 +330,11 @@ def rated_match(app: FastAPI, client: TestClient, length: int = 1) -> tuple[str,
     with pytest.raises(RatedMatchError, match="sign in to join it"):
         ratings.joined(match_id, 1, None)
     with pytest.raises(HTTPException, match="two accounts, not one") as refused:
-        asyncio.run(ratings.note_joiner(match_id, 1, alice))
+        asyncio.run(ratings.check_joiner(match_id, 1, alice))
     assert refused.value.status_code == 403
-    asyncio.run(ratings.note_joiner(match_id, 1, bobby))
+    asyncio.run(ratings.check_joiner(match_id, 1, bobby))
+    assert ratings.standings([match_id])[match_id].rated  # the check wrote nothing
+    ratings.joined(match_id, 1, bobby)
     standing = asyncio.run(ratings.creators([match_id]))[match_id]
     assert (standing.name, standing.rated) == ("Alice", True)
     return match_id, alice, bobby
@@ -382,6 +388,54 @@ def test_a_rated_match_that_ends_moves_both_ratings_once(app: FastAPI, client: T
     with Session(app.state.accounts.engine) as session:
         results = session.scalars(select(RatedResultRow)).all()
         assert [(r.user0, r.user1, r.winner) for r in results] == [(alice.id, bobby.id, winner)]
+
+
+def test_the_last_action_and_the_ratings_it_moves_are_kept_together(
+    app: FastAPI, client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    match_id, _alice, _bobby = rated_match(app, client)
+    state = act(client, match_id, {}, seat=0, action="roll")
+    while state["phase"] == "opening":
+        state = act(client, match_id, {}, seat=0, action="roll")
+    mover = state["to_act"]
+    state = act(client, match_id, {}, seat=1 - mover, action="resign", level=1)
+    ratings: Ratings = app.state.ratings
+    counting = ratings.finish
+
+    def broken(*args: Any) -> None:
+        raise OperationalError("UPDATE users", {}, Exception("disk I/O error"))
+
+    # The result cannot be written: the last action is not kept either.
+    monkeypatch.setattr(ratings, "finish", broken)
+    accept = {"version": state["version"], "seat": mover, "action": "accept"}
+    refused = client.post(f"/api/matches/{match_id}/actions", json=accept)
+    assert refused.status_code == 503, refused.text
+    again = client.get(f"/api/matches/{match_id}").json()
+    assert (again["version"], again["match_over"]) == (state["version"], False)
+    assert client.get("/api/players/Alice").json()["experience"] == 0
+    # Once it can, the same action ends the match and moves both ratings, in one go.
+    monkeypatch.setattr(ratings, "finish", counting)
+    assert client.post(f"/api/matches/{match_id}/actions", json=accept).json()["match_over"]
+    assert client.get("/api/players/Alice").json()["experience"] == 1
+    assert client.get("/api/players/Bobby").json()["experience"] == 1
+
+
+def test_a_join_that_is_not_kept_notes_no_account(app: FastAPI, client: TestClient) -> None:
+    sign_up(client, "Alice")
+    created = client.post("/api/matches", json={"opponent": "online", "length": 1},
+                          headers=token(client)).json()
+    ratings: Ratings = app.state.ratings
+    store = app.state.store
+    live = asyncio.run(store.get(created["id"]))
+    # The invite was spent meanwhile (elsewhere): the seat is not saved, nor the account.
+    with pytest.raises(MatchChangedError):
+        asyncio.run(store.save_seating(
+            live, "not-its-digest", live.version,
+            partial(ratings.joined, live.id, 1, account(app, "Alice")),
+        ))
+    with Session(app.state.accounts.engine) as session:
+        seats = session.get(MatchAccountRow, created["id"])
+        assert seats is not None and seats.user1 is None
 
 
 def test_a_second_rated_match_starts_from_the_new_ratings(

@@ -231,6 +231,7 @@ def test_the_analysis_settings_come_from_the_environment() -> None:
     assert Settings.from_env({}).analysis_plies == 0
     assert Settings.from_env({"BACKGAMMON_ANALYSIS_PLIES": "2"}).analysis_plies == 2
     assert Settings.from_env({"BACKGAMMON_UPLOAD_RATE": "none"}).upload_rate is None
-    for plies in ("3", "-1", "two"):
+    assert Settings.from_env({"BACKGAMMON_ANALYSIS_PLIES": "3"}).analysis_plies == 3
+    for plies in ("4", "-1", "two"):
         with pytest.raises(BackgammonError, match="BACKGAMMON_ANALYSIS_PLIES"):
             Settings.from_env({"BACKGAMMON_ANALYSIS_PLIES": plies})

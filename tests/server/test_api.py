@@ -23,6 +23,7 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 from starlette.websockets import WebSocketDisconnect
 
@@ -353,6 +354,46 @@ def test_an_action_without_its_version_is_refused(client: TestClient) -> None:
 
 #: A seed whose second turn rolls 6-6, so that ``13/7`` may be stepped four times over.
 DOUBLES_SEED = 14
+
+
+def test_a_state_is_shown_only_once_its_action_is_committed(client: TestClient) -> None:
+    match_id = create(client, seed=SEED)["id"]
+    before = state_of(client, match_id)
+    store = client.app.state.store  # type: ignore[attr-defined]
+    saving, go_on = threading.Event(), threading.Event()
+
+    def failing_save(*args: Any) -> None:
+        saving.set()
+        go_on.wait(30)
+        raise OperationalError("UPDATE matches", {}, Exception("disk I/O error"))
+
+    asking = threading.Event()
+    fresh = store.fresh
+
+    async def asked(live: Any) -> Any:
+        asking.set()
+        return await fresh(live)
+
+    store._update, store.fresh = failing_save, asked
+    answers: dict[str, Any] = {}
+    roll = {"seat": 0, "action": "roll", "version": before["version"]}
+    acting = threading.Thread(target=lambda: answers.update(
+        action=client.post(f"/api/matches/{match_id}/actions", json=roll)))
+    acting.start()
+    assert saving.wait(30)
+    # Asked while the save is under way, the state is not the copy acted on: that action
+    # is not committed (and here never will be).
+    reading = threading.Thread(target=lambda: answers.update(
+        state=client.get(f"/api/matches/{match_id}")))
+    reading.start()
+    assert asking.wait(30)
+    go_on.set()
+    acting.join(30)
+    reading.join(30)
+    del store._update, store.fresh
+    assert answers["action"].status_code == 503
+    assert answers["state"].json()["version"] == before["version"]
+    assert state_of(client, match_id) == before
 
 
 def test_the_same_action_sent_twenty_times_at_once_acts_once(database: Settings) -> None:

@@ -142,6 +142,8 @@ def test_deeper_plies_are_asked_of_the_deeper_bot(client: TestClient) -> None:
     answer = ask(client, "eval", position=START, plies=1)
     assert answer["plies"] == 1
     assert answer["probabilities"] != ask(client, "eval", position=START)["probabilities"]
+    deepest = ask(client, "move", position=START, dice=[3, 1], plies=3, plays=2)
+    assert deepest["plies"] == 3 and deepest["plays"][0]["play"] == "8/5 6/5"
 
 
 def test_openapi_documents_the_answers(client: TestClient) -> None:
@@ -188,7 +190,7 @@ SIDE[6] = 15
         ("move", {"position": XGID, "dice": [3, 1]}, "holds the dice 5-2"),
         ("move", {"position": START, "dice": [3, 1], "plays": 0}, "plays"),
         ("move", {"position": START, "dice": [3, 1], "plays": 33}, "plays"),
-        ("eval", {"position": START, "plies": 3}, "plies"),
+        ("eval", {"position": START, "plies": 4}, "plies"),
         ("eval", {"position": START, "plies": -1}, "plies"),
         ("eval", {"position": START, "plies": "1"}, "plies"),
         ("eval", {"position": START, "plies": 1.0}, "plies"),

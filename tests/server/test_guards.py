@@ -20,7 +20,8 @@ from starlette.websockets import WebSocketDisconnect
 from backgammon import BackgammonError
 from backgammon.cube import HIGHEST_CUBE
 from backgammon.server import Settings, create_app
-from backgammon.server.guards import HintPool
+from backgammon.server.guards import HintPool, RateLimits
+from backgammon.server.seats import new_secret
 from backgammon.server.settings import sqlite_url
 
 with warnings.catch_warnings():
@@ -163,6 +164,41 @@ def test_rates_are_limited_per_client(tmp_path: Path) -> None:
         roll = {"seat": 0, "action": "roll", "version": 0}
         sentence(client.post(path, json=roll), 429, "Too many actions")
         assert client.get(f"/api/matches/{match_id}").json() == before
+
+
+def test_with_redis_the_rare_limits_hold_across_processes(redis_url: str) -> None:
+    rates: dict[str, str | None] = {"signin": "3/minute", "action": "2/minute"}
+    first, second = RateLimits(rates, redis_url), RateLimits(rates, redis_url)
+    client = new_secret()  # an address of its own: Redis outlives a test
+
+    async def tries() -> None:
+        # Sign-in tries are counted in Redis: 2 here and 1 there make the limit of 3.
+        await first.check("signin", client)
+        await first.check("signin", client)
+        await second.check("signin", client)
+        with pytest.raises(HTTPException, match="Too many tries to sign in") as refused:
+            await second.check("signin", client)
+        assert refused.value.status_code == 429
+        # Actions are counted by each process alone: 2 each.
+        for limits in (first, second, first, second):
+            await limits.check("action", client)
+        with pytest.raises(HTTPException, match="Too many actions"):
+            await first.check("action", client)
+
+    asyncio.run(tries())
+
+
+def test_without_redis_the_limits_are_counted_in_memory() -> None:
+    # Redis out of reach (nothing listens on port 1): the process counts alone, still limits.
+    limits = RateLimits({"signin": "2/minute"}, "redis://127.0.0.1:1/0")
+
+    async def tries() -> None:
+        for _ in range(2):
+            await limits.check("signin", "203.0.113.9")
+        with pytest.raises(HTTPException, match="Too many tries to sign in"):
+            await limits.check("signin", "203.0.113.9")
+
+    asyncio.run(tries())
 
 
 def test_the_hint_pool_refuses_what_it_cannot_queue() -> None:

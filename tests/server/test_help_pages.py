@@ -181,6 +181,35 @@ def test_the_help_files_are_package_data() -> None:
     assert files and files <= shipped
 
 
+#: The page's words the questions on online play name it by (the catalogue's): the invite,
+#: the lobby's lists, buttons and rated mark, and where to sign in.
+ONLINE_WORDS = ("invite.heading", "setup.lobby", "lobby.heading", "lobby.join", "lobby.rated",
+                "lobby.refresh", "account.link", "lobby.live.heading", "lobby.watch")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_questions_say_how_to_play_online_in_the_pages_words(
+    client: TestClient, lang: str
+) -> None:
+    """The questions and answers end with playing online: inviting a friend by link, what the
+    lobby's entries say, why a rated game needs an account, watching, and an opponent who
+    leaves (the rules' claim); they name the page's controls as the page does, and the
+    contents page links to them."""
+    _, text = fetch(client, address(lang, "faq"))
+    section = Page(text[text.index('<h2 id="online">'):text.index("</main>")].join(
+        ("<main>", "</main>")))
+    assert [name for _, name in section.headings] == [
+        "online", "invite", "lobby", "rated", "watch", "opponent-leaves"]
+    catalogue = json.loads((MESSAGES / f"{lang}.json").read_text(encoding="utf-8"))
+    # "A person elsewhere (online)", without what follows its colon (":", Khmer's "៖").
+    online = re.split("[:៖]", catalogue["setup.opponent.online"])[0]
+    words = [online, *(catalogue[key] for key in ONLINE_WORDS)]
+    said = section.text.casefold()
+    assert [word for word in words if word.casefold() not in said] == []
+    assert "rules#leaving" in section.hrefs()
+    assert "faq#online" in Page(fetch(client, address(lang, "index"))[1]).hrefs()
+
+
 # The glossaries
 
 #: The game's message that names each glossary term (the catalogue and the help must agree).

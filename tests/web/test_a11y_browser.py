@@ -74,6 +74,20 @@ def test_the_setup_form_passes_the_audit(server: str, page: Any, axe: str, lang:
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_lobby_with_open_and_live_games_passes_the_audit(
+    server: str, page: Any, axe: str, lang: str
+) -> None:
+    post(server, "/api/matches", {"opponent": "online", "lobby": True, "jacoby": True})
+    live = post(server, "/api/matches", {"opponent": "online", "lobby": True, "length": 3})
+    post(server, "/api/matches/join", {"invite": live["invite"]})
+    page.goto(server + "/")
+    page.wait_for_selector("#lobby-list button")
+    page.wait_for_selector("#live-list a")
+    in_language(page, lang)
+    assert audit(page, axe) == []
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_game_page_passes_the_audit(server: str, page: Any, axe: str, lang: str) -> None:
     match_id = post(
         server, "/api/matches", {"opponent": "computer", "level": "advanced", "seed": SEED}

@@ -41,6 +41,7 @@ from backgammon.bot import Level
 from backgammon.dice import SeededDice
 from backgammon.formats.ids import setup_from_id
 from backgammon.game import Action, Game, Phase
+from backgammon.variants import Variant
 
 # The page's texts: all in the catalogue, none in the markup or the scripts
 
@@ -72,6 +73,8 @@ def test_the_scripts_ask_only_for_known_messages() -> None:
     assert {"result.claimed", "result.claimed.you"} <= set(messages)
     for level in Level:
         assert f"level.{level.value}" in messages
+    for variant in Variant:  # the lobby names an open game's variant
+        assert f"variant.{variant.value}" in messages
 
 
 def test_the_record_speaks_to_the_person_in_the_second_person() -> None:

@@ -97,7 +97,7 @@ def eval_answer(
     """The probabilities of the player on roll before the roll, at the bot's depth, their
     cubeless money equity, and the cubeful equity of the right cube action
     (:func:`cubeful_dict`)."""
-    decision = bot.cube_decision(position, cube)
+    decision = bot.cube_decision(position, cube, plies=bot.plies)
     return {
         "position_id": position.id(),
         "plies": bot.plies,
@@ -115,7 +115,7 @@ def cube_answer(
     "double", "too good"), the opponent's right response to a double ("take", "drop",
     "beaver"), the cubeful equities of no double, double/take and double/drop (None where
     the player may not double), the probabilities and the cube's efficiency."""
-    decision = bot.cube_decision(position, cube)
+    decision = bot.cube_decision(position, cube, plies=bot.plies)
     return {
         "position_id": position.id(),
         "plies": bot.plies,

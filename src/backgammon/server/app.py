@@ -122,7 +122,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "action": settings.action_rate,
             "upload": settings.upload_rate,
             "signin": settings.signin_rate,
-        }
+        },
+        settings.redis_url,
     )
     app.add_middleware(
         BodyLimit, max_bytes=settings.max_body, larger={"/api/analyses": settings.max_upload}

@@ -1,12 +1,18 @@
 """What keeps one client from taking the server for itself: a cap on a request's size, rate
-limits per client (the ``limits`` library's moving windows, in memory), and a bounded pool of
-threads for the bot's hints. Each refusal is an answer with a sentence: 413, 429 or 503.
+limits per client (the ``limits`` library's moving windows), and a bounded pool of threads for
+the bot's hints. Each refusal is an answer with a sentence: 413, 429 or 503.
+
+With Redis (``BACKGAMMON_REDIS_URL``) the limits that guard secrets and storage (tries to sign
+in, new matches, uploads: :data:`RateLimits.SHARED`) are counted in Redis, so that several
+processes hold a client to one limit between them; actions and hints, the hot path, are counted
+in each process's memory (a client spread over N processes gets at most N times their rate).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -14,11 +20,16 @@ from typing import Any, ClassVar, TypeVar
 
 from fastapi import HTTPException, Request, status
 from limits import RateLimitItem, parse
+from limits.aio.storage import RedisStorage
+from limits.aio.strategies import MovingWindowRateLimiter as SharedLimiter
+from limits.errors import StorageError
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 _T = TypeVar("_T")
+
+log = logging.getLogger(__name__)
 
 
 class BodyLimit:
@@ -87,26 +98,46 @@ async def _answer(send: Send, code: int, sentence: str) -> None:
 
 
 class RateLimits:
-    """Rate limits per client address, by kind of request (None: no limit)."""
+    """Rate limits per client address, by kind of request (None: no limit), in memory, and
+    for the :data:`SHARED` kinds in Redis where ``redis_url`` is given."""
 
     #: What each kind of request is called in a refusal.
     NAMES: ClassVar[dict[str, str]] = {
         "create": "new matches", "hint": "hints", "action": "actions",
         "upload": "files to analyse", "signin": "tries to sign in or up",
     }
+    #: The kinds counted in Redis when there is one: rare requests, whose limits must hold
+    #: across processes (a password guessed on four processes at once).
+    SHARED: ClassVar[frozenset[str]] = frozenset({"create", "upload", "signin"})
 
-    def __init__(self, rates: dict[str, str | None]) -> None:
+    def __init__(self, rates: dict[str, str | None], redis_url: str | None = None) -> None:
         self._items: dict[str, RateLimitItem] = {
             kind: parse(rate) for kind, rate in rates.items() if rate is not None
         }
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
+        self._shared = None if redis_url is None else SharedLimiter(
+            RedisStorage(f"async+{redis_url}", implementation="redispy", wrap_exceptions=True)
+        )
 
-    def check(self, kind: str, client: str) -> None:
+    async def check(self, kind: str, client: str) -> None:
         """Count a request of ``kind`` from ``client``; 429 when it is one too many."""
         item = self._items.get(kind)
-        if item is None or self._limiter.hit(item, kind, client):
+        if item is None:
             return
-        reset = self._limiter.get_window_stats(item, kind, client).reset_time
+        if self._shared is not None and kind in self.SHARED:
+            try:
+                if await self._shared.hit(item, kind, client):
+                    return
+                reset = (await self._shared.get_window_stats(item, kind, client)).reset_time
+                self._refuse(kind, item, reset)
+            except StorageError:
+                # Redis is out of reach: the process counts alone meanwhile, rather than
+                # refusing everyone or no one.
+                log.warning("rate limits counted in memory: Redis is out of reach")
+        if not self._limiter.hit(item, kind, client):
+            self._refuse(kind, item, self._limiter.get_window_stats(item, kind, client).reset_time)
+
+    def _refuse(self, kind: str, item: RateLimitItem, reset: float) -> None:
         wait = max(1, round(reset - time.time()))
         raise HTTPException(
             status.HTTP_429_TOO_MANY_REQUESTS,
@@ -128,7 +159,7 @@ def rate_limited(kind: str) -> Callable[[Request], Awaitable[None]]:
     # hand-over costs more than counting in memory.
     async def check(request: Request) -> None:
         limits: RateLimits = request.app.state.limits
-        limits.check(kind, request.client.host if request.client else "unknown")
+        await limits.check(kind, request.client.host if request.client else "unknown")
 
     return check
 

@@ -3,21 +3,24 @@
 A signed-in player's new match notes their account at their seat (``match_accounts``); one
 who joins it later (an invite, the lobby) is noted at theirs. A match created ``rated`` is
 rated once two different accounts sit at it: when it ends, :meth:`Ratings.finish` applies
-the FIBS formula (:mod:`backgammon.ratings`) to both ratings and writes the result, in one
-transaction and at most once (``rated_results`` holds one row a match), so a finish seen by
-two requests or two processes counts once.
+the FIBS formula (:mod:`backgammon.ratings`) to both ratings and writes the result, at most
+once (``rated_results`` holds one row a match). Both the joiner's account and the result are
+written in the transaction that saves the join or the last action (the ``connection`` the
+store passes), so that neither can be kept without the other: a crash between the two, or a
+join that loses a race to another process, leaves no account or rating apart from its match.
 """
 
 from __future__ import annotations
 
-import logging
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request
-from sqlalchemy import Engine, or_, select
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy import Connection, Engine, or_, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 from starlette.concurrency import run_in_threadpool
 
@@ -26,8 +29,6 @@ from ..ratings import rating_change
 from .accounts import Account, AccountError
 from .db import MatchAccountRow, RatedResultRow, UserRow, now
 from .store import LiveMatch
-
-log = logging.getLogger(__name__)
 
 
 class RatedMatchError(AccountError):
@@ -113,11 +114,12 @@ class Ratings:
         """:meth:`created` for the creator of ``live`` at seat 0, in a worker thread."""
         await run_in_threadpool(self.created, live.id, creator, 0, rated)
 
-    async def note_joiner(self, match_id: str, seat: int, player: Account | None) -> None:
-        """:meth:`joined` in a worker thread, its refusal a 403 with the sentence (call
-        before the join is kept, so that a refused join changes nothing)."""
+    async def check_joiner(self, match_id: str, seat: int, player: Account | None) -> None:
+        """Refuse (403, with the sentence) a player who may not take ``seat`` (see
+        :meth:`joined`); call before the join changes anything. Nothing is written: the store
+        calls :meth:`joined` in the join's own transaction."""
         try:
-            await run_in_threadpool(self.joined, match_id, seat, player)
+            await run_in_threadpool(self.joined, match_id, seat, player, None, False)
         except RatedMatchError as exc:
             raise HTTPException(403, str(exc)) from None
 
@@ -125,11 +127,18 @@ class Ratings:
         """:meth:`standings` in a worker thread: what the lobby shows beside open matches."""
         return await run_in_threadpool(self.standings, match_ids)
 
-    def joined(self, match_id: str, seat: int, player: Account | None) -> None:
-        """Note the account of the player who takes ``seat`` (call before the join is
-        kept): RatedMatchError if the match is rated and the player is a guest or already
-        sits at the other seat."""
-        with Session(self.engine) as session, session.begin():
+    def joined(
+        self,
+        match_id: str,
+        seat: int,
+        player: Account | None,
+        connection: Connection | None = None,
+        write: bool = True,
+    ) -> None:
+        """Note the account of the player who takes ``seat``, in ``connection``'s transaction
+        (the join's) if given: RatedMatchError if the match is rated and the player is a guest
+        or already sits at the other seat. ``write=False`` only checks."""
+        with self._transaction(connection) as session:
             row = session.get(MatchAccountRow, match_id)
             if row is not None and row.rated:
                 other = row.user1 if seat == 0 else row.user0
@@ -137,7 +146,7 @@ class Ratings:
                     raise RatedMatchError("This match is rated: sign in to join it.")
                 if player.id == other:
                     raise RatedMatchError("A rated match is between two accounts, not one.")
-            if player is None:
+            if player is None or not write:
                 return
             if row is None:
                 row = MatchAccountRow(match_id=match_id, rated=False)
@@ -147,15 +156,18 @@ class Ratings:
             else:
                 row.user1 = player.id
 
-    def finish(self, match_id: str, match: Match) -> RatedResultRow | None:
-        """Count a rated match that is over: both ratings and experiences change, and the
-        result is written. None, and nothing changes, if the match goes on, is not rated,
-        lacks an account, or was counted already."""
+    def finish(
+        self, match_id: str, match: Match, connection: Connection | None = None
+    ) -> RatedResultRow | None:
+        """Count a rated match that is over, in ``connection``'s transaction (the last
+        action's) if given: both ratings and experiences change, and the result is written.
+        None, and nothing changes, if the match goes on, is not rated, lacks an account, or
+        was counted already."""
         winner = match.winner
         if winner is None:
             return None
         try:
-            with Session(self.engine, expire_on_commit=False) as session, session.begin():
+            with self._transaction(connection) as session:
                 seats = session.get(MatchAccountRow, match_id)
                 if seats is None or not seats.rated or seats.user0 is None or seats.user1 is None:
                     return None
@@ -201,16 +213,30 @@ class Ratings:
             return None
         return result
 
-    async def match_ended(self, live: LiveMatch) -> None:
-        """Count ``live`` if it is a rated match that has just ended (call after its last
-        action is saved). A failure of the database is logged, not raised: the action stands,
-        and since counting is done at most once, calling this again later is safe."""
+    def counting(self, live: LiveMatch) -> Callable[[Connection], None] | None:
+        """What the save of ``live``'s last action writes beside it: the result of a match
+        that has just ended (:meth:`finish`), so that the action and the ratings it moves
+        are kept together or not at all. None while the match goes on."""
         if not live.match.is_over:
-            return
-        try:
-            await run_in_threadpool(self.finish, live.id, live.match)
-        except SQLAlchemyError:
-            log.exception("the rated match %s could not be counted", live.id)
+            return None
+        match_id, match = live.id, live.match
+
+        def count(connection: Connection) -> None:
+            self.finish(match_id, match, connection)
+
+        return count
+
+    @contextmanager
+    def _transaction(self, connection: Connection | None) -> Iterator[Session]:
+        """A session in a transaction of its own, or in ``connection``'s: what it writes is
+        then committed, or rolled back, with the rest of that transaction."""
+        if connection is None:
+            with Session(self.engine, expire_on_commit=False) as session, session.begin():
+                yield session
+        else:
+            with Session(bind=connection, expire_on_commit=False) as session:
+                yield session
+                session.commit()  # the outer transaction's to commit: this only flushes
 
     def standings(self, match_ids: list[str]) -> dict[str, Standing]:
         """For each match created by a signed-in player, that player's name and rating: what

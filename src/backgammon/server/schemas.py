@@ -479,8 +479,28 @@ class LobbyEntry(BaseModel):
     rated: bool = Field(False, description="the match is rated: only signed-in players join")
     seat: int = Field(description="the seat a joining player takes")
     length: int = Field(description="0 for money play")
+    crawford: bool = Field(description="the Crawford rule applies (a match)")
     rules: dict[str, object]
     created_at: datetime
+
+
+class LivePlayer(BaseModel):
+    """A player of a live match: their name, and a signed-in player's rating."""
+
+    name: str
+    rating: float | None = Field(description="a signed-in player's rating (FIBS)")
+
+
+class LiveMatchEntry(BaseModel):
+    """An online match both of whose players have come, being played: watch it at
+    ``/?match=<id>`` (read-only without a seat's token)."""
+
+    id: str
+    players: list[LivePlayer] = Field(description="by seat")
+    score: list[int] = Field(description="by seat: points so far")
+    length: int = Field(description="0 for money play")
+    rated: bool
+    updated_at: datetime = Field(description="the last action")
 
 
 class Chances(BaseModel):

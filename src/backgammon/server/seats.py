@@ -76,12 +76,22 @@ class Seating:
     #: A match saved before seats had tokens (when whoever knew its id could act in it): it
     #: holds no key, and the first who asks takes its seats (:meth:`taken`).
     unheld: bool = False
+    #: Whether the creator listed the match in the lobby, kept once its invite is spent:
+    #: only such a match is offered to spectators among the live matches (:mod:`.lobby`).
+    public: bool = False
 
     def joined(self, token: str) -> Seating:
-        """The seating once the open invite is spent: ``token`` holds the seat it gave."""
+        """The seating once the open invite is spent: ``token`` holds the seat it gave.
+
+        >>> listed = Seating(invite=Invite("d1g3st", 1, "public"), online=True)
+        >>> private = Seating(invite=Invite("d1g3st", 1), online=True)
+        >>> listed.joined("t").public, private.joined("t").public
+        (True, False)
+        """
         assert self.invite is not None
         key = Key(digest_of(token), frozenset({self.invite.seat}))
-        return replace(self, keys=[*self.keys, key], invite=None, spent=self.invite.digest)
+        return replace(self, keys=[*self.keys, key], invite=None, spent=self.invite.digest,
+                       public=self.invite.public is not None)
 
     def taken(self, token: str, seats: frozenset[int]) -> Seating:
         """The seating of an unheld match once ``token`` has taken its ``seats``.
@@ -131,6 +141,7 @@ class Seating:
             "claim_seconds": self.claim_seconds,
             "spent": self.spent,
             "unheld": self.unheld,
+            "public": self.public,
         }
 
     @classmethod
@@ -147,6 +158,7 @@ class Seating:
             claim_seconds=float(data.get("claim_seconds", 0.0)),
             spent=data.get("spent"),
             unheld=bool(data.get("unheld", False)),
+            public=bool(data.get("public", False)),
         )
 
 

@@ -20,7 +20,7 @@ variable                      meaning                                      defau
 ``BACKGAMMON_UPLOAD_RATE``    .mat files a client may send to analyse      10/minute
 ``BACKGAMMON_SIGNIN_RATE``    sign-ins and sign-ups a client may try       10/minute
 ``BACKGAMMON_SESSION_DAYS``   the days a sign-in lasts                     30
-``BACKGAMMON_ANALYSIS_PLIES`` the depth of the analyses (0 to 2)           0
+``BACKGAMMON_ANALYSIS_PLIES`` the depth of the analyses (0 to 3)           0
 ``BACKGAMMON_CLAIM_SECONDS``  how long an online game waits for a player     180
                               before the other may claim it
 ============================= ============================================ ===========
@@ -119,9 +119,9 @@ class Settings:
             raise BackgammonError(f"BACKGAMMON_ALLOW_SEED is 0 or 1; got {allow_seed!r}.")
         claim = _seconds(env, "BACKGAMMON_CLAIM_SECONDS", DEFAULT_CLAIM_SECONDS, 86_400)
         plies_text = env.get("BACKGAMMON_ANALYSIS_PLIES") or "0"
-        if plies_text not in ("0", "1", "2"):
+        if plies_text not in ("0", "1", "2", "3"):
             raise BackgammonError(
-                f"BACKGAMMON_ANALYSIS_PLIES is 0, 1 or 2; got {plies_text!r}."
+                f"BACKGAMMON_ANALYSIS_PLIES is 0, 1, 2 or 3; got {plies_text!r}."
             )
         days_text = env.get("BACKGAMMON_SESSION_DAYS") or str(DEFAULT_SESSION_DAYS)
         if not days_text.isdigit() or not 0 < int(days_text) <= 3650:

@@ -61,6 +61,12 @@ class SeatSettings:
         return cls(data["kind"], Level(level) if level else None)
 
 
+def _set_event() -> asyncio.Event:
+    event = asyncio.Event()
+    event.set()
+    return event
+
+
 @dataclass
 class LiveMatch:
     """A match in play, with what the engine does not keep: seats, dice settings, a lock."""
@@ -74,6 +80,9 @@ class LiveMatch:
     seating: Seating = field(default_factory=Seating)
     #: Serialises the actions on this match, the computer's included.
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: Clear while a write of this match is under way: the copy may then hold an action not
+    #: yet committed, which no reader is shown (:meth:`MatchStore.fresh` waits).
+    written: asyncio.Event = field(default_factory=_set_event)
     #: The copy of the match the computer thinks on (:mod:`.computer`), made when first needed.
     shadow: Match | None = None
     #: Each game's record as the pages see it, with the number of events it was made from
@@ -178,7 +187,9 @@ def as_it_was(live: LiveMatch, version: int) -> LiveMatch:
 
 
 #: What a match's copy holds about this process rather than the match, kept by :meth:`adopt`.
-_RUNTIME = frozenset({"id", "lock", "computer_queued", "refresh_queued", "stale", "created_at"})
+_RUNTIME = frozenset(
+    {"id", "lock", "written", "computer_queued", "refresh_queued", "stale", "created_at"}
+)
 
 
 def _fair_dice_of(match: Match) -> list[dict[str, Any]] | None:
@@ -330,10 +341,13 @@ class MatchStore:
         return None if kept is None else kept[0]
 
     async def fresh(self, live: LiveMatch) -> LiveMatch:
-        """``live``, brought up to its row first where it may be behind (a shared database,
-        or a failed save), unless an action holds its lock: the state it shows then is the
-        one being acted on, and the action brings it up to date."""
-        if (self.shared or live.stale) and not live.lock.locked():
+        """``live`` as committed: once a write under way is done (the copy may hold an
+        action not yet committed), and brought up to its row where it may be behind (a
+        failed save; on a shared database, another process's actions, unless an action
+        holds its lock: that action brings it up to date, and the computer's turn holds the
+        lock while it shows its steps, all committed already)."""
+        await live.written.wait()
+        if live.stale or (self.shared and not live.lock.locked()):
             async with live.lock:
                 await self.current(live)
         return live
@@ -437,15 +451,28 @@ class MatchStore:
         await self._write(live, self._update, live.id, match, version, before, also)
         self.saved(live.id, version)
 
-    async def save_seating(self, live: LiveMatch, invite: str, before: int) -> None:
+    async def save_seating(
+        self,
+        live: LiveMatch,
+        invite: str,
+        before: int,
+        also: Callable[[Connection], None] | None = None,
+    ) -> None:
         """Write ``live``'s seating and record (the seat taken, a player's name) in place of
-        version ``before``, whose open invite has the digest ``invite``: MatchChangedError if
-        the database no longer holds that invite (it was spent meanwhile, elsewhere). On
-        failure the match is marked stale, read again from its row before it is next used."""
-        await self._write(live, self._update_seating, live, invite, before)
+        version ``before``, whose open invite has the digest ``invite``, in one transaction
+        with what ``also`` writes (the joiner's account): MatchChangedError if the database
+        no longer holds that invite (it was spent meanwhile, elsewhere). On failure the match
+        is marked stale, read again from its row before it is next used."""
+        await self._write(live, self._update_seating, live, invite, before, also)
         self.saved(live.id, live.version)  # the other processes read the seat taken
 
-    def _update_seating(self, live: LiveMatch, invite: str, before: int) -> None:
+    def _update_seating(
+        self,
+        live: LiveMatch,
+        invite: str,
+        before: int,
+        also: Callable[[Connection], None] | None,
+    ) -> None:
         with self.engine.begin() as connection:
             written = connection.execute(
                 update(MatchRow)
@@ -465,6 +492,8 @@ class MatchStore:
             )
             if written.rowcount != 1:
                 raise MatchChangedError(live.id)
+            if also is not None:
+                also(connection)
 
     async def save_taken(self, live: LiveMatch) -> None:
         """Write ``live``'s seating, whose seats the first who asked has just taken (a match
@@ -475,11 +504,14 @@ class MatchStore:
     async def _write(self, live: LiveMatch, write: Callable[..., None], *args: Any) -> None:
         """``write(*args)`` in a worker thread; on failure ``live`` is marked stale (the
         database may hold another version than this copy), and the error goes on."""
+        live.written.clear()
         try:
             await run_in_threadpool(self._in_turn, write, *args)
         except Exception:
             live.stale = True
             raise
+        finally:
+            live.written.set()
 
     def _in_turn(self, write: Callable[..., None], *args: Any) -> None:
         """``write(*args)``, in turn with this process's other writes where they must take

@@ -115,9 +115,11 @@ async def post_action(
             raise HTTPException(status.HTTP_409_CONFLICT, str(exc)) from None
         # The state is made once, for the answer (kept with the key) and the watching pages.
         shown = Shown(live)
-        also = None
-        if key is not None:
-            also = keys.writer(live.id, action.seat, key, asked, live.version)
+        also = _together(
+            keys.writer(live.id, action.seat, key, asked, live.version)
+            if key is not None else None,
+            ratings.counting(live),
+        )
         try:
             await save_or_refuse(store, live, before, also)
         except HTTPException as refused:
@@ -132,10 +134,24 @@ async def post_action(
             return _replayed(live, kept, side, record_since)
         if key is not None:
             keys.note(live.id, action.seat, key, asked)
-        await ratings.match_ended(live)
         hub.publish(live, shown=shown)
         computer.wake(live)
     return shown.response(side, record_since)
+
+
+def _together(
+    *writes: Callable[[Connection], None] | None,
+) -> Callable[[Connection], None] | None:
+    """The writes (those not None) made one after another in one transaction."""
+    kept = [write for write in writes if write is not None]
+    if len(kept) < 2:
+        return kept[0] if kept else None
+
+    def write_all(connection: Connection) -> None:
+        for write in kept:
+            write(connection)
+
+    return write_all
 
 
 def _replayed(live: LiveMatch, version: int, side: int, since: int | None) -> Response:

@@ -7,7 +7,7 @@ A question names a position by a GNU Backgammon Position ID (the player on roll'
 full GNU Backgammon ID (``PositionID:MatchID``) or an XGID, the last two with the player on
 roll, the cube, the match score and perhaps the dice; or by the ``checkers`` of both sides.
 The cube and the match score not in the ID are given as ``cube`` and ``match``. Everything,
-the answer's too, is seen from the player on roll. The bot thinks at ``plies`` (0 to 2) in
+the answer's too, is seen from the player on roll. The bot thinks at ``plies`` (0 to 3) in
 the bounded pool of threads that thinks out hints, and each question counts against the
 client's rate of hints. For example::
 
@@ -37,7 +37,7 @@ from ..schemas import Ascii
 router = APIRouter(prefix="/api/v1/engine", tags=["engine"])
 
 #: The bot of each depth: the server's shared bots, without noise.
-LEVELS = {0: Level.ADVANCED, 1: Level.EXPERT, 2: Level.STRONGEST}
+LEVELS = {0: Level.ADVANCED, 1: Level.EXPERT, 2: Level.STRONGEST, 3: Level.WORLD_CLASS}
 #: The most plays a move answer ranks.
 MOST_PLAYS = 32
 
@@ -93,7 +93,7 @@ class Question(_Request):
     cube: CubeRequest | None = Field(
         None, description="the cube (its value and owner not with a full ID or XGID)"
     )
-    plies: StrictInt = Field(0, ge=0, le=2, description="the depth of the bot's search")
+    plies: StrictInt = Field(0, ge=0, le=3, description="the depth of the bot's search")
 
 
 class MoveQuestion(Question):

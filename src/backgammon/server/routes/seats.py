@@ -1,8 +1,11 @@
-"""Online play: take the seat an invite gives, and the lobby of matches waiting for an
-opponent. The seat tokens themselves are checked by :func:`..deps.get_held`."""
+"""Online play: take the seat an invite gives, the lobby of matches waiting for an opponent,
+and the live matches to watch. The seat tokens themselves are checked by
+:func:`..deps.get_held`."""
 
 from __future__ import annotations
 
+from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import Annotated
 
@@ -11,11 +14,12 @@ from fastapi import Path as InPath
 from fastapi.responses import FileResponse
 from starlette.concurrency import run_in_threadpool
 
+from ...match import Match
 from ..deps import Live, Store, Watchers
 from ..guards import rate_limited
-from ..lobby import find_invite, open_matches
-from ..rated import Book
-from ..schemas import Joined, JoinMatch, LobbyEntry, Taken
+from ..lobby import Seated, find_invite, live_matches, open_matches, seated
+from ..rated import Book, RatedMatchError
+from ..schemas import Joined, JoinMatch, LiveMatchEntry, LivePlayer, LobbyEntry, Taken
 from ..seats import digest_of, new_secret
 from ..sessions import Viewer
 from ..store import MatchChangedError, UnknownMatchError
@@ -27,6 +31,8 @@ PAGE = Path(__file__).resolve().parents[2] / "web" / "index.html"
 
 #: The most matches the lobby lists, the newest first.
 LOBBY_SIZE = 100
+#: The most live matches listed, the latest acted in first.
+LIVE_SIZE = 50
 
 _SPENT = "This invite has been used: its seat is taken."
 
@@ -64,7 +70,7 @@ async def join(
         invite = live.seating.invite
         if invite is None or invite.digest != digest:
             raise HTTPException(status.HTTP_410_GONE, _SPENT)
-        await ratings.note_joiner(live.id, invite.seat, account)
+        await ratings.check_joiner(live.id, invite.seat, account)
         token = new_secret()
         seating, players, before = live.seating, live.match.players, live.version
         live.seating = seating.joined(token)
@@ -76,9 +82,13 @@ async def join(
         # version it saw before is sent the seat taken.
         live.match.game.join(invite.seat)
         try:
-            await store.save_seating(live, digest, before)
+            await store.save_seating(
+                live, digest, before, partial(ratings.joined, live.id, invite.seat, account)
+            )
         except MatchChangedError:
             raise HTTPException(status.HTTP_410_GONE, _SPENT) from None
+        except RatedMatchError as exc:  # the account's row changed since the check
+            raise HTTPException(status.HTTP_403_FORBIDDEN, str(exc)) from None
         hub.publish(live)
     return Joined(id=live.id, seat=invite.seat, token=token)
 
@@ -132,6 +142,50 @@ async def lobby(store: Store, ratings: Book) -> list[LobbyEntry]:
             entry.creator, entry.rating, entry.rated = (
                 standing.name, standing.rating, standing.rated)
     return entries
+
+
+@router.get("/api/matches/live", response_model=list[LiveMatchEntry])
+async def live_list(store: Store) -> list[LiveMatchEntry]:
+    """The online matches being played that spectators may watch (at ``/?match=<id>``, or
+    through ``/api/matches/{id}`` and its updates): both players have come, the creator
+    listed the match in the lobby, it is not over, and someone has acted in it within the
+    hour; the latest acted in first (at most 50), with the players' names, signed-in
+    players' ratings, and the score. No token or invite is in the answer."""
+    found = await run_in_threadpool(live_matches, store.engine, LIVE_SIZE)
+    accounts = await run_in_threadpool(seated, store.engine, [each[0] for each in found])
+    entries = []
+    for match_id, updated_at, version in found:
+        copy = store.cached(match_id)
+        # A copy in memory at the row's version is read as it is: the list is asked for
+        # every few seconds by every open lobby, and most live matches are in memory.
+        if copy is None or copy.stale or copy.version != version:
+            try:
+                # Brought up to its row, so that the score is the one a spectator will see.
+                copy = await store.fresh(await store.get(match_id))
+            except UnknownMatchError:
+                continue
+        if not copy.match.is_over:
+            entries.append(_live_entry(copy.match, match_id, updated_at, accounts.get(match_id)))
+    return entries
+
+
+def _live_entry(
+    match: Match, match_id: str, updated_at: datetime, accounts: Seated | None
+) -> LiveMatchEntry:
+    """A live match as the list shows it: a signed-in player by their account's name."""
+    names = accounts.names if accounts else (None, None)
+    ratings = accounts.ratings if accounts else (None, None)
+    return LiveMatchEntry(
+        id=match_id,
+        players=[
+            LivePlayer(name=names[seat] or match.players[seat], rating=ratings[seat])
+            for seat in (0, 1)
+        ],
+        score=list(match.score),
+        length=match.length,
+        rated=bool(accounts and accounts.rated),
+        updated_at=updated_at,
+    )
 
 
 @router.get("/join/{invite}", response_class=FileResponse, include_in_schema=False)

@@ -66,6 +66,11 @@ export function getLobby() {
   return request("GET", "/api/lobby");
 }
 
+/** The online matches being played, which anyone may watch. */
+export function getLiveMatches() {
+  return request("GET", "/api/matches/live");
+}
+
 export function getState(id, view) {
   return request("GET", `/api/matches/${encodeURIComponent(id)}?view=${view}`);
 }

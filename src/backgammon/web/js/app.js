@@ -15,6 +15,7 @@ import {
   LANGUAGES, applyMessages, browserLanguage, formatNumber, has, isolate, language, loadMessages,
   plural, t,
 } from "./i18n.js";
+import { relabelLobby } from "./lobby.js";
 import { obviousStep, sourcesOf, stepBetween, targetsOf } from "./moves.js";
 import { claimSeat, join, onlineOptions, renderOnline, setUpOnline, showLobby } from "./online.js";
 import { homeSide, language as chosenLanguage, setHomeSide, setLanguage } from "./prefs.js";
@@ -561,6 +562,7 @@ function relabel() {
   render();
   relabelHints();
   relabelAnalysis();
+  relabelLobby();
 }
 
 /** The language menu: the one chosen in this browser, else the browser's own; a change loads

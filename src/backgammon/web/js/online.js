@@ -1,10 +1,13 @@
 // Online play: the invite to hand on while an online match waits for its opponent, taking a
-// seat by an invite (/join/<invite>, or a click in the lobby), the lobby of matches waiting for
-// an opponent, and the claim of a game the opponent has left.
+// seat by an invite (/join/<invite>, or a click in the lobby: lobby.js), and the claim of a
+// game the opponent has left.
 
-import { ApiError, getLobby, joinMatch, refusal } from "./api.js";
-import { formatNumber, t } from "./i18n.js";
+import { ApiError, joinMatch, refusal } from "./api.js";
+import { t } from "./i18n.js";
+import { setUpLobby, showLobby } from "./lobby.js";
 import { inviteSpent, seatOf, seatsHeld } from "./seats.js";
+
+export { showLobby };
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -19,7 +22,7 @@ const online = {
 export function setUpOnline({ open, refresh, claim }) {
   online.open = open;
   online.refresh = refresh;
-  $("#lobby-refresh").addEventListener("click", showLobby);
+  setUpLobby({ join });
   $("#invite-copy").addEventListener("click", () => navigator.clipboard?.writeText($("#invite-link").value));
   for (const button of document.querySelectorAll("[data-claim]")) {
     button.addEventListener("click", () => claim({
@@ -55,33 +58,6 @@ export async function join(invite) {
     $("#setup-message").textContent = t(key);
     showLobby();
   }
-}
-
-/** Show the open matches of the lobby, each with its Join button. */
-export async function showLobby() {
-  const list = $("#lobby-list");
-  let entries;
-  try {
-    entries = await getLobby();
-  } catch (error) {
-    $("#lobby-note").textContent = t(refusal(error, "error.refused"));
-    return;
-  }
-  $("#lobby-note").textContent = entries.length ? "" : t("lobby.empty");
-  list.replaceChildren(...entries.map((entry) => {
-    const item = document.createElement("li");
-    const text = document.createElement("span");
-    text.textContent = t("lobby.entry", {
-      player: entry.creator,
-      kind: entry.length ? t("info.match", { length: formatNumber(entry.length) }) : t("info.money"),
-    });
-    const button = document.createElement("button");
-    button.type = "button";
-    button.textContent = t("lobby.join");
-    button.addEventListener("click", () => join(entry.invite));
-    item.append(text, " ", button);
-    return item;
-  }));
 }
 
 /**
