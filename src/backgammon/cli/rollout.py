@@ -22,7 +22,7 @@ the match's:
 ...                           "1", "--seed", "1", "--workers", "1", "--no-progress"])
 >>> rollout_command(args)  # doctest: +ELLIPSIS
 Rollout of ...
-  cubeful equity ... EMG ... to win the match ... 0-0 in a 5-point match ...
+  cubeful equity ... EMG ... to win the match ... at 0-0 in a 5-point match;...
 0
 """
 
@@ -131,26 +131,26 @@ def format_result(
     )
     low, high = result.cubeful_interval
     chance, chance_interval = result.match_winning_chance, result.match_winning_interval
+    unit = "" if chance is None else " EMG"
+    lines.append(
+        f"  cubeful equity  {result.cubeful_equity:+.4f}{unit}  (se {result.cubeful_se:.4f}; "
+        f"95%: {low:+.4f} to {high:+.4f})"
+    )
     if chance is None or chance_interval is None:
-        lines.append(
-            f"  cubeful equity  {result.cubeful_equity:+.4f}  (se {result.cubeful_se:.4f}; "
-            f"95%: {low:+.4f} to {high:+.4f}; Janowski's model on these chances, money play; "
-            "the cube is not played in the trials)"
-        )
+        model = "Janowski's model, money play"
     else:
+        lines.append(
+            f"                  {100 * chance:.2f}% to win the match  (95%: "
+            f"{100 * chance_interval[0]:.2f} to {100 * chance_interval[1]:.2f})"
+        )
         score = cube.match if cube is not None else None
-        at = (
+        model = "Janowski's lines in match winning chances at " + (
             f"{score.score[0]}-{score.score[1]} in a {score.length}-point match"
             + (" (Crawford)" if score.crawford else "")
             if score is not None else "the match's score"
         )
-        lines.append(
-            f"  cubeful equity  {result.cubeful_equity:+.4f} EMG  (se {result.cubeful_se:.4f}; "
-            f"95%: {low:+.4f} to {high:+.4f})"
-        )
-        lines.append(
-            f"                  {100 * chance:.2f}% to win the match  (95%: "
-            f"{100 * chance_interval[0]:.2f} to {100 * chance_interval[1]:.2f}); Janowski's "
-            f"lines at {at} on these chances; the cube is not played in the trials"
-        )
+    lines.append(
+        f"  (the cube model on the rolled-out chances: {model}; the cube is not played in "
+        "the trials)"
+    )
     return "\n".join(lines)
