@@ -11,8 +11,16 @@ that the programs play the position differently, not that either rollout is wron
 prints its results only to a terminal, so it runs under ``script``; it stops its cubeless
 trials at its one-sided bearoff database, ours play on to the end.
 
-Printed: each position's cubeless equity from both, with 95% intervals, the difference and
-its z-score (difference over the combined standard error), then a summary line.
+The evaluators' difference is measured beside each rollout: each program's 0-ply cubeless
+equity of the position (ours from the shipped networks, gnubg's ``eval`` static line, the
+network its rollout plays with). A position agrees when the rollouts' difference is within
+the combined 95% interval (``|z| < 1.96``), or within that interval widened by the 0-ply
+difference (the issue's test: "the two programs' combined confidence intervals plus the
+evaluators' known difference").
+
+Printed: each position's cubeless equity from both rollouts, with 95% intervals, the
+difference and its z-score (difference over the combined standard error), both 0-ply
+equities and their difference, the verdict, then a summary line.
 """
 
 from __future__ import annotations
@@ -26,7 +34,11 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
+
 from backgammon import Position
+from backgammon.bot.kernel import Engine, boards_of
+from backgammon.bot.probabilities import EQUITY_WEIGHTS
 from backgammon.bot.rollout import rollout
 
 GNUBG = "/usr/games/gnubg"
@@ -51,9 +63,14 @@ _RESULT = re.compile(
     r"CL\s+([-\d.]+)\]"
 )
 
+# The static (0-ply) line of gnubg's ``eval``: five probabilities, the cubeless equity.
+_STATIC = re.compile(r"static:\s+([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)\s+"
+                     r"([-\d.]+)\s+([-+\d.]+)")
 
-def gnubg_rollout(position_id: str, trials: int, seed: int) -> tuple[float, float]:
-    """gnubg's cubeless equity of the position and its standard error."""
+
+def gnubg_rollout(position_id: str, trials: int, seed: int) -> tuple[float, float, float]:
+    """gnubg's cubeless rollout equity of the position, its standard error, and gnubg's 0-ply
+    cubeless equity of the position."""
     commands = "\n".join((
         "set player 0 human",
         "set player 1 human",
@@ -61,6 +78,8 @@ def gnubg_rollout(position_id: str, trials: int, seed: int) -> tuple[float, floa
         "new game",
         # A money game, player 0 on roll, no dice rolled, cube centred.
         f"set gnubgid {position_id}:cAkAAAAAAAAA",
+        "set evaluation chequerplay evaluation plies 0",
+        "eval",
         f"set rollout trials {trials}",
         "set rollout varredn on",
         "set rollout cubeful off",
@@ -78,10 +97,19 @@ def gnubg_rollout(position_id: str, trials: int, seed: int) -> tuple[float, floa
         )
     text = done.stdout.replace("\r", "\n")
     found = _RESULT.findall(text)
-    if not found:
-        raise RuntimeError(f"gnubg printed no rollout result for {position_id}:\n{text[-2000:]}")
+    static = _STATIC.search(text)
+    if not found or static is None:
+        raise RuntimeError(f"gnubg printed no rollout or evaluation for {position_id}:\n"
+                           f"{text[-2000:]}")
     last = found[-1]
-    return float(last[6]), float(last[13])
+    return float(last[6]), float(last[13]), float(static.group(6))
+
+
+def our_static(position: Position) -> float:
+    """Our 0-ply cubeless equity of the position (the shipped networks, through the kernel
+    that plays our rollouts)."""
+    values = Engine.shipped().evaluate(boards_of([position]))[0]
+    return float(np.dot(values, EQUITY_WEIGHTS)) - 1.0
 
 
 def main() -> None:
@@ -94,25 +122,41 @@ def main() -> None:
     args = parser.parse_args()
     if shutil.which("script") is None or not Path(GNUBG).exists():
         raise SystemExit("This needs Debian's gnubg (/usr/games/gnubg) and `script`.")
-    print(f"{'position':<16}{'gnubg':>22}{'ours':>22}{'difference':>12}{'z':>7}")
+    print(f"{'position':<16}{'gnubg':>18}{'ours':>18}{'difference':>11}{'z':>7}"
+          f"{'0-ply gnubg':>12}{'ours':>8}{'diff':>8}  agree")
     zs = []
+    widened = 0
     gnubg_seconds = ours_seconds = 0.0
     for position_id in args.ids:
         began = time.perf_counter()
-        theirs, theirs_se = gnubg_rollout(position_id, args.gnubg_trials, args.seed)
+        theirs, theirs_se, theirs_static = gnubg_rollout(
+            position_id, args.gnubg_trials, args.seed
+        )
         gnubg_seconds += time.perf_counter() - began
         began = time.perf_counter()
-        ours = rollout(Position.from_id(position_id), trials=args.trials, seed=args.seed,
-                       workers=args.workers)
+        position = Position.from_id(position_id)
+        ours = rollout(position, trials=args.trials, seed=args.seed, workers=args.workers)
         ours_seconds += time.perf_counter() - began
         difference = ours.equity - theirs
-        z = difference / math.hypot(ours.equity_se, theirs_se)
+        combined = math.hypot(ours.equity_se, theirs_se)
+        z = difference / combined if combined > 0 else 0.0 if difference == 0 else math.inf
         zs.append(z)
-        print(f"{position_id:<16}{theirs:+10.3f} ± {1.96 * theirs_se:.3f}      "
-              f"{ours.equity:+10.3f} ± {1.96 * ours.equity_se:.3f}   {difference:+9.3f}"
-              f"{z:+7.2f}")
+        static = our_static(position)
+        static_difference = static - theirs_static
+        if abs(z) < 1.96:
+            verdict = "yes"
+        elif abs(difference) < 1.96 * combined + abs(static_difference):
+            verdict = "with 0-ply diff"
+            widened += 1
+        else:
+            verdict = "no"
+        print(f"{position_id:<16}{theirs:+8.3f} ± {1.96 * theirs_se:.3f}  "
+              f"{ours.equity:+8.3f} ± {1.96 * ours.equity_se:.3f}  {difference:+9.3f}"
+              f"{z:+7.2f}{theirs_static:+12.3f}{static:+8.3f}{static_difference:+8.3f}  "
+              f"{verdict}")
     inside = sum(abs(z) < 1.96 for z in zs)
-    print(f"{inside} of {len(zs)} positions agree within the combined 95% interval; "
+    print(f"{inside} of {len(zs)} positions agree within the combined 95% interval, "
+          f"{widened} more within it widened by the 0-ply difference; "
           f"mean |z| {sum(abs(z) for z in zs) / len(zs):.2f}; "
           f"gnubg {args.gnubg_trials} trials in {gnubg_seconds:.0f} s in all, "
           f"ours {args.trials} in {ours_seconds:.0f} s in all")

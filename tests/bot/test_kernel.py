@@ -1,5 +1,5 @@
 """The compiled kernel agrees with the readable reference: the core's legal plays, the numpy
-encodings and networks, and the bot's 0-ply choices.
+encodings and networks, and the bot's choices at 0 to 2 plies.
 
 The first test to run compiles the kernel (or loads it from numba's cache in __pycache__).
 A larger move generation check runs in bench/engine.py (``--check``).
@@ -28,8 +28,9 @@ from backgammon.bot.kernel import (
 from backgammon.bot.kernel import evaluate as kernel_evaluate
 from backgammon.bot.kernel.movegen import generate, workspace
 from backgammon.bot.network import flip_outputs
-from backgammon.bot.search import ROLL_WEIGHTS, Search
+from backgammon.bot.search import DEFAULT_FILTERS, ROLL_WEIGHTS, Search
 from backgammon.bot.shipped import load_shipped_networks, shipped_evaluator
+from backgammon.moves import Step
 
 _VARIANTS = (Variant.STANDARD, Variant.NACKGAMMON, Variant.STANDARD, Variant.HYPERGAMMON)
 
@@ -67,21 +68,67 @@ def bot_positions(count: int, seed: int) -> list[Position]:
 
 
 def test_move_generation_gives_the_cores_results() -> None:
-    """The set of results for all 21 rolls of 4,000 positions of random games (84,000
-    calls; bench/engine.py --check runs more)."""
+    """The results for all 21 rolls of 20,000 positions of random games (420,000 calls;
+    bench/engine.py --check runs more): the kernel's distinct results are the results of the
+    core's plays, one play for each."""
     ws = workspace()
-    positions = random_positions(4000, seed=11)
-    assert sum(p.bar[0] > 0 for p in positions) > 400
-    assert sum(p.is_race() for p in positions) > 200
+    positions = random_positions(20_000, seed=11)
+    assert sum(p.bar[0] > 0 for p in positions) > 2000
+    assert sum(p.is_race() for p in positions) > 1000
     for position in positions:
         board = board_of(position)
         for high, low in ALL_ROLLS:
             plays = position.legal_plays((high, low))
-            expected = {play.result.mine + play.result.theirs for play in plays}
             count = generate(ws, board, high, low)
-            found = [tuple(row.ravel().tolist()) for row in ws[0][:count]]
-            assert len(found) == len(set(found)) == count
-            assert set(found) == expected, (position.id(), (high, low))
+            found = {row.tobytes() for row in ws[0][:count]}
+            expected = {play.result.mine_bytes + play.result.theirs_bytes for play in plays}
+            assert len(found) == count == len(plays), (position.id(), (high, low))
+            assert found == expected, (position.id(), (high, low))
+
+
+def _replayed(position: Position, steps: tuple[Step, ...]) -> bytes:
+    """The board after ``steps`` moved one by one on the counts, as the kernel's boards are
+    laid out (the opponent on roll). A step lands on an opposing blot (the opponent's point
+    25 - target) exactly when it is marked as a hit, and sends it to the bar."""
+    mine, theirs = bytearray(position.mine_bytes), bytearray(position.theirs_bytes)
+    for step in steps:
+        assert mine[step.from_point] > 0
+        mine[step.from_point] -= 1
+        mine[step.to_point] += 1
+        there = theirs[25 - step.to_point] if step.to_point else 0
+        assert there == (1 if step.hit else 0)
+        if step.hit:
+            theirs[25 - step.to_point] = 0
+            theirs[25] += 1
+    return bytes(theirs + mine)
+
+
+def test_the_cores_plays_lead_to_the_kernels_results() -> None:
+    """The kernel gives results, not moves; the moves people see are the core's. Replayed a
+    step at a time, each play of 2,000 positions times 21 rolls reaches one of the kernel's
+    results (a different one for each play), every step is one die's move (a checker borne
+    off may use a larger die), a hit is marked exactly where an opposing blot stood, and all
+    the plays of a roll use as many dice."""
+    ws = workspace()
+    for position in random_positions(2000, seed=17):
+        board = board_of(position)
+        for high, low in ALL_ROLLS:
+            plays = position.legal_plays((high, low))
+            count = generate(ws, board, high, low)
+            kernel = {row.tobytes() for row in ws[0][:count]}
+            reached = set()
+            for play in plays:
+                dice = [high] * 4 if high == low else [high, low]
+                for step in play.steps:
+                    distance = step.from_point - step.to_point
+                    # Bearing off with a larger die: the least one that will do.
+                    larger = [d for d in dice if d > distance and step.to_point == 0]
+                    die = distance if distance in dice else min(larger, default=0)
+                    assert die, (position.id(), (high, low), str(play))
+                    dice.remove(die)
+                reached.add(_replayed(position, play.steps))
+            assert reached == kernel and len(reached) == len(plays), (position.id(), high, low)
+            assert len({len(play.steps) for play in plays}) <= 1
 
 
 def test_legal_results_takes_positions() -> None:
@@ -140,6 +187,29 @@ def test_best_play_is_the_bots_at_0_ply() -> None:
         equity = values @ np.array([2.0, 1.0, 1.0, -1.0, -1.0])
         assert equity[0] == pytest.approx(equity[1], abs=1e-5), position.id()
     assert same >= 1990
+
+
+@pytest.mark.parametrize(("plies", "count"), [(1, 100), (2, 20)])
+def test_deep_play_is_the_bots(plies: int, count: int) -> None:
+    """The kernel's play at 1 and 2 plies (which rollouts play) is the bot's of that depth,
+    with the same move filters, on decisions of the bot's games."""
+    bot = Bot(plies=plies)
+    rng = random.Random(18)
+    positions = bot_positions(count * 5, seed=18)[::5]
+    dice = np.array([[rng.randint(1, 6), rng.randint(1, 6)] for _ in positions])
+    chosen = Engine.shipped().best_results(boards_of(positions), dice, plies, DEFAULT_FILTERS)
+    for position, roll, result in zip(positions, dice, chosen, strict=True):
+        play = bot.best_play(position, (int(roll[0]), int(roll[1])))
+        expected = play.result if play is not None else position.flip()
+        assert position_of(result) == expected, (position.id(), roll)
+
+
+def test_deep_play_needs_filters_and_a_depth_it_has() -> None:
+    board, dice = boards_of([Position.initial()]), np.array([[3, 1]])
+    with pytest.raises(KernelError, match="filters"):
+        Engine.shipped().best_results(board, dice, 1)
+    with pytest.raises(KernelError, match="0 to 2 plies"):
+        Engine.shipped().best_results(board, dice, 3, DEFAULT_FILTERS)
 
 
 def test_selfplay_is_seeded_and_splits_without_change() -> None:

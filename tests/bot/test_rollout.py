@@ -1,5 +1,6 @@
-"""Rollouts: reproducible, stratified first rolls, variance reduction that works, and exact
-bear-offs agreeing with the table."""
+"""Rollouts: reproducible, stratified first rolls, variance reduction that works, exact
+bear-offs agreeing with the table, plays at 1 and 2 plies, and the cubeful figure in money
+and match play."""
 
 from __future__ import annotations
 
@@ -11,12 +12,15 @@ import pytest
 
 from backgammon import Position
 from backgammon.bot import Bot
+from backgammon.bot.cube import cube_efficiency, match_decision
 from backgammon.bot.evaluator import FakeEvaluator
 from backgammon.bot.kernel import Engine, KernelError, board_of
+from backgammon.bot.met import equity_after
 from backgammon.bot.rollout import RolloutError, rollout, rollouts
+from backgammon.bot.search import DEFAULT_FILTERS
 from backgammon.bot.shipped import shipped_evaluator
 from backgammon.cli.rollout import ARGUMENTS, rollout_command
-from backgammon.cube import CubeContext, CubeOwner
+from backgammon.cube import CubeContext, CubeOwner, MatchScore
 
 _EQUITY = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
 _FLIP = ([0, 3, 4, 1, 2], np.array([-1.0, 1, 1, 1, 1]), np.array([1.0, 0, 0, 0, 0]))
@@ -66,10 +70,16 @@ def test_the_first_two_rolls_are_stratified() -> None:
     assert not np.array_equal(random_dice[:36], random_dice[36:])
 
 
-def test_variance_reduction_lowers_the_standard_error() -> None:
-    for position in POSITIONS:
-        plain = rollout(position, trials=108, truncate=6, seed=2, workers=1, luck=False)
-        reduced = rollout(position, trials=108, truncate=6, seed=2, workers=1, luck=True)
+@pytest.mark.parametrize("plies", [0, 1])
+def test_variance_reduction_lowers_the_standard_error(plies: int) -> None:
+    """At 1 ply luck is still measured at 0-ply (the plays made are the 1-ply ones): still
+    without bias, and still a much smaller error."""
+    trials, truncate = (108, 6) if plies == 0 else (72, 3)
+    for position in POSITIONS if plies == 0 else POSITIONS[1:3]:
+        plain = rollout(position, trials=trials, truncate=truncate, seed=2, workers=1,
+                        luck=False, plies=plies)
+        reduced = rollout(position, trials=trials, truncate=truncate, seed=2, workers=1,
+                          luck=True, plies=plies)
         assert reduced.equity_se < plain.equity_se / 2, position.id()
         combined = np.hypot(plain.equity_se, reduced.equity_se)
         assert abs(reduced.equity - plain.equity) < 3 * combined, position.id()
@@ -102,8 +112,10 @@ def test_cubeful_equity_follows_the_cube() -> None:
 
 
 def test_rollouts_refuse_what_they_cannot_do() -> None:
-    with pytest.raises(RolloutError, match="0-ply"):
-        rollout(POSITIONS[0], plies=2)
+    with pytest.raises(RolloutError, match="0 to 2 plies"):
+        rollout(POSITIONS[0], plies=3)
+    with pytest.raises(RolloutError, match="filters"):
+        rollout(POSITIONS[0], plies=1, filters=())
     with pytest.raises(RolloutError, match="over"):
         rollout(Position.from_points({}, {1: 1}, checkers=1))
 
@@ -139,3 +151,95 @@ def test_many_positions_roll_out_as_each_alone() -> None:
         assert result == rollout(position, trials=36, truncate=2, seed=result.seed, workers=1)
     with pytest.raises(RolloutError, match="position 1"):
         rollouts([POSITIONS[0], Position.from_points({}, {1: 1}, checkers=1)])
+
+
+@pytest.mark.parametrize(("plies", "trials"), [(1, 36), (2, 3)])
+def test_a_deeper_rollout_is_independent_of_the_workers(plies: int, trials: int) -> None:
+    position = POSITIONS[1]
+    one = rollout(position, trials=trials, truncate=3, seed=4, workers=1, plies=plies)
+    assert one.plies == plies
+    assert one == rollout(position, trials=trials, truncate=3, seed=4, workers=2, plies=plies)
+    assert one != rollout(position, trials=trials, truncate=3, seed=4, workers=1)
+
+
+def test_a_1_ply_rollout_plays_the_1_ply_choice() -> None:
+    """Truncated after one turn, trial i plays the 1-ply choice of the i-th first roll, and
+    its value is that of the position reached, as the kernel's 1-ply choice (the bot's: see
+    test_kernel) reaches it; at 1 ply the choices differ from the 0-ply ones somewhere."""
+    engine = Engine.shipped()
+    position = POSITIONS[1]
+    results, lucks = engine.rollout_trials(position, 0, 36, seed=9, truncate=1, luck=False,
+                                           plies=1, filters=DEFAULT_FILTERS)
+    assert not lucks.any()
+    dice = np.array([(r % 6 + 1, r // 6 + 1) for r in range(36)])
+    start = np.repeat(board_of(position)[None], 36, axis=0)
+    deep = engine.best_results(start, dice, 1, DEFAULT_FILTERS)
+    np.testing.assert_allclose(results, flip(engine.evaluate(deep)), atol=1e-6)
+    assert not np.array_equal(deep, engine.best_results(start, dice))
+
+
+def test_a_1_ply_rollout_agrees_with_a_long_0_ply_one_where_the_plays_agree() -> None:
+    """In a bear-off the table chooses the plays at 0-ply already, so a 1-ply rollout must
+    find the same value as a long 0-ply one, within their errors."""
+    position = Position.from_points({1: 2, 2: 2, 4: 1, 5: 2, 6: 2}, {1: 1, 3: 3, 6: 2, 5: 2})
+    deep = rollout(position, trials=144, seed=12, workers=1, plies=1)
+    long = rollout(position, trials=1296, seed=13, workers=1)
+    combined = np.hypot(deep.equity_se, long.equity_se)
+    assert combined < 0.02
+    assert abs(deep.equity - long.equity) < 3 * combined + 0.002
+    win_se = np.hypot(deep.probabilities_se[0], long.probabilities_se[0])
+    assert abs(deep.probabilities.win - long.probabilities.win) < 3 * win_se + 0.001
+
+
+def test_the_bot_rolls_out_at_its_filters_and_the_plies_asked() -> None:
+    position = POSITIONS[2]
+    result = Bot().rollout(position, trials=36, truncate=2, seed=8, workers=1, plies=1)
+    assert result == rollout(position, trials=36, truncate=2, seed=8, workers=1, plies=1)
+
+
+def test_the_match_cubeful_figure_is_the_match_cube_model_on_the_chances() -> None:
+    position = POSITIONS[3]
+    score = MatchScore(7, (2, 4))
+    cube = CubeContext(match=score)
+    result = rollout(position, cube, trials=72, truncate=2, seed=1, workers=1)
+    assert result.equity == rollout(position, trials=72, truncate=2, seed=1, workers=1).equity
+    decision = match_decision(result.probabilities, cube_efficiency(position), cube)
+    assert result.match_winning_chance == pytest.approx(decision.best, abs=1e-9)
+    won, lost = equity_after(score, won=1), equity_after(score, lost=1)
+    assert result.cubeful_equity == pytest.approx(
+        (2 * decision.best - won - lost) / (won - lost), abs=1e-9
+    )
+    assert result.match_winning_chance_se is not None and result.match_winning_chance_se > 0
+    assert result.cubeful_se == pytest.approx(
+        2 * result.match_winning_chance_se / (won - lost), rel=1e-9
+    )
+    low, high = result.match_winning_interval or (0.0, 0.0)
+    assert low < result.match_winning_chance < high
+
+
+def test_at_double_match_point_the_cubeful_figure_is_the_chance_of_winning() -> None:
+    """1-away 1-away: gammons and the cube count for nothing, so the chance of winning the
+    match is the chance of winning the game, with its error."""
+    position = POSITIONS[0]
+    cube = CubeContext(match=MatchScore(5, (4, 4)))
+    result = rollout(position, cube, trials=72, truncate=2, seed=3, workers=1)
+    assert result.match_winning_chance == pytest.approx(result.probabilities.win, abs=1e-9)
+    assert result.match_winning_chance_se == pytest.approx(result.probabilities_se[0],
+                                                           rel=1e-4)
+
+
+def test_the_command_rolls_a_match_position_out(capsys: pytest.CaptureFixture[str]) -> None:
+    parser = argparse.ArgumentParser()
+    for argument in ARGUMENTS:
+        parser.add_argument(*argument.flags, **argument.options)
+    # A 5-point match at 2-1 for the player on roll.
+    base = ["g/PEUALgAz4CYw:MAGgACAACAAE", "--trials", "36", "--truncate", "2", "--seed", "7",
+            "--workers", "1", "--no-progress"]
+    assert rollout_command(parser.parse_args([*base, "--json"])) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert 0 < data["match_winning_chance"] < 1
+    assert data["match_winning_interval"][0] < data["match_winning_chance"]
+    assert rollout_command(parser.parse_args([*base, "--plies", "1"])) == 0
+    text = capsys.readouterr().out
+    assert "36 trials at 1-ply" in text and "to win the match" in text
+    assert "2-1 in a 5-point match" in text

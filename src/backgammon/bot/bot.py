@@ -315,13 +315,18 @@ class Bot:
         workers: int | None = None,
         luck: bool = True,
         progress: bool = False,
+        plies: int = 0,
     ) -> RolloutResult:
-        """Roll ``position`` out with this bot's networks, playing at 0-ply whatever the
-        bot's depth (:func:`.rollout.rollout` says what each argument does)."""
+        """Roll ``position`` out with this bot's networks and move filters, playing at
+        ``plies`` (0 by default, whatever the bot's depth: deeper trials cost far more;
+        :func:`.rollout.rollout` says what each argument does)."""
         from .rollout import rollout
 
         engine = self.search.engine or Engine.from_evaluator(self.evaluator)
-        return rollout(position, cube, trials, 0, truncate, seed, workers, luck, progress, engine)
+        return rollout(
+            position, cube, trials, plies, truncate, seed, workers, luck, progress, engine,
+            self.filters,
+        )
 
 
 class _ResignationValues:

@@ -1,8 +1,10 @@
 """Rollouts: a position's value measured by playing it out many times with the kernel.
 
 Each trial plays the position to the end (or for ``truncate`` turns and takes the 0-ply value
-of the position reached) with the bot's 0-ply play for both sides, and reports the five
-outcomes for the player on roll; their means are the cubeless probabilities. Trials are
+of the position reached) with the bot's play at ``plies`` (0 to 2: a
+:class:`~backgammon.bot.Bot` of that depth's cubeless choice, with its move filters) for both
+sides, and reports the five outcomes for the player on roll; their means are the cubeless
+probabilities. Trials are
 independent and their dice come from their index and the seed alone, so a rollout gives the
 same result however many processes share it (:func:`rollout`, ``workers``; :func:`rollouts`
 rolls many positions out with one set of processes, as labelling training positions needs).
@@ -13,20 +15,26 @@ Two things make the trials count for more, as in GNU Backgammon's rollouts:
   every 36 trials have each first roll once and each second roll once, every 1,296 each pair
   of first two rolls once (:mod:`.kernel.games`); otherwise the first rolls would not weigh
   the same and the dice are all random;
-* variance reduction (``luck``): each turn's luck is the 0-ply value of the play made with the
-  roll less the average over the 21 rolls of the value of the play each would have made, and a
-  trial counts its result less the sum of its lucks. The expectation is the same, the variance
-  much smaller; each turn costs the evaluations of all 21 rolls.
+* variance reduction (``luck``): each turn's luck is the 0-ply value of the 0-ply play of the
+  roll less the average over the 21 rolls of the value of the 0-ply play of each, and a trial
+  counts its result less the sum of its lucks. The expectation is the same, the variance much
+  smaller; each turn costs the 0-ply choices of all 21 rolls (at 1 ply GNU Backgammon
+  measures luck in the same way, one ply below the play; deeper plays keep the 0-ply measure,
+  :mod:`.kernel.rollouts` says why).
 
 The standard errors are the trials' standard deviation over the square root of their number
 (which overstates them a little, as it ignores the stratification of the dice), the intervals
 ±1.96 standard errors.
 
-The cubeful equity is Janowski's, as the bot's cube decisions use it
-(:func:`backgammon.bot.cube.money_decision`), applied to the rolled-out cubeless
-probabilities: the cube is not played inside the trials (GNU Backgammon's cubeful rollouts
-do play it); its standard error comes from the trials' covariance through the formula's
-gradient. Match play gets no cubeful figure yet.
+The cubeful equity is the value of the right cube action by the bot's cube model applied to
+the rolled-out cubeless probabilities: Janowski's in money play
+(:func:`backgammon.bot.cube.money_decision`), Janowski's lines in match winning chances at the
+score in a match (:func:`backgammon.bot.cube.match_decision`, the match equity table of
+:mod:`.met`). The cube is not played inside the trials (GNU Backgammon's cubeful rollouts do
+play it), so it is the cube model's estimate on better chances, not a cubeful rollout. In a
+match it is reported as the chance of winning the match and as gnubg's normalised equity
+(EMG: winning a single game at the cube +1, losing one -1). Standard errors come from the
+trials' covariance through the model's gradient.
 
 >>> from backgammon import Position
 >>> result = rollout(Position.from_id("4HPwATDgc/ABMA"), trials=36, truncate=2, seed=1,
@@ -41,7 +49,7 @@ import math
 import multiprocessing
 import os
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -52,12 +60,15 @@ from tqdm import tqdm  # type: ignore[import-untyped]
 from ..cube import CubeContext
 from ..errors import BackgammonError
 from ..position import Position
-from .cube import cube_efficiency, money_decision
+from .cube import cube_efficiency, match_decision, money_decision
 from .kernel import Engine
+from .kernel.engine import MAX_PLAY_PLIES
+from .met import equity_after
 from .probabilities import EQUITY_WEIGHTS, Probabilities
+from .search import DEFAULT_FILTERS, MoveFilter
 
-#: The plies a rollout's plays are chosen at (the kernel plays at 0-ply).
-ROLLOUT_PLIES = (0,)
+#: The plies a rollout's plays can be chosen at.
+ROLLOUT_PLIES = tuple(range(MAX_PLAY_PLIES + 1))
 _Z95 = 1.959963984540054
 _EQUITY = np.array(EQUITY_WEIGHTS)
 
@@ -70,9 +81,10 @@ class RolloutError(BackgammonError):
 class RolloutResult:
     """What a rollout measured, for the player on roll before rolling.
 
-    ``probabilities`` and ``equity`` are cubeless; ``cubeful_equity`` is money play's per
-    unit of the cube (None in a match); each has its standard error (``*_se``, the
-    probabilities' in their order).
+    ``probabilities`` and ``equity`` are cubeless; ``cubeful_equity`` is the bot's cube
+    model on the rolled-out chances (see the module), per unit of the cube: money play's
+    equity, or in a match the normalised equity (EMG) of ``match_winning_chance`` (None in
+    money play); each has its standard error (``*_se``, the probabilities' in their order).
     """
 
     position_id: str
@@ -85,8 +97,10 @@ class RolloutResult:
     probabilities_se: tuple[float, float, float, float, float]
     equity: float
     equity_se: float
-    cubeful_equity: float | None
-    cubeful_se: float | None
+    cubeful_equity: float
+    cubeful_se: float
+    match_winning_chance: float | None = None
+    match_winning_chance_se: float | None = None
 
     def interval(self, value: float, se: float) -> tuple[float, float]:
         """The 95% confidence interval of ``value`` with standard error ``se``."""
@@ -98,11 +112,17 @@ class RolloutResult:
         return self.interval(self.equity, self.equity_se)
 
     @property
-    def cubeful_interval(self) -> tuple[float, float] | None:
-        """The 95% confidence interval of the cubeful equity (None in a match)."""
-        if self.cubeful_equity is None or self.cubeful_se is None:
-            return None
+    def cubeful_interval(self) -> tuple[float, float]:
+        """The 95% confidence interval of the cubeful equity."""
         return self.interval(self.cubeful_equity, self.cubeful_se)
+
+    @property
+    def match_winning_interval(self) -> tuple[float, float] | None:
+        """The 95% confidence interval of the chance of winning the match (None in money
+        play)."""
+        if self.match_winning_chance is None or self.match_winning_chance_se is None:
+            return None
+        return self.interval(self.match_winning_chance, self.match_winning_chance_se)
 
     def as_dict(self) -> dict[str, Any]:
         """Plain values, for JSON."""
@@ -111,6 +131,7 @@ class RolloutResult:
         data["probabilities_se"] = dict(zip(_NAMES, self.probabilities_se, strict=True))
         data["equity_interval"] = self.equity_interval
         data["cubeful_interval"] = self.cubeful_interval
+        data["match_winning_interval"] = self.match_winning_interval
         return data
 
 
@@ -128,17 +149,21 @@ def rollout(
     luck: bool = True,
     progress: bool = False,
     engine: Engine | None = None,
+    filters: Sequence[MoveFilter] = DEFAULT_FILTERS,
 ) -> RolloutResult:
     """Roll ``position`` out (player on roll, before rolling) over ``trials`` trials.
 
-    ``cube``: the cube for the cubeful equity (None: money play, cube centred at 1).
-    ``truncate``: turns to play before the 0-ply value stands in (0: to the end). ``seed``:
-    the dice (None: a random seed, reported in the result). ``workers``: processes (None:
-    one a core; 1 runs in this process). ``luck``: variance reduction. ``progress``: a
-    progress bar on standard error. ``engine``: the networks (the shipped ones by default).
+    ``cube``: the cube (and the match score) for the cubeful equity (None: money play, cube
+    centred at 1). ``plies``: the depth of both sides' plays (0 to 2), with the move
+    ``filters`` of the bot's search. ``truncate``: turns to play before the 0-ply value
+    stands in (0: to the end). ``seed``: the dice (None: a random seed, reported in the
+    result). ``workers``: processes (None: one a core; 1 runs in this process). ``luck``:
+    variance reduction. ``progress``: a progress bar on standard error. ``engine``: the
+    networks (the shipped ones by default).
     """
     return rollouts(
-        [position], cube, trials, plies, truncate, seed, workers, luck, progress, engine
+        [position], cube, trials, plies, truncate, seed, workers, luck, progress, engine,
+        filters,
     )[0]
 
 
@@ -153,6 +178,7 @@ def rollouts(
     luck: bool = True,
     progress: bool = False,
     engine: Engine | None = None,
+    filters: Sequence[MoveFilter] = DEFAULT_FILTERS,
 ) -> list[RolloutResult]:
     """:func:`rollout` of each of ``positions`` (with the same cube), sharing one set of
     processes, as labelling many positions needs. Position ``i`` is rolled out with the
@@ -161,7 +187,11 @@ def rollouts(
     """
     if plies not in ROLLOUT_PLIES:
         raise RolloutError(
-            f"Rollouts choose their plays at 0-ply for now (the compiled kernel); got {plies}."
+            f"Rollouts choose their plays at 0 to {ROLLOUT_PLIES[-1]} plies; got {plies}."
+        )
+    if plies > 0 and not filters:
+        raise RolloutError(
+            "A rollout deeper than 0-ply needs move filters (the bot's search's, by default)."
         )
     if trials < 2:
         raise RolloutError(f"A rollout needs at least 2 trials for an error bar; got {trials}.")
@@ -180,7 +210,8 @@ def rollouts(
     seeds = [(seed + index * _SEED_STEP) % 2**63 for index in range(len(positions))]
     engine = engine or Engine.shipped()
     workers = workers or os.cpu_count() or 1
-    values = _run(engine, positions, seeds, trials, truncate, luck, workers, progress)
+    play = _Play(plies, tuple(filters), truncate, luck)
+    values = _run(engine, positions, seeds, trials, play, workers, progress)
     return [
         _summary(position, cube, rows, trials, plies, truncate, position_seed, luck)
         for position, rows, position_seed in zip(positions, values, seeds, strict=True)
@@ -191,11 +222,13 @@ def rollouts(
 _SEED_STEP = 0x9E3779B97F4A7C15
 
 
-def _chunks(trials: int, positions: int, workers: int) -> list[tuple[int, int]]:
-    """(first, count) of the pieces of each position's trials: whole blocks of 36 where
-    possible, about eight pieces a worker in all (so that the progress bar moves and the
-    workers finish together)."""
-    size = max(36, math.ceil(trials * positions / (8 * workers) / 36) * 36)
+def _chunks(trials: int, positions: int, workers: int, plies: int) -> list[tuple[int, int]]:
+    """(first, count) of the pieces of each position's trials: about eight pieces a worker in
+    all (so that the progress bar moves and the workers finish together), in whole blocks of
+    36 at 0-ply; deeper trials are slow enough to go one at a time when they must (a 2-ply
+    trial takes seconds)."""
+    block = 36 if plies == 0 else 1
+    size = max(block, math.ceil(trials * positions / (8 * workers) / block) * block)
     return [(first, min(size, trials - first)) for first in range(0, trials, size)]
 
 
@@ -207,27 +240,39 @@ def _set_engine(engine: Engine) -> None:
     _ENGINE = engine
 
 
-_Task = tuple[int, Position, int, int, int, int, bool, bool]
+@dataclass(frozen=True)
+class _Play:
+    """How every trial is played: the plies and filters of the plays, the truncation, and
+    whether luck is measured."""
+
+    plies: int
+    filters: tuple[MoveFilter, ...]
+    truncate: int
+    luck: bool
+
+
+_Task = tuple[int, Position, int, int, int, _Play, bool]
 
 
 def _piece(task: _Task) -> tuple[int, int, NDArray[np.float64]]:
-    index, position, first, count, seed, truncate, luck, stratify = task
+    index, position, first, count, seed, play, stratify = task
     assert _ENGINE is not None
     results, lucks = _ENGINE.rollout_trials(
-        position, first, count, seed, truncate, luck, stratify
+        position, first, count, seed, play.truncate, play.luck, stratify, play.plies,
+        play.filters,
     )
     return index, first, results - lucks
 
 
 def _run(
     engine: Engine, positions: Sequence[Position], seeds: list[int], trials: int,
-    truncate: int, luck: bool, workers: int, progress: bool,
+    play: _Play, workers: int, progress: bool,
 ) -> NDArray[np.float64]:
     """Every trial's (luck-adjusted) outputs, in trial order: ``(positions, trials, 5)``."""
-    chunks = _chunks(trials, len(positions), workers)
+    chunks = _chunks(trials, len(positions), workers, play.plies)
     stratify = trials % 36 == 0
     tasks: list[_Task] = [
-        (index, position, first, count, position_seed, truncate, luck, stratify)
+        (index, position, first, count, position_seed, play, stratify)
         for index, (position, position_seed) in enumerate(zip(positions, seeds, strict=True))
         for first, count in chunks
     ]
@@ -261,18 +306,15 @@ def _summary(
     se = np.sqrt(np.diag(covariance))
     equities = values @ _EQUITY - 1.0
     equity_se = float(equities.std(ddof=1) / math.sqrt(trials))
-    cubeful = cubeful_se = None
-    if cube.money:
-        cubeful = _cubeful(mean, position, cube)
-        gradient = np.zeros(5)
-        step = 1e-5
-        for k in range(5):
-            shift = np.zeros(5)
-            shift[k] = step
-            gradient[k] = (
-                _cubeful(mean + shift, position, cube) - _cubeful(mean - shift, position, cube)
-            ) / (2 * step)
-        cubeful_se = math.sqrt(max(float(gradient @ covariance @ gradient), 0.0))
+    cubeful, cubeful_se = _with_se(lambda m: _cubeful(m, position, cube), mean, covariance)
+    chance = chance_se = None
+    if cube.match is not None:
+        # The normalised equity: a single game won at this cube is +1, one lost -1.
+        won = equity_after(cube.match, won=cube.value)
+        lost = equity_after(cube.match, lost=cube.value)
+        chance, chance_se = cubeful, cubeful_se
+        cubeful = (2 * chance - won - lost) / (won - lost)
+        cubeful_se = 2 * chance_se / (won - lost)
     return RolloutResult(
         position.id(),
         trials,
@@ -286,10 +328,30 @@ def _summary(
         equity_se,
         cubeful,
         cubeful_se,
+        chance,
+        chance_se,
     )
 
 
+def _with_se(
+    figure: Callable[[NDArray[np.float64]], float], mean: NDArray[np.float64],
+    covariance: NDArray[np.float64],
+) -> tuple[float, float]:
+    """``figure`` of the mean outputs and its standard error, by the delta method (the
+    gradient by central differences)."""
+    gradient = np.zeros(5)
+    step = 1e-5
+    for k in range(5):
+        shift = np.zeros(5)
+        shift[k] = step
+        gradient[k] = (figure(mean + shift) - figure(mean - shift)) / (2 * step)
+    return figure(mean), math.sqrt(max(float(gradient @ covariance @ gradient), 0.0))
+
+
 def _cubeful(mean: NDArray[np.float64], position: Position, cube: CubeContext) -> float:
-    """Janowski's money equity per unit of the cube of the rolled-out probabilities."""
+    """The value of the right cube action for the rolled-out probabilities: money equity per
+    unit of the cube, or the chance of winning the match."""
     p = Probabilities.from_values(np.clip(mean, 0.0, 1.0))
-    return money_decision(p, cube_efficiency(position), cube).best
+    if cube.money:
+        return money_decision(p, cube_efficiency(position), cube).best
+    return match_decision(p, cube_efficiency(position), cube).best

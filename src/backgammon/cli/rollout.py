@@ -14,6 +14,16 @@
 Rollout of 4HPwATDgc/ABMA: 36 trials at 0-ply, truncated after 1 turn, seed 1, ...
 ...
 0
+
+A full gnubg ID or an XGID gives the match score (and the cube), and the cubeful figure is then
+the match's:
+
+>>> args = parser.parse_args(["4HPwATDgc/ABMA:MAGgAAAAAAAE", "--trials", "36", "--truncate",
+...                           "1", "--seed", "1", "--workers", "1", "--no-progress"])
+>>> rollout_command(args)  # doctest: +ELLIPSIS
+Rollout of ...
+  cubeful equity ... EMG ... to win the match ... at 0-0 in a 5-point match;...
+0
 """
 
 from __future__ import annotations
@@ -22,13 +32,15 @@ import argparse
 import json
 
 from ..bot.rollout import RolloutResult, rollout
+from ..cube import CubeContext
 from ..formats.ids import setup_from_id
 from ..match import Match
 from . import Argument, arg
 
 SUMMARY = (
     "Roll a position out with the computer's play: its cubeless chances and equity, and "
-    "the cubeful money equity, with 95%% confidence intervals."
+    "the cube model's cubeful equity on them (money, or the match's at the ID's score), "
+    "with 95%% confidence intervals."
 )
 
 
@@ -42,11 +54,13 @@ def _whole(text: str) -> int:
 ARGUMENTS: tuple[Argument, ...] = (
     arg("id", metavar="ID",
         help="the position: a gnubg Position ID, a full gnubg ID (Position ID:Match ID) or an "
-        "XGID; the player on roll is rolled out before rolling"),
+        "XGID, which also give the cube and the match score; the player on roll is rolled out "
+        "before rolling"),
     arg("--trials", type=_whole, default=1296, metavar="N",
         help="games to play (default 1296; a multiple of 36 balances the first rolls)"),
     arg("--plies", type=_whole, default=0, metavar="P",
-        help="the depth at which the plays are chosen (0, the default, is all there is now)"),
+        help="the depth at which both sides choose their plays: 0 (the default), 1 or 2 "
+        "(about 10 and 200 times slower than 0)"),
     arg("--truncate", type=_whole, default=0, metavar="T",
         help="stop each game after T turns and take the network's value (default 0: play on "
         "to the end)"),
@@ -85,12 +99,15 @@ def rollout_command(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.as_dict(), indent=2))
     else:
-        print(format_result(result, ignored_dice=setup.dice is not None))
+        print(format_result(result, ignored_dice=setup.dice is not None, cube=cube))
     return 0
 
 
-def format_result(result: RolloutResult, ignored_dice: bool = False) -> str:
-    """The result as lines of text."""
+def format_result(
+    result: RolloutResult, ignored_dice: bool = False, cube: CubeContext | None = None
+) -> str:
+    """The result as lines of text (``cube``: the one the cubeful figure was found with,
+    to name its score)."""
     truncated = (
         f"truncated after {result.truncate} turn{'s' if result.truncate != 1 else ''}"
         if result.truncate else "played to the end"
@@ -112,13 +129,28 @@ def format_result(result: RolloutResult, ignored_dice: bool = False) -> str:
         f"  cubeless equity {result.equity:+.4f}  (se {result.equity_se:.4f}; 95%: "
         f"{low:+.4f} to {high:+.4f})"
     )
-    interval = result.cubeful_interval
-    if result.cubeful_equity is not None and interval is not None:
-        lines.append(
-            f"  cubeful equity  {result.cubeful_equity:+.4f}  (se {result.cubeful_se:.4f}; "
-            f"95%: {interval[0]:+.4f} to {interval[1]:+.4f}; Janowski's model on these "
-            "chances, money play)"
-        )
+    low, high = result.cubeful_interval
+    chance, chance_interval = result.match_winning_chance, result.match_winning_interval
+    unit = "" if chance is None else " EMG"
+    lines.append(
+        f"  cubeful equity  {result.cubeful_equity:+.4f}{unit}  (se {result.cubeful_se:.4f}; "
+        f"95%: {low:+.4f} to {high:+.4f})"
+    )
+    if chance is None or chance_interval is None:
+        model = "Janowski's model, money play"
     else:
-        lines.append("  cubeful equity: not computed in match play yet")
+        lines.append(
+            f"                  {100 * chance:.2f}% to win the match  (95%: "
+            f"{100 * chance_interval[0]:.2f} to {100 * chance_interval[1]:.2f})"
+        )
+        score = cube.match if cube is not None else None
+        model = "Janowski's lines in match winning chances at " + (
+            f"{score.score[0]}-{score.score[1]} in a {score.length}-point match"
+            + (" (Crawford)" if score.crawford else "")
+            if score is not None else "the match's score"
+        )
+    lines.append(
+        f"  (the cube model on the rolled-out chances: {model}; the cube is not played in "
+        "the trials)"
+    )
     return "\n".join(lines)

@@ -12,6 +12,12 @@ Each depth has its own function, with its own rows of the work buffers, rather t
 recursive function: :func:`_ply1` makes 21 choices, :func:`_ply2` 21 of those, :func:`_ply3`
 21 of those again. A 2-ply value so makes 462 choices, each evaluating every legal result of
 its roll.
+
+:func:`choose_deep` chooses a roll's play as :meth:`~backgammon.bot.search.Search.rank` ranks
+plays at n plies (the play of a :class:`~backgammon.bot.Bot` of that depth, cubeless): every
+result at 0-ply, then at each further ply those that pass the filter of the ply before (at
+most ``keep`` within ``threshold`` of the best), the play valued deepest and highest first.
+Rollouts play their trials with it (:mod:`.rollouts`).
 """
 
 from __future__ import annotations
@@ -20,11 +26,8 @@ import numpy as np
 from numba import njit
 
 from .evaluate import Nets, checkers_of, evaluate, scratch_for, terminal
-from .games import choose, make_work
-
-_HIGH = np.array([a for a in range(1, 7) for b in range(1, a + 1)], dtype=np.int64)
-_LOW = np.array([b for a in range(1, 7) for b in range(1, a + 1)], dtype=np.int64)
-_WEIGHT = np.where(_HIGH == _LOW, 1.0, 2.0) / 36.0
+from .games import HIGH, LOW, WEIGHT, choose, equity_of, flip, make_work, mover_view
+from .movegen import generate
 
 
 @njit(cache=True)
@@ -44,8 +47,8 @@ def _ply1(board: np.ndarray, nets: Nets, work: tuple, buffers: np.ndarray,  # ty
     ``rows[0]`` are work space."""
     out[:] = 0.0
     for r in range(21):
-        choose(board, _HIGH[r], _LOW[r], nets, work, buffers[0], rows[0])
-        out += _WEIGHT[r] * rows[0]
+        choose(board, HIGH[r], LOW[r], nets, work, buffers[0], rows[0])
+        out += WEIGHT[r] * rows[0]
 
 
 @njit(cache=True)
@@ -65,10 +68,10 @@ def _ply2(board: np.ndarray, nets: Nets, work: tuple, buffers: np.ndarray,  # ty
     out[:] = 0.0
     chosen, child = buffers[1], rows[2]
     for r in range(21):
-        choose(board, _HIGH[r], _LOW[r], nets, work, chosen, rows[1])
+        choose(board, HIGH[r], LOW[r], nets, work, chosen, rows[1])
         if not _over(chosen, single, child):
             _ply1(chosen, nets, work, buffers, rows, child)
-        _add_turned(child, _WEIGHT[r], out)
+        _add_turned(child, WEIGHT[r], out)
 
 
 @njit(cache=True)
@@ -78,10 +81,10 @@ def _ply3(board: np.ndarray, nets: Nets, work: tuple, buffers: np.ndarray,  # ty
     out[:] = 0.0
     chosen, child = buffers[2], rows[4]
     for r in range(21):
-        choose(board, _HIGH[r], _LOW[r], nets, work, chosen, rows[3])
+        choose(board, HIGH[r], LOW[r], nets, work, chosen, rows[3])
         if not _over(chosen, single, child):
             _ply2(chosen, nets, work, buffers, rows, single, child)
-        _add_turned(child, _WEIGHT[r], out)
+        _add_turned(child, WEIGHT[r], out)
 
 
 @njit(cache=True)
@@ -112,3 +115,125 @@ def values_batch(boards: np.ndarray, plies: int, nets: Nets) -> np.ndarray:
             _ply3(board, nets, work, buffers, rows, single, total)
         result[i] = total
     return result
+
+
+@njit(cache=True)
+def deep_work(nets: Nets, most: int) -> tuple:  # type: ignore[type-arg]
+    """Work space of :func:`choose_deep` for filters that keep at most ``most`` plays: the
+    choices', the search's buffers and rows, a float32 row, the plays kept (boards, equities,
+    their indices among the results; twice, to reorder them), and two float64 rows."""
+    room = max(most, 1)
+    return (
+        make_work(nets), np.zeros((3, 2, 26), dtype=np.int8), np.zeros((5, 5)),
+        np.zeros(5, dtype=np.float32),
+        np.zeros((room, 2, 26), dtype=np.int8), np.zeros(room), np.zeros(room, dtype=np.int64),
+        np.zeros((room, 2, 26), dtype=np.int8), np.zeros(room), np.zeros(room, dtype=np.int64),
+        np.zeros(5), np.zeros(5),
+    )
+
+
+@njit(cache=True)
+def _window(equity: np.ndarray, order: np.ndarray, keep: int, threshold: float) -> int:
+    """How many of the plays in ``order`` (best first) pass a filter: at most ``keep`` (one at
+    least) within ``threshold`` of the best, as search._filter keeps them."""
+    best = equity[order[0]]
+    passed = 1
+    while (passed < order.shape[0] and passed < max(keep, 1)
+           and equity[order[passed]] >= best - threshold):
+        passed += 1
+    return passed
+
+
+@njit(cache=True)
+def _equity_at(result: np.ndarray, plies: int, nets: Nets, dwork: tuple) -> float:  # type: ignore[type-arg]
+    """The cubeless equity at ``plies`` (1 or 2) of a result for the player who made it."""
+    work, buffers, rows, single = dwork[0], dwork[1], dwork[2], dwork[3]
+    child, mover = dwork[10], dwork[11]
+    if not _over(result, single, child):
+        if plies == 1:
+            _ply1(result, nets, work, buffers, rows, child)
+        else:
+            _ply2(result, nets, work, buffers, rows, single, child)
+    mover_view(child, mover)
+    return equity_of(mover)
+
+
+@njit(cache=True)
+def _reorder(dwork: tuple, order: np.ndarray, count: int) -> None:  # type: ignore[type-arg]
+    """Keep the first ``count`` of the kept plays in ``order``."""
+    kept, equity, index, boards, equities, indices = dwork[4:10]
+    for j in range(count):
+        boards[j] = kept[order[j]]
+        equities[j] = equity[order[j]]
+        indices[j] = index[order[j]]
+    kept[:count] = boards[:count]
+    equity[:count] = equities[:count]
+    index[:count] = indices[:count]
+
+
+@njit(cache=True)
+def choose_deep(board: np.ndarray, high: int, low: int, plies: int, keep: np.ndarray,
+                threshold: np.ndarray, nets: Nets, dwork: tuple,  # type: ignore[type-arg]
+                chosen: np.ndarray) -> int:
+    """The play of (``high``, ``low``) from ``board`` at ``plies`` (0 to 2), its result into
+    ``chosen``: ranked as Search.rank ranks plays, with the filters (``keep[i]``,
+    ``threshold[i]``) after ply ``i`` (the last for the plies past them). Returns the number
+    of legal results (0: ``chosen`` is the board turned round). ``dwork``: :func:`deep_work`.
+    """
+    work = dwork[0]
+    if plies == 0:
+        return choose(board, high, low, nets, work, chosen, np.zeros(0))
+    ws, scratch, out, mover = work
+    count = generate(ws, board, high, low)
+    if count <= 1:
+        if count == 0:
+            flip(board, chosen)
+        else:
+            chosen[:] = ws[0][0]
+        return count
+    equity = np.empty(count)
+    for i in range(count):
+        evaluate(ws[0][i], nets, scratch, out)
+        mover_view(out, mover)
+        equity[i] = equity_of(mover)
+    order = np.argsort(-equity, kind="mergesort")
+    kept_count = _window(equity, order, keep[0], threshold[0])
+    # The deeper values below choose plays in the same work space: copy the kept ones out.
+    kept, kept_equity, kept_index = dwork[4], dwork[5], dwork[6]
+    for j in range(kept_count):
+        kept[j] = ws[0][order[j]]
+        kept_equity[j] = equity[order[j]]
+        kept_index[j] = order[j]
+    ply = 1
+    while kept_count > 1:
+        for j in range(kept_count):
+            kept_equity[j] = _equity_at(kept[j], ply, nets, dwork)
+        if ply == plies:
+            break
+        step = min(ply, keep.shape[0] - 1)
+        order = np.argsort(-kept_equity[:kept_count], kind="mergesort")
+        kept_count = _window(kept_equity, order, keep[step], threshold[step])
+        _reorder(dwork, order, kept_count)
+        ply += 1
+    # The deepest valued, then the highest equity, then the first result: as Search.rank.
+    best = 0
+    for j in range(1, kept_count):
+        if kept_equity[j] > kept_equity[best] or (
+            kept_equity[j] == kept_equity[best] and kept_index[j] < kept_index[best]
+        ):
+            best = j
+    chosen[:] = kept[best]
+    return count
+
+
+@njit(cache=True)
+def best_batch_deep(boards: np.ndarray, dice: np.ndarray, plies: int, keep: np.ndarray,
+                    threshold: np.ndarray, nets: Nets) -> np.ndarray:
+    """The result of the play at ``plies`` (:func:`choose_deep`) of each board ``(n, 2, 26)``
+    with its roll ``(n, 2)``."""
+    dwork = deep_work(nets, keep.max())
+    out = np.empty_like(boards)
+    for i in range(boards.shape[0]):
+        choose_deep(boards[i], dice[i, 0], dice[i, 1], plies, keep, threshold, nets, dwork,
+                    out[i])
+    return out

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -27,9 +28,12 @@ from . import deep as _deep
 from . import evaluate as _evaluate
 from . import games as _games
 from . import movegen as _movegen
+from . import rollouts as _rollouts
 
 #: The deepest search of :meth:`Engine.values`.
 MAX_PLIES = 3
+#: The deepest play of :meth:`Engine.best_results` and :meth:`Engine.rollout_trials`.
+MAX_PLAY_PLIES = 2
 
 #: Boards: ``(n, 2, 26)`` int8, each the two sides of a Position (player on roll first).
 Boards = NDArray[np.int8]
@@ -76,6 +80,18 @@ def legal_results_batch(
     return _movegen.generate_batch(
         np.ascontiguousarray(boards, dtype=np.int8), np.ascontiguousarray(dice, dtype=np.int64)
     )
+
+
+class MoveWindow(Protocol):
+    """A filter of the plays that go on to the next ply (as
+    :class:`~backgammon.bot.search.MoveFilter`): at most ``keep`` within ``threshold`` of the
+    best."""
+
+    @property
+    def keep(self) -> int: ...
+
+    @property
+    def threshold(self) -> float: ...
 
 
 class KernelError(BackgammonError):
@@ -148,14 +164,26 @@ class Engine:
             raise KernelError(f"The kernel searches 0 to {MAX_PLIES} plies; got {plies}.")
         return _deep.values_batch(np.ascontiguousarray(boards, dtype=np.int8), plies, self.nets)
 
-    def best_results(self, boards: Boards, dice: NDArray[np.integer]) -> Boards:
-        """The result of the 0-ply play of each board with its roll ``(n, 2)`` (the board
-        turned round when the roll cannot be played)."""
-        return _games.best_batch(
-            np.ascontiguousarray(boards, dtype=np.int8),
-            np.ascontiguousarray(dice, dtype=np.int64),
-            self.nets,
-        )
+    def best_results(
+        self, boards: Boards, dice: NDArray[np.integer], plies: int = 0,
+        filters: Sequence[MoveWindow] = (),
+    ) -> Boards:
+        """The result of the play at ``plies`` (0 to :data:`MAX_PLAY_PLIES`) of each board with
+        its roll ``(n, 2)`` (the board turned round when the roll cannot be played): the
+        cubeless choice of a Bot of that depth with ``filters`` (see :mod:`.deep`).
+
+        >>> from backgammon.bot.search import DEFAULT_FILTERS
+        >>> board = boards_of([Position.initial()])
+        >>> after = Engine.shipped().best_results(board, np.array([[3, 1]]), 1, DEFAULT_FILTERS)
+        >>> position_of(after[0]) == Position.initial().parse_play("8/5 6/5", (3, 1)).result
+        True
+        """
+        boards = np.ascontiguousarray(boards, dtype=np.int8)
+        dice = np.ascontiguousarray(dice, dtype=np.int64)
+        if plies == 0:
+            return _games.best_batch(boards, dice, self.nets)
+        keep, threshold = _windows(plies, filters)
+        return _deep.best_batch_deep(boards, dice, plies, keep, threshold, self.nets)
 
     def selfplay(
         self, games: int, seed: int, start: Position | None = None, first: int = 0
@@ -169,15 +197,36 @@ class Engine:
 
     def rollout_trials(
         self, position: Position, first: int, trials: int, seed: int, truncate: int = 0,
-        luck: bool = True, stratify: bool = True,
+        luck: bool = True, stratify: bool = True, plies: int = 0,
+        filters: Sequence[MoveWindow] = (),
     ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         """Trials ``first .. first + trials - 1`` of a rollout of ``position``: each trial's
         outputs for its player on roll, and the sum of each trial's lucks (zeros without
-        ``luck``); ``stratify``: quasi-random first two rolls. See :mod:`.games`."""
+        ``luck``); ``stratify``: quasi-random first two rolls; ``plies`` and ``filters``: the
+        play of both sides, as :meth:`best_results`'. See :mod:`.rollouts`."""
         _check_seed(seed)
-        return _games.rollout_trials(
-            board_of(position), first, trials, seed, truncate, luck, stratify, self.nets
+        keep, threshold = _windows(plies, filters)
+        return _rollouts.rollout_trials(
+            board_of(position), first, trials, seed, truncate, luck, stratify, plies, keep,
+            threshold, self.nets,
         )
+
+
+def _windows(
+    plies: int, filters: Sequence[MoveWindow]
+) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+    """The filters as the kernel takes them (one that keeps a single play at 0-ply, where
+    none is used)."""
+    if not 0 <= plies <= MAX_PLAY_PLIES:
+        raise KernelError(f"The kernel plays at 0 to {MAX_PLAY_PLIES} plies; got {plies}.")
+    if plies > 0 and not filters:
+        raise KernelError(
+            f"A play at {plies} plies needs the filters of the plays that go on to each ply "
+            "(the bot's are search.DEFAULT_FILTERS)."
+        )
+    windows = [(max(w.keep, 1), w.threshold) for w in filters] or [(1, 0.0)]
+    keep = np.array([k for k, _ in windows], dtype=np.int64)
+    return keep, np.array([t for _, t in windows], dtype=np.float64)
 
 
 def _crashed_arrays(

@@ -1,4 +1,4 @@
-"""Compiled games: the 0-ply choice of a play, whole self-play games, and rollout trials.
+"""Compiled games: the dice, the 0-ply choice of a play, and whole self-play games.
 
 Each game (or trial) draws its dice from its own small generator (splitmix64) seeded by the
 run's seed and the game's index, so a run gives the same games however it is split between
@@ -9,18 +9,7 @@ The 0-ply choice is the one :class:`~backgammon.bot.Bot` makes at 0 plies: of th
 the roll, the one with the highest cubeless equity for the player who moves (the opponent's
 outputs turned round); among equal equities the first found.
 
-Rollout trials (:func:`rollout_trials`) play from a position to the end, or for ``truncate``
-turns and then take the 0-ply value of the position reached, and report the five outputs of
-each trial for the player on roll at the start. With ``stratify`` their first two rolls are
-quasi-random (as GNU Backgammon's rotation, for a number of trials that is a multiple of 36):
-trial ``i = 36 k + a`` rolls the ``a``-th of the 36 first and the ``(a + k) mod 36``-th
-second, so every block of 36 trials has each first roll once and each second roll once, and
-every 1,296 trials each pair once; later rolls are random. With
-``luck`` each turn's luck is measured as GNU Backgammon's variance reduction measures it: the
-value (at 0-ply) of the play made with the roll, less the average over the 21 rolls of the
-value of the play each would have made; the trial reports the sum of the lucks (seen by the
-starting player) beside its result, and ``result - luck`` is an estimate of the same
-expectation with a smaller variance.
+Rollout trials, which play on these games' dice, are in :mod:`.rollouts`.
 """
 
 from __future__ import annotations
@@ -34,9 +23,10 @@ from .movegen import generate, workspace
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
-_HIGH = np.array([a for a in range(1, 7) for b in range(1, a + 1)], dtype=np.int64)
-_LOW = np.array([b for a in range(1, 7) for b in range(1, a + 1)], dtype=np.int64)
-_WEIGHT = np.where(_HIGH == _LOW, 1.0, 2.0) / 36.0
+#: The 21 rolls (high die, low die) and the chance of each out of 1.
+HIGH = np.array([a for a in range(1, 7) for b in range(1, a + 1)], dtype=np.int64)
+LOW = np.array([b for a in range(1, 7) for b in range(1, a + 1)], dtype=np.int64)
+WEIGHT = np.where(HIGH == LOW, 1.0, 2.0) / 36.0
 
 
 @njit(cache=True)
@@ -60,20 +50,20 @@ def seed_state(seed: int, index: int) -> np.ndarray:
 
 
 @njit(cache=True)
-def _roll(state: np.ndarray) -> int:
+def roll(state: np.ndarray) -> int:
     """One of the 36 outcomes of the dice, 0..35 (first die ``r // 6 + 1``, second
     ``r % 6 + 1``)."""
     return int(np.int64(((_next(state) >> np.uint64(32)) * np.uint64(36)) >> np.uint64(32)))
 
 
 @njit(cache=True)
-def _flip(board: np.ndarray, out: np.ndarray) -> None:
+def flip(board: np.ndarray, out: np.ndarray) -> None:
     out[0] = board[1]
     out[1] = board[0]
 
 
 @njit(cache=True)
-def _mover_view(values: np.ndarray, out: np.ndarray) -> None:
+def mover_view(values: np.ndarray, out: np.ndarray) -> None:
     """Outputs of a result (its player on roll's) as the player who made it sees them."""
     out[0] = 1.0 - values[0]
     out[1] = values[3]
@@ -83,7 +73,7 @@ def _mover_view(values: np.ndarray, out: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def _equity(v: np.ndarray) -> float:
+def equity_of(v: np.ndarray) -> float:
     return float(2.0 * v[0] - 1.0 + v[1] + v[2] - v[3] - v[4])
 
 
@@ -105,18 +95,18 @@ def choose(board: np.ndarray, high: int, low: int, nets: Nets, work: tuple,  # t
     count = generate(ws, board, high, low)
     results = ws[0]
     if count == 0:
-        _flip(board, chosen)
+        flip(board, chosen)
         if value.shape[0]:
             evaluate(chosen, nets, scratch, out)
-            _mover_view(out, value)
+            mover_view(out, value)
         return 0
     best = 0
     if count > 1 or value.shape[0]:
         best_equity = -1e9
         for i in range(count):
             evaluate(results[i], nets, scratch, out)
-            _mover_view(out, mover)
-            equity = _equity(mover)
+            mover_view(out, mover)
+            equity = equity_of(mover)
             if equity > best_equity:
                 best_equity = equity
                 best = i
@@ -138,7 +128,7 @@ def best_batch(boards: np.ndarray, dice: np.ndarray, nets: Nets) -> np.ndarray:
 
 
 @njit(cache=True)
-def _game_over(result: np.ndarray, checkers: int) -> bool:
+def game_over(result: np.ndarray, checkers: int) -> bool:
     """Whether the player who made ``result`` has borne off every checker."""
     return bool(result[1, 0] == checkers)
 
@@ -162,14 +152,14 @@ def selfplay(start: np.ndarray, games: int, seed: int, first: int,
         board[:] = start
         turn = 0
         while True:
-            r = _roll(state)
+            r = roll(state)
             a, b = r // 6 + 1, r % 6 + 1
             while turn == 0 and a == b:
-                r = _roll(state)
+                r = roll(state)
                 a, b = r // 6 + 1, r % 6 + 1
             choose(board, a, b, nets, work, after, none)
             turn += 1
-            if _game_over(after, checkers):
+            if game_over(after, checkers):
                 # The result's player on roll lost: single, gammon or backgammon.
                 kind = 1
                 if after[0, 0] == 0:
@@ -182,96 +172,3 @@ def selfplay(start: np.ndarray, games: int, seed: int, first: int,
                 break
             board[:] = after
     return points, turns
-
-
-@njit(cache=True)
-def _to_root(values: np.ndarray, root_moves: bool, out: np.ndarray) -> None:
-    """Outputs for the player who moves as the starting player sees them."""
-    if root_moves:
-        out[:] = values
-    else:
-        out[0] = 1.0 - values[0]
-        out[1] = values[3]
-        out[2] = values[4]
-        out[3] = values[1]
-        out[4] = values[2]
-
-
-@njit(cache=True)
-def _difference_to_root(difference: np.ndarray, root_moves: bool, out: np.ndarray) -> None:
-    """A difference of two outputs of the player who moves, as the starting player sees it
-    (the constant of :func:`_to_root` cancels)."""
-    _to_root(difference, root_moves, out)
-    if not root_moves:
-        out[0] -= 1.0
-
-
-@njit(cache=True)
-def rollout_trials(start: np.ndarray, first: int, trials: int, seed: int, truncate: int,
-                   luck: bool, stratify: bool, nets: Nets) -> tuple[np.ndarray, np.ndarray]:
-    """Trials ``first .. first + trials - 1`` of a rollout of ``start`` (player on roll, before
-    rolling): each trial's five outputs for that player, and (with ``luck``) the sum of its
-    lucks, both ``(trials, 5)`` float64. ``truncate``: the turns to play before taking the
-    0-ply value (0: play to the end)."""
-    work = make_work(nets)
-    scratch = work[1]
-    checkers = checkers_of(start)
-    results = np.zeros((trials, 5), dtype=np.float64)
-    lucks = np.zeros((trials, 5), dtype=np.float64)
-    board = np.empty_like(start)
-    after = np.empty_like(start)
-    scratch_board = np.empty_like(start)
-    value = np.zeros(5, dtype=np.float64)
-    mean = np.zeros(5, dtype=np.float64)
-    actual = np.zeros(5, dtype=np.float64)
-    seen = np.zeros(5, dtype=np.float64)
-    leaf = np.zeros(5, dtype=np.float32)
-    none = np.zeros(0, dtype=np.float64)
-    for t in range(trials):
-        index = first + t
-        state = seed_state(seed, index)
-        board[:] = start
-        turn = 0
-        while True:
-            root_moves = turn % 2 == 0
-            if truncate > 0 and turn == truncate:
-                evaluate(board, nets, scratch, leaf)
-                for k in range(5):
-                    value[k] = leaf[k]
-                # The leaf's player on roll is the one about to move.
-                _to_root(value, root_moves, results[t])
-                break
-            if stratify and turn == 0:
-                r = index % 36
-            elif stratify and turn == 1:
-                r = (index + index // 36) % 36
-            else:
-                r = _roll(state)
-            a, b = r // 6 + 1, r % 6 + 1
-            high, low = max(a, b), min(a, b)
-            if luck:
-                mean[:] = 0.0
-                for k in range(21):
-                    choose(board, _HIGH[k], _LOW[k], nets, work, scratch_board, value)
-                    for j in range(5):
-                        mean[j] += _WEIGHT[k] * value[j]
-                    if _HIGH[k] == high and _LOW[k] == low:
-                        after[:] = scratch_board
-                        actual[:] = value
-                for j in range(5):
-                    value[j] = actual[j] - mean[j]
-                _difference_to_root(value, root_moves, seen)
-                for j in range(5):
-                    lucks[t, j] += seen[j]
-            else:
-                choose(board, high, low, nets, work, after, none)
-            turn += 1
-            if _game_over(after, checkers):
-                evaluate(after, nets, scratch, leaf)
-                for k in range(5):
-                    value[k] = leaf[k]
-                # ``after`` has the loser on roll: the mover's view is the other one.
-                _to_root(value, not root_moves, results[t])
-                break
-            board[:] = after
-    return results, lucks
