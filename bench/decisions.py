@@ -6,7 +6,9 @@ exploring (a random legal play) at a rate drawn per game, so that the positions 
 contact, crashed and backgame positions, races and bear-offs. It samples unforced decisions
 (two or more legal plays) from those games, at most one per position and roll, judges every
 legal play of each by gnubg-nn at ``--plies`` (cubeless money equity), and keeps the
-non-trivial ones: where some play loses more than ``--trivial`` against the best. The set is
+non-trivial ones: where some play loses more than ``--trivial`` against the best; with
+``--classes``, only decisions of those gnubg classes are judged and kept (a set of crashed
+positions, which the games reach one decision in twenty, say). The set is
 JSON lines, gzipped: a header (the command, the judge's depth, how many decisions were
 sampled and how many were trivial), then one decision a line: the gnubg Position ID, the
 dice, gnubg's class of the position, the best play's equity, and each legal play's equity
@@ -180,9 +182,10 @@ def judge(item: tuple[str, tuple[int, int], int]) -> dict[str, object]:
 def build(args: argparse.Namespace) -> None:
     seen: set[tuple[str, tuple[int, int]]] = set()
     items: list[tuple[str, tuple[int, int], int]] = []
+    classify = GnubgJudge(0).position_class
     for position, dice in candidates(args.seed, args.sample):
         key = (position.id(), (max(dice), min(dice)))
-        if key not in seen:
+        if key not in seen and (not args.classes or classify(position) in args.classes):
             seen.add(key)
             items.append((key[0], key[1], args.plies))
         if len(items) >= args.candidates:
@@ -213,6 +216,7 @@ def build(args: argparse.Namespace) -> None:
         "sampled": len(kept) + trivial,
         "trivial": trivial,
         "trivial_margin": args.trivial,
+        "classes": args.classes or list(CLASS_ORDER),
     }
     with gzip.open(args.out, "wt") as out:
         out.write(json.dumps(header) + "\n")
@@ -321,6 +325,8 @@ def main() -> None:
     b.add_argument("--plies", type=int, default=2, help="gnubg-nn's depth")
     b.add_argument("--trivial", type=float, default=0.001,
                    help="left out where no play loses more than this")
+    b.add_argument("--classes", nargs="+", choices=CLASS_ORDER, default=[],
+                   help="judge and keep only decisions of these gnubg classes (default: all)")
     b.add_argument("--workers", type=int, default=1)
     b.add_argument("--seed", type=int, default=1)
     b.add_argument("--out", default=DEFAULT_SET)

@@ -63,3 +63,13 @@ def test_pubeval_errs_far_more_than_the_shipped_networks(decisions: ModuleType) 
     ours, _ = decisions.mean_and_error(decisions.losses_of(Bot().choose, sample))
     weak, _ = decisions.mean_and_error(decisions.losses_of(PubEval().choose, sample))
     assert weak > 2 * ours
+
+
+def test_the_crashed_set_holds_only_legal_crashed_decisions(decisions: ModuleType) -> None:
+    decision_set = decisions.load(str(BENCH / "data" / "decisions-crashed.jsonl.gz"))
+    assert "--classes crashed" in decision_set.header["command"]
+    assert decision_set.header["classes"] == ["crashed"]
+    assert len(decision_set.decisions) >= 500
+    assert {d.position_class for d in decision_set.decisions} == {"crashed"}
+    for decision in decision_set.decisions[:100]:
+        assert len(decision.plays()) == len(decision.losses) >= 2
