@@ -182,9 +182,9 @@ def test_the_help_files_are_package_data() -> None:
 
 
 #: The page's words the questions on online play name it by (the catalogue's): the invite,
-#: the lobby's lists, buttons and rated mark, and where to sign in.
-ONLINE_WORDS = ("invite.heading", "setup.lobby", "lobby.heading", "lobby.join", "lobby.rated",
-                "lobby.refresh", "account.link", "lobby.live.heading", "lobby.watch")
+#: the lobby's lists, buttons and rated mark, the rated match's choice, and where to sign in.
+ONLINE_WORDS = ("invite.heading", "setup.lobby", "setup.rated", "lobby.heading", "lobby.join",
+                "lobby.rated", "lobby.refresh", "account.link", "lobby.live.heading", "lobby.watch")
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -192,9 +192,9 @@ def test_the_questions_say_how_to_play_online_in_the_pages_words(
     client: TestClient, lang: str
 ) -> None:
     """The questions and answers end with playing online: inviting a friend by link, what the
-    lobby's entries say, why a rated game needs an account, watching, and an opponent who
-    leaves (the rules' claim); they name the page's controls as the page does, and the
-    contents page links to them."""
+    lobby's entries say, why a rated game needs an account and how to create one, watching,
+    and an opponent who leaves (the rules' claim); they name the page's controls as the page
+    does, and the contents page links to them."""
     _, text = fetch(client, address(lang, "faq"))
     section = Page(text[text.index('<h2 id="online">'):text.index("</main>")].join(
         ("<main>", "</main>")))

@@ -10,6 +10,7 @@ skipped without it).
 from __future__ import annotations
 
 import json
+import secrets
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +71,21 @@ def test_the_setup_form_passes_the_audit(server: str, page: Any, axe: str, lang:
     page.goto(server + "/")
     page.wait_for_selector("#setup-form button[type=submit]")
     in_language(page, lang)
+    assert audit(page, axe) == []
+
+
+def test_the_setup_form_offering_a_rated_match_passes_the_audit(
+    server: str, page: Any, axe: str
+) -> None:
+    page.goto(server + "/account")
+    page.fill("#sign-up input[name=name]", "Audited" + secrets.token_hex(3))
+    page.fill("#sign-up input[name=password]", "a long pass phrase")
+    page.click("#sign-up button[type=submit]")
+    page.wait_for_selector("#sign-out")
+    page.goto(server + "/")
+    page.check('input[name="opponent"][value="online"]')
+    page.fill('input[name="length"]', "3")
+    page.check('input[name="rated"]')  # enabled: a signed-in player's online match
     assert audit(page, axe) == []
 
 

@@ -7,3 +7,9 @@ export function csrfHeaders() {
   const found = document.cookie.split("; ").find((pair) => pair.startsWith("bg_csrf="));
   return found ? { "X-CSRF-Token": decodeURIComponent(found.slice("bg_csrf=".length)) } : {};
 }
+
+/** Whether this browser is signed in: the server sets bg_csrf with the session, and deletes
+ * both at sign-out. */
+export function signedIn() {
+  return document.cookie.split("; ").some((pair) => pair.startsWith("bg_csrf="));
+}

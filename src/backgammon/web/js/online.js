@@ -3,6 +3,7 @@
 // game the opponent has left.
 
 import { ApiError, joinMatch, refusal } from "./api.js";
+import { signedIn } from "./csrf.js";
 import { t } from "./i18n.js";
 import { setUpLobby, showLobby } from "./lobby.js";
 import { inviteSpent, seatOf, seatsHeld } from "./seats.js";
@@ -23,6 +24,9 @@ export function setUpOnline({ open, refresh, claim }) {
   online.open = open;
   online.refresh = refresh;
   setUpLobby({ join });
+  const form = $("#setup-form");
+  form.addEventListener("input", () => offerRated(form));
+  offerRated(form);
   $("#invite-copy").addEventListener("click", () => navigator.clipboard?.writeText($("#invite-link").value));
   for (const button of document.querySelectorAll("[data-claim]")) {
     button.addEventListener("click", () => claim({
@@ -31,12 +35,26 @@ export function setUpOnline({ open, refresh, claim }) {
   }
 }
 
-/** What the setup form adds for an online match: whether to list it in the lobby, and the
- * names (the creator's, else their colour's; the other seat's colour until it is taken). */
+/** Enable the setup form's "Rated match" only where the server can rate the match (its
+ * check_rated): a signed-in creator, an opponent online, a match length, no position. A
+ * disabled box is not sent, so a choice made before the form changed does not ride along. */
+function offerRated(form) {
+  const field = (name) => form.elements.namedItem(name); // not .length: the number of fields
+  field("rated").disabled = !(signedIn() && field("opponent").value === "online"
+    && Number(field("length").value) >= 1 && !field("position").value.trim());
+}
+
+/** What the setup form adds for an online match: whether to list it in the lobby, whether it
+ * is rated, and the names (the creator's, else their colour's; the other seat's colour until
+ * it is taken). */
 export function onlineOptions(form, colour) {
   const colours = colour === "white" ? ["white", "black"] : ["black", "white"];
   const name = String(form.get("player_name") || "").trim();
-  return { lobby: form.has("lobby"), names: [name || t(`name.${colours[0]}`), t(`name.${colours[1]}`)] };
+  return {
+    lobby: form.has("lobby"),
+    rated: form.has("rated"),
+    names: [name || t(`name.${colours[0]}`), t(`name.${colours[1]}`)],
+  };
 }
 
 /** The address that gives the invite's seat. */

@@ -1,0 +1,71 @@
+"""Rated matches from the setup form in a browser: a signed-in player asks for one (the choice
+is enabled only for an online match with a length), another signed-in player joins it from the
+lobby, and it is listed as rated; a guest is not offered the choice.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+PASSWORD = "a long pass phrase"
+
+
+def sign_up(page: Any, server: str, name: str) -> None:
+    """A new account ``name``, signed in on ``page``, which then shows the game's page."""
+    page.goto(server + "/account")
+    page.fill("#sign-up input[name=name]", name)
+    page.fill("#sign-up input[name=password]", PASSWORD)
+    page.click("#sign-up button[type=submit]")
+    page.wait_for_selector("#sign-out")
+    page.goto(server + "/")
+    page.wait_for_selector("#setup-form button[type=submit]")
+
+
+def test_a_signed_in_player_creates_a_rated_match_another_joins_it(
+    server: str, page: Any, browser: Any
+) -> None:
+    alice, bob = ("Alice" + secrets.token_hex(3), "Bob" + secrets.token_hex(3))
+    sign_up(page, server, alice)
+    rated = page.locator('input[name="rated"]')
+    assert rated.is_disabled()  # against the computer
+    page.check('input[name="opponent"][value="online"]')
+    assert rated.is_disabled()  # money play
+    page.fill('input[name="length"]', "3")
+    assert rated.is_enabled()
+    assert "FIBS formula" in page.inner_text("#rated-hint")
+    page.fill("#setup-position", "4HPwATDgc/ABMA")
+    assert rated.is_disabled()  # a position
+    page.fill("#setup-position", "")
+    rated.check()
+    page.click("#setup-form button[type=submit]")
+    page.wait_for_function("() => location.search.startsWith('?match=')")
+    match = page.evaluate("new URLSearchParams(location.search).get('match')")
+
+    context = browser.new_context(viewport={"width": 900, "height": 1000})
+    try:
+        other = context.new_page()
+        other.set_default_timeout(10_000)
+        sign_up(other, server, bob)
+        entry = other.locator("#lobby-list li", has_text=alice)
+        entry.wait_for()
+        assert "Match to 3" in entry.inner_text() and "Rated" in entry.inner_text()
+        entry.get_by_role("button", name="Join").click()
+        other.wait_for_function("id => location.search === `?match=${id}`", arg=match)
+    finally:
+        context.close()
+
+    # A guest's page lists the match being played as rated, and offers no rated match.
+    guest = browser.new_context(viewport={"width": 900, "height": 1000})
+    try:
+        seen = guest.new_page()
+        seen.set_default_timeout(10_000)
+        seen.goto(server + "/")
+        playing = seen.locator("#live-list li", has_text=bob)
+        playing.wait_for()
+        assert alice in playing.inner_text() and "Rated" in playing.inner_text()
+        seen.check('input[name="opponent"][value="online"]')
+        seen.fill('input[name="length"]', "3")
+        assert seen.locator('input[name="rated"]').is_disabled()
+    finally:
+        guest.close()
