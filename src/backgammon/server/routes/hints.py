@@ -31,7 +31,7 @@ from ...moves import Step
 from .. import computer
 from ..deps import Held, Live, check_holds
 from ..guards import HintPool, rate_limited
-from ..schemas import Chances, CubeHint, HintStepView, HintView, PlayHint, ResignationHint
+from ..hint_schemas import Chances, CubeHint, HintStepView, HintView, PlayHint, ResignationHint
 from ..store import LiveMatch
 from ..views import step_view
 
