@@ -32,7 +32,7 @@ from numba import njit
 
 from .deep import choose_deep, deep_work
 from .evaluate import Nets, checkers_of, evaluate
-from .games import HIGH, LOW, WEIGHT, choose, game_over, roll, seed_state
+from .games import HIGH, LOW, WEIGHT, choose, game_over, mover_view, roll, seed_state
 
 
 @njit(cache=True)
@@ -41,11 +41,7 @@ def _to_root(values: np.ndarray, root_moves: bool, out: np.ndarray) -> None:
     if root_moves:
         out[:] = values
     else:
-        out[0] = 1.0 - values[0]
-        out[1] = values[3]
-        out[2] = values[4]
-        out[3] = values[1]
-        out[4] = values[2]
+        mover_view(values, out)
 
 
 @njit(cache=True)
