@@ -13,6 +13,7 @@ import socket
 import threading
 import time
 import urllib.request
+from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -142,10 +143,57 @@ def match_url(base: str, match_id: str) -> str:
     return f"{base}/?match={match_id}#token={token}&seats={seats}"
 
 
-def fetch_state(base: str, match_id: str) -> dict[str, Any]:
-    with urllib.request.urlopen(f"{base}/api/matches/{match_id}", timeout=10) as response:
+def fetch_state(base: str, match_id: str, view: int | None = None) -> dict[str, Any]:
+    """The match's state through the API (its board from seat ``view``'s side, if given)."""
+    query = "" if view is None else f"?view={view}"
+    with urllib.request.urlopen(f"{base}/api/matches/{match_id}{query}", timeout=10) as response:
         data: dict[str, Any] = json.load(response)
     return data
+
+
+#: The password of the accounts the tests sign up.
+PASSWORD = "a long pass phrase"
+
+
+def sign_up(page: Any, server: str, name: str) -> None:
+    """A new account ``name``, signed in on ``page`` (left on the account page)."""
+    page.goto(server + "/account")
+    page.fill("#sign-up input[name=name]", name)
+    page.fill("#sign-up input[name=password]", PASSWORD)
+    page.click("#sign-up button[type=submit]")
+    page.wait_for_selector("#sign-out")
+
+
+def listen(page: Any) -> None:
+    """Keep every line the live region is given in ``window.heard`` (the region keeps the
+    last few only)."""
+    page.evaluate(
+        """() => {
+          window.heard = [];
+          new MutationObserver((changes) => {
+            for (const change of changes) {
+              for (const node of change.addedNodes) window.heard.push(node.textContent);
+            }
+          }).observe(document.querySelector('#announcements'), {childList: true});
+        }"""
+    )
+
+
+def open_pages(browser: Any, count: int) -> Iterator[list[Any]]:
+    """``count`` browser contexts, each a page with no page errors (for a fixture: yields
+    the pages, then closes the contexts and checks that no page raised an error)."""
+    contexts, pages, errors = [], [], []
+    for _ in range(count):
+        context = browser.new_context(viewport={"width": 900, "height": 1000})
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        contexts.append(context)
+        pages.append(page)
+    yield pages
+    for context in contexts:
+        context.close()
+    assert errors == [], errors
 
 
 def place(location: int, mover: int) -> str:

@@ -18,6 +18,7 @@ import pytest
 from browser_support import (
     WEB,
     fetch_state,
+    listen,
     match_url,
     place,
     post,
@@ -259,21 +260,6 @@ def tab_to(page: Any, target: str) -> None:
             return
         page.keyboard.press("Tab")
     pytest.fail(f"Tab never reached {target}")
-
-
-def listen(page: Any) -> None:
-    """Keep every line the live region is given in ``window.heard`` (the region keeps the
-    last few only)."""
-    page.evaluate(
-        """() => {
-          window.heard = [];
-          new MutationObserver((changes) => {
-            for (const change of changes) {
-              for (const node of change.addedNodes) window.heard.push(node.textContent);
-            }
-          }).observe(document.querySelector('#announcements'), {childList: true});
-        }"""
-    )
 
 
 def hear(page: Any, text: str, since: int) -> int:

@@ -10,15 +10,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-PASSWORD = "a long pass phrase"
-
-
-def sign_up(page: Any, server: str, name: str) -> None:
-    page.goto(server + "/account")
-    page.fill("#sign-up input[name=name]", name)
-    page.fill("#sign-up input[name=password]", PASSWORD)
-    page.click("#sign-up button[type=submit]")
-    page.wait_for_selector("#sign-out")
+from browser_support import PASSWORD, sign_up
 
 
 def test_sign_up_then_play_signed_in_then_sign_out(server: str, page: Any) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import Running, screenshot, wait_version
+from browser_support import Running, fetch_state, open_pages, screenshot, wait_version
 
 #: Each side has four checkers left in its home board (pips 7 and 9), seat 0 to roll: a game
 #: of a few turns.
@@ -28,25 +28,7 @@ MOST_ACTIONS = 80
 @pytest.fixture
 def contexts(browser: Any) -> Iterator[list[Any]]:
     """Three browser contexts (two players and a spectator), each a page with no page errors."""
-    made, pages, errors = [], [], []
-    for _ in range(3):
-        context = browser.new_context(viewport={"width": 900, "height": 1000})
-        page = context.new_page()
-        page.set_default_timeout(15_000)
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        made.append(context)
-        pages.append(page)
-    yield pages
-    for context in made:
-        context.close()
-    assert errors == [], errors
-
-
-def state_of(base: str, match_id: str, view: int) -> dict[str, Any]:
-    url = f"{base}/api/matches/{match_id}?view={view}"
-    with urllib.request.urlopen(url, timeout=10) as response:
-        state: dict[str, Any] = json.load(response)
-    return state
+    yield from open_pages(browser, 3)
 
 
 def place(point: int, mover: int) -> str:
@@ -94,7 +76,7 @@ def test_two_browsers_play_an_online_game_that_a_third_watches(
     second.wait_for_function("id => location.search === `?match=${id}`", arg=match_id)
     second.wait_for_selector('[data-place="p24"]')
     first.wait_for_selector("#invite", state="hidden")
-    assert state_of(server, match_id, 0)["seats"][0]["name"] == "Ann"
+    assert fetch_state(server, match_id, 0)["seats"][0]["name"] == "Ann"
     # A second use of the invitation is refused, and says why.
     spectator.goto(link)
     spectator.wait_for_function("document.querySelector('#setup-message').textContent !== ''")
@@ -104,7 +86,7 @@ def test_two_browsers_play_an_online_game_that_a_third_watches(
     spectator.goto(f"{server}/?match={match_id}")
     spectator.wait_for_selector("#watching:not([hidden])")
     spectator.click("#board", position={"x": 20, "y": 20})
-    assert state_of(server, match_id, 0)["version"] == 1  # the seat taken, and nothing since
+    assert fetch_state(server, match_id, 0)["version"] == 1  # the seat taken, and nothing since
     assert spectator.locator(".controls button:visible").count() == 0
 
     # Seat 0 doubles; seat 1 takes (each on their own page only).
@@ -113,7 +95,7 @@ def test_two_browsers_play_an_online_game_that_a_third_watches(
     first.click('.controls [data-action="double"]')
     second.click('.controls [data-action="take"]')
     all_at([first, second, spectator], 3)
-    assert state_of(server, match_id, 0)["cube"] == {
+    assert fetch_state(server, match_id, 0)["cube"] == {
         "value": 2, "owner": 1, "offer": None, "used": True}
 
     # The doubler reloads mid-game: the seat is kept in the browser, the game resumes there,
@@ -124,12 +106,12 @@ def test_two_browsers_play_an_online_game_that_a_third_watches(
     assert first.is_hidden("#watching") and first.is_hidden("#invite")
 
     for _ in range(MOST_ACTIONS):
-        state = state_of(server, match_id, 0)
+        state = fetch_state(server, match_id, 0)
         if state["record"][0]["result"] is not None:
             break  # the game is over (a money session goes on to the next)
         seat = state["to_act"]
         page = pages[seat]
-        seen = state_of(server, match_id, seat)  # as that page draws it
+        seen = fetch_state(server, match_id, seat)  # as that page draws it
         if "roll" in seen["actions"][seat]:
             page.click('.controls [data-action="roll"]')
         elif "confirm" in seen["actions"][seat]:
@@ -138,7 +120,7 @@ def test_two_browsers_play_an_online_game_that_a_third_watches(
             move(page, seen)
         # Every page, the spectator's too, shows the action.
         all_at([first, second, spectator], state["version"] + 1)
-    state = state_of(server, match_id, 0)
+    state = fetch_state(server, match_id, 0)
     assert state["record"][0]["result"] is not None
     result = state["record"][0]["result"]
     assert result["reason"] == "bear off" and result["points"] == 2  # the cube's value
@@ -175,18 +157,18 @@ def test_a_game_joined_from_the_lobby_and_claimed_from_a_player_who_left(
 
         # The opening roll; then the one who is not to move claims the game of the other,
         # who has left (the claim's time is none on this server).
-        state = state_of(running.url, match_id, 0)
+        state = fetch_state(running.url, match_id, 0)
         while state["phase"] == "opening":  # again after a tie
             first.click("#board", position={"x": 20, "y": 20})
             wait_version(first, state["version"] + 1)
-            state = state_of(running.url, match_id, 0)
+            state = fetch_state(running.url, match_id, 0)
         absent = state["to_act"]
         claimer = {0: first, 1: second}[1 - absent]
         claimer.wait_for_selector(".controls .claim:not([hidden])")
         assert {0: first, 1: second}[absent].is_hidden(".controls .claim")
         claimer.click('[data-claim="game"]')
         wait_version(claimer, state["version"] + 1)
-        result = state_of(running.url, match_id, 0)["record"][0]["result"]
+        result = fetch_state(running.url, match_id, 0)["record"][0]["result"]
         assert result == {"winner": 1 - absent, "kind": "single", "points": 1,
                           "reason": "claim"}
         # Both pages say it: the claimer that the other had left, the absent one (had they

@@ -8,16 +8,12 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-PASSWORD = "a long pass phrase"
+from browser_support import sign_up
 
 
-def sign_up(page: Any, server: str, name: str) -> None:
+def signed_in(page: Any, server: str, name: str) -> None:
     """A new account ``name``, signed in on ``page``, which then shows the game's page."""
-    page.goto(server + "/account")
-    page.fill("#sign-up input[name=name]", name)
-    page.fill("#sign-up input[name=password]", PASSWORD)
-    page.click("#sign-up button[type=submit]")
-    page.wait_for_selector("#sign-out")
+    sign_up(page, server, name)
     page.goto(server + "/")
     page.wait_for_selector("#setup-form button[type=submit]")
 
@@ -26,7 +22,7 @@ def test_a_signed_in_player_creates_a_rated_match_another_joins_it(
     server: str, page: Any, browser: Any
 ) -> None:
     alice, bob = ("Alice" + secrets.token_hex(3), "Bob" + secrets.token_hex(3))
-    sign_up(page, server, alice)
+    signed_in(page, server, alice)
     rated = page.locator('input[name="rated"]')
     assert rated.is_disabled()  # against the computer
     page.check('input[name="opponent"][value="online"]')
@@ -46,7 +42,7 @@ def test_a_signed_in_player_creates_a_rated_match_another_joins_it(
     try:
         other = context.new_page()
         other.set_default_timeout(10_000)
-        sign_up(other, server, bob)
+        signed_in(other, server, bob)
         entry = other.locator("#lobby-list li", has_text=alice)
         entry.wait_for()
         assert "Match to 3" in entry.inner_text() and "Rated" in entry.inner_text()

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_support import match_url, post, wait_version
+from browser_support import fetch_state, listen, match_url, open_pages, post, wait_version
 
 SEED = 11  # seat 1 wins the opening roll, 5 against 4
 
@@ -52,30 +52,12 @@ class Line:
 @pytest.fixture
 def pages(browser: Any) -> Iterator[list[Any]]:
     """Two browser contexts, each a page with no page errors."""
-    contexts, made, errors = [], [], []
-    for _ in range(2):
-        context = browser.new_context(viewport={"width": 900, "height": 1000})
-        page = context.new_page()
-        page.set_default_timeout(15_000)
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        contexts.append(context)
-        made.append(page)
-    yield made
-    for context in contexts:
-        context.close()
-    assert errors == [], errors
-
-
-def state_of(base: str, match_id: str, view: int) -> dict[str, Any]:
-    with urllib.request.urlopen(f"{base}/api/matches/{match_id}?view={view}",
-                                timeout=10) as response:
-        state: dict[str, Any] = json.load(response)
-    return state
+    yield from open_pages(browser, 2)
 
 
 def act(base: str, match_id: str, token: str, action: dict[str, Any]) -> None:
     """An action of the seat ``token`` holds, made through the API."""
-    version = state_of(base, match_id, 0)["version"]
+    version = fetch_state(base, match_id, 0)["version"]
     request = urllib.request.Request(
         f"{base}/api/matches/{match_id}/actions",
         data=json.dumps({**action, "version": version}).encode(),
@@ -87,20 +69,6 @@ def act(base: str, match_id: str, token: str, action: dict[str, Any]) -> None:
 
 def record_lines(page: Any) -> list[str]:
     return [text.strip() for text in page.locator("#record li").all_inner_texts()]
-
-
-def listen(page: Any) -> None:
-    """Keep every line the live region is given in ``window.heard`` (it keeps the last few)."""
-    page.evaluate(
-        """() => {
-          window.heard = [];
-          new MutationObserver((changes) => {
-            for (const change of changes) {
-              for (const node of change.addedNodes) window.heard.push(node.textContent);
-            }
-          }).observe(document.querySelector('#announcements'), {childList: true});
-        }"""
-    )
 
 
 def test_a_page_that_lost_its_connection_shows_each_missed_event_once(
@@ -125,14 +93,14 @@ def test_a_page_that_lost_its_connection_shows_each_missed_event_once(
     # Bob wins the opening roll (5-4), plays it step by step and confirms: several events
     # Ann's page does not hear of, while it keeps trying to reconnect and is refused.
     act(server, match_id, bob["token"], {"seat": 1, "action": "roll"})
-    while "roll" not in (state := state_of(server, match_id, 1))["actions"][0]:
+    while "roll" not in (state := fetch_state(server, match_id, 1))["actions"][0]:
         if "confirm" in state["actions"][1]:
             act(server, match_id, bob["token"], {"seat": 1, "action": "confirm"})
         else:
             step = state["steps"][0]
             act(server, match_id, bob["token"],
                 {"seat": 1, "action": "step", "from": step["from"], "to": step["to"]})
-    missed = state_of(server, match_id, 0)
+    missed = fetch_state(server, match_id, 0)
     wait_version(second, missed["version"])
     # Once the page has tried to reconnect and been refused, it still shows the state before.
     deadline = time.monotonic() + 10
