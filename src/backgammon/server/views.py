@@ -172,6 +172,7 @@ class Shown:
     def text(self, view: int, since: int | None = None) -> str:
         """The state from seat ``view``'s side, its record what changed after ``since``, as
         JSON text (the API's field names)."""
+        since = _since(self.live, since)  # versions not reached all mean the whole record
         text = self._texts.get((view, since))
         if text is None:
             text = self.state(view, since).model_dump_json(by_alias=True)
@@ -197,26 +198,21 @@ def record_view(live: LiveMatch, since: int | None = None) -> dict[str, Any]:
     every entry, written out again each time)."""
     since = _since(live, since)
     games = live.match.games
-    shown = [
-        _game_view(live, number)
-        for number, each in enumerate(games, start=1)
-        if begun(each) or number == 1
-    ]
-    if since is None:
-        return {"record": [view for view, _ in shown], "record_since": None}
     # The game in play at version ``since`` (at a game's end the next, which began then),
-    # and how many of its events it had.
-    number, start = 1, since
-    while number < len(games) and start >= len(games[number - 1].events):
+    # and how many of its events it had: only the games from it on are made.
+    number, start = 1, 0 if since is None else since
+    while since is not None and number < len(games) and start >= len(games[number - 1].events):
         start -= len(games[number - 1].events)
         number += 1
     record = []
-    for view, indexes in shown:
-        if view.number == number:
+    for index in range(number, len(games) + 1):
+        if not (begun(games[index - 1]) or index == 1):
+            continue
+        view, indexes = _game_view(live, index)
+        if since is not None and index == number:
             first = bisect_left(indexes, start)
             view = view.model_copy(update={"entries": view.entries[first:], "first_entry": first})
-        if view.number >= number:
-            record.append(view)
+        record.append(view)
     return {"record": record, "record_since": since}
 
 
