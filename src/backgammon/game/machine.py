@@ -210,9 +210,11 @@ class Game(NamedActions):
         """The actions ``player`` may take now, for interfaces to offer."""
         check_seat(player)
         actions: list[Action] = []
+        # Only those the phase allows are probed: the check refuses the others first.
+        allowed = ALLOWED[self.phase]
         for action in Action:
             # A pass is the game's own; a seed for the dice and a seat are not moves.
-            if action in (Action.PASS, Action.SEED, Action.JOIN):
+            if action not in allowed or action in (Action.PASS, Action.SEED, Action.JOIN):
                 continue
             try:
                 # A probe, never recorded: no time stamp to make (it costs more than the check).

@@ -131,9 +131,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(CsrfGuard)
     app.add_exception_handler(RequestValidationError, _invalid_request)
     app.add_exception_handler(HTTPException, _refused)
+    # The actions first: they are most of the requests, and the routes are tried in order.
+    app.include_router(actions.router)
     app.include_router(seats.router)  # before matches: /api/matches/join is not a match id
     app.include_router(matches.router)
-    app.include_router(actions.router)
     app.include_router(dice.router)
     app.include_router(hints.router)
     app.include_router(analysis.router)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, NamedTuple
 
 from fastapi import Depends, HTTPException, Path, Query, Request, status
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -60,11 +60,13 @@ async def get_computer(request: Request) -> Computer:
     return computer
 
 
-async def get_match_to_act(
-    match_id: MatchId, store: Annotated[MatchStore, Depends(get_store)]
-) -> LiveMatch:
+async def get_match_to_act(match_id: MatchId, request: Request) -> LiveMatch:
     """The match named in the path, or 404, as this process holds it: an action brings it up
     to its row under its lock (:meth:`.store.MatchStore.current`), only where it must."""
+    # The store is read here rather than as a dependency of its own: FastAPI solves each
+    # dependency afresh (its own dependencies, and its parameters of every kind) at every
+    # request, a tenth of a millisecond each, however often the request uses it.
+    store: MatchStore = request.app.state.store
     try:
         return await store.get(match_id)
     except UnknownMatchError:
@@ -74,10 +76,10 @@ async def get_match_to_act(
 
 
 async def get_match(
-    live: Annotated[LiveMatch, Depends(get_match_to_act)],
-    store: Annotated[MatchStore, Depends(get_store)],
+    live: Annotated[LiveMatch, Depends(get_match_to_act)], request: Request
 ) -> LiveMatch:
     """The match named in the path, or 404; up to date with its row."""
+    store: MatchStore = request.app.state.store
     return await store.fresh(live)
 
 
@@ -117,10 +119,11 @@ def seats_held(live: LiveMatch, credentials: HTTPAuthorizationCredentials | None
     return held
 
 
-async def get_held(live: LiveToAct, store: Store, credentials: Credentials) -> frozenset[int]:
+async def get_held(live: LiveToAct, request: Request, credentials: Credentials) -> frozenset[int]:
     """The seats the request's token holds in the match named in the path (401, 403). A
     token this process's copy does not know is looked for again in the match's row, where
     other processes write too: the seat may have been taken there (a join)."""
+    store: MatchStore = request.app.state.store
     try:
         return seats_held(live, credentials)
     except HTTPException as refused:
@@ -128,6 +131,24 @@ async def get_held(live: LiveToAct, store: Store, credentials: Credentials) -> f
             raise
     await store.fresh(live)
     return seats_held(live, credentials)
+
+
+class Seated(NamedTuple):
+    """The match named in the path, as this process holds it, and the seats the request's
+    token holds in it."""
+
+    live: LiveMatch
+    held: frozenset[int]
+
+
+async def get_seated(match_id: MatchId, request: Request, credentials: Credentials) -> Seated:
+    """:func:`get_match_to_act` and :func:`get_held` in one dependency, for the action: the
+    request the server answers most, whose every dependency FastAPI solves at each call."""
+    live = await get_match_to_act(match_id, request)
+    return Seated(live, await get_held(live, request, credentials))
+
+
+SeatedToAct = Annotated[Seated, Depends(get_seated)]
 
 
 def check_holds(held: frozenset[int], seat: int) -> None:

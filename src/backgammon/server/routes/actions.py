@@ -16,7 +16,7 @@ from ...game import Act, Action
 from ...match import Match
 from ...position import WinKind
 from ..computer import Computer
-from ..deps import Held, LiveToAct, RecordSince, check_holds
+from ..deps import RecordSince, SeatedToAct, check_holds
 from ..guards import rate_limited
 from ..hub import Hub
 from ..keys import ActionKeys, IdempotencyKey, digest
@@ -53,8 +53,7 @@ router = APIRouter(prefix="/api/matches", tags=["actions"])
     },
 )
 async def post_action(
-    live: LiveToAct,
-    held: Held,
+    seated: SeatedToAct,
     action: Annotated[ActionRequest, Body()],
     request: Request,
     key: IdempotencyKey = None,
@@ -72,7 +71,8 @@ async def post_action(
     and applies nothing; the key sent with another action is refused (422). With
     ``record_since`` (the version the client holds, usually the one it acts on) the answer's
     record holds only what changed after it."""
-    check_holds(held, action.seat)
+    live = seated.live
+    check_holds(seated.held, action.seat)
     # The app's parts read here rather than as five more dependencies, which FastAPI would
     # solve one by one at every action.
     app = request.app.state
