@@ -105,3 +105,55 @@ def test_answers_and_pushes_carry_the_records_changes(client: TestClient) -> Non
         with pytest.raises(WebSocketDisconnect) as closed:
             socket.receive_json()
         assert closed.value.code == 1008 and closed.value.reason.endswith(".")
+
+
+def test_the_page_that_acts_is_not_pushed_its_own_state(client: TestClient) -> None:
+    """A page that names itself to its WebSocket (``watcher``) and in its actions
+    (``Watcher-Id``) is pushed only the states others' actions make; a page with another
+    name, or none, is pushed every state; and the next push to the acting page carries the
+    record's changes from the version its last answer brought."""
+    match_id = client.cookies["match"]
+    url = f"/api/matches/{match_id}/updates?view=0&record=changes"
+    mine, other = "a" * 20, "b-" * 10
+
+    def act(held: State, name: str) -> State:
+        answered = client.post(
+            f"/api/matches/{match_id}/actions",
+            params={"view": 0, "record_since": held["version"]},
+            json=next_action(held),
+            headers={"Watcher-Id": name},
+        )
+        assert answered.status_code == 200, answered.text
+        state: State = answered.json()
+        return state
+
+    with client.websocket_connect(f"{url}&watcher={mine}") as acting, \
+            client.websocket_connect(f"{url}&watcher={other}") as named, \
+            client.websocket_connect(url) as anonymous:
+        held = acting.receive_json()
+        for socket in (named, anonymous):
+            socket.receive_json()
+        for _ in range(2):  # two actions of this page: pushed to the others only
+            state = act(held, mine)
+            for socket in (named, anonymous):
+                assert socket.receive_json()["version"] == state["version"]
+            held = merged(held, state)
+        state = act(held, other)  # the other page's action
+        pushed = acting.receive_json()  # the first push this page is sent since it acted
+        assert pushed["version"] == state["version"]
+        assert pushed["record_since"] == held["version"]
+        assert merged(held, pushed)["record"] == whole(client, match_id)["record"]
+
+
+def test_a_malformed_watcher_name_is_refused(client: TestClient) -> None:
+    match_id = client.cookies["match"]
+    url = f"/api/matches/{match_id}/updates?view=0&watcher=short"
+    with client.websocket_connect(url) as socket, pytest.raises(WebSocketDisconnect) as closed:
+        socket.receive_json()
+    assert closed.value.code == 1008
+    assert "16 to 64" in closed.value.reason
+    state = whole(client, match_id)
+    answered = client.post(f"/api/matches/{match_id}/actions", json=next_action(state),
+                           headers={"Watcher-Id": "no spaces allowed here"})
+    assert answered.status_code == 422
+    assert whole(client, match_id)["version"] == state["version"]

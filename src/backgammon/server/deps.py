@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated, NamedTuple
 
-from fastapi import Depends, HTTPException, Path, Query, Request, status
+from fastapi import Depends, Header, HTTPException, Path, Query, Request, status
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from .computer import Computer
-from .hub import Hub
+from .hub import WATCHER_NAME, Hub
 from .seats import SECRET_LENGTH
 from .settings import Settings
 from .store import LiveMatch, MatchStore, UnknownMatchError
@@ -28,6 +28,19 @@ RecordSince = Annotated[
         ge=0,
         description="a version the client holds the state of: the answer's record then holds "
         "only what changed after it (``record_since``); the whole record by default",
+    ),
+]
+
+
+#: The name of the page that makes an action, as it named itself to the WebSocket of live
+#: updates: the state the action makes is not pushed there too (:meth:`.hub.Hub.publish`).
+WatcherId = Annotated[
+    str | None,
+    Header(
+        alias="Watcher-Id",
+        pattern=WATCHER_NAME,
+        description="the name the page gave its WebSocket of updates (its ``watcher``): the "
+        "state this action makes, which the answer carries, is not pushed to it",
     ),
 ]
 

@@ -37,6 +37,9 @@ log = logging.getLogger(__name__)
 QUEUE_SIZE = 32
 #: The close code of a page dropped for falling behind (RFC 6455's "try again later").
 BEHIND = 1013
+#: A page's name for itself (:attr:`Watcher.name`): 16 to 64 letters, digits, '-' or '_', of
+#: which a page makes a random one (long enough that nobody else's page guesses it).
+WATCHER_NAME = "^[A-Za-z0-9_-]{16,64}$"
 
 
 @dataclass(eq=False)
@@ -51,6 +54,10 @@ class Watcher:
     last: int = -1
     #: Each state's record holds only what changed since the last state sent.
     changes: bool = False
+    #: The page's own name for itself (empty: none), which its actions name (``Watcher-Id``):
+    #: the state an action makes is not pushed to the page whose action it was, which has it
+    #: from the answer.
+    name: str = ""
     #: The task sending the queued states, and the one closing a dropped watcher's socket.
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
 
@@ -90,12 +97,19 @@ class Hub:
     relay: Relay | None = None
 
     def watcher(
-        self, socket: WebSocket, view: int, since: int = -1, *, changes: bool = False
+        self,
+        socket: WebSocket,
+        view: int,
+        since: int = -1,
+        *,
+        changes: bool = False,
+        name: str = "",
     ) -> Watcher:
         """A new watcher of ``socket``, from seat ``view``'s side, with an empty queue, for
         a page that has seen the match up to version ``since`` (-1: nothing yet), sent the
-        record's ``changes`` only, or the whole record in every state."""
-        return Watcher(socket, view, asyncio.Queue(self.queue_size), since, changes)
+        record's ``changes`` only, or the whole record in every state; ``name``: the page's
+        own name for itself, which its actions give (:meth:`publish`)."""
+        return Watcher(socket, view, asyncio.Queue(self.queue_size), since, changes, name)
 
     async def join(self, match_id: str, watcher: Watcher) -> None:
         """Start pushing the match's new states to ``watcher`` (and, the first watcher here,
@@ -127,17 +141,29 @@ class Hub:
         return match_id in self.watchers
 
     def publish(
-        self, live: LiveMatch, *, again: bool = False, shown: Shown | None = None
+        self,
+        live: LiveMatch,
+        *,
+        again: bool = False,
+        shown: Shown | None = None,
+        answered: str | None = None,
     ) -> None:
         """Queue the match's new state for every watcher, each from its own side (the state
         of each side is made once, or taken from ``shown``, the state now that an action
         answers with too). Waits for nobody. ``again``: the state has changed without a new
-        event (a seat taken), so it goes to those sent its version already."""
+        event (a seat taken), so it goes to those sent its version already. ``answered``:
+        the name of the page whose action made the state, which has it from the answer: it
+        is not sent again there (a watcher of another process is, and the page ignores it)."""
         shown = shown or Shown(live)
         version = live.version
         for watcher in list(self.watchers.get(live.id, ())):
             if version < watcher.last or (version == watcher.last and not again):
                 continue  # sent already, or older than what was
+            if answered and watcher.name == answered and not again:
+                # The answer's record holds the changes since the version the page acted
+                # on, which is the one it was last sent: its next push goes on from here.
+                watcher.last = version
+                continue
             try:
                 watcher.queue.put_nowait(shown.text(watcher.view, _base(watcher)))
                 watcher.last = version

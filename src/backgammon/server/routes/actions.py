@@ -16,7 +16,7 @@ from ...game import Act, Action
 from ...match import Match
 from ...position import WinKind
 from ..computer import Computer
-from ..deps import RecordSince, SeatedToAct, check_holds
+from ..deps import RecordSince, SeatedToAct, WatcherId, check_holds
 from ..guards import rate_limited
 from ..hub import Hub
 from ..keys import ActionKeys, IdempotencyKey, digest
@@ -61,6 +61,7 @@ async def post_action(
         int | None, Query(ge=0, le=1, description="the board's side (default: the actor's)")
     ] = None,
     record_since: RecordSince = None,
+    watcher: WatcherId = None,
 ) -> Response:
     """Make one action for a seat, on the state's ``version`` it names (a stale one is
     refused, 409, and changes nothing: the same action sent twice acts once); the answer is
@@ -70,7 +71,8 @@ async def post_action(
     sent again with it is answered as the first time (with ``Idempotent-Replayed: true``)
     and applies nothing; the key sent with another action is refused (422). With
     ``record_since`` (the version the client holds, usually the one it acts on) the answer's
-    record holds only what changed after it."""
+    record holds only what changed after it. A page watching the match that names itself
+    (``Watcher-Id``, as it named its WebSocket) is not pushed the state the answer carries."""
     live = seated.live
     check_holds(seated.held, action.seat)
     # The app's parts read here rather than as five more dependencies, which FastAPI would
@@ -134,7 +136,7 @@ async def post_action(
             return _replayed(live, kept, side, record_since)
         if key is not None:
             keys.note(live.id, action.seat, key, asked)
-        hub.publish(live, shown=shown)
+        hub.publish(live, shown=shown, answered=watcher)
         computer.wake(live)
     return shown.response(side, record_since)
 

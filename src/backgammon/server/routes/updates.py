@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 from fastapi import APIRouter, WebSocket, status
 
 from ..computer import Computer
 from ..deps import MATCH_ID_LENGTH
-from ..hub import Hub
+from ..hub import WATCHER_NAME, Hub
 from ..store import MatchStore, UnknownMatchError
 
 router = APIRouter(tags=["updates"])
@@ -14,7 +16,12 @@ router = APIRouter(tags=["updates"])
 
 @router.websocket("/api/matches/{match_id}/updates")
 async def updates(
-    socket: WebSocket, match_id: str, view: str = "0", since: str = "-1", record: str = "whole"
+    socket: WebSocket,
+    match_id: str,
+    view: str = "0",
+    since: str = "-1",
+    record: str = "whole",
+    watcher: str = "",
 ) -> None:
     """Send the state at once, then again after each event; messages sent in, text or
     binary, are ignored.
@@ -24,7 +31,10 @@ async def updates(
     is sent the state only if it has changed since, and never a state twice. With
     ``record=changes`` each state's record holds only what changed since the previous state
     sent (the first: since ``since``, or the whole record), its ``record_since`` the version
-    of that state: a page that keeps what it is sent extends its record with them. An unknown
+    of that state: a page that keeps what it is sent extends its record with them. A page
+    that names itself (``watcher``: 16 to 64 letters, digits, '-' or '_', random) and gives
+    that name with its actions (the header ``Watcher-Id``) is not sent the states its own
+    actions make, which their answers carry: only the other side's, and the computer's. An unknown
     match closes the socket with code 4404; a page too slow to read the states sent is closed
     with 1013, and reconnects.
     """
@@ -46,6 +56,12 @@ async def updates(
             code=status.WS_1008_POLICY_VIOLATION, reason="The record is whole or changes."
         )
         return
+    if watcher and re.fullmatch(WATCHER_NAME, watcher) is None:
+        await socket.close(
+            code=status.WS_1008_POLICY_VIOLATION,
+            reason="The watcher's name is 16 to 64 letters, digits, '-' or '_'.",
+        )
+        return
     try:
         if len(match_id) > MATCH_ID_LENGTH:
             raise UnknownMatchError(match_id)
@@ -54,16 +70,16 @@ async def updates(
         # A close reason holds at most 123 bytes: the id is not repeated in it.
         await socket.close(code=4404, reason="There is no match with this id.")
         return
-    watcher = hub.watcher(socket, int(view), int(since), changes=record == "changes")
+    page = hub.watcher(socket, int(view), int(since), changes=record == "changes", name=watcher)
     try:
         # Joined (and following the other processes' news) before the state is read, so no
         # event falls between the two.
-        await hub.join(match_id, watcher)
-        hub.catch_up(await store.fresh(live), watcher)
-        watcher.start()
+        await hub.join(match_id, page)
+        hub.catch_up(await store.fresh(live), page)
+        page.start()
         computer.wake(live)
         while (await socket.receive())["type"] != "websocket.disconnect":
             pass
     finally:
-        hub.leave(match_id, watcher)
-        watcher.stop()
+        hub.leave(match_id, page)
+        page.stop()

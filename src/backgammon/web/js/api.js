@@ -21,8 +21,16 @@ export function refusal(error, refused) {
   return error.status >= 500 ? "error.network" : refused;
 }
 
-async function request(method, path, body, match = null) {
-  const headers = body === undefined ? {} : { "Content-Type": "application/json" };
+/**
+ * This page's name for itself, random: its WebSocket of updates gives it, and so do its
+ * actions, so that the server does not push it the states its own actions make (their
+ * answers carry them). Made with getRandomValues, which pages served over plain HTTP have too.
+ */
+const watcherName = Array.from(crypto.getRandomValues(new Uint8Array(16)),
+  (byte) => byte.toString(16).padStart(2, "0")).join("");
+
+async function request(method, path, body, match = null, extra = {}) {
+  const headers = { ...extra, ...(body === undefined ? {} : { "Content-Type": "application/json" }) };
   const seat = match === null ? null : seatOf(match);
   if (seat) headers.Authorization = `Bearer ${seat.token}`;
   const response = await fetch(path, {
@@ -79,7 +87,8 @@ export function getState(id, view) {
  * after that version (lay it over the state held with `withRecord`). */
 export function act(id, view, action) {
   const query = `view=${view}&record_since=${action.version}`;
-  return request("POST", `/api/matches/${encodeURIComponent(id)}/actions?${query}`, action, id);
+  return request("POST", `/api/matches/${encodeURIComponent(id)}/actions?${query}`, action, id,
+    { "Watcher-Id": watcherName });
 }
 
 /**
@@ -146,7 +155,7 @@ export function watch(id, view, onState, onLost) {
   let since = -1;
   const open = () => {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const query = `view=${view}&since=${since}&record=changes`;
+    const query = `view=${view}&since=${since}&record=changes&watcher=${watcherName}`;
     socket = new WebSocket(`${scheme}://${location.host}/api/matches/${encodeURIComponent(id)}/updates?${query}`);
     socket.onmessage = (event) => {
       const state = JSON.parse(event.data);

@@ -287,7 +287,9 @@ function render() {
 }
 
 function show(incoming) {
-  // The acting page hears of its own action twice (the push and the answer): draw it once.
+  // The acting page may hear of its own action twice (the answer, and a push from a server
+  // process other than the one that answered): draw it once. A push that runs ahead of the
+  // answer it follows finds this page a version short, and withRecord has the state read.
   // An online match's opponent taking their seat changes the state but not its version.
   const seen = page.state && incoming.id === page.state.id ? page.state : null;
   if (seen && (incoming.version < seen.version || (incoming.version === seen.version
