@@ -21,7 +21,7 @@ from starlette.responses import Response
 from .accounts import Accounts
 from .analyses import Analyses
 from .computer import Computer
-from .db import is_shared, make_engine, migrate
+from .db import Checkpoints, is_shared, make_engine, migrate
 from .guards import BodyLimit, HintPool, RateLimits
 from .hub import Hub
 from .keys import ActionKeys
@@ -77,6 +77,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         engine, settings.analysis_plies, settings.analysis_workers, settings.analysis_queue
     )
     users = Accounts(engine)
+    checkpoints = Checkpoints(engine)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -88,6 +89,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # schemas) lives as long as the process: kept out of every collection, the full ones,
         # 0.1 s each on this machine for those alone, look only at what came after.
         gc.freeze()
+        checkpoints.start()
         if hub.relay is not None:
             await hub.relay.start()
         yield
@@ -98,6 +100,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await analyses.settle()
         hint_pool.close()
         users.close()
+        checkpoints.stop()
         engine.dispose()
 
     app = FastAPI(

@@ -15,10 +15,8 @@ resume where the record left them, so they go on exactly as they would have.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
-import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -272,13 +270,6 @@ class MatchStore:
         self.saved: Callable[[str, int], None] = lambda _id, _version: None
         # The refreshing tasks under way, kept so that they are not collected before they end.
         self._tasks: set[asyncio.Task[None]] = set()
-        # SQLite takes one writer at a time, and a thread that finds the file locked sleeps in
-        # SQLite's busy handler, for up to 100 ms a turn: this process's writes take turns on
-        # a lock instead, which wakes the next at once (under load the sleeps were most of
-        # the slowest answers). A shared database locks rows, so its writes go at once.
-        self._writing: contextlib.AbstractContextManager[Any] = (
-            contextlib.nullcontext() if shared else threading.Lock()
-        )
         # By last use, the least recent first, with the time of that use.
         self._live: OrderedDict[str, tuple[LiveMatch, float]] = OrderedDict()
 
@@ -295,7 +286,7 @@ class MatchStore:
     ) -> LiveMatch:
         """Store a new match and keep it in memory."""
         live = LiveMatch(secrets.token_urlsafe(12), match, seats, seed, now(), seating)
-        await run_in_threadpool(self._in_turn, self._insert, live)
+        await self._written(self._insert, live)
         self._keep(live)
         return live
 
@@ -502,21 +493,28 @@ class MatchStore:
         await self._write(live, self._update_taken, live)
 
     async def _write(self, live: LiveMatch, write: Callable[..., None], *args: Any) -> None:
-        """``write(*args)`` in a worker thread; on failure ``live`` is marked stale (the
+        """``write(*args)`` (:meth:`_written`); on failure ``live`` is marked stale (the
         database may hold another version than this copy), and the error goes on."""
         live.written.clear()
         try:
-            await run_in_threadpool(self._in_turn, write, *args)
+            await self._written(write, *args)
         except Exception:
             live.stale = True
             raise
         finally:
             live.written.set()
 
-    def _in_turn(self, write: Callable[..., None], *args: Any) -> None:
-        """``write(*args)``, in turn with this process's other writes where they must take
-        turns (SQLite)."""
-        with self._writing:
+    async def _written(self, write: Callable[..., None], *args: Any) -> None:
+        """``write(*args)``: in a worker thread where the database is a server's (its round
+        trips and its commit's flush to disk would hold up every request); in this thread for
+        SQLite, whose commit of an action writes to the log in the operating system's memory
+        and returns in a tenth of a millisecond, less than the hand-over to a worker thread
+        and back costs (half a millisecond of CPU an action under load). SQLite's writes
+        then take turns by themselves, and the log's flushes to disk are a thread's of their
+        own (:class:`.db.Checkpoints`)."""
+        if self.shared:
+            await run_in_threadpool(write, *args)
+        else:
             write(*args)
 
     def _update_taken(self, live: LiveMatch) -> None:
