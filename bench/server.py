@@ -1,32 +1,36 @@
 """The server's speed: simulated players on loopback, each playing games through the REST API.
 
     .venv/bin/python bench/server.py [--players 200] [--seconds 30] [--think 0] [--ramp 2]
-        [--online] [--workers 1] [--database-url URL --redis-url URL] [--also-pid PID ...]
-        [--uvicorn=OPTION ...]
+        [--online] [--processes 2] [--workers 1] [--database-url URL --redis-url URL]
+        [--also-pid PID ...] [--uvicorn=OPTION ...]
 
 The script starts the server itself (``uvicorn backgammon.server:create_app`` in a child
 process, ``--workers`` processes, on a free 127.0.0.1 port, with an SQLite database in a
 temporary folder, or the database and Redis the URLs name), then runs ``--players`` simulated
-players at once in this process (asyncio; each player, or match, its own small httpx client).
+players at once, split over ``--processes`` processes of players started together (each an
+asyncio loop, each player, or match, its own small httpx client): one loop of hundreds of
+players queues its own work, and that queue would count in the latencies measured.
 By default each plays one-point matches with both seats human, so no bot thinks: it rolls,
 steps one checker at a time along the first legal step the state offers, confirms, and starts a
 new match when one ends. With ``--online`` the players play each other as people online do: two
 to a match, each watching it through the WebSocket (from its seat's side) and acting when the
 state pushed says it is its turn. Like the page, the players ask for the record's changes only,
-in answers and pushes (``record_since``, ``record=changes``). Every request made is counted;
-the latency of an action (a POST to ``/actions``) is timed from send to parsed answer. The run
-stops by itself after ``--seconds`` (requests under way then are let finish). With ``--think``
-each player pauses before each action, as a person would; without, the players act as fast as
-the server answers, so the latency measures the queue as much as the server (the CPU time per
-request, of the server's processes and of the players, is printed too: they share this machine;
-``--also-pid`` adds a process, with its children, to the server's count: PostgreSQL's
-postmaster, Redis). The figures are printed for the whole run and for its steady part, from the
-end of the ramp to the stop (no matches created, every player in play). Each action carries an
-``Idempotency-Key``, and one that fails in transit is sent again with the same key, as a client
-should. At the end every match is read back: an action lost (the row's version short of the
-last answered) or doubled (versions answered that overlap) is counted. The last line is for
-machines: ``server players=... rps=... p50_ms=... p99_ms=... cpu_ms=... lost=... doubled=...``
-(the steady part's).
+in answers and pushes (``record_since``, ``record=changes``), and name their WebSocket (a
+random ``watcher`` id, sent again as ``Watcher-Id`` with their actions), so that the server
+need not push them the state its answer to their own action carries. Every request made is
+counted; the latency of an action (a POST to ``/actions``) is timed from send to parsed answer.
+The run stops by itself after ``--seconds`` (requests under way then are let finish). With
+``--think`` each player pauses before each action, as a person would; without, the players act
+as fast as the server answers, so the latency measures the queue as much as the server (the CPU
+time per request, of the server's processes and of the players' processes together, is printed
+too: they share this machine; ``--also-pid`` adds a process, with its children, to the
+server's count: PostgreSQL's postmaster, Redis). The figures are printed for the whole run and
+for its steady part, from the end of the ramp to the stop (no matches created, every player in
+play). Each action carries an ``Idempotency-Key``, and one that fails in transit is sent again
+with the same key, as a client should. At the end every match is read back: an action lost
+(the row's version short of the last answered) or doubled (versions answered that overlap) is
+counted. The last line is for machines (the steady part's figures):
+``server players=... rps=... p50_ms=... p99_ms=... cpu_ms=... lost=... doubled=...``.
 """
 
 from __future__ import annotations
@@ -35,8 +39,10 @@ import argparse
 import asyncio
 import contextlib
 import json
+import multiprocessing
 import os
 import random
+import secrets
 import socket
 import statistics
 import subprocess
@@ -46,6 +52,7 @@ import time
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -62,10 +69,10 @@ class Tally:
     errors: int = 0
     #: Seconds from the first player's start to the last one's end.
     elapsed: float = 0.0
-    #: CPU seconds the server and this process (the players) spent meanwhile.
+    #: CPU seconds the server and the players' processes spent meanwhile.
     server_cpu: float = 0.0
     client_cpu: float = 0.0
-    #: Seconds per action, in the order they were answered.
+    #: Seconds per action: those answered before the steady part, then those in it.
     latencies: list[float] = field(default_factory=list)
     #: Actions sent again after failing in transit (with the same idempotency key).
     resent: int = 0
@@ -93,13 +100,17 @@ class Ledger:
 
 
 async def act(
-    client: httpx.AsyncClient, url: str, body: dict[str, Any], token: str, tally: Tally
+    client: httpx.AsyncClient, url: str, body: dict[str, Any], token: str, tally: Tally,
+    watcher: str | None = None,
 ) -> httpx.Response:
     """POST an action with a fresh idempotency key, asking, as the page does, for only the
-    record's changes since the version acted on; one that fails in transit (the connection
-    dropped: was it applied?) is sent again with the same key, which the server answers
-    with the first answer if it was."""
+    record's changes since the version acted on (and, with ``watcher``, the id of the
+    player's WebSocket, which the server then spares the push of this action's state); one
+    that fails in transit (the connection dropped: was it applied?) is sent again with the
+    same key, which the server answers with the first answer if it was."""
     headers = {"Authorization": f"Bearer {token}", "Idempotency-Key": uuid.uuid4().hex}
+    if watcher is not None:
+        headers["Watcher-Id"] = watcher
     params = {"record_since": body["version"]}
     for attempt in range(3):
         try:
@@ -197,17 +208,23 @@ def cpu_seconds(pid: int) -> float:
     return own + sum(cpu_seconds(int(child)) for child in children)
 
 
-async def wait_until_up(client: httpx.AsyncClient, server: subprocess.Popen[bytes]) -> None:
+def base_url(port: int) -> str:
+    """The server's address."""
+    return f"http://127.0.0.1:{port}"
+
+
+async def wait_until_up(port: int, server: subprocess.Popen[bytes]) -> None:
     """Poll the page until the server answers (or fail when it died or took too long)."""
     deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise SystemExit(f"the server exited with status {server.returncode}")
-        try:
-            await client.get("/docs")
-            return
-        except httpx.TransportError:
-            await asyncio.sleep(0.1)
+    async with httpx.AsyncClient(base_url=base_url(port)) as client:
+        while time.monotonic() < deadline:
+            if server.poll() is not None:
+                raise SystemExit(f"the server exited with status {server.returncode}")
+            try:
+                await client.get("/docs")
+                return
+            except httpx.TransportError:
+                await asyncio.sleep(0.1)
     raise SystemExit("the server did not start within 30 seconds")
 
 
@@ -316,8 +333,12 @@ async def seat_player(
     match_id = ledger.match_id
     url = f"ws://{client.base_url.host}:{client.base_url.port}/api/matches/{match_id}/updates"
     acted = -1
-    # Each state pushed carries the record's changes only, as the page asks.
-    async with websockets.connect(f"{url}?view={seat}&record=changes", max_queue=None) as socket:
+    # Each state pushed carries the record's changes only, as the page asks; the state of this
+    # player's own actions is not pushed to it (the answer carries it), so after acting it
+    # waits for a push only when the answer says the other seat is to act.
+    watcher = secrets.token_urlsafe(16)
+    query = f"view={seat}&record=changes&watcher={watcher}"
+    async with websockets.connect(f"{url}?{query}", max_queue=None) as socket:
         # The first state may be a copy's from before the join (another process's, still
         # catching up): the join's state follows it.
         latest: dict[str, Any] = json.loads(await socket.recv())
@@ -354,7 +375,7 @@ async def seat_player(
                 body = next_action(latest)
                 started = time.perf_counter()
                 answer = await act(client, f"/api/matches/{match_id}/actions", body, token,
-                                   tally)
+                                   tally, watcher)
                 tally.latencies.append(time.perf_counter() - started)
                 tally.requests += 1
                 if answer.status_code != 200:
@@ -370,7 +391,69 @@ async def seat_player(
     return bool(latest["match_over"])
 
 
-async def run(
+async def run_share(
+    games: int, started: float, ramp: float, stop: float, think: float, port: int,
+    online: bool,
+) -> Tally:
+    """One process's share of the players: ``games`` players (matches, ``online``), each
+    joining at a random moment of the ``ramp`` seconds from ``started`` and playing until
+    ``stop`` (``time.monotonic()`` instants, the same in every process); what they measured.
+    Of the steady part it counts the requests, this process's CPU and the first latency;
+    its seconds and the server's CPU are the parent's to measure."""
+    limits = httpx.Limits(max_connections=max(games, 1), max_keepalive_connections=max(games, 1))
+    async with httpx.AsyncClient(base_url=base_url(port), limits=limits,
+                                 timeout=httpx.Timeout(30.0)) as client:
+        tally = Tally()
+        cpu_before = time.process_time()
+
+        async def steady() -> None:
+            await asyncio.sleep(max(0.0, started + ramp - time.monotonic()))
+            requests, cpu, first = tally.requests, time.process_time(), len(tally.latencies)
+            await asyncio.sleep(max(0.0, stop - time.monotonic()))
+            tally.steady = (0.0, tally.requests - requests, 0.0, time.process_time() - cpu, first)
+
+        if online:
+            plays = [online_match(client, started + random.uniform(0, ramp), stop, think, tally)
+                     for _ in range(games)]
+        else:
+            plays = [player(client, started + random.uniform(0, ramp), stop, think, tally)
+                     for _ in range(games)]
+        await asyncio.gather(*plays, steady())
+        tally.client_cpu = time.process_time() - cpu_before
+    return tally
+
+
+def players_process(
+    connection: Connection, games: int, ramp: float, think: float, port: int, online: bool
+) -> None:
+    """A process of players (see :func:`run_share`): it says it is ready, is told the instants
+    to start and stop at, and sends back its tally."""
+    connection.send(None)
+    started, stop = connection.recv()
+    connection.send(asyncio.run(run_share(games, started, ramp, stop, think, port, online)))
+
+
+def merge(tallies: Sequence[Tally]) -> Tally:
+    """The processes' tallies as one; the seconds and the server's CPU, of the whole run and of
+    the steady part, are left for the caller."""
+    merged = Tally()
+    for tally in tallies:
+        merged.requests += tally.requests
+        merged.matches += tally.matches
+        merged.errors += tally.errors
+        merged.resent += tally.resent
+        merged.client_cpu += tally.client_cpu
+        merged.ledgers += tally.ledgers
+        merged.latencies += tally.latencies[: tally.steady[4]]
+    first = len(merged.latencies)
+    for tally in tallies:
+        merged.latencies += tally.latencies[tally.steady[4] :]
+    merged.steady = (0.0, sum(tally.steady[1] for tally in tallies), 0.0,
+                     sum(tally.steady[3] for tally in tallies), first)
+    return merged
+
+
+def run(
     players: int,
     seconds: float,
     think: float,
@@ -378,46 +461,65 @@ async def run(
     port: int,
     server: subprocess.Popen[bytes],
     online: bool = False,
+    processes: int = 2,
     also: Sequence[int] = (),
 ) -> Tally:
     """Let ``players`` play for ``seconds``, each joining (each match, ``online``) at a
-    random moment of the first ``ramp`` seconds; what they measured."""
-    limits = httpx.Limits(max_connections=players, max_keepalive_connections=players)
-    timeout = httpx.Timeout(30.0)
-    base = f"http://127.0.0.1:{port}"
+    random moment of the first ``ramp`` seconds, split over ``processes`` processes; what
+    they measured."""
 
     def server_cpu() -> float:
         return sum(cpu_seconds(pid) for pid in (server.pid, *also))
 
-    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=timeout) as client:
-        await wait_until_up(client, server)
-        tally = Tally()
+    asyncio.run(wait_until_up(port, server))
+    # Spawned, not forked: each process starts afresh, with no copy of this one's state.
+    context = multiprocessing.get_context("spawn")
+    games = players // 2 if online else players
+    connections: list[Connection] = []
+    workers = []
+    try:
+        for index in range(processes):
+            share = games // processes + (index < games % processes)
+            ours, theirs = context.Pipe()
+            worker = context.Process(target=players_process,
+                                     args=(theirs, share, ramp, think, port, online))
+            worker.start()
+            theirs.close()  # so that a process that dies is seen as the pipe's end
+            connections.append(ours)
+            workers.append(worker)
+        for connection in connections:
+            connection.recv()
+        # Once all are ready (imports take a while), the instants are the same for all.
         started = time.monotonic()
-        server_before, client_before = server_cpu(), time.process_time()
         stop = started + seconds
-
-        async def steady() -> None:
-            await asyncio.sleep(ramp)
-            before = (time.monotonic(), tally.requests, server_cpu(), time.process_time(),
-                      len(tally.latencies))
-            await asyncio.sleep(max(0.0, stop - time.monotonic()))
-            tally.steady = (time.monotonic() - before[0], tally.requests - before[1],
-                            server_cpu() - before[2], time.process_time() - before[3],
-                            before[4])
-
-        steadily = asyncio.create_task(steady())
-        if online:
-            games = [online_match(client, started + random.uniform(0, ramp), stop, think, tally)
-                     for _ in range(players // 2)]
-        else:
-            games = [player(client, started + random.uniform(0, ramp), stop, think, tally)
-                     for _ in range(players)]
-        await asyncio.gather(*games, steadily)
+        for connection in connections:
+            connection.send((started, stop))
+        server_before = server_cpu()
+        time.sleep(max(0.0, started + ramp - time.monotonic()))
+        steady_from, steady_server = time.monotonic(), server_cpu()
+        time.sleep(max(0.0, stop - time.monotonic()))
+        steady = (time.monotonic() - steady_from, server_cpu() - steady_server)
+        tally = merge([connection.recv() for connection in connections])
         tally.elapsed = time.monotonic() - started
         tally.server_cpu = server_cpu() - server_before
-        tally.client_cpu = time.process_time() - client_before
-        await asyncio.gather(*(check(client, ledger, tally) for ledger in tally.ledgers))
+    except EOFError:
+        raise SystemExit("a process of players failed") from None
+    finally:
+        for worker in workers:
+            worker.join(10)
+            if worker.is_alive():
+                worker.terminate()
+                worker.join()
+    _, requests, _, client_cpu, first = tally.steady
+    tally.steady = (steady[0], requests, steady[1], client_cpu, first)
+    asyncio.run(check_all(port, tally))
     return tally
+
+
+async def check_all(port: int, tally: Tally) -> None:
+    """Read back every match the players played (see :func:`check`)."""
+    async with httpx.AsyncClient(base_url=base_url(port), timeout=httpx.Timeout(30.0)) as client:
+        await asyncio.gather(*(check(client, ledger, tally) for ledger in tally.ledgers))
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -447,6 +549,12 @@ def main() -> None:
         "--online",
         action="store_true",
         help="two players a match, each watching it through the WebSocket (--players/2 matches)",
+    )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=2,
+        help="processes the players are split over (each its own event loop)",
     )
     parser.add_argument("--workers", type=int, default=1, help="uvicorn's worker processes")
     parser.add_argument(
@@ -480,10 +588,8 @@ def main() -> None:
         server = start_server(Path(folder), port, options.app, uvicorn_options,
                               options.database_url, options.redis_url)
         try:
-            tally = asyncio.run(
-                run(options.players, options.seconds, options.think, options.ramp, port, server,
-                    options.online, options.also_pid)
-            )
+            tally = run(options.players, options.seconds, options.think, options.ramp, port,
+                        server, options.online, options.processes, options.also_pid)
         finally:
             server.terminate()
             server.wait(10)
