@@ -153,13 +153,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 def _relay(url: str, store: MatchStore, hub: Hub) -> Relay:
     """The relay to the other processes: a notice of a newer version of a match watched here
-    brings this copy up to its row."""
+    brings this copy up to its row (from the notice's news of the save where it can)."""
 
-    def heard(match_id: str, version: int) -> None:
+    def heard(match_id: str, version: int, news: str | None) -> None:
         live = store.cached(match_id)
         # A match waiting for its opponent hears of its seat taken at the version it has.
         if live is not None and (live.version < version or live.seating.invite is not None):
-            store.refresh_soon(live, version)
+            store.refresh_soon(live, version, news)
 
     def resync() -> None:
         for match_id in list(hub.watchers):

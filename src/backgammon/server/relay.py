@@ -33,13 +33,14 @@ RETRY = 1.0
 
 class Relay:
     """This process's link to the others: :meth:`tell` publishes a new version, and a
-    notice from another process about a followed match calls ``heard(match_id, version)``;
+    notice from another process about a followed match calls ``heard(match_id, version,
+    news)`` (``news``: what the save added, or None);
     ``resync()`` is called when notices may have been missed (the connection came back)."""
 
     def __init__(
         self,
         url: str,
-        heard: Callable[[str, int], None],
+        heard: Callable[[str, int, str | None], None],
         resync: Callable[[], None],
     ) -> None:
         self.url = url
@@ -47,7 +48,7 @@ class Relay:
         self.resync = resync
         #: Marks this process's own notices, which it does not act on.
         self.origin = secrets.token_hex(4)
-        self._outbox: asyncio.Queue[tuple[str, int]] = asyncio.Queue()
+        self._outbox: asyncio.Queue[tuple[str, int, str | None]] = asyncio.Queue()
         self._confirmed: dict[str, asyncio.Future[None]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._client: Any = None
@@ -75,10 +76,11 @@ class Relay:
         if self._client is not None:
             await self._client.aclose()
 
-    def tell(self, match_id: str, version: int) -> None:
-        """Publish that ``match_id`` is now at ``version`` (in the background: an action's
-        answer never waits on Redis)."""
-        self._outbox.put_nowait((match_id, version))
+    def tell(self, match_id: str, version: int, news: str | None = None) -> None:
+        """Publish that ``match_id`` is now at ``version``, with the ``news`` of what the
+        save added (:func:`.store.news_of`), if any (in the background: an action's answer
+        never waits on Redis)."""
+        self._outbox.put_nowait((match_id, version, news))
 
     async def follow(self, match_id: str) -> None:
         """Listen to the match's notices from now on: once this returns, Redis has confirmed
@@ -118,8 +120,9 @@ class Relay:
                 batch.append(self._outbox.get_nowait())
             try:
                 async with self._client.pipeline(transaction=False) as pipe:
-                    for match_id, version in batch:
-                        pipe.publish(PREFIX + match_id, f"{version} {self.origin}")
+                    for match_id, version, news in batch:
+                        notice = f"{version} {self.origin}"
+                        pipe.publish(PREFIX + match_id, f"{notice} {news}" if news else notice)
                     await pipe.execute()
             except (RedisError, OSError):
                 log.warning("could not publish %d notices on Redis", len(batch), exc_info=True)
@@ -146,9 +149,10 @@ class Relay:
             return
         if message.get("type") != "message" or not channel.startswith(PREFIX):
             return
-        version, _, origin = _text(message.get("data")).partition(" ")
+        version, _, rest = _text(message.get("data")).partition(" ")
+        origin, _, news = rest.partition(" ")
         if origin != self.origin and version.isdigit():
-            self.heard(channel.removeprefix(PREFIX), int(version))
+            self.heard(channel.removeprefix(PREFIX), int(version), news or None)
 
 
 def _text(value: object) -> str:

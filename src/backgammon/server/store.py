@@ -15,11 +15,12 @@ resume where the record left them, so they go on exactly as they would have.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import Any, Literal, cast
@@ -95,6 +96,10 @@ class LiveMatch:
     #: Whether this copy may differ from the row (a save of it failed): it is read again from
     #: the row before it is next used.
     stale: bool = False
+    #: What other processes have told of their saves and this copy has not yet taken
+    #: (:func:`news_of`), and the newest version told (:meth:`MatchStore.refresh_soon`).
+    news: list[str] = field(default_factory=list)
+    heard: int = -1
     #: The events of the finished games, and how many games they are: a finished game's
     #: record never changes, so :attr:`version` counts only the game in play.
     _finished: tuple[int, int] = field(default=(0, 0), init=False, repr=False)
@@ -186,8 +191,35 @@ def as_it_was(live: LiveMatch, version: int) -> LiveMatch:
 
 #: What a match's copy holds about this process rather than the match, kept by :meth:`adopt`.
 _RUNTIME = frozenset(
-    {"id", "lock", "written", "computer_queued", "refresh_queued", "stale", "created_at"}
+    {"id", "lock", "written", "computer_queued", "refresh_queued", "stale", "created_at",
+     "news", "heard"}
 )
+
+#: The most events a save's news carries (:func:`news_of`); more are read from the row.
+NEWS_EVENTS = 64
+
+
+def news_of(match: Match, before: int, version: int) -> str | None:
+    """What a save of ``match`` from version ``before`` to ``version`` added to its record,
+    as JSON text for the other processes, which take it instead of reading the row
+    (:meth:`MatchStore.current`): the events, when they are all of the game in play (none
+    ended it) and not too many; else None.
+
+    >>> from backgammon.dice import ManualDice
+    >>> from backgammon.game import Act, Action
+    >>> match = Match(3, dice=ManualDice(["6 1"]))
+    >>> match.game.act(0, Act(Action.ROLL))
+    >>> json.loads(news_of(match, 0, 1))["events"][0]["dice"]
+    [6, 1]
+    >>> news_of(match, 0, 2) is None  # more events than the game has: another game's too
+    True
+    """
+    added, events = version - before, match.game.events
+    if not 0 < added <= min(len(events), NEWS_EVENTS):
+        return None
+    told = {"before": before, "games": len(match.games),
+            "events": [event.to_dict() for event in events[-added:]]}
+    return json.dumps(told, separators=(",", ":"))
 
 
 def _fair_dice_of(match: Match) -> list[dict[str, Any]] | None:
@@ -267,7 +299,7 @@ class MatchStore:
         self.watched = watched
         self.shared = shared
         self.shown: Callable[[LiveMatch], None] = lambda _live: None
-        self.saved: Callable[[str, int], None] = lambda _id, _version: None
+        self.saved: Callable[[str, int, str | None], None] = lambda _id, _version, _news: None
         # The refreshing tasks under way, kept so that they are not collected before they end.
         self._tasks: set[asyncio.Task[None]] = set()
         # By last use, the least recent first, with the time of that use.
@@ -343,13 +375,19 @@ class MatchStore:
                 await self.current(live)
         return live
 
-    async def current(self, live: LiveMatch, newer: int = -1) -> None:
+    async def current(
+        self, live: LiveMatch, newer: int = -1, news: Sequence[str] = ()
+    ) -> None:
         """Bring ``live`` up to its row: call with its lock held, before acting on it. Alone
         on the database, only a copy whose save failed is read again; shared, the row's
         version is read (unless the row is known to hold version ``newer``, past this
         copy's), and a copy behind it takes the events it lacks, one at a time, each shown
-        (:attr:`shown`)."""
+        (:attr:`shown`): from the ``news`` of the saves that made them (:func:`news_of`),
+        told by the processes that made them, where they go on from this copy; else from
+        the row."""
         if not (self.shared or live.stale):
+            return
+        if news and self._take_news(live, news) and live.version == newer:
             return
         # An unheld match (:attr:`.seats.Seating.unheld`) is read whole: its seats may have
         # been taken elsewhere, which changes its settings, not its record.
@@ -368,9 +406,13 @@ class MatchStore:
         live.adopt(await run_in_threadpool(self._load, live.id))
         self.shown(live)
 
-    def refresh_soon(self, live: LiveMatch, newer: int = -1) -> None:
+    def refresh_soon(self, live: LiveMatch, newer: int = -1, news: str | None = None) -> None:
         """Bring ``live`` up to its row in the background, once its lock is free (another
-        process has told that the row holds version ``newer``)."""
+        process has told that the row holds version ``newer``, and, with ``news``, what its
+        save added: :func:`news_of`)."""
+        live.heard = max(live.heard, newer)
+        if news is not None:
+            live.news.append(news)
         if live.refresh_queued:
             return
         live.refresh_queued = True
@@ -378,8 +420,9 @@ class MatchStore:
         async def refresh() -> None:
             async with live.lock:
                 live.refresh_queued = False
+                told, live.news = live.news, []
                 try:
-                    await self.current(live, newer)
+                    await self.current(live, live.heard, told)
                 except Exception:
                     # The next use of the match reads its row again.
                     log.exception("match %s could not be brought up to its row", live.id)
@@ -392,6 +435,27 @@ class MatchStore:
         """Wait until the refreshing tasks under way have ended (a clean shutdown)."""
         while self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    def _take_news(self, live: LiveMatch, news: Sequence[str]) -> bool:
+        """Apply to ``live`` the events of the ``news`` (:func:`news_of`, in the order they
+        were told) that it lacks, each shown; False where they do not go on from it (a
+        notice lost), and ``live`` marked stale (to be read whole) if one cannot be applied."""
+        if live.stale or live.seating.unheld or live.seating.invite is not None:
+            return False
+        for text in news:
+            try:
+                told = json.loads(text)
+                before, games, events = told["before"], told["games"], told["events"]
+            except (ValueError, TypeError, KeyError):
+                return False
+            if before + len(events) <= live.version:
+                continue  # taken already, from the row
+            if before != live.version or games != len(live.match.games):
+                return False
+            if not self._apply(live, [(games - 1, event) for event in events]):
+                live.stale = True
+                return False
+        return True
 
     def _catch_up(self, live: LiveMatch, record: dict[str, Any]) -> bool:
         """Apply to ``live`` the events of ``record`` (its row's, ``Match.to_dict()``) that it
@@ -409,6 +473,14 @@ class MatchStore:
             # A new game's fair dice were drawn by the process that started it: only the
             # row's are the match's.
             return False
+        if not self._apply(live, missing):
+            return False
+        return record.get("dice") == _fair_dice_of(live.match)  # the row's are the match's
+
+    def _apply(self, live: LiveMatch, missing: list[tuple[int, dict[str, Any]]]) -> bool:
+        """Apply the events ``missing`` (each with its game's index, the game in play's) to
+        ``live`` one at a time, each shown; False if one cannot be (the copy is then to be
+        read whole)."""
         try:
             for index, event in missing:
                 if index != len(live.match.games) - 1:
@@ -418,8 +490,6 @@ class MatchStore:
                 self.shown(live)
         except BackgammonError:
             return False
-        if record.get("dice") != _fair_dice_of(live.match):
-            return False  # the row's dice are the match's
         # Seeded dice go on from the rolls the record has drawn, as they would have.
         if isinstance(live.match.dice_source, SeededDice):
             live.match.dice_source.resume(live.match.rolls_drawn)
@@ -440,7 +510,7 @@ class MatchStore:
         match = match or live.match
         version = live.version if match is live.match else events_in(match)
         await self._write(live, self._update, live.id, match, version, before, also)
-        self.saved(live.id, version)
+        self.saved(live.id, version, news_of(match, before, version) if self.shared else None)
 
     async def save_seating(
         self,
@@ -455,7 +525,7 @@ class MatchStore:
         no longer holds that invite (it was spent meanwhile, elsewhere). On failure the match
         is marked stale, read again from its row before it is next used."""
         await self._write(live, self._update_seating, live, invite, before, also)
-        self.saved(live.id, live.version)  # the other processes read the seat taken
+        self.saved(live.id, live.version, None)  # the other processes read the seat taken
 
     def _update_seating(
         self,
