@@ -26,8 +26,8 @@ THIRD_PARTY = {
     "formats": set(),
     "bot": {"numpy", "numba", "tqdm"},
     "analysis": {"numpy", "tqdm"},
-    "server": {"fastapi", "pydantic", "starlette", "uvicorn", "sqlalchemy", "alembic",
-               "limits", "slowapi", "argon2", "redis", "numpy"},
+    "server": {"fastapi", "pydantic", "pydantic_core", "starlette", "uvicorn", "sqlalchemy",
+               "alembic", "limits", "slowapi", "argon2", "redis", "numpy"},
     "cli": {"tqdm", "uvicorn", "numpy"},
 }
 

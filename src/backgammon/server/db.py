@@ -17,6 +17,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
+from pydantic_core import to_json
 from sqlalchemy import (
     JSON,
     Boolean,
@@ -196,10 +197,20 @@ def make_engine(url: str) -> Engine:
     # made again at the next busy moment, which cost the server and PostgreSQL about a tenth
     # more CPU an action under load (bench/server.py). The database must allow 40 a process.
     options: dict[str, Any] = {} if is_sqlite else {"pool_size": 40, "max_overflow": 0}
-    engine = create_engine(parsed, **options)
+    engine = create_engine(parsed, json_serializer=_json_text, **options)
     if is_sqlite:
         event.listen(engine, "connect", _sqlite_pragmas)
     return engine
+
+
+def _json_text(value: Any) -> str:
+    """``value`` as JSON text for a JSON column: by pydantic's serialiser, twice as fast as
+    the standard library's on a match's record, which every action writes whole.
+
+    >>> _json_text({"games": [[{"action": "roll", "dice": (6, 1)}]], "ratio": 0.5})
+    '{"games":[[{"action":"roll","dice":[6,1]}]],"ratio":0.5}'
+    """
+    return to_json(value).decode()
 
 
 def is_shared(engine: Engine) -> bool:
