@@ -8,6 +8,7 @@ from fastapi import Depends, Header, HTTPException, Path, Query, Request, status
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from .computer import Computer
+from .guards import count
 from .hub import WATCHER_NAME, Hub
 from .seats import SECRET_LENGTH
 from .settings import Settings
@@ -155,8 +156,10 @@ class Seated(NamedTuple):
 
 
 async def get_seated(match_id: MatchId, request: Request, credentials: Credentials) -> Seated:
-    """:func:`get_match_to_act` and :func:`get_held` in one dependency, for the action: the
-    request the server answers most, whose every dependency FastAPI solves at each call."""
+    """The action's rate limit (429), :func:`get_match_to_act` and :func:`get_held` in one
+    dependency: the action is the request the server answers most, and FastAPI solves each
+    dependency afresh at every call."""
+    await count(request, "action")
     live = await get_match_to_act(match_id, request)
     return Seated(live, await get_held(live, request, credentials))
 

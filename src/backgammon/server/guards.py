@@ -152,14 +152,19 @@ def _window(item: RateLimitItem) -> str:
     return unit if item.multiples == 1 else f"{item.multiples} {unit}s"
 
 
+async def count(request: Request, kind: str) -> None:
+    """Count ``request`` against its client's limit of ``kind`` (429 when one too many)."""
+    limits: RateLimits = request.app.state.limits
+    await limits.check(kind, request.client.host if request.client else "unknown")
+
+
 def rate_limited(kind: str) -> Callable[[Request], Awaitable[None]]:
     """A dependency that counts the request against the client's limit of ``kind``."""
 
     # ``async``: FastAPI runs a dependency defined with ``def`` in a worker thread, and the
     # hand-over costs more than counting in memory.
     async def check(request: Request) -> None:
-        limits: RateLimits = request.app.state.limits
-        await limits.check(kind, request.client.host if request.client else "unknown")
+        await count(request, kind)
 
     return check
 
