@@ -540,6 +540,13 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
+def at_least_one(text: str) -> int:
+    """A count of processes from the command line: a whole number, 1 or more."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a count of processes (1 or more)")
+    return int(text)
+
+
 def main() -> None:
     """Start the server, run the players, print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -564,7 +571,7 @@ def main() -> None:
     )
     parser.add_argument(
         "--processes",
-        type=int,
+        type=at_least_one,
         default=2,
         help="processes the players are split over (each its own event loop)",
     )

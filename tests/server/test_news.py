@@ -17,7 +17,7 @@ from backgammon.match import Match
 from backgammon.server.db import make_engine, migrate
 from backgammon.server.seats import Seating
 from backgammon.server.settings import sqlite_url
-from backgammon.server.store import LiveMatch, MatchStore, SeatSettings
+from backgammon.server.store import LiveMatch, MatchStore, SeatSettings, events_in, news_of
 
 HUMANS = (SeatSettings("human"), SeatSettings("human"))
 
@@ -28,7 +28,7 @@ def two_stores(tmp_path: Path) -> tuple[MatchStore, MatchStore, list[tuple[int, 
     migrate(engine)
     one, other = MatchStore(engine, shared=True), MatchStore(engine, shared=True)
     told: list[tuple[int, str | None]] = []
-    one.saved = lambda _id, version, news: told.append((version, news))
+    one.saved, one.telling = (lambda _id, version, news: told.append((version, news))), True
     return one, other, told
 
 
@@ -111,4 +111,60 @@ def test_news_that_cannot_be_applied_has_the_copy_read_whole(tmp_path: Path) -> 
 
     live, copy = asyncio.run(scenario())
     assert not copy.stale
+    assert copy.match.to_dict(secrets=True) == live.match.to_dict(secrets=True)
+
+
+def test_a_save_that_ends_a_game_or_the_match_tells_no_events() -> None:
+    """An ending changes more than the record's events (the score, the next game's fair
+    dice, a match claimed whole): the other processes read the row."""
+    for length in (3, 1):  # the next game begins; the match is over
+        match = Match(length, dice=FairMatchDice())
+        game = match.game
+        while game.dice is None:
+            game.roll(0 if game.player_to_act is None else game.player_to_act)
+        before = events_in(match)
+        game.resign(game.on_roll)
+        assert news_of(match, before, events_in(match)) is not None  # still in play
+        game.accept(1 - game.on_roll)
+        assert len(match.games) == (2 if length == 3 else 1) and game.result is not None
+        assert news_of(match, before, events_in(match)) is None
+
+
+def test_news_not_understood_or_not_agreeing_has_the_row_read(tmp_path: Path) -> None:
+    """News of another shape (a process of another version) is not taken, and news whose
+    events make another score here than there marks the copy to be read whole."""
+    one, other, told = two_stores(tmp_path)
+    reads: list[str] = []
+    load, record = other._load, other._record
+
+    def loaded(match_id: str) -> LiveMatch:
+        reads.append("whole")
+        return load(match_id)
+
+    def recorded(match_id: str) -> dict[str, Any]:
+        reads.append("record")
+        return record(match_id)
+
+    other._load, other._record = loaded, recorded  # type: ignore[method-assign]
+
+    async def scenario() -> tuple[LiveMatch, LiveMatch]:
+        live = await one.add(Match(3, dice=FairMatchDice()), HUMANS, None, Seating())
+        copy = await other.get(live.id)
+        reads.clear()
+        await act_and_save(one, live, 1)
+        first = json.loads(told[0][1] or "")
+        odd = json.dumps({**first, "before": str(first["before"])})
+        async with copy.lock:
+            await other.current(copy, told[0][0], [odd, "not json"])
+        assert reads == ["record"] and copy.version == live.version  # from the row
+        await act_and_save(one, live, 1)
+        wrong = json.dumps({**json.loads(told[1][1] or ""), "score": [1, 0]})
+        async with copy.lock:
+            await other.current(copy, told[1][0], [wrong])
+        assert reads == ["record", "whole"]
+        return live, copy
+
+    live, copy = asyncio.run(scenario())
+    assert not copy.stale
+    assert copy.match.score == (0, 0)
     assert copy.match.to_dict(secrets=True) == live.match.to_dict(secrets=True)

@@ -70,7 +70,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     store.shown = partial(hub.publish, again=True)
     if settings.redis_url is not None:
         hub.relay = _relay(settings.redis_url, store, hub)
-        store.saved = hub.relay.tell
+        store.saved, store.telling = hub.relay.tell, True
     computer = Computer(store, hub, settings.computer_pause)
     hint_pool = HintPool(settings.hint_workers, settings.hint_queue)
     analyses = Analyses(

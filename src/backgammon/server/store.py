@@ -202,8 +202,10 @@ NEWS_EVENTS = 64
 def news_of(match: Match, before: int, version: int) -> str | None:
     """What a save of ``match`` from version ``before`` to ``version`` added to its record,
     as JSON text for the other processes, which take it instead of reading the row
-    (:meth:`MatchStore.current`): the events, when they are all of the game in play (none
-    ended it) and not too many; else None.
+    (:meth:`MatchStore.current`): the events, when they are all of the game in play, which
+    is not over (an ending changes more than the record's events: the score, the next
+    game's fair dice, a match claimed), and not too many; else None. The score goes with
+    them, for the other process to check its copy against.
 
     >>> from backgammon.dice import ManualDice
     >>> from backgammon.game import Act, Action
@@ -215,9 +217,9 @@ def news_of(match: Match, before: int, version: int) -> str | None:
     True
     """
     added, events = version - before, match.game.events
-    if not 0 < added <= min(len(events), NEWS_EVENTS):
+    if not 0 < added <= min(len(events), NEWS_EVENTS) or match.game.result is not None:
         return None
-    told = {"before": before, "games": len(match.games),
+    told = {"before": before, "games": len(match.games), "score": list(match.score),
             "events": [event.to_dict() for event in events[-added:]]}
     return json.dumps(told, separators=(",", ":"))
 
@@ -300,6 +302,8 @@ class MatchStore:
         self.shared = shared
         self.shown: Callable[[LiveMatch], None] = lambda _live: None
         self.saved: Callable[[str, int, str | None], None] = lambda _id, _version, _news: None
+        #: Whether :attr:`saved` tells other processes, which take a save's news (news_of).
+        self.telling = False
         # The refreshing tasks under way, kept so that they are not collected before they end.
         self._tasks: set[asyncio.Task[None]] = set()
         # By last use, the least recent first, with the time of that use.
@@ -446,13 +450,19 @@ class MatchStore:
             try:
                 told = json.loads(text)
                 before, games, events = told["before"], told["games"], told["events"]
+                score = told["score"]
             except (ValueError, TypeError, KeyError):
                 return False
+            if not (isinstance(before, int) and isinstance(games, int)
+                    and isinstance(events, list) and events):
+                return False  # not news this process understands: the row is read
             if before + len(events) <= live.version:
                 continue  # taken already, from the row
             if before != live.version or games != len(live.match.games):
                 return False
-            if not self._apply(live, [(games - 1, event) for event in events]):
+            # What the copy makes of the events must be what the process that told made.
+            if (not self._apply(live, [(games - 1, event) for event in events])
+                    or score != list(live.match.score) or live.match.game.result is not None):
                 live.stale = True
                 return False
         return True
@@ -475,7 +485,9 @@ class MatchStore:
             return False
         if not self._apply(live, missing):
             return False
-        return record.get("dice") == _fair_dice_of(live.match)  # the row's are the match's
+        # The row's dice are the match's, and a match claimed whole is over there too.
+        return (record.get("dice") == _fair_dice_of(live.match)
+                and record.get("forfeited") == live.match.forfeited)
 
     def _apply(self, live: LiveMatch, missing: list[tuple[int, dict[str, Any]]]) -> bool:
         """Apply the events ``missing`` (each with its game's index, the game in play's) to
@@ -510,7 +522,7 @@ class MatchStore:
         match = match or live.match
         version = live.version if match is live.match else events_in(match)
         await self._write(live, self._update, live.id, match, version, before, also)
-        self.saved(live.id, version, news_of(match, before, version) if self.shared else None)
+        self.saved(live.id, version, news_of(match, before, version) if self.telling else None)
 
     async def save_seating(
         self,
@@ -581,7 +593,10 @@ class MatchStore:
         and returns in a tenth of a millisecond, less than the hand-over to a worker thread
         and back costs (half a millisecond of CPU an action under load). SQLite's writes
         then take turns by themselves, and the log's flushes to disk are a thread's of their
-        own (:class:`.db.Checkpoints`)."""
+        own (:class:`.db.Checkpoints`). The cost: while another part of the app writes in a
+        worker thread (a sign-in, an analysis's result, a rating), a save waits for its end
+        in SQLite's busy handler, and every request with it; those writes are rare and
+        short."""
         if self.shared:
             await run_in_threadpool(write, *args)
         else:
@@ -621,8 +636,8 @@ class MatchStore:
         before: int,
         also: Callable[[Connection], None] | None = None,
     ) -> None:
-        # The record is written out here, in a worker thread: the match does not change
-        # meanwhile (its lock is held, or it is the computer's shadow).
+        # The record is written out here (in a worker thread, on a server's database): the
+        # match does not change meanwhile (its lock is held, or it is the computer's shadow).
         values = {"match_id": match_id, "before": before, "new_record": match.to_dict(secrets=True),
                   "new_version": version, "stamp": now()}
         with self.engine.begin() as connection:
