@@ -15,9 +15,10 @@ from backgammon.fairdice import FairMatchDice
 from backgammon.game import Act, Action
 from backgammon.match import Match
 from backgammon.server.db import make_engine, migrate
+from backgammon.server.live import LiveMatch, SeatSettings, events_in
 from backgammon.server.seats import Seating
 from backgammon.server.settings import sqlite_url
-from backgammon.server.store import LiveMatch, MatchStore, SeatSettings, events_in, news_of
+from backgammon.server.store import MatchStore, news_of
 
 HUMANS = (SeatSettings("human"), SeatSettings("human"))
 
@@ -49,6 +50,12 @@ async def act_and_save(store: MatchStore, live: LiveMatch, count: int) -> None:
             await store.save(live, before)
 
 
+async def begun(one: MatchStore, other: MatchStore) -> tuple[LiveMatch, LiveMatch]:
+    """A new match with fair dice, added through ``one``, and ``other``'s copy of it."""
+    live = await one.add(Match(3, dice=FairMatchDice()), HUMANS, None, Seating())
+    return live, await other.get(live.id)
+
+
 def unread(store: MatchStore) -> None:
     """Make ``store`` fail the test if it reads a row."""
 
@@ -64,8 +71,7 @@ def test_a_copy_takes_the_news_of_each_save_without_reading_its_row(tmp_path: Pa
     other.shown = lambda live: shown.append(live.version)
 
     async def scenario() -> tuple[LiveMatch, LiveMatch]:
-        live = await one.add(Match(3, dice=FairMatchDice()), HUMANS, None, Seating())
-        copy = await other.get(live.id)
+        live, copy = await begun(one, other)
         start = copy.version
         await act_and_save(one, live, 8)
         assert all(news is not None for _, news in told)
@@ -84,8 +90,7 @@ def test_a_copy_that_missed_a_notice_reads_its_row(tmp_path: Path) -> None:
     one, other, told = two_stores(tmp_path)
 
     async def scenario() -> tuple[LiveMatch, LiveMatch]:
-        live = await one.add(Match(3, dice=FairMatchDice()), HUMANS, None, Seating())
-        copy = await other.get(live.id)
+        live, copy = await begun(one, other)
         await act_and_save(one, live, 4)
         async with copy.lock:  # the first save's news never came
             await other.current(copy, told[-1][0], [news for _, news in told[1:] if news])
@@ -99,12 +104,12 @@ def test_news_that_cannot_be_applied_has_the_copy_read_whole(tmp_path: Path) -> 
     one, other, told = two_stores(tmp_path)
 
     async def scenario() -> tuple[LiveMatch, LiveMatch]:
-        live = await one.add(Match(3, dice=FairMatchDice()), HUMANS, None, Seating())
-        copy = await other.get(live.id)
+        live, copy = await begun(one, other)
         await act_and_save(one, live, 3)
         # Told of a confirm that the game does not allow (a process with other rules, say).
         confirm = {"action": "confirm", "player": 1}
-        wrong = json.dumps({"before": copy.version, "games": 1, "events": [confirm]})
+        wrong = json.dumps({"before": copy.version, "games": 1, "score": [0, 0],
+                            "events": [confirm]})
         async with copy.lock:
             await other.current(copy, told[-1][0], [wrong])
         return live, copy
@@ -148,8 +153,7 @@ def test_news_not_understood_or_not_agreeing_has_the_row_read(tmp_path: Path) ->
     other._load, other._record = loaded, recorded  # type: ignore[method-assign]
 
     async def scenario() -> tuple[LiveMatch, LiveMatch]:
-        live = await one.add(Match(3, dice=FairMatchDice()), HUMANS, None, Seating())
-        copy = await other.get(live.id)
+        live, copy = await begun(one, other)
         reads.clear()
         await act_and_save(one, live, 1)
         first = json.loads(told[0][1] or "")

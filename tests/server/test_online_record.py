@@ -19,9 +19,10 @@ from backgammon.game.verify import verify_dice
 from backgammon.match import Match
 from backgammon.server import Settings
 from backgammon.server.db import make_engine, migrate
+from backgammon.server.live import LiveMatch, SeatSettings
 from backgammon.server.seats import Seating
 from backgammon.server.settings import sqlite_url
-from backgammon.server.store import LiveMatch, MatchChangedError, MatchStore, SeatSettings
+from backgammon.server.store import MatchChangedError, MatchStore
 
 HUMANS = (SeatSettings("human"), SeatSettings("human"))
 

@@ -10,7 +10,7 @@ from backgammon.game import Act, Action, Rules
 from backgammon.match import Match
 from backgammon.position import WinKind
 from backgammon.server.db import now
-from backgammon.server.store import LiveMatch, SeatSettings
+from backgammon.server.live import LiveMatch, SeatSettings
 from backgammon.server.views import state_of, step_view
 
 

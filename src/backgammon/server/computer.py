@@ -30,7 +30,8 @@ from ..bot.player import best_play
 from ..game import Action, Game, Phase
 from ..match import Match
 from .hub import Hub
-from .store import LiveMatch, MatchChangedError, MatchStore, UnknownMatchError
+from .live import LiveMatch
+from .store import MatchChangedError, MatchStore, UnknownMatchError
 
 log = logging.getLogger(__name__)
 

@@ -10,9 +10,10 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from .computer import Computer
 from .guards import count
 from .hub import WATCHER_NAME, Hub
+from .live import LiveMatch
 from .seats import SECRET_LENGTH
 from .settings import Settings
-from .store import LiveMatch, MatchStore, UnknownMatchError
+from .store import MatchStore, UnknownMatchError
 
 #: The longest match id (the ids made are 16 characters).
 MATCH_ID_LENGTH = 32

@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from .live import LiveMatch
 from .relay import Relay
-from .store import LiveMatch
 from .views import Shown
 
 log = logging.getLogger(__name__)

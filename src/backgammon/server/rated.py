@@ -28,7 +28,7 @@ from ..match import Match
 from ..ratings import rating_change
 from .accounts import Account, AccountError
 from .db import MatchAccountRow, RatedResultRow, UserRow, now
-from .store import LiveMatch
+from .live import LiveMatch
 
 
 class RatedMatchError(AccountError):

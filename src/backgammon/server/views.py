@@ -37,6 +37,7 @@ from ..game import (
 from ..match import Match
 from ..position import BAR, OFF, Position, WinKind
 from .db import now
+from .live import LiveMatch
 from .schemas import (
     BoardView,
     ClaimView,
@@ -55,7 +56,6 @@ from .schemas import (
     StepView,
 )
 from .seats import claimable_from
-from .store import LiveMatch
 
 _PHASES = {
     Phase.OPENING: "opening",

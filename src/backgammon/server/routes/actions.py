@@ -19,6 +19,7 @@ from ..computer import Computer
 from ..deps import RecordSince, SeatedToAct, WatcherId, check_holds
 from ..hub import Hub
 from ..keys import ActionKeys, IdempotencyKey, digest
+from ..live import LiveMatch, as_it_was
 from ..rated import Ratings
 from ..schemas import (
     ActionRequest,
@@ -28,7 +29,7 @@ from ..schemas import (
     State,
     Step,
 )
-from ..store import LiveMatch, MatchChangedError, MatchStore, as_it_was
+from ..store import MatchChangedError, MatchStore
 from ..views import Shown, claim_refusal, claim_window
 
 log = logging.getLogger(__name__)

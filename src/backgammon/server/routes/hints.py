@@ -32,7 +32,7 @@ from .. import computer
 from ..deps import Held, Live, check_holds
 from ..guards import HintPool, rate_limited
 from ..hint_schemas import Chances, CubeHint, HintStepView, HintView, PlayHint, ResignationHint
-from ..store import LiveMatch
+from ..live import LiveMatch
 from ..views import step_view
 
 router = APIRouter(prefix="/api/matches", tags=["hints"])

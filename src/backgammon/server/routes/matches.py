@@ -15,11 +15,11 @@ from ...game import Rules
 from ...match import Match
 from ..deps import Computers, Live, RecordSince, Setup, Store
 from ..guards import rate_limited
+from ..live import SeatSettings, dice_for
 from ..rated import Book, refuse_unratable
 from ..schemas import Created, CreateMatch, State
 from ..seats import Invite, Key, Seating, digest_of, new_secret
 from ..sessions import Viewer
-from ..store import SeatSettings, dice_for
 from ..views import state_of
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
