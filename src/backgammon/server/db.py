@@ -213,6 +213,14 @@ def _json_text(value: Any) -> str:
     return to_json(value).decode()
 
 
+def autocommitting(engine: Engine) -> Engine:
+    """``engine`` for statements that are each their own transaction: no BEGIN sent before
+    one, nor a ROLLBACK when its connection goes back to the pool (on PostgreSQL, two round
+    trips of three for a read, made by the other processes at each action of a match they
+    show; and of four for an action's save, a statement of its own there)."""
+    return engine.execution_options(isolation_level="AUTOCOMMIT")
+
+
 def is_shared(engine: Engine) -> bool:
     """Whether other processes may write to the engine's database (anything but SQLite,
     which this project serves from one process)."""

@@ -3,14 +3,14 @@
 A client that sends an action and gets no answer (the connection dropped) cannot know whether
 it was applied. It sends it again with the same ``Idempotency-Key`` header; the server keeps,
 for each seat of each match, its last action sent with a key: the key, a digest of what was
-asked, and the version the action made, written in the same transaction as the action itself
-(so the key is kept exactly when the action is). A resend is then answered with the state of
-that version, made again from the record, and applies nothing, whichever process it reaches;
-the same key with another action is refused (422).
+asked, and the version the action made, written with the action itself, in one transaction
+(on PostgreSQL, one statement), so that the key is kept exactly when the action is. A resend
+is then answered with the state of that version, made again from the record, and applies
+nothing, whichever process it reaches; the same key with another action is refused (422).
 
 The version check already keeps a resend from applying twice (it names a version the match
 has left), so the kept key is looked up only where an action would otherwise be refused as
-stale, or its save lost to another process: the plain path costs one more small write, no
+stale, or its save lost to another process: the plain path costs a small write more, no
 read (the answer itself is not kept: written with every action, it cost more than the
 action's own write, and a resend is rare).
 Only a seat's last keyed action is kept: a client waits for an answer before its next action,
@@ -22,15 +22,13 @@ from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict
-from collections.abc import Callable
-from typing import Annotated, cast
+from typing import Annotated, NamedTuple, cast
 
 from fastapi import Depends, Header, HTTPException, Request, status
-from sqlalchemy import Connection, Engine, Table, bindparam, insert, select, update
+from sqlalchemy import Engine, Table, bindparam, select
 from starlette.concurrency import run_in_threadpool
 
-from .db import ActionKeyRow
-from .store import reader
+from .db import ActionKeyRow, autocommitting
 
 #: The longest key taken (a UUID is 36 characters).
 KEY_LENGTH = 64
@@ -48,17 +46,7 @@ IdempotencyKey = Annotated[
 
 _KEYS = cast(Table, ActionKeyRow.__table__)
 _SEAT = (_KEYS.c.match_id == bindparam("the_match")) & (_KEYS.c.seat == bindparam("the_seat"))
-#: The statements, made once (see ``store._SAVE``).
-_REPLACE = (
-    update(_KEYS)
-    .where(_SEAT)
-    .values(
-        key=bindparam("new_key"),
-        digest=bindparam("new_digest"),
-        version=bindparam("new_version"),
-    )
-)
-_ADD = insert(_KEYS)
+#: The statement, made once (see ``store._SAVE``).
 _FIND = select(_KEYS.c.key, _KEYS.c.digest, _KEYS.c.version).where(_SEAT)
 
 #: The keys this process has kept lately, by match and seat (with their digests): enough to
@@ -69,6 +57,18 @@ REUSED = (
     "This Idempotency-Key was sent before with another action (or another view) of this "
     "seat; send a new key with a new action."
 )
+
+
+class KeptKey(NamedTuple):
+    """An action's key, to be kept in the action's own write (:meth:`.store.MatchStore.save`,
+    which writes it; :meth:`ActionKeys.note` it once saved): the seat's last keyed action,
+    the digest of what it asked, and the ``version`` it made."""
+
+    match_id: str
+    seat: int
+    key: str
+    digest: str
+    version: int
 
 
 def digest(action_json: str, view: int | None) -> str:
@@ -86,7 +86,7 @@ class ActionKeys:
     """The kept keys, in the database ``engine`` reaches; one per app."""
 
     def __init__(self, engine: Engine) -> None:
-        self.engine = reader(engine)  # it only reads: its writes go with the action's
+        self.engine = autocommitting(engine)  # it only reads: its writes go with the action's
         self._recent: OrderedDict[tuple[str, int], tuple[str, str]] = OrderedDict()
 
     def check(self, match_id: str, seat: int, key: str, asked: str) -> None:
@@ -94,21 +94,6 @@ class ActionKeys:
         kept = self._recent.get((match_id, seat))
         if kept is not None and kept[0] == key and kept[1] != asked:
             raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, REUSED)
-
-    def writer(
-        self, match_id: str, seat: int, key: str, asked: str, version: int
-    ) -> Callable[[Connection], None]:
-        """What keeps ``key`` with the ``version`` the action made, for the action's own
-        transaction (:meth:`.store.MatchStore.save`'s ``also``; :meth:`note` it once saved)."""
-
-        def write(connection: Connection) -> None:
-            values = {"the_match": match_id, "the_seat": seat, "new_key": key,
-                      "new_digest": asked, "new_version": version}
-            if connection.execute(_REPLACE, values).rowcount == 0:
-                connection.execute(_ADD, {"match_id": match_id, "seat": seat, "key": key,
-                                          "digest": asked, "version": version})
-
-        return write
 
     async def version(self, match_id: str, seat: int, key: str, asked: str) -> int | None:
         """The version the action kept with ``key`` made, if it is the seat's last keyed

@@ -23,14 +23,27 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
-from sqlalchemy import Connection, Engine, Table, bindparam, select, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Executable,
+    Integer,
+    Select,
+    String,
+    Table,
+    bindparam,
+    select,
+    update,
+)
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from ..dice import SeededDice
 from ..errors import BackgammonError
 from ..match import Match
-from .db import MatchRow, now
+from .db import ActionKeyRow, MatchRow, autocommitting, now
+from .keys import KeptKey
 from .live import LiveMatch, SeatSettings, events_in, fair_dice_of
 from .seats import Seating
 
@@ -66,6 +79,7 @@ def news_of(match: Match, before: int, version: int) -> str | None:
 
 
 _MATCHES = cast(Table, MatchRow.__table__)
+_KEYS = cast(Table, ActionKeyRow.__table__)
 #: An action's write, made once: a statement built for each save, with the record's values in
 #: it, cost more than the write itself.
 _SAVE = (
@@ -79,11 +93,37 @@ _SAVE = (
 )
 
 
-def reader(engine: Engine) -> Engine:
-    """``engine`` for reads of one statement, each its own transaction: no BEGIN sent before
-    it, nor a ROLLBACK when its connection goes back to the pool (on PostgreSQL, two round
-    trips of three, made by the other processes at each action of a match they show)."""
-    return engine.execution_options(isolation_level="AUTOCOMMIT")
+def _keeping(dialect: str) -> tuple[Executable, Executable | None]:
+    """The statements that keep an action's key (:class:`.keys.KeptKey`) on the ``dialect``'s
+    database: the key's write, made after the save in its transaction (the seat's row added
+    or replaced), and, on PostgreSQL, the save and the key's write as one statement, its own
+    transaction: one round trip instead of four (BEGIN, the save, the key, COMMIT), which
+    returns the key's row exactly when the save found its version."""
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    names = ["match_id", "seat", "key", "digest", "version"]
+
+    def upsert(source: Select[Any]) -> postgresql.Insert | sqlite.Insert:
+        keep = insert(_KEYS).from_select(names, source)
+        return keep.on_conflict_do_update(
+            index_elements=[_KEYS.c.match_id, _KEYS.c.seat],
+            set_={name: keep.excluded[name] for name in names[2:]},
+        )
+
+    def key_of(match: Any) -> Select[Any]:
+        return select(
+            match,
+            bindparam("the_seat", type_=Integer()),
+            bindparam("the_key", type_=String()),
+            bindparam("the_digest", type_=String()),
+            bindparam("new_version", type_=Integer()),
+        )
+
+    after = upsert(key_of(bindparam("match_id", type_=String())))
+    if dialect != "postgresql":
+        return after, None
+    saved = _SAVE.returning(_MATCHES.c.id).cte("saved")
+    # The row kept is returned: the count of an insert's rows is not told on every driver.
+    return after, upsert(key_of(saved.c.id).select_from(saved)).returning(_KEYS.c.seat)
 
 
 class UnknownMatchError(LookupError):
@@ -117,7 +157,9 @@ class MatchStore:
         shared: bool = False,
     ) -> None:
         self.engine = engine
-        self._reads = reader(engine)
+        # Reads, and on PostgreSQL an action's save, are statements of their own.
+        self._alone = autocommitting(engine)
+        self._keep_key, self._save_keeping = _keeping(engine.dialect.name)
         self.most = most
         self.idle = idle
         self.watched = watched
@@ -334,16 +376,17 @@ class MatchStore:
         live: LiveMatch,
         before: int,
         match: Match | None = None,
+        key: KeptKey | None = None,
         also: Callable[[Connection], None] | None = None,
     ) -> None:
         """Write the record of ``match`` (the live match by default) in place of version
-        ``before``, in one transaction with what ``also`` writes (an action's idempotency
-        key), and tell :attr:`saved`; on failure (MatchChangedError if
-        the database no longer holds version ``before``, or the database's error), mark the
-        match stale, so that it is read again from its row before it is next used."""
+        ``before``, with the action's ``key`` and what ``also`` writes (a match's result),
+        all or nothing, and tell :attr:`saved`; on failure (MatchChangedError if the database
+        no longer holds version ``before``, or the database's error), mark the match stale,
+        so that it is read again from its row before it is next used."""
         match = match or live.match
         version = live.version if match is live.match else events_in(match)
-        await self._write(live, self._update, live.id, match, version, before, also)
+        await self._write(live, self._update, live.id, match, version, before, key, also)
         self.saved(live.id, version, news_of(match, before, version) if self.telling else None)
 
     async def save_seating(
@@ -456,27 +499,40 @@ class MatchStore:
         match: Match,
         version: int,
         before: int,
-        also: Callable[[Connection], None] | None = None,
+        key: KeptKey | None,
+        also: Callable[[Connection], None] | None,
     ) -> None:
         # The record is written out here (in a worker thread, on a server's database): the
         # match does not change meanwhile (its lock is held, or it is the computer's shadow).
         values = {"match_id": match_id, "before": before, "new_record": match.to_dict(secrets=True),
                   "new_version": version, "stamp": now()}
+        if key is not None:
+            values.update(the_seat=key.seat, the_key=key.key, the_digest=key.digest)
+        alone = _SAVE if key is None else self._save_keeping  # None: SQLite's, with a key
+        if also is None and alone is not None:
+            # One statement, its own transaction: on PostgreSQL, one round trip of four.
+            with self._alone.connect() as connection:
+                result = connection.execute(alone, values)
+                if (result.rowcount if key is None else len(result.all())) != 1:
+                    raise MatchChangedError(match_id)
+            return
         with self.engine.begin() as connection:
             if connection.execute(_SAVE, values).rowcount != 1:
                 raise MatchChangedError(match_id)
+            if key is not None:
+                connection.execute(self._keep_key, values)
             if also is not None:
                 also(connection)
 
     def _version(self, match_id: str) -> int | None:
-        with self._reads.connect() as connection:
+        with self._alone.connect() as connection:
             version: int | None = connection.execute(
                 select(MatchRow.version).where(MatchRow.id == match_id)
             ).scalar()
         return version
 
     def _record(self, match_id: str) -> dict[str, Any]:
-        with self._reads.connect() as connection:
+        with self._alone.connect() as connection:
             record: dict[str, Any] | None = connection.execute(
                 select(MatchRow.record).where(MatchRow.id == match_id)
             ).scalar()

@@ -18,7 +18,7 @@ from ...position import WinKind
 from ..computer import Computer
 from ..deps import RecordSince, SeatedToAct, WatcherId, check_holds
 from ..hub import Hub
-from ..keys import ActionKeys, IdempotencyKey, digest
+from ..keys import ActionKeys, IdempotencyKey, KeptKey, digest
 from ..live import LiveMatch, as_it_was
 from ..rated import Ratings
 from ..schemas import (
@@ -116,13 +116,9 @@ async def post_action(
             raise HTTPException(status.HTTP_409_CONFLICT, str(exc)) from None
         # The state is made once, for the answer (kept with the key) and the watching pages.
         shown = Shown(live)
-        also = _together(
-            keys.writer(live.id, action.seat, key, asked, live.version)
-            if key is not None else None,
-            ratings.counting(live),
-        )
+        keeping = None if key is None else KeptKey(live.id, action.seat, key, asked, live.version)
         try:
-            await save_or_refuse(store, live, before, also)
+            await save_or_refuse(store, live, before, keeping, ratings.counting(live))
         except HTTPException as refused:
             # The same action, sent again to another process at once, may have been kept
             # there first: it is answered as that one was.
@@ -140,21 +136,6 @@ async def post_action(
     return shown.response(side, record_since)
 
 
-def _together(
-    *writes: Callable[[Connection], None] | None,
-) -> Callable[[Connection], None] | None:
-    """The writes (those not None) made one after another in one transaction."""
-    kept = [write for write in writes if write is not None]
-    if len(kept) < 2:
-        return kept[0] if kept else None
-
-    def write_all(connection: Connection) -> None:
-        for write in kept:
-            write(connection)
-
-    return write_all
-
-
 def _replayed(live: LiveMatch, version: int, side: int, since: int | None) -> Response:
     """The answer to an action kept with an idempotency key, given again: the state of the
     ``version`` it made (from seat ``side``'s side, the record's changes after ``since``)."""
@@ -167,12 +148,13 @@ async def save_or_refuse(
     store: MatchStore,
     live: LiveMatch,
     before: int,
+    key: KeptKey | None = None,
     also: Callable[[Connection], None] | None = None,
 ) -> None:
-    """Save ``live`` in place of version ``before`` (with what ``also`` writes), or refuse
-    the request (409, 503)."""
+    """Save ``live`` in place of version ``before`` (with the action's ``key`` and what
+    ``also`` writes), or refuse the request (409, 503)."""
     try:
-        await store.save(live, before, also=also)
+        await store.save(live, before, key=key, also=also)
     except MatchChangedError:
         raise HTTPException(
             status.HTTP_409_CONFLICT,
