@@ -374,7 +374,11 @@ def test_a_state_is_shown_only_once_its_action_is_committed(client: TestClient) 
         asking.set()
         return await fresh(live)
 
-    store._update, store.fresh = failing_save, asked
+    async def failing_save_in_loop(*args: Any) -> None:
+        await asyncio.to_thread(failing_save, *args)
+
+    # Saves on PostgreSQL are made from the event loop, other writes in a worker thread.
+    store._update, store._saved_alone, store.fresh = failing_save, failing_save_in_loop, asked
     answers: dict[str, Any] = {}
     roll = {"seat": 0, "action": "roll", "version": before["version"]}
     acting = threading.Thread(target=lambda: answers.update(
@@ -386,14 +390,15 @@ def test_a_state_is_shown_only_once_its_action_is_committed(client: TestClient) 
     reading = threading.Thread(target=lambda: answers.update(
         state=client.get(f"/api/matches/{match_id}")))
     reading.start()
-    # On a server's database the save runs in a worker thread and the state is asked for
-    # meanwhile; SQLite's runs in the event loop, and the state is asked for after it.
+    # On a server's database the event loop waits for the save's answer, and the state is
+    # asked for meanwhile; SQLite's save runs in the event loop, and the state is asked for
+    # after it.
     if store.shared:
         assert asking.wait(30)
     go_on.set()
     acting.join(30)
     reading.join(30)
-    del store._update, store.fresh
+    del store._update, store._saved_alone, store.fresh
     assert answers["action"].status_code == 503
     assert answers["state"].json()["version"] == before["version"]
     assert state_of(client, match_id) == before

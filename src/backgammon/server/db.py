@@ -34,6 +34,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 log = logging.getLogger(__name__)
@@ -201,6 +202,25 @@ def make_engine(url: str) -> Engine:
     if is_sqlite:
         event.listen(engine, "connect", _sqlite_pragmas)
     return engine
+
+
+#: The connections of a process's :func:`saving_engine`: its actions' saves under way at once.
+SAVING_CONNECTIONS = 10
+
+
+def saving_engine(engine: Engine) -> AsyncEngine:
+    """An engine on ``engine``'s server database for the actions' saves, each one statement
+    of its own (autocommit), sent from the event loop by psycopg's asyncio connections: a
+    save in a worker thread waited, under load, as long again for the hand-over to the
+    thread and back, and for the lock that threads take turns at, as for PostgreSQL
+    (``bench/server.py``). Made and disposed of in the event loop that uses it."""
+    return create_async_engine(
+        engine.url,
+        json_serializer=_json_text,
+        isolation_level="AUTOCOMMIT",
+        pool_size=SAVING_CONNECTIONS,
+        max_overflow=0,
+    )
 
 
 def _json_text(value: Any) -> str:

@@ -20,11 +20,12 @@ import logging
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, cast
 
 from sqlalchemy import (
     Connection,
+    CursorResult,
     Engine,
     Executable,
     Integer,
@@ -36,13 +37,14 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from ..dice import SeededDice
 from ..errors import BackgammonError
 from ..match import Match
-from .db import ActionKeyRow, MatchRow, autocommitting, now
+from .db import ActionKeyRow, MatchRow, autocommitting, now, saving_engine
 from .keys import KeptKey
 from .live import LiveMatch, SeatSettings, events_in, fair_dice_of
 from .seats import Seating
@@ -126,6 +128,24 @@ def _keeping(dialect: str) -> tuple[Executable, Executable | None]:
     return after, upsert(key_of(saved.c.id).select_from(saved)).returning(_KEYS.c.seat)
 
 
+def _save_values(
+    match_id: str, match: Match, version: int, before: int, key: KeptKey | None
+) -> dict[str, Any]:
+    """The values of a save's statements (:data:`_SAVE`, :func:`_keeping`)."""
+    values = {"match_id": match_id, "before": before, "new_record": match.to_dict(secrets=True),
+              "new_version": version, "stamp": now()}
+    if key is not None:
+        values.update(the_seat=key.seat, the_key=key.key, the_digest=key.digest)
+    return values
+
+
+def _check_saved(result: CursorResult[Any], match_id: str, key: KeptKey | None) -> None:
+    """MatchChangedError unless the save alone (:func:`_keeping`) found its version: the
+    match's row written, or with a key, the key's row returned."""
+    if (result.rowcount if key is None else len(result.all())) != 1:
+        raise MatchChangedError(match_id)
+
+
 class UnknownMatchError(LookupError):
     """No match has this id."""
 
@@ -160,6 +180,8 @@ class MatchStore:
         # Reads, and on PostgreSQL an action's save, are statements of their own.
         self._alone = autocommitting(engine)
         self._keep_key, self._save_keeping = _keeping(engine.dialect.name)
+        # On a server's database, the actions' saves, from the event loop once it runs.
+        self._saves: AsyncEngine | None = None
         self.most = most
         self.idle = idle
         self.watched = watched
@@ -304,6 +326,19 @@ class MatchStore:
         while self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
 
+    def open(self) -> None:
+        """Save the actions from the event loop that calls this (the app's, at its start),
+        where the database is a server's (:func:`.db.saving_engine`); until then, and on
+        SQLite, saves are made as every other write is (:meth:`_written`)."""
+        if self.shared and self._saves is None:
+            self._saves = saving_engine(self.engine)
+
+    async def close(self) -> None:
+        """Stop saving from the event loop (the app's end), its connections closed."""
+        saves, self._saves = self._saves, None
+        if saves is not None:
+            await saves.dispose()
+
     def _take_news(self, live: LiveMatch, news: Sequence[str]) -> bool:
         """Apply to ``live`` the events of the ``news`` (:func:`news_of`, in the order they
         were told) that it lacks, each shown; False where they do not go on from it (a
@@ -386,7 +421,11 @@ class MatchStore:
         so that it is read again from its row before it is next used."""
         match = match or live.match
         version = live.version if match is live.match else events_in(match)
-        await self._write(live, self._update, live.id, match, version, before, key, also)
+        if self._saves is not None and also is None:
+            await self._write(live, self._saved_alone, live.id, match, version, before, key)
+        else:
+            await self._write(live, self._written, self._update, live.id, match, version, before,
+                              key, also)
         self.saved(live.id, version, news_of(match, before, version) if self.telling else None)
 
     async def save_seating(
@@ -401,7 +440,7 @@ class MatchStore:
         with what ``also`` writes (the joiner's account): MatchChangedError if the database
         no longer holds that invite (it was spent meanwhile, elsewhere). On failure the match
         is marked stale, read again from its row before it is next used."""
-        await self._write(live, self._update_seating, live, invite, before, also)
+        await self._write(live, self._written, self._update_seating, live, invite, before, also)
         self.saved(live.id, live.version, None)  # the other processes read the seat taken
 
     def _update_seating(
@@ -437,14 +476,16 @@ class MatchStore:
         """Write ``live``'s seating, whose seats the first who asked has just taken (a match
         saved before seats had tokens): MatchChangedError if the row's were taken meanwhile,
         elsewhere. On failure the match is marked stale, read again before it is next used."""
-        await self._write(live, self._update_taken, live)
+        await self._write(live, self._written, self._update_taken, live)
 
-    async def _write(self, live: LiveMatch, write: Callable[..., None], *args: Any) -> None:
-        """``write(*args)`` (:meth:`_written`); on failure ``live`` is marked stale (the
-        database may hold another version than this copy), and the error goes on."""
+    async def _write(
+        self, live: LiveMatch, write: Callable[..., Awaitable[None]], *args: Any
+    ) -> None:
+        """``await write(*args)``; on failure ``live`` is marked stale (the database may hold
+        another version than this copy), and the error goes on."""
         live.written.clear()
         try:
-            await self._written(write, *args)
+            await write(*args)
         except Exception:
             live.stale = True
             raise
@@ -504,17 +545,11 @@ class MatchStore:
     ) -> None:
         # The record is written out here (in a worker thread, on a server's database): the
         # match does not change meanwhile (its lock is held, or it is the computer's shadow).
-        values = {"match_id": match_id, "before": before, "new_record": match.to_dict(secrets=True),
-                  "new_version": version, "stamp": now()}
-        if key is not None:
-            values.update(the_seat=key.seat, the_key=key.key, the_digest=key.digest)
-        alone = _SAVE if key is None else self._save_keeping  # None: SQLite's, with a key
+        values = _save_values(match_id, match, version, before, key)
+        alone = self._alone_statement(key)
         if also is None and alone is not None:
-            # One statement, its own transaction: on PostgreSQL, one round trip of four.
             with self._alone.connect() as connection:
-                result = connection.execute(alone, values)
-                if (result.rowcount if key is None else len(result.all())) != 1:
-                    raise MatchChangedError(match_id)
+                _check_saved(connection.execute(alone, values), match_id, key)
             return
         with self.engine.begin() as connection:
             if connection.execute(_SAVE, values).rowcount != 1:
@@ -523,6 +558,21 @@ class MatchStore:
                 connection.execute(self._keep_key, values)
             if also is not None:
                 also(connection)
+
+    async def _saved_alone(
+        self, match_id: str, match: Match, version: int, before: int, key: KeptKey | None
+    ) -> None:
+        """:meth:`_update`, without ``also``, from the event loop (:meth:`open`)."""
+        statement = self._alone_statement(key)
+        assert self._saves is not None and statement is not None  # opened: PostgreSQL's
+        values = _save_values(match_id, match, version, before, key)
+        async with self._saves.connect() as connection:
+            _check_saved(await connection.execute(statement, values), match_id, key)
+
+    def _alone_statement(self, key: KeptKey | None) -> Executable | None:
+        """The save (with the action's ``key``) as one statement, its own transaction: on
+        PostgreSQL one round trip of four; None on SQLite with a key (two statements)."""
+        return _SAVE if key is None else self._save_keeping
 
     def _version(self, match_id: str) -> int | None:
         with self._alone.connect() as connection:
