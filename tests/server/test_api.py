@@ -418,7 +418,9 @@ def test_the_same_action_sent_twenty_times_at_once_acts_once(database: Settings)
 
     async def race() -> tuple[list[int], State, State]:
         transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+        # The app's lifespan runs, so that its saves are made as a server makes them.
+        async with (app.router.lifespan_context(app),
+                    httpx.AsyncClient(transport=transport, base_url="http://test") as http):
             made = await http.post("/api/matches", json={"opponent": "human",
                                                          "seed": DOUBLES_SEED})
             path = f"/api/matches/{made.json()['id']}"

@@ -134,7 +134,10 @@ def test_identical_requests_sent_at_once_to_two_apps_apply_once(database: Settin
     async def race() -> tuple[list[Any], State, State]:
         clients = [httpx.AsyncClient(transport=httpx.ASGITransport(app=app),
                                      base_url="http://test") for app in apps]
-        async with clients[0] as one, clients[1] as two:
+        # The apps' lifespans run, so that their saves are made as a server's are.
+        async with (apps[0].router.lifespan_context(apps[0]),
+                    apps[1].router.lifespan_context(apps[1]), clients[0] as one,
+                    clients[1] as two):
             made = (await one.post("/api/matches", json={"opponent": "human",
                                                          "seed": SEED})).json()
             for each in (one, two):

@@ -196,7 +196,8 @@ def make_engine(url: str) -> Engine:
     # A connection for each of the threads that may write at once (Starlette's pool has 40),
     # kept open once made: connections beyond the pool's size are closed when given back and
     # made again at the next busy moment, which cost the server and PostgreSQL about a tenth
-    # more CPU an action under load (bench/server.py). The database must allow 40 a process.
+    # more CPU an action under load (bench/server.py). The database must allow 50 a process,
+    # with the actions' saves' own (:func:`saving_engine`).
     options: dict[str, Any] = {} if is_sqlite else {"pool_size": 40, "max_overflow": 0}
     engine = create_engine(parsed, json_serializer=_json_text, **options)
     if is_sqlite:
@@ -209,13 +210,13 @@ SAVING_CONNECTIONS = 10
 
 
 def saving_engine(engine: Engine) -> AsyncEngine:
-    """An engine on ``engine``'s server database for the actions' saves, each one statement
+    """An engine on ``engine``'s PostgreSQL database for the actions' saves, each one statement
     of its own (autocommit), sent from the event loop by psycopg's asyncio connections: a
     save in a worker thread waited, under load, as long again for the hand-over to the
     thread and back, and for the lock that threads take turns at, as for PostgreSQL
     (``bench/server.py``). Made and disposed of in the event loop that uses it."""
     return create_async_engine(
-        engine.url,
+        engine.url.set(drivername="postgresql+psycopg"),
         json_serializer=_json_text,
         isolation_level="AUTOCOMMIT",
         pool_size=SAVING_CONNECTIONS,

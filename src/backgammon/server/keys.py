@@ -60,15 +60,13 @@ REUSED = (
 
 
 class KeptKey(NamedTuple):
-    """An action's key, to be kept in the action's own write (:meth:`.store.MatchStore.save`,
-    which writes it; :meth:`ActionKeys.note` it once saved): the seat's last keyed action,
-    the digest of what it asked, and the ``version`` it made."""
+    """An action's key, to be kept by the action's own write (:meth:`.store.MatchStore.save`
+    writes it, with the match's id and the version the action made; :meth:`ActionKeys.note`
+    it once saved): the seat whose last keyed action it is, and the digest of what it asked."""
 
-    match_id: str
     seat: int
     key: str
     digest: str
-    version: int
 
 
 def digest(action_json: str, view: int | None) -> str:

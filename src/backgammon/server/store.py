@@ -100,7 +100,10 @@ def _keeping(dialect: str) -> tuple[Executable, Executable | None]:
     database: the key's write, made after the save in its transaction (the seat's row added
     or replaced), and, on PostgreSQL, the save and the key's write as one statement, its own
     transaction: one round trip instead of four (BEGIN, the save, the key, COMMIT), which
-    returns the key's row exactly when the save found its version."""
+    returns the key's row exactly when the save found its version. ValueError for a
+    database other than these two."""
+    if dialect not in ("postgresql", "sqlite"):
+        raise ValueError(f"The server keeps its matches in SQLite or PostgreSQL, not {dialect}.")
     insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
     names = ["match_id", "seat", "key", "digest", "version"]
 
@@ -177,11 +180,13 @@ class MatchStore:
         shared: bool = False,
     ) -> None:
         self.engine = engine
-        # Reads, and on PostgreSQL an action's save, are statements of their own.
+        # For the statements that are each their own transaction: the reads, and a save
+        # made in one statement (:meth:`_alone_statement`).
         self._alone = autocommitting(engine)
         self._keep_key, self._save_keeping = _keeping(engine.dialect.name)
-        # On a server's database, the actions' saves, from the event loop once it runs.
+        # On PostgreSQL, the actions' saves from the event loop (:meth:`open`), and that loop.
         self._saves: AsyncEngine | None = None
+        self._saves_loop: asyncio.AbstractEventLoop | None = None
         self.most = most
         self.idle = idle
         self.watched = watched
@@ -327,17 +332,20 @@ class MatchStore:
             await asyncio.gather(*self._tasks, return_exceptions=True)
 
     def open(self) -> None:
-        """Save the actions from the event loop that calls this (the app's, at its start),
-        where the database is a server's (:func:`.db.saving_engine`); until then, and on
-        SQLite, saves are made as every other write is (:meth:`_written`)."""
-        if self.shared and self._saves is None:
+        """Save the actions from the running event loop (the app's, at its start) where the
+        database is PostgreSQL (:func:`.db.saving_engine`); on SQLite, before this, and in
+        another loop (its connections belong to this one), saves are made as every other
+        write is (:meth:`_written`)."""
+        if self.engine.dialect.name == "postgresql" and self._saves is None:
             self._saves = saving_engine(self.engine)
+            self._saves_loop = asyncio.get_running_loop()
 
     async def close(self) -> None:
         """Stop saving from the event loop (the app's end), its connections closed."""
         saves, self._saves = self._saves, None
-        if saves is not None:
+        if saves is not None and self._saves_loop is asyncio.get_running_loop():
             await saves.dispose()
+        self._saves_loop = None
 
     def _take_news(self, live: LiveMatch, news: Sequence[str]) -> bool:
         """Apply to ``live`` the events of the ``news`` (:func:`news_of`, in the order they
@@ -421,7 +429,7 @@ class MatchStore:
         so that it is read again from its row before it is next used."""
         match = match or live.match
         version = live.version if match is live.match else events_in(match)
-        if self._saves is not None and also is None:
+        if also is None and self._saves_loop is asyncio.get_running_loop():
             await self._write(live, self._saved_alone, live.id, match, version, before, key)
         else:
             await self._write(live, self._written, self._update, live.id, match, version, before,
@@ -486,7 +494,7 @@ class MatchStore:
         live.written.clear()
         try:
             await write(*args)
-        except Exception:
+        except BaseException:  # cancelled too: the save may or may not have been made
             live.stale = True
             raise
         finally:
@@ -543,8 +551,9 @@ class MatchStore:
         key: KeptKey | None,
         also: Callable[[Connection], None] | None,
     ) -> None:
-        # The record is written out here (in a worker thread, on a server's database): the
-        # match does not change meanwhile (its lock is held, or it is the computer's shadow).
+        # The record is written out here (in a worker thread where the database is a server's
+        # and the save is not made from the event loop): the match does not change meanwhile
+        # (its lock is held, or it is the computer's shadow).
         values = _save_values(match_id, match, version, before, key)
         alone = self._alone_statement(key)
         if also is None and alone is not None:
@@ -570,8 +579,9 @@ class MatchStore:
             _check_saved(await connection.execute(statement, values), match_id, key)
 
     def _alone_statement(self, key: KeptKey | None) -> Executable | None:
-        """The save (with the action's ``key``) as one statement, its own transaction: on
-        PostgreSQL one round trip of four; None on SQLite with a key (two statements)."""
+        """The save (with the action's ``key``) as one statement, its own transaction (on
+        PostgreSQL one round trip, where a transaction takes three or four); None on SQLite
+        with a key (two statements)."""
         return _SAVE if key is None else self._save_keeping
 
     def _version(self, match_id: str) -> int | None:

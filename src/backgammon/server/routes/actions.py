@@ -116,7 +116,7 @@ async def post_action(
             raise HTTPException(status.HTTP_409_CONFLICT, str(exc)) from None
         # The state is made once, for the answer (kept with the key) and the watching pages.
         shown = Shown(live)
-        keeping = None if key is None else KeptKey(live.id, action.seat, key, asked, live.version)
+        keeping = None if key is None else KeptKey(action.seat, key, asked)
         try:
             await save_or_refuse(store, live, before, keeping, ratings.counting(live))
         except HTTPException as refused:
