@@ -10,29 +10,19 @@ friend stays private), acted in lately; whether it is over is for its copy in me
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Engine, select
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy.orm import Session
 
-from .db import MatchAccountRow, MatchRow, UserRow, now
+from .db import MatchRow, now
+from .rated import Seated, seated, with_accounts
 from .schemas import LobbyEntry
 
 #: A match nobody has acted in for this long is not offered as live: its players have most
 #: likely left it (a game waits this long for nobody; a claim ends it sooner).
 LIVE_IDLE = timedelta(hours=1)
-
-
-@dataclass(frozen=True)
-class Seated:
-    """The accounts at a live match's seats, as their names and ratings (None: a guest), and
-    whether it is rated."""
-
-    names: tuple[str | None, str | None]
-    ratings: tuple[float | None, float | None]
-    rated: bool
 
 
 def find_invite(engine: Engine, digest: str) -> tuple[str, bool] | None:
@@ -78,12 +68,13 @@ def _entry(
 
 def live_matches(
     engine: Engine, most: int, idle: timedelta = LIVE_IDLE
-) -> list[tuple[str, datetime, int]]:
-    """The ids, the times last acted in and the versions of the ``most`` online matches both
-    of whose players have come, listed in the lobby by their creator and acted in within
-    ``idle``, the latest acted in first (some may be over)."""
+) -> list[tuple[str, datetime, int, Seated | None]]:
+    """The ids, the times last acted in, the versions and the accounts at the seats (None
+    where no signed-in player sits) of the ``most`` online matches both of whose players have
+    come, listed in the lobby by their creator and acted in within ``idle``, the latest acted
+    in first (some may be over). One query: the accounts are joined to the matches."""
     public = MatchRow.settings["seating"]["public"].as_boolean()
-    query = (
+    matches = (
         select(MatchRow.id, MatchRow.updated_at, MatchRow.version)
         .where(
             # The online matches, through the invites' index: a range the index serves
@@ -96,28 +87,10 @@ def live_matches(
         .order_by(MatchRow.updated_at.desc())
         .limit(most)
     )
+    query = with_accounts(matches, MatchRow.id)
     with Session(engine) as session:
-        return [(row[0], row[1], row[2]) for row in session.execute(query)]
+        return [
+            (match_id, updated_at, version, seated(*accounts))
+            for match_id, updated_at, version, *accounts in session.execute(query)
+        ]
 
-
-def seated(engine: Engine, match_ids: list[str]) -> dict[str, Seated]:
-    """The accounts at each of these matches that has a signed-in player."""
-    if not match_ids:
-        return {}
-    first, second = aliased(UserRow), aliased(UserRow)
-    query = (
-        select(MatchAccountRow, first, second)
-        .outerjoin(first, first.id == MatchAccountRow.user0)
-        .outerjoin(second, second.id == MatchAccountRow.user1)
-        .where(MatchAccountRow.match_id.in_(match_ids))
-    )
-    with Session(engine) as session:
-        rows = session.execute(query).all()
-    return {
-        seats.match_id: Seated(
-            (None if one is None else one.name, None if two is None else two.name),
-            (None if one is None else one.rating, None if two is None else two.rating),
-            seats.rated,
-        )
-        for seats, one, two in rows
-    }

@@ -16,10 +16,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, HTTPException, Request
-from sqlalchemy import Connection, Engine, or_, select
+from sqlalchemy import Connection, Engine, Select, SQLColumnExpression, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 from starlette.concurrency import run_in_threadpool
@@ -27,7 +27,7 @@ from starlette.concurrency import run_in_threadpool
 from ..match import Match
 from ..ratings import rating_change
 from .accounts import Account, AccountError
-from .db import MatchAccountRow, RatedResultRow, UserRow, now
+from .db import MatchAccountRow, MatchRow, RatedResultRow, UserRow, now
 from .live import LiveMatch
 
 
@@ -38,7 +38,8 @@ class RatedMatchError(AccountError):
 
 @dataclass(frozen=True)
 class Standing:
-    """A player's name and rating as a list of matches shows them (the lobby)."""
+    """A player's name and rating as a list of matches shows them (the lobby, the live
+    matches)."""
 
     name: str
     rating: float
@@ -63,6 +64,62 @@ class Result:
     def rating_after(self) -> float:
         """The player's rating once this match was counted."""
         return self.rating_before + self.change
+
+
+@dataclass(frozen=True)
+class Seated:
+    """The accounts at a match's two seats (None at a guest's), and whether it is rated."""
+
+    seats: tuple[Standing | None, Standing | None]
+    rated: bool
+
+
+#: The users at a match's two seats, joined by :func:`with_accounts`.
+_SEAT0, _SEAT1 = aliased(UserRow, name="seat0"), aliased(UserRow, name="seat1")
+
+
+def with_accounts(
+    query: Select[*tuple[Any, ...]], match_id: SQLColumnExpression[str]
+) -> Select[*tuple[Any, ...]]:
+    """``query`` with seven more columns, which :func:`seated` reads: whether the match whose
+    id is ``match_id`` (a column of ``query``'s) is rated, and the name, rating and experience
+    of the account at each of its seats, each None where there is none. They are left joins
+    on keys, so that each row of ``query`` stays one row (a ``LIMIT`` still counts matches)."""
+    # Columns, not the rows: a list anyone may read has no use for the password hashes.
+    return (
+        query.add_columns(
+            MatchAccountRow.rated,
+            _SEAT0.name, _SEAT0.rating, _SEAT0.experience,
+            _SEAT1.name, _SEAT1.rating, _SEAT1.experience,
+        )
+        .outerjoin(MatchAccountRow, MatchAccountRow.match_id == match_id)
+        .outerjoin(_SEAT0, _SEAT0.id == MatchAccountRow.user0)
+        .outerjoin(_SEAT1, _SEAT1.id == MatchAccountRow.user1)
+    )
+
+
+def seated(
+    rated: bool | None,
+    name0: str | None, rating0: float | None, experience0: int | None,
+    name1: str | None, rating1: float | None, experience1: int | None,
+) -> Seated | None:
+    """The columns :func:`with_accounts` adds to a row, as the accounts at the match's seats;
+    None for a match no signed-in player has created or joined."""
+    if rated is None:
+        return None
+    return Seated(
+        (_standing(name0, rating0, experience0, rated),
+         _standing(name1, rating1, experience1, rated)),
+        rated,
+    )
+
+
+def _standing(
+    name: str | None, rating: float | None, experience: int | None, rated: bool
+) -> Standing | None:
+    if name is None or rating is None or experience is None:  # a guest's seat
+        return None
+    return Standing(name, rating, experience, rated)
 
 
 def check_rated(
@@ -239,26 +296,21 @@ class Ratings:
                 session.commit()  # the outer transaction's to commit: this only flushes
 
     def standings(self, match_ids: list[str]) -> dict[str, Standing]:
-        """For each match created by a signed-in player, that player's name and rating: what
-        the lobby shows beside an open match (a guest's match has none)."""
+        """For each of these matches that a signed-in player sits at, the account at seat 0,
+        else the one at seat 1: the creator's name and rating, which the lobby shows beside an
+        open match (a guest's match has none)."""
         if not match_ids:
             return {}
+        query = with_accounts(select(MatchRow.id).where(MatchRow.id.in_(match_ids)), MatchRow.id)
         with Session(self.engine) as session:
-            rows = session.execute(
-                select(MatchAccountRow, UserRow)
-                .join(
-                    UserRow,
-                    or_(
-                        UserRow.id == MatchAccountRow.user0,
-                        (MatchAccountRow.user0.is_(None)) & (UserRow.id == MatchAccountRow.user1),
-                    ),
-                )
-                .where(MatchAccountRow.match_id.in_(match_ids))
-            ).all()
-        return {
-            seats.match_id: Standing(user.name, user.rating, user.experience, seats.rated)
-            for seats, user in rows
-        }
+            rows = session.execute(query).all()
+        standings = {}
+        for match_id, *accounts in rows:
+            at = seated(*accounts)
+            creator = None if at is None else at.seats[0] or at.seats[1]
+            if creator is not None:
+                standings[match_id] = creator
+        return standings
 
     def results(self, account: Account, most: int = 200) -> list[Result]:
         """``account``'s rated matches, the latest first (at most ``most``)."""

@@ -17,8 +17,8 @@ from starlette.concurrency import run_in_threadpool
 from ...match import Match
 from ..deps import Live, Store, Watchers
 from ..guards import rate_limited
-from ..lobby import Seated, find_invite, live_matches, open_matches, seated
-from ..rated import Book, RatedMatchError
+from ..lobby import find_invite, live_matches, open_matches
+from ..rated import Book, RatedMatchError, Seated
 from ..schemas import Joined, JoinMatch, LiveMatchEntry, LivePlayer, LobbyEntry, Taken
 from ..seats import digest_of, new_secret
 from ..sessions import Viewer
@@ -152,9 +152,8 @@ async def live_list(store: Store) -> list[LiveMatchEntry]:
     hour; the latest acted in first (at most 50), with the players' names, signed-in
     players' ratings, and the score. No token or invite is in the answer."""
     found = await run_in_threadpool(live_matches, store.engine, LIVE_SIZE)
-    accounts = await run_in_threadpool(seated, store.engine, [each[0] for each in found])
     entries = []
-    for match_id, updated_at, version in found:
+    for match_id, updated_at, version, accounts in found:
         copy = store.cached(match_id)
         # A copy in memory at the row's version is read as it is: the list is asked for
         # every few seconds by every open lobby, and most live matches are in memory.
@@ -165,7 +164,7 @@ async def live_list(store: Store) -> list[LiveMatchEntry]:
             except UnknownMatchError:
                 continue
         if not copy.match.is_over:
-            entries.append(_live_entry(copy.match, match_id, updated_at, accounts.get(match_id)))
+            entries.append(_live_entry(copy.match, match_id, updated_at, accounts))
     return entries
 
 
@@ -173,13 +172,13 @@ def _live_entry(
     match: Match, match_id: str, updated_at: datetime, accounts: Seated | None
 ) -> LiveMatchEntry:
     """A live match as the list shows it: a signed-in player by their account's name."""
-    names = accounts.names if accounts else (None, None)
-    ratings = accounts.ratings if accounts else (None, None)
+    seats = accounts.seats if accounts else (None, None)
     return LiveMatchEntry(
         id=match_id,
         players=[
-            LivePlayer(name=names[seat] or match.players[seat], rating=ratings[seat])
-            for seat in (0, 1)
+            LivePlayer(name=match.players[seat], rating=None) if account is None
+            else LivePlayer(name=account.name, rating=account.rating)
+            for seat, account in enumerate(seats)
         ],
         score=list(match.score),
         length=match.length,
