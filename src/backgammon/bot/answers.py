@@ -33,7 +33,7 @@ from ..dice import check_dice
 from ..position import Position
 from .bot import Bot
 from .cube import CubeDecision
-from .met import equity_after
+from .met import Scale
 from .probabilities import Probabilities
 
 #: The names of the five probabilities, in gnubg's order.
@@ -147,9 +147,7 @@ def cubeful_dict(value: float, cube: CubeContext | None) -> dict[str, float | No
     if cube is None or cube.match is None:
         return {"equity": value, "match_winning_chance": None}
     # gnubg's normalisation: winning a single game at this cube is +1, losing one -1.
-    won = equity_after(cube.match, won=cube.value)
-    lost = equity_after(cube.match, lost=cube.value)
-    return {"equity": (2 * value - won - lost) / (won - lost), "match_winning_chance": value}
+    return {"equity": Scale.of(cube).emg(value), "match_winning_chance": value}
 
 
 def _equities(

@@ -2,7 +2,8 @@
 
 The score itself is the core's :class:`~backgammon.cube.MatchScore` (re-exported here); this
 module adds what the table says of it: :func:`equity_after` a game, the weights of match-aware
-checker play (:func:`play_weights`) and the value of a gammon (:func:`gammon_value`).
+checker play (:func:`play_weights`), the value of a gammon (:func:`gammon_value`) and the
+scale of equity normalised to money, EMG (:class:`Scale`).
 
 The table is Kazaross-XG2 (:mod:`backgammon.bot._met_kazaross_xg2`, GNU Backgammon's default),
 for matches of up to 25 points, extended to :data:`MAX_MATCH_LENGTH` (64) points as GNU
@@ -23,11 +24,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 
-from ..cube import MAX_MATCH_LENGTH, MatchScore
+from ..cube import MAX_MATCH_LENGTH, CubeContext, MatchScore
 from ..errors import BackgammonError
 from . import _met_kazaross_xg2
 
@@ -200,11 +202,49 @@ def gammon_value(score: MatchScore, cube: int = 1) -> float:
     return (gammon - win) / (win - lose)
 
 
+@dataclass(frozen=True)
+class Scale:
+    """A player's equity at a cube and a score, between its forms: EMG (money equity, a single
+    game won +1 and lost -1, gnubg's "equity normalised to money") and ``cost`` (chances of
+    winning the match, or points at the cube's value in money play). ``centre`` is the chance
+    of winning the match halfway between winning and losing a single game; ``unit`` the
+    chance (or the points) that one EMG is worth.
+
+    >>> from backgammon.cube import MatchScore
+    >>> scale = Scale.of(CubeContext(match=MatchScore(1)))  # one game for the match
+    >>> scale.centre, scale.unit, scale.emg(1.0)
+    (0.5, 0.5, 1.0)
+    >>> Scale.of(CubeContext(value=4)).unit
+    4.0
+    """
+
+    centre: float
+    unit: float
+
+    @classmethod
+    def of(cls, cube: CubeContext) -> Scale:
+        """The scale of the player whose cube it is."""
+        if cube.match is None:
+            return cls(0.0, float(cube.value))
+        won = equity_after(cube.match, won=cube.value)
+        lost = equity_after(cube.match, lost=cube.value)
+        return cls((won + lost) / 2, (won - lost) / 2)
+
+    def emg(self, chance: float) -> float:
+        """A chance of winning the match as EMG."""
+        return (chance - self.centre) / self.unit
+
+    def chance(self, emg: float) -> float:
+        """EMG as a chance of winning the match (as points in money play)."""
+        return self.centre + emg * self.unit
+
+
 __all__ = [
     "MAX_MATCH_LENGTH",
     "TABLE",
     "MatchEquityTable",
     "MatchScore",
+    "Scale",
     "equity_after",
     "gammon_value",
     "play_weights",

@@ -63,7 +63,7 @@ from ..position import Position
 from .cube import cube_efficiency, match_decision, money_decision
 from .kernel import Engine
 from .kernel.engine import MAX_PLAY_PLIES
-from .met import equity_after
+from .met import Scale
 from .probabilities import EQUITY_WEIGHTS, Probabilities
 from .search import DEFAULT_FILTERS, MoveFilter
 
@@ -309,12 +309,11 @@ def _summary(
     cubeful, cubeful_se = _with_se(lambda m: _cubeful(m, position, cube), mean, covariance)
     chance = chance_se = None
     if cube.match is not None:
-        # The normalised equity: a single game won at this cube is +1, one lost -1.
-        won = equity_after(cube.match, won=cube.value)
-        lost = equity_after(cube.match, lost=cube.value)
+        # The normalised equity (EMG): a single game won at this cube is +1, one lost -1.
+        scale = Scale.of(cube)
         chance, chance_se = cubeful, cubeful_se
-        cubeful = (2 * chance - won - lost) / (won - lost)
-        cubeful_se = 2 * chance_se / (won - lost)
+        cubeful = scale.emg(chance)
+        cubeful_se = chance_se / scale.unit
     return RolloutResult(
         position.id(),
         trials,

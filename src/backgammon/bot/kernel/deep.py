@@ -26,8 +26,7 @@ import numpy as np
 from numba import njit
 
 from .evaluate import Nets, checkers_of, evaluate, scratch_for, terminal
-from .games import HIGH, LOW, WEIGHT, choose, equity_of, flip, make_work, mover_view
-from .movegen import generate
+from .games import HIGH, LOW, WEIGHT, choose, equity_of, make_work, mover_view
 
 
 @njit(cache=True)
@@ -181,27 +180,17 @@ def choose_deep(board: np.ndarray, high: int, low: int, plies: int, keep: np.nda
     of legal results (0: ``chosen`` is the board turned round). ``dwork``: :func:`deep_work`.
     """
     work = dwork[0]
-    if plies == 0:
-        return choose(board, high, low, nets, work, chosen, np.zeros(0))
-    ws, scratch, out, mover = work
-    count = generate(ws, board, high, low)
-    if count <= 1:
-        if count == 0:
-            flip(board, chosen)
-        else:
-            chosen[:] = ws[0][0]
+    # The 0-ply choice ranks the first ply: its scan leaves every result's equity in work[4].
+    count = choose(board, high, low, nets, work, chosen, np.zeros(0))
+    if plies == 0 or count <= 1:
         return count
-    equity = np.empty(count)
-    for i in range(count):
-        evaluate(ws[0][i], nets, scratch, out)
-        mover_view(out, mover)
-        equity[i] = equity_of(mover)
+    results, equity = work[0][0], work[4][:count]
     order = np.argsort(-equity, kind="mergesort")
     kept_count = _window(equity, order, keep[0], threshold[0])
     # The deeper values below choose plays in the same work space: copy the kept ones out.
     kept, kept_equity, kept_index = dwork[4], dwork[5], dwork[6]
     for j in range(kept_count):
-        kept[j] = ws[0][order[j]]
+        kept[j] = results[order[j]]
         kept_equity[j] = equity[order[j]]
         kept_index[j] = order[j]
     ply = 1

@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from .evaluate import Nets, checkers_of, evaluate, scratch_for
-from .movegen import generate, workspace
+from .movegen import CAPACITY, generate, workspace
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -79,9 +79,10 @@ def equity_of(v: np.ndarray) -> float:
 
 @njit(cache=True)
 def make_work(nets: Nets) -> tuple:  # type: ignore[type-arg]
-    """Work space of :func:`choose`: the move generator's, the evaluation's, two rows."""
+    """Work space of :func:`choose`: the move generator's, the evaluation's, two rows, and
+    the 0-ply equity of each legal result."""
     return (workspace(), scratch_for(nets), np.zeros(5, dtype=np.float32),
-            np.zeros(5, dtype=np.float64))
+            np.zeros(5, dtype=np.float64), np.zeros(CAPACITY, dtype=np.float64))
 
 
 @njit(cache=True)
@@ -90,8 +91,11 @@ def choose(board: np.ndarray, high: int, low: int, nets: Nets, work: tuple,  # t
     """The 0-ply play of (``high``, ``low``) from ``board``: its result into ``chosen`` and
     its outputs for the player who moves into ``value`` (float64); returns the number of
     legal results (0: the roll cannot be played, ``chosen`` is the board turned round).
-    With ``value`` of length 0 a forced play is not evaluated."""
-    ws, scratch, out, mover = work
+    With ``value`` of length 0 a forced play is not evaluated. Whenever the results are
+    evaluated, each one's equity for the player who moves stays in ``work[4]`` (in the order
+    of the results, ``work[0][0]``) until the next call: :func:`.deep.choose_deep` ranks the
+    first ply by them."""
+    ws, scratch, out, mover, equities = work
     count = generate(ws, board, high, low)
     results = ws[0]
     if count == 0:
@@ -107,6 +111,7 @@ def choose(board: np.ndarray, high: int, low: int, nets: Nets, work: tuple,  # t
             evaluate(results[i], nets, scratch, out)
             mover_view(out, mover)
             equity = equity_of(mover)
+            equities[i] = equity
             if equity > best_equity:
                 best_equity = equity
                 best = i
