@@ -80,7 +80,7 @@ async def run(requests: int, plies: int, warmup: int) -> tuple[list[float], floa
         server = start_server(Path(folder), port, "backgammon.server:create_app")
         try:
             async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as client:
-                await wait_until_up(client, server)
+                await wait_until_up(port, server)
                 times = []
                 cpu = 0.0
                 for number, question in enumerate(asked):

@@ -8,7 +8,7 @@ The script starts the server itself (``uvicorn backgammon.server:create_app`` in
 process, ``--workers`` processes, on a free 127.0.0.1 port, with an SQLite database in a
 temporary folder, or the database and Redis the URLs name), then runs ``--players`` simulated
 players at once, split over ``--processes`` processes of players started together (each an
-event loop, uvloop's where installed; each player, or match, its own small httpx client): one
+event loop, uvloop's where installed; each player, or match, its own small aiohttp session): one
 loop of hundreds of players queues its own work, and that queue would count in the latencies
 measured.
 By default each plays one-point matches with both seats human, so no bot thinks: it rolls,
@@ -57,8 +57,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-import httpx
-import websockets
+import aiohttp
 
 
 @dataclass
@@ -101,44 +100,46 @@ class Ledger:
 
 
 async def act(
-    client: httpx.AsyncClient, url: str, body: dict[str, Any], token: str, tally: Tally,
+    client: aiohttp.ClientSession, url: str, body: dict[str, Any], token: str, tally: Tally,
     watcher: str | None = None,
-) -> httpx.Response:
+) -> tuple[int, Any]:
     """POST an action with a fresh idempotency key, asking, as the page does, for only the
     record's changes since the version acted on (and, with ``watcher``, the id of the
     player's WebSocket, which the server then spares the push of this action's state); one
     that fails in transit (the connection dropped: was it applied?) is sent again with the
-    same key, which the server answers with the first answer if it was."""
+    same key, which the server answers with the first answer if it was. The answer's status
+    and its JSON."""
     headers = {"Authorization": f"Bearer {token}", "Idempotency-Key": uuid.uuid4().hex}
     if watcher is not None:
         headers["Watcher-Id"] = watcher
     params = {"record_since": body["version"]}
     for attempt in range(3):
         try:
-            return await client.post(url, json=body, headers=headers, params=params)
-        except httpx.TransportError:
+            async with client.post(url, json=body, headers=headers, params=params) as answer:
+                return answer.status, await answer.json(content_type=None)
+        except aiohttp.ClientConnectionError:
             if attempt == 2:
                 raise
             tally.resent += 1
     raise AssertionError("unreachable")
 
 
-async def check(client: httpx.AsyncClient, ledger: Ledger, tally: Tally) -> None:
+async def check(client: aiohttp.ClientSession, ledger: Ledger, tally: Tally) -> None:
     """Read the match back: its actions, in the order of the versions they were made on,
     must follow each other from the start to the row's version without a gap (an action
     lost) or an overlap (one applied twice)."""
-    answer = await client.get(
-        f"/api/matches/{ledger.match_id}", headers={"Authorization": f"Bearer {ledger.token}"}
-    )
-    answer.raise_for_status()
+    async with client.get(f"/api/matches/{ledger.match_id}",
+                          headers={"Authorization": f"Bearer {ledger.token}"}) as answer:
+        answer.raise_for_status()
+        row: int = (await answer.json())["version"]
     version = ledger.start
     lost = doubled = False
     for made_on, after in sorted(ledger.answered):
         lost |= made_on > version
         doubled |= made_on < version
         version = max(version, after)
-    lost |= answer.json()["version"] < version
-    doubled |= answer.json()["version"] > version
+    lost |= row < version
+    doubled |= row > version
     tally.checked += 1
     tally.lost += lost
     tally.doubled += doubled
@@ -217,14 +218,14 @@ def base_url(port: int) -> str:
 async def wait_until_up(port: int, server: subprocess.Popen[bytes]) -> None:
     """Poll the page until the server answers (or fail when it died or took too long)."""
     deadline = time.monotonic() + 30
-    async with httpx.AsyncClient(base_url=base_url(port)) as client:
+    async with aiohttp.ClientSession(base_url(port)) as client:
         while time.monotonic() < deadline:
             if server.poll() is not None:
                 raise SystemExit(f"the server exited with status {server.returncode}")
             try:
-                await client.get("/docs")
-                return
-            except httpx.TransportError:
+                async with client.get("/docs"):
+                    return
+            except aiohttp.ClientConnectionError:
                 await asyncio.sleep(0.1)
     raise SystemExit("the server did not start within 30 seconds")
 
@@ -245,36 +246,41 @@ def next_action(state: dict[str, Any]) -> dict[str, Any]:
     raise RuntimeError(f"no action for seat {seat} in phase {state['phase']}: {offered}")
 
 
-def own_client(shared: httpx.AsyncClient, connections: int) -> httpx.AsyncClient:
-    """A client of ``connections`` connections to the server ``shared`` talks to, for one
-    player or match: httpx's pool looks at each of its connections at every request, so one
-    pool of hundreds would cost the players more CPU than the server spends."""
-    limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
-    # Plain HTTP: no TLS context to make (loading the certificates costs milliseconds).
-    transport = httpx.AsyncHTTPTransport(verify=False, limits=limits)
-    return httpx.AsyncClient(base_url=shared.base_url, transport=transport,
-                             timeout=shared.timeout)
+#: How long a request may take before the player gives up (the run then fails).
+TIMEOUT = aiohttp.ClientTimeout(total=30)
 
 
-async def player(
-    shared: httpx.AsyncClient, start: float, stop: float, think: float, tally: Tally
-) -> None:
+def own_client(port: int, connections: int) -> aiohttp.ClientSession:
+    """A session of its own, of at most ``connections`` connections kept alive, for one
+    player or match, as each person's browser has: the server sees as many connections as
+    it would. aiohttp, not httpx: these processes share the machine with the server, and
+    httpx's layers (httpcore, anyio, h11) cost them more CPU a request than the server spends
+    on SQLite, leaving it less of the machine."""
+    connector = aiohttp.TCPConnector(limit=connections, keepalive_timeout=120, ssl=False)
+    return aiohttp.ClientSession(base_url(port), connector=connector, timeout=TIMEOUT)
+
+
+async def post(client: aiohttp.ClientSession, url: str, body: dict[str, Any]) -> Any:
+    """POST ``body`` as JSON; the answer's JSON (an error status raises)."""
+    async with client.post(url, json=body) as answer:
+        answer.raise_for_status()
+        return await answer.json()
+
+
+async def player(port: int, start: float, stop: float, think: float, tally: Tally) -> None:
     """Play one-point matches from ``start`` until ``stop`` (``time.monotonic()`` instants),
     pausing a random time of mean ``think`` seconds before each action (none when 0)."""
     await asyncio.sleep(max(0.0, start - time.monotonic()))
-    async with own_client(shared, 1) as client:
+    async with own_client(port, 1) as client:
         await play(client, stop, think, tally)
 
 
-async def play(client: httpx.AsyncClient, stop: float, think: float, tally: Tally) -> None:
+async def play(client: aiohttp.ClientSession, stop: float, think: float, tally: Tally) -> None:
     """One player's matches (see :func:`player`)."""
     while time.monotonic() < stop:
-        answer = await client.post(
-            "/api/matches", json={"length": 1, "opponent": "human", "cube": False}
-        )
+        state = await post(client, "/api/matches",
+                           {"length": 1, "opponent": "human", "cube": False})
         tally.requests += 1
-        answer.raise_for_status()
-        state = answer.json()
         url = f"/api/matches/{state['id']}/actions"
         ledger = Ledger(state["id"], state["token"], state["version"])
         tally.ledgers.append(ledger)
@@ -286,69 +292,66 @@ async def play(client: httpx.AsyncClient, stop: float, think: float, tally: Tall
                 break
             body = next_action(state)
             started = time.perf_counter()
-            answer = await act(client, url, body, ledger.token, tally)
-            state = answer.json()
+            status, state = await act(client, url, body, ledger.token, tally)
             tally.latencies.append(time.perf_counter() - started)
             tally.requests += 1
-            if answer.status_code != 200:
+            if status != 200:
                 tally.errors += 1
-                raise RuntimeError(f"{answer.status_code} for {body}: {state}")
+                raise RuntimeError(f"{status} for {body}: {state}")
             ledger.answered.append((body["version"], state["version"]))
         else:
             tally.matches += 1
 
 
-async def online_match(
-    client: httpx.AsyncClient, start: float, stop: float, think: float, tally: Tally
-) -> None:
+async def online_match(port: int, start: float, stop: float, think: float, tally: Tally) -> None:
     """Two people playing a one-point match online from ``start`` until ``stop``: each
     watches it through the WebSocket and, when a state pushed says it is their turn, pauses a
     random time of mean ``think`` seconds and acts."""
     await asyncio.sleep(max(0.0, start - time.monotonic()))
-    answer = await client.post(
-        "/api/matches", json={"length": 1, "opponent": "online", "cube": False}
-    )
-    tally.requests += 1
-    answer.raise_for_status()
-    created = answer.json()
-    # The other player takes seat 1 with the invite: each seat acts with its own token.
-    answer = await client.post("/api/matches/join", json={"invite": created["invite"]})
-    tally.requests += 1
-    answer.raise_for_status()
-    tokens = (created["token"], answer.json()["token"])
-    # The seat taken is an event of the match: its version is one past the created one's.
-    ledger = Ledger(created["id"], tokens[0], created["version"] + 1)
-    tally.ledgers.append(ledger)
-    async with own_client(client, 2) as own:
-        over = await asyncio.gather(*(seat_player(own, ledger, seat, tokens[seat], stop, think,
-                                                  tally) for seat in (0, 1)))
+    # Two connections for the seats' actions, two for their WebSockets (the pool holds both).
+    async with own_client(port, 4) as client:
+        created = await post(client, "/api/matches",
+                             {"length": 1, "opponent": "online", "cube": False})
+        tally.requests += 1
+        # The other player takes seat 1 with the invite: each seat acts with its own token.
+        joined = await post(client, "/api/matches/join", {"invite": created["invite"]})
+        tally.requests += 1
+        tokens = (created["token"], joined["token"])
+        # The seat taken is an event of the match: its version is one past the created one's.
+        ledger = Ledger(created["id"], tokens[0], created["version"] + 1)
+        tally.ledgers.append(ledger)
+        over = await asyncio.gather(*(seat_player(client, ledger, seat, tokens[seat], stop,
+                                                  think, tally) for seat in (0, 1)))
     tally.matches += any(over)
 
 
 async def seat_player(
-    client: httpx.AsyncClient, ledger: Ledger, seat: int, token: str, stop: float,
+    client: aiohttp.ClientSession, ledger: Ledger, seat: int, token: str, stop: float,
     think: float, tally: Tally,
 ) -> bool:
     """One seat of an online match (see :func:`online_match`); whether it saw the match
     end."""
     match_id = ledger.match_id
-    url = f"ws://{client.base_url.host}:{client.base_url.port}/api/matches/{match_id}/updates"
     acted = -1
     # Each state pushed carries the record's changes only, as the page asks; the state of this
     # player's own actions is not pushed to it (the answer carries it), so after acting it
     # waits for a push only when the answer says the other seat is to act.
     watcher = secrets.token_urlsafe(16)
-    query = f"view={seat}&record=changes&watcher={watcher}"
-    async with websockets.connect(f"{url}?{query}", max_queue=None) as socket:
+    query = {"view": str(seat), "record": "changes", "watcher": watcher}
+    # Compressed (permessage-deflate) as a browser asks, so the server does what it would.
+    async with client.ws_connect(f"/api/matches/{match_id}/updates", params=query,
+                                 compress=15, max_msg_size=0) as socket:
         # The first state may be a copy's from before the join (another process's, still
         # catching up): the join's state follows it.
-        latest: dict[str, Any] = json.loads(await socket.recv())
+        latest: dict[str, Any] = await socket.receive_json()
         pushed = asyncio.Event()
 
         async def read() -> None:
             nonlocal latest
             async for message in socket:
-                state = json.loads(message)
+                if message.type is not aiohttp.WSMsgType.TEXT:
+                    raise RuntimeError(f"the WebSocket sent {message.type.name}")
+                state = json.loads(message.data)
                 # A push may come after the answer of a later action (the other process's
                 # copy catching up): the newer state stands.
                 if state["version"] >= latest["version"]:
@@ -375,15 +378,14 @@ async def seat_player(
                     continue  # a state came in meanwhile (another process's copy caught up)
                 body = next_action(latest)
                 started = time.perf_counter()
-                answer = await act(client, f"/api/matches/{match_id}/actions", body, token,
-                                   tally, watcher)
+                status, state = await act(client, f"/api/matches/{match_id}/actions", body,
+                                          token, tally, watcher)
                 tally.latencies.append(time.perf_counter() - started)
                 tally.requests += 1
-                if answer.status_code != 200:
+                if status != 200:
                     tally.errors += 1
-                    raise RuntimeError(f"{answer.status_code} for {body}: {answer.text}")
+                    raise RuntimeError(f"{status} for {body}: {state}")
                 acted = body["version"]
-                state = answer.json()
                 ledger.answered.append((acted, state["version"]))
                 if state["version"] > latest["version"]:
                     latest = state
@@ -401,26 +403,22 @@ async def run_share(
     ``stop`` (``time.monotonic()`` instants, the same in every process); what they measured.
     Of the steady part it counts the requests, this process's CPU and the first latency;
     its seconds and the server's CPU are the parent's to measure."""
-    limits = httpx.Limits(max_connections=max(games, 1), max_keepalive_connections=max(games, 1))
-    async with httpx.AsyncClient(base_url=base_url(port), limits=limits,
-                                 timeout=httpx.Timeout(30.0)) as client:
-        tally = Tally()
-        cpu_before = time.process_time()
+    tally = Tally()
+    cpu_before = time.process_time()
 
-        async def steady() -> None:
-            await asyncio.sleep(max(0.0, started + ramp - time.monotonic()))
-            requests, cpu, first = tally.requests, time.process_time(), len(tally.latencies)
-            await asyncio.sleep(max(0.0, stop - time.monotonic()))
-            tally.steady = (0.0, tally.requests - requests, 0.0, time.process_time() - cpu, first)
+    async def steady() -> None:
+        await asyncio.sleep(max(0.0, started + ramp - time.monotonic()))
+        requests, cpu, first = tally.requests, time.process_time(), len(tally.latencies)
+        await asyncio.sleep(max(0.0, stop - time.monotonic()))
+        tally.steady = (0.0, tally.requests - requests, 0.0, time.process_time() - cpu, first)
 
-        if online:
-            plays = [online_match(client, started + random.uniform(0, ramp), stop, think, tally)
-                     for _ in range(games)]
-        else:
-            plays = [player(client, started + random.uniform(0, ramp), stop, think, tally)
-                     for _ in range(games)]
-        await asyncio.gather(*plays, steady())
-        tally.client_cpu = time.process_time() - cpu_before
+    plays = online_match if online else player
+    await asyncio.gather(
+        *(plays(port, started + random.uniform(0, ramp), stop, think, tally)
+          for _ in range(games)),
+        steady(),
+    )
+    tally.client_cpu = time.process_time() - cpu_before
     return tally
 
 
@@ -530,7 +528,7 @@ def run(
 
 async def check_all(port: int, tally: Tally) -> None:
     """Read back every match the players played (see :func:`check`)."""
-    async with httpx.AsyncClient(base_url=base_url(port), timeout=httpx.Timeout(30.0)) as client:
+    async with aiohttp.ClientSession(base_url(port), timeout=TIMEOUT) as client:
         await asyncio.gather(*(check(client, ledger, tally) for ledger in tally.ledgers))
 
 

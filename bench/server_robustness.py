@@ -197,7 +197,7 @@ async def latencies(count: int, watchers: int, port: int, server: Any) -> list[s
     lines = []
     base = f"http://127.0.0.1:{port}"
     async with httpx.AsyncClient(base_url=base, timeout=60) as client:
-        await wait_until_up(client, server)
+        await wait_until_up(port, server)
 
         async def new_match() -> str:
             body = {"opponent": "human", "cube": False}
