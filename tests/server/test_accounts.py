@@ -302,15 +302,16 @@ def test_a_rated_match_needs_a_signed_in_creator_a_length_and_an_opponent_online
         assert session.scalars(select(MatchRow.id)).all() == []
 
 
-def test_the_lobby_sees_the_creators_name_and_rating(app: FastAPI, client: TestClient) -> None:
+def test_the_lobby_sees_the_creators_name_and_rating(client: TestClient) -> None:
     sign_up(client, "Alice")
-    mine = client.post("/api/matches", json={"opponent": "human"}, headers=token(client))
+    listed = {"opponent": "online", "lobby": True, "names": ["Ann", "Player"]}
+    mine = client.post("/api/matches", json=listed, headers=token(client))
     client.cookies.clear()
-    guests = client.post("/api/matches", json={"opponent": "human"})
-    standings = app.state.ratings.standings([mine.json()["id"], guests.json()["id"]])
-    assert list(standings) == [mine.json()["id"]]
-    alice = standings[mine.json()["id"]]
-    assert (alice.name, alice.rating, alice.experience, alice.rated) == ("Alice", 1500.0, 0, False)
+    guests = client.post("/api/matches", json=listed)
+    lobby = {entry["id"]: entry for entry in client.get("/api/lobby").json()}
+    alice, guest = lobby[mine.json()["id"]], lobby[guests.json()["id"]]
+    assert (alice["creator"], alice["rating"], alice["rated"]) == ("Alice", 1500.0, False)
+    assert (guest["creator"], guest["rating"], guest["rated"]) == ("Ann", None, False)
 
 
 def rated_match(app: FastAPI, client: TestClient, length: int = 1) -> tuple[str, Account, Account]:
@@ -333,10 +334,10 @@ def rated_match(app: FastAPI, client: TestClient, length: int = 1) -> tuple[str,
         asyncio.run(ratings.check_joiner(match_id, 1, alice))
     assert refused.value.status_code == 403
     asyncio.run(ratings.check_joiner(match_id, 1, bobby))
-    assert ratings.standings([match_id])[match_id].rated  # the check wrote nothing
+    with Session(app.state.accounts.engine) as session:
+        row = session.get(MatchAccountRow, match_id)
+        assert row is not None and row.rated and row.user1 is None  # the check wrote nothing
     ratings.joined(match_id, 1, bobby)
-    standing = asyncio.run(ratings.creators([match_id]))[match_id]
-    assert (standing.name, standing.rated) == ("Alice", True)
     return match_id, alice, bobby
 
 

@@ -27,7 +27,7 @@ from starlette.concurrency import run_in_threadpool
 from ..match import Match
 from ..ratings import rating_change
 from .accounts import Account, AccountError
-from .db import MatchAccountRow, MatchRow, RatedResultRow, UserRow, now
+from .db import MatchAccountRow, RatedResultRow, UserRow, now
 from .live import LiveMatch
 
 
@@ -180,10 +180,6 @@ class Ratings:
         except RatedMatchError as exc:
             raise HTTPException(403, str(exc)) from None
 
-    async def creators(self, match_ids: list[str]) -> dict[str, Standing]:
-        """:meth:`standings` in a worker thread: what the lobby shows beside open matches."""
-        return await run_in_threadpool(self.standings, match_ids)
-
     def joined(
         self,
         match_id: str,
@@ -294,23 +290,6 @@ class Ratings:
             with Session(bind=connection, expire_on_commit=False) as session:
                 yield session
                 session.commit()  # the outer transaction's to commit: this only flushes
-
-    def standings(self, match_ids: list[str]) -> dict[str, Standing]:
-        """For each of these matches that a signed-in player sits at, the account at seat 0,
-        else the one at seat 1: the creator's name and rating, which the lobby shows beside an
-        open match (a guest's match has none)."""
-        if not match_ids:
-            return {}
-        query = with_accounts(select(MatchRow.id).where(MatchRow.id.in_(match_ids)), MatchRow.id)
-        with Session(self.engine) as session:
-            rows = session.execute(query).all()
-        standings = {}
-        for match_id, *accounts in rows:
-            at = seated(*accounts)
-            creator = None if at is None else at.seats[0] or at.seats[1]
-            if creator is not None:
-                standings[match_id] = creator
-        return standings
 
     def results(self, account: Account, most: int = 200) -> list[Result]:
         """``account``'s rated matches, the latest first (at most ``most``)."""

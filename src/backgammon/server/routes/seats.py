@@ -130,18 +130,11 @@ async def take(live: Live, store: Store, hub: Watchers) -> Taken:
 
 
 @router.get("/api/lobby", response_model=list[LobbyEntry])
-async def lobby(store: Store, ratings: Book) -> list[LobbyEntry]:
+async def lobby(store: Store) -> list[LobbyEntry]:
     """The online matches listed in the lobby that wait for an opponent, the newest first
     (at most 100), with a signed-in creator's name and rating and whether the match is
     rated: join one with its ``invite``."""
-    entries = await run_in_threadpool(open_matches, store.engine, LOBBY_SIZE)
-    standings = await ratings.creators([entry.id for entry in entries])
-    for entry in entries:
-        standing = standings.get(entry.id)
-        if standing is not None:
-            entry.creator, entry.rating, entry.rated = (
-                standing.name, standing.rating, standing.rated)
-    return entries
+    return await run_in_threadpool(open_matches, store.engine, LOBBY_SIZE)
 
 
 @router.get("/api/matches/live", response_model=list[LiveMatchEntry])
