@@ -205,8 +205,9 @@ def gammon_value(score: MatchScore, cube: int = 1) -> float:
 @dataclass(frozen=True)
 class Scale:
     """A player's equity at a cube and a score, between its forms: EMG (money equity, a single
-    game won +1 and lost -1, gnubg's "equity normalised to money") and ``cost`` (chances of
-    winning the match, or points at the cube's value in money play). ``centre`` is the chance
+    game won +1 and lost -1, gnubg's "equity normalised to money") and the match's own
+    (:meth:`chance`: chances of winning the match, or points at the cube's value in money
+    play). ``centre`` is the chance
     of winning the match halfway between winning and losing a single game; ``unit`` the
     chance (or the points) that one EMG is worth.
 
