@@ -5,12 +5,12 @@
 Three measures, each on its own server (``uvicorn backgammon.server:create_app`` in a child
 process, SQLite in a temporary folder, no rate limits):
 
-1. ``--kills`` SIGKILLs of the server while a person plays the computer (the harness of
-   tests/server/test_crash.py: a kill at a moment drawn from a seeded generator, during the
-   person's actions, with a request in flight, or during the computer's play), then a restart
-   on the same socket and database. Counted: the person's acknowledged actions, those missing
-   from the record after a restart, and the matches left stuck (the game waiting on the
-   computer for 60 s).
+1. ``--kills`` SIGKILLs of the server while three people play the computer at once (the
+   harness of tests/server/test_crash.py: a kill after a number of acknowledged actions drawn
+   from a seeded generator, whatever the server is doing then: an action, the computer's
+   play), then a restart on the same socket and database. Counted: the people's acknowledged
+   actions, the matches where one is missing from the record after a restart, and the
+   matches not played to their end.
 2. The fuzz test (tests/server/test_fuzz.py, derandomized) run under pytest, its requests
    counted by answer class (a 5xx raised inside the test client counts as a 5xx).
 3. The latency of an action (a POST, sequential, both seats human) with no watcher, with one
@@ -33,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -44,73 +45,63 @@ from websockets.asyncio.client import connect
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "server"))
 
-from test_crash import Server, events_of, person_action, wait_for  # noqa: E402
+from conftest import ServerProcess  # noqa: E402
+from test_crash import MATCHES, PATIENCE, Player, check_kept  # noqa: E402
+
+from backgammon.server import Settings  # noqa: E402
+from backgammon.server.settings import sqlite_url  # noqa: E402
 
 
 def kills(trials: int, folder: Path) -> str:
-    """SIGKILL the server ``trials`` times while a person plays the computer."""
-    acknowledged = lost = stuck = finished = 0
-    with socket.socket() as listener:
-        listener.bind(("127.0.0.1", 0))
-        listener.listen(64)
-        server = Server(listener, folder / "kills.sqlite")
-        server.start()
-        match_id = token = ""
-        sent: list[dict[str, Any]] = []
-        try:
-            for trial in range(trials):
-                if not match_id:
-                    body = {"opponent": "computer", "level": "beginner", "length": 1}
-                    created = server.request("POST", "/api/matches", body)[1]
-                    match_id, token = created["id"], created["token"]
-                    sent = []
-                draw = random.Random(trial)
-                path = f"/api/matches/{match_id}/actions"
-                try:
-                    for _ in range(draw.randint(0, 6)):
-                        state = wait_for(server, match_id,
-                                         lambda s: s["match_over"] or person_action(s))
-                        action = person_action(state)
-                        if action is None:
-                            break
-                        if server.request("POST", path, action, token)[0] == 200:
-                            sent.append(action)
-                            acknowledged += 1
-                    state = server.state(match_id)
-                    moment = draw.choice(["now", "in flight", "computer"])
-                    if moment == "in flight" and (action := person_action(state)) is not None:
-                        server.send_unanswered(path, action, token)
-                    elif moment == "computer":
-                        target = state["version"] + draw.randint(1, 4)
-                        wait_for(server, match_id, lambda s, target=target: s["version"] >= target
-                                 or s["match_over"] or person_action(s) is not None)
-                except AssertionError:
-                    stuck += 1
-                    match_id = ""
-                server.kill()
-                server.start()
-                if not match_id:
-                    continue
-                events = events_of(server, match_id)
-                lost += sum(
-                    len(events) <= action["version"]
-                    or events[action["version"]]["action"] != action["action"]
-                    for action in sent
-                )
-                if server.state(match_id)["match_over"]:
-                    finished += 1
-                    match_id = ""
-            while match_id:  # the last match, played to its end without a kill
-                state = wait_for(server, match_id, lambda s: s["match_over"] or person_action(s))
-                action = person_action(state)
-                if action is None:
-                    finished += 1
+    """SIGKILL the server ``trials`` times while people play the computer, as the kill test
+    does (tests/server/test_crash.py, whose players and check this uses): ``MATCHES`` people
+    at once, each in a thread, acting as fast as the server answers; after a number of
+    acknowledged actions drawn from a seeded generator the server is killed and started
+    again, and every acknowledged action is looked for in the record. When the matches are
+    over, new ones start, until the kills are made."""
+    server = ServerProcess(Settings(sqlite_url(folder / "kills.sqlite")))
+    server.start()
+    killed = played = acknowledged = lost = unfinished = failed = 0
+    try:
+        while killed < trials:
+            tally = threading.Condition()
+            players = [Player([server], played + number, tally) for number in range(MATCHES)]
+            played += MATCHES
+            for player in players:
+                player.start()
+
+            def playing(players: list[Player] = players) -> bool:
+                return any(player.is_alive() for player in players)
+
+            def count(players: list[Player] = players) -> int:
+                return sum(len(player.acknowledged) for player in players)
+
+            while killed < trials and playing():
+                target = count() + random.Random(killed).randint(1, 6)
+
+                def reached(target: int = target) -> bool:
+                    return count() >= target or not playing()
+
+                with tally:
+                    tally.wait_for(reached, PATIENCE)
+                if not playing():
                     break
-                server.request("POST", f"/api/matches/{match_id}/actions", action, token)
-        finally:
-            server.kill()
-    return (f"kill -9: {trials} kills, {acknowledged} acknowledged actions, {lost} lost, "
-            f"{stuck} matches stuck, {finished} matches played to the end")
+                server.kill()
+                killed += 1
+                server.start()
+            for player in players:
+                player.join(PATIENCE * 4)
+                unfinished += not player.over
+                failed += player.failure is not None
+                try:
+                    acknowledged += check_kept(server, player)
+                except AssertionError:
+                    lost += 1
+    finally:
+        server.close()
+    return (f"kill -9: {killed} kills, {played} matches against the computer ({MATCHES} at "
+            f"once), {acknowledged} acknowledged actions, {lost} matches with an acknowledged "
+            f"action lost, {unfinished} not played to the end, {failed} players failed")
 
 
 PLUGIN = textwrap.dedent('''
