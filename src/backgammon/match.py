@@ -194,6 +194,32 @@ class Match:
         """The match as plain JSON values: its settings and each game's record, with each
         game's fair dice, if it has them: their server seed once the game is over, or always
         with ``secrets`` (the server's own copy, from which it goes on rolling)."""
+        return {
+            **self._settings(secrets),
+            "games": [[event.to_dict() for event in game.events] for game in self.games],
+        }
+
+    def to_json(self, *, secrets: bool = False) -> str:
+        """:meth:`to_dict` as compact JSON text (``secrets`` as there), which
+        :meth:`from_json` rebuilds exactly. The games' events are written from the texts
+        they keep (:attr:`.game.Event.text`), so that a record written out at each action
+        costs little more than its new events.
+
+        >>> import json
+        >>> from backgammon.dice import ManualDice
+        >>> match = Match(3, dice=ManualDice(["6 1"]))
+        >>> match.game.roll(0)
+        >>> json.loads(match.to_json()) == match.to_dict()
+        True
+        """
+        games = ",".join(
+            "[" + ",".join(event.text for event in game.events) + "]" for game in self.games
+        )
+        settings = json.dumps(self._settings(secrets), separators=(",", ":"))
+        return f'{settings[:-1]},"games":[{games}]}}'
+
+    def _settings(self, secrets: bool) -> dict[str, Any]:
+        """What :meth:`to_dict` holds besides the games' events."""
         fair = [game.dice_source for game in self.games if isinstance(game.dice_source, FairDice)]
         return {
             "schema": SCHEMA_VERSION,
@@ -211,7 +237,6 @@ class Match:
                 if self.setup
                 else {}
             ),
-            "games": [[event.to_dict() for event in game.events] for game in self.games],
             **(
                 {
                     "dice": [
@@ -224,11 +249,6 @@ class Match:
             ),
             **({"forfeited": self.forfeited} if self.forfeited is not None else {}),
         }
-
-    def to_json(self, *, secrets: bool = False) -> str:
-        """The match as JSON text (``secrets`` as for :meth:`to_dict`); :meth:`from_json`
-        rebuilds it exactly."""
-        return json.dumps(self.to_dict(secrets=secrets), separators=(",", ":"))
 
     @classmethod
     def from_dict(

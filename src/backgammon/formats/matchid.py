@@ -253,6 +253,10 @@ def parse_gnubg_id(text: str, *, checkers: int = 15) -> tuple[Position, MatchIdS
     return position, decode_match_id(match_text)
 
 
+#: The game states, as a set made once: iterating an enum is slow, and every state the
+#: server answers writes its Match ID.
+_GAME_STATES = frozenset(GameState)
+
 def _problem(state: MatchIdState) -> str | None:
     """Why no Match ID can hold ``state``, as a sentence; None when one can."""
     cube = state.cube_value
@@ -267,7 +271,7 @@ def _problem(state: MatchIdState) -> str | None:
     for name in ("crawford", "double_offered", "jacoby"):
         if not isinstance(getattr(state, name), bool):
             return f"{name} is {getattr(state, name)!r}; it must be True or False."
-    if not is_whole(state.game_state) or state.game_state not in set(GameState):
+    if not is_whole(state.game_state) or state.game_state not in _GAME_STATES:
         return f"The game state is {state.game_state!r}; it must be a GameState (0 to 4)."
     if not is_whole(state.resignation) or not 0 <= state.resignation <= 3:
         return (

@@ -276,6 +276,10 @@ def _sides(board: str, checkers: int) -> tuple[list[int], list[int]]:
     return bottom, top
 
 
+#: The cube actions, as a set made once: iterating an enum is slow, and every state the
+#: server answers writes its XGID.
+_CUBE_ACTIONS = frozenset(CubeAction)
+
 def _problem(state: XgidState) -> str | None:
     """Why no XGID can hold ``state``, as a sentence; None when one can."""
     if not isinstance(state.position, Position):
@@ -300,7 +304,7 @@ def _problem(state: XgidState) -> str | None:
         isinstance(dice, tuple) and len(dice) == 2 and all(is_whole(d) and 0 < d < 7 for d in dice)
     ):
         return f"The dice are {dice!r}; they must be None or two numbers from 1 to 6."
-    if state.cube_action not in set(CubeAction):
+    if state.cube_action not in _CUBE_ACTIONS:
         return f"The cube action is {state.cube_action!r}; it must be a CubeAction."
     if dice is not None and state.cube_action is not CubeAction.NONE:
         return (

@@ -53,6 +53,7 @@ from .rules import Action, Offer, Phase, cube_context_for
 
 if TYPE_CHECKING:
     from .machine import Game
+    from .record import Event
 
 
 class Moment(NamedTuple):
@@ -255,8 +256,10 @@ def walk(game: Game, moments: Sequence[Moment], start: int = 0) -> Iterator[Entr
     later (each entry depends only on its own event and the moments around it, so a record
     shown so far is extended, not rebuilt)."""
     events = game.events
-    played = sum(event.action in _PLAYED for event in events[:start])
-    plays = iter(game.plays[played:])
+    # ``game.plays`` has an entry for each event that ended a turn: those from ``start`` on
+    # are its last ones (counted from the end: a record's changes are its last few events).
+    later = sum(event.action in _PLAYED for event in events[start:])
+    plays = iter(game.plays[len(game.plays) - later :])
 
     def cube(moment: Moment, seat: int) -> CubeContext | None:
         if game.in_match and game.score is None:
@@ -271,14 +274,6 @@ def walk(game: Game, moments: Sequence[Moment], start: int = 0) -> Iterator[Entr
             score=game.score,
         )
 
-    level = next(
-        (
-            event.level
-            for event in reversed(events[:start])
-            if event.action is Action.RESIGN and event.level is not None
-        ),
-        WinKind.SINGLE,
-    )
     for index in range(start, len(events)):
         event = events[index]
         before, after = moments[index], moments[index + 1]
@@ -333,22 +328,29 @@ def walk(game: Game, moments: Sequence[Moment], start: int = 0) -> Iterator[Entr
             yield Dropped(index, seat, before.offer.value)
         elif action is Action.RESIGN:
             assert event.level is not None
-            level = event.level
             answer = events[index + 1].action if index + 1 < len(events) else None
             accepted = None if answer is None else answer is Action.ACCEPT
             yield ResignationOffered(
                 index,
                 seat,
-                level,
+                event.level,
                 accepted,
                 before.on_roll,
                 before.position,
                 cube(before, before.on_roll),
             )
         elif action is Action.ACCEPT:
-            yield ResignationAccepted(index, seat, level)
+            yield ResignationAccepted(index, seat, _offered(events, index))
         elif action is Action.REJECT:
-            yield ResignationRejected(index, seat, level)
+            yield ResignationRejected(index, seat, _offered(events, index))
     result = game.result
     if result is not None and (start == 0 or start < len(events)):
         yield GameEnded(len(events) - 1, result.winner, result.kind, result.points, result.reason)
+
+
+def _offered(events: Sequence[Event], answer: int) -> WinKind:
+    """The level of the resignation that event ``answer`` (an acceptance or a refusal)
+    answers: the offer just before it, which the game waits on until it is answered."""
+    offer = events[answer - 1]
+    assert offer.action is Action.RESIGN and offer.level is not None
+    return offer.level

@@ -40,6 +40,17 @@ from .rules import (
 )
 from .setup import SetUp
 
+#: The actions :meth:`Game.legal_actions` probes in each phase, in :class:`Action`'s order:
+#: those the phase allows (the check refuses the others first), less a pass (the game's own),
+#: a seed for the dice and a seat taken (not moves).
+_PROBED: dict[Phase, tuple[Action, ...]] = {
+    phase: tuple(
+        action for action in Action
+        if action in ALLOWED[phase] and action not in (Action.PASS, Action.SEED, Action.JOIN)
+    )
+    for phase in Phase
+}
+
 
 class Game(NamedActions):
     """One game, from the opening roll to its result.
@@ -210,12 +221,7 @@ class Game(NamedActions):
         """The actions ``player`` may take now, for interfaces to offer."""
         check_seat(player)
         actions: list[Action] = []
-        # Only those the phase allows are probed: the check refuses the others first.
-        allowed = ALLOWED[self.phase]
-        for action in Action:
-            # A pass is the game's own; a seed for the dice and a seat are not moves.
-            if action not in allowed or action in (Action.PASS, Action.SEED, Action.JOIN):
-                continue
+        for action in _PROBED[self.phase]:
             try:
                 # A probe, never recorded: no time stamp to make (it costs more than the check).
                 self._check(Event(action, player, (1, 1), ((0, 0),), WinKind.SINGLE, time=""))
@@ -321,7 +327,7 @@ class Game(NamedActions):
         why = condition(self) if condition is not None else None
         if why is not None:
             raise IllegalActionError(why)
-        if action in BEFORE_FIRST_ROLL and self.rolls_drawn:
+        if action in BEFORE_FIRST_ROLL and self._rolled():
             raise IllegalActionError(BEFORE_FIRST_ROLL[action])
         if action is Action.RESIGN or action in BEFORE_FIRST_ROLL:
             return  # either player, whoever the game waits for
@@ -519,6 +525,11 @@ class Game(NamedActions):
         """How many rolls the game has drawn from its dice source: one for each roll in the
         record (the opening roll's two dice are one roll)."""
         return sum(event.action is Action.ROLL for event in self.events)
+
+    def _rolled(self) -> bool:
+        """Whether the game has rolled (:attr:`rolls_drawn` is not 0), found at the first roll
+        rather than by counting them all."""
+        return any(event.action is Action.ROLL for event in self.events)
 
     def seat_of(self, colour: str) -> int:
         """The seat that plays ``colour``."""

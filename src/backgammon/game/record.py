@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..dice import Dice, DiceSource, check_dice
@@ -79,6 +80,17 @@ class Event:
             data["seed"] = self.seed
         data["time"] = self.time
         return data
+
+    @cached_property
+    def text(self) -> str:
+        """:meth:`to_dict` as compact JSON text, made once: an event is a recorded fact that
+        never changes, and a match's record, written whole at each action, is mostly the
+        texts of its past events (:meth:`backgammon.match.Match.to_json`).
+
+        >>> Event(Action.ROLL, 0, dice=(6, 1), time="t").text
+        '{"action":"roll","player":0,"dice":[6,1],"time":"t"}'
+        """
+        return json.dumps(self.to_dict(), separators=(",", ":"))
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Event:

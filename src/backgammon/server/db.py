@@ -224,13 +224,23 @@ def saving_engine(engine: Engine) -> AsyncEngine:
     )
 
 
+class JSONText(str):
+    """JSON text made already, written to a JSON column as it is (:func:`_json_text`): a
+    match's record at each action, which :meth:`backgammon.match.Match.to_json` makes
+    mostly from its events' texts, made once."""
+
+
 def _json_text(value: Any) -> str:
-    """``value`` as JSON text for a JSON column: by pydantic's serialiser, twice as fast as
-    the standard library's on a match's record, which every action writes whole.
+    """``value`` as JSON text for a JSON column: :class:`JSONText` as it is, anything else by
+    pydantic's serialiser, twice as fast as the standard library's.
 
     >>> _json_text({"games": [[{"action": "roll", "dice": (6, 1)}]], "ratio": 0.5})
     '{"games":[[{"action":"roll","dice":[6,1]}]],"ratio":0.5}'
+    >>> _json_text(JSONText('{"games":[]}'))
+    '{"games":[]}'
     """
+    if isinstance(value, JSONText):
+        return str(value)  # a plain str for the driver
     return to_json(value).decode()
 
 

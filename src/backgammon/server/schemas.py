@@ -277,6 +277,8 @@ class ResultView(BaseModel):
 class PointView(BaseModel):
     """One point: whose checkers are on it (None: nobody's) and how many."""
 
+    model_config = ConfigDict(frozen=True)
+
     seat: int | None
     count: int
 

@@ -44,7 +44,7 @@ from starlette.concurrency import run_in_threadpool
 from ..dice import SeededDice
 from ..errors import BackgammonError
 from ..match import Match
-from .db import ActionKeyRow, MatchRow, autocommitting, now, saving_engine
+from .db import ActionKeyRow, JSONText, MatchRow, autocommitting, now, saving_engine
 from .keys import KeptKey
 from .live import LiveMatch, SeatSettings, events_in, fair_dice_of
 from .seats import Seating
@@ -135,7 +135,9 @@ def _save_values(
     match_id: str, match: Match, version: int, before: int, key: KeptKey | None
 ) -> dict[str, Any]:
     """The values of a save's statements (:data:`_SAVE`, :func:`_keeping`)."""
-    values = {"match_id": match_id, "before": before, "new_record": match.to_dict(secrets=True),
+    # The record's text, made mostly of its events' texts, each made once.
+    values = {"match_id": match_id, "before": before,
+              "new_record": JSONText(match.to_json(secrets=True)),
               "new_version": version, "stamp": now()}
     if key is not None:
         values.update(the_seat=key.seat, the_key=key.key, the_digest=key.digest)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Callable, Iterator
 from datetime import datetime
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from starlette.responses import Response
@@ -329,11 +329,11 @@ def board_view(seen: Position, view: int) -> BoardView:
     points = []
     for point in range(1, 25):
         if mine[point]:
-            points.append(PointView(seat=view, count=mine[point]))
+            points.append(_point(view, mine[point]))
         elif theirs[25 - point]:
-            points.append(PointView(seat=other, count=theirs[25 - point]))
+            points.append(_point(other, theirs[25 - point]))
         else:
-            points.append(PointView(seat=None, count=0))
+            points.append(_point(None, 0))
     pips = seen.pips()
 
     def by_seat(own: int, opponent: int) -> list[int]:
@@ -345,6 +345,13 @@ def board_view(seen: Position, view: int) -> BoardView:
         off=by_seat(mine[OFF], theirs[OFF]),
         pips=by_seat(pips[0], pips[1]),
     )
+
+
+@cache
+def _point(seat: int | None, count: int) -> PointView:
+    """A point held by ``seat`` with ``count`` checkers, made once and shared by every board
+    (a few dozen in all; frozen, so no board changes another's)."""
+    return PointView(seat=seat, count=count)
 
 
 def step_view(from_point: int, to_point: int, mover: int, view: int) -> StepView:
