@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any
 
 from ..cube import (
@@ -186,8 +187,14 @@ class Rules:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """The rules as plain JSON values."""
-        return {**asdict(self), "variant": self.variant.value}
+        """The rules as plain JSON values.
+
+        >>> Rules(jacoby=True).to_dict()["jacoby"]
+        True
+        """
+        # A copy of the plain values, worked out once for each set of rules: every save and
+        # every state writes a match's rules out (dataclasses.asdict is slow).
+        return dict(_plain(self))
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Rules:
@@ -328,3 +335,10 @@ def why_no_double(rules: Rules, crawford: bool, cube_owner: int | None, player: 
     if cube_owner not in (None, player):
         return "Only the cube's owner may redouble, and the opponent owns it."
     return f"The cube may not pass {rules.max_cube}."
+
+
+@lru_cache(maxsize=64)
+def _plain(rules: Rules) -> dict[str, Any]:
+    """:meth:`Rules.to_dict`'s values, made once for each set of rules in play (all are
+    scalars, so a shallow copy of them is a whole one)."""
+    return {**asdict(rules), "variant": rules.variant.value}

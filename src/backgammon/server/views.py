@@ -8,7 +8,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Callable, Iterator
 from datetime import datetime
-from functools import cache, lru_cache
+from functools import cache
 from typing import Any
 
 from starlette.responses import Response
@@ -29,7 +29,6 @@ from ..game import (
     ResignationAccepted,
     ResignationOffered,
     ResignationRejected,
-    Rules,
     Taken,
     TurnPlayed,
     begun,
@@ -121,7 +120,7 @@ def state_of(live: LiveMatch, view: int, since: int | None = None) -> State:
         **record_view(live, since),
         gnubg_id=_identifier(gnubg_id_of, live),
         xgid=_identifier(xgid_of, live),
-        rules=_rules_view(game.rules),
+        rules=game.rules.to_dict(),
         online=live.seating.online,
         waiting_for_opponent=live.seating.invite is not None,
         unheld=live.seating.unheld,
@@ -214,13 +213,6 @@ def record_view(live: LiveMatch, since: int | None = None) -> dict[str, Any]:
             view = view.model_copy(update={"entries": view.entries[first:], "first_entry": first})
         record.append(view)
     return {"record": record, "record_since": since}
-
-
-@lru_cache(maxsize=64)
-def _rules_view(rules: Rules) -> dict[str, Any]:
-    """The rules as a state shows them, made once for each set of rules in play (a state is
-    made for every action, and the rules are a handful of values)."""
-    return rules.to_dict()
 
 
 def claim_window(live: LiveMatch) -> tuple[int, datetime] | None:
