@@ -39,8 +39,8 @@ from backgammon.server.db import (
     now,
 )
 from backgammon.server.rated import RatedMatchError, Ratings
+from backgammon.server.saves import MatchChangedError
 from backgammon.server.settings import sqlite_url
-from backgammon.server.store import MatchChangedError
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")

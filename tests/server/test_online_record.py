@@ -20,9 +20,10 @@ from backgammon.match import Match
 from backgammon.server import Settings
 from backgammon.server.db import make_engine, migrate
 from backgammon.server.live import LiveMatch, SeatSettings
+from backgammon.server.saves import MatchChangedError
 from backgammon.server.seats import Seating
 from backgammon.server.settings import sqlite_url
-from backgammon.server.store import MatchChangedError, MatchStore
+from backgammon.server.store import MatchStore
 
 HUMANS = (SeatSettings("human"), SeatSettings("human"))
 

@@ -257,6 +257,7 @@ def parse_gnubg_id(text: str, *, checkers: int = 15) -> tuple[Position, MatchIdS
 #: server answers writes its Match ID.
 _GAME_STATES = frozenset(GameState)
 
+
 def _problem(state: MatchIdState) -> str | None:
     """Why no Match ID can hold ``state``, as a sentence; None when one can."""
     cube = state.cube_value

@@ -280,6 +280,7 @@ def _sides(board: str, checkers: int) -> tuple[list[int], list[int]]:
 #: server answers writes its XGID.
 _CUBE_ACTIONS = frozenset(CubeAction)
 
+
 def _problem(state: XgidState) -> str | None:
     """Why no XGID can hold ``state``, as a sentence; None when one can."""
     if not isinstance(state.position, Position):

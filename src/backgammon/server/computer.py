@@ -31,7 +31,8 @@ from ..game import Action, Game, Phase
 from ..match import Match
 from .hub import Hub
 from .live import LiveMatch
-from .store import MatchChangedError, MatchStore, UnknownMatchError
+from .saves import MatchChangedError
+from .store import MatchStore, UnknownMatchError
 
 log = logging.getLogger(__name__)
 

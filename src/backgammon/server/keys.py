@@ -46,7 +46,7 @@ IdempotencyKey = Annotated[
 
 _KEYS = cast(Table, ActionKeyRow.__table__)
 _SEAT = (_KEYS.c.match_id == bindparam("the_match")) & (_KEYS.c.seat == bindparam("the_seat"))
-#: The statement, made once (see ``store._SAVE``).
+#: The statement, made once (see ``saves.SAVE``).
 _FIND = select(_KEYS.c.key, _KEYS.c.digest, _KEYS.c.version).where(_SEAT)
 
 #: The keys this process has kept lately, by match and seat (with their digests): enough to

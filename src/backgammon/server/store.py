@@ -21,22 +21,15 @@ import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, cast
+from typing import Any
 
 from sqlalchemy import (
     Connection,
-    CursorResult,
     Engine,
     Executable,
-    Integer,
-    Select,
-    String,
-    Table,
-    bindparam,
     select,
     update,
 )
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
@@ -44,9 +37,10 @@ from starlette.concurrency import run_in_threadpool
 from ..dice import SeededDice
 from ..errors import BackgammonError
 from ..match import Match
-from .db import ActionKeyRow, JSONText, MatchRow, autocommitting, now, saving_engine
+from .db import MatchRow, autocommitting, now, saving_engine
 from .keys import KeptKey
 from .live import LiveMatch, SeatSettings, events_in, fair_dice_of
+from .saves import SAVE, MatchChangedError, check_saved, keeping, save_values
 from .seats import Seating
 
 log = logging.getLogger(__name__)
@@ -80,84 +74,8 @@ def news_of(match: Match, before: int, version: int) -> str | None:
     return json.dumps(told, separators=(",", ":"))
 
 
-_MATCHES = cast(Table, MatchRow.__table__)
-_KEYS = cast(Table, ActionKeyRow.__table__)
-#: An action's write, made once: a statement built for each save, with the record's values in
-#: it, cost more than the write itself.
-_SAVE = (
-    update(_MATCHES)
-    .where(_MATCHES.c.id == bindparam("match_id"), _MATCHES.c.version == bindparam("before"))
-    .values(
-        record=bindparam("new_record", type_=_MATCHES.c.record.type),
-        version=bindparam("new_version"),
-        updated_at=bindparam("stamp", type_=_MATCHES.c.updated_at.type),
-    )
-)
-
-
-def _keeping(dialect: str) -> tuple[Executable, Executable | None]:
-    """The statements that keep an action's key (:class:`.keys.KeptKey`) on the ``dialect``'s
-    database: the key's write, made after the save in its transaction (the seat's row added
-    or replaced), and, on PostgreSQL, the save and the key's write as one statement, its own
-    transaction: one round trip instead of four (BEGIN, the save, the key, COMMIT), which
-    returns the key's row exactly when the save found its version. ValueError for a
-    database other than these two."""
-    if dialect not in ("postgresql", "sqlite"):
-        raise ValueError(f"The server keeps its matches in SQLite or PostgreSQL, not {dialect}.")
-    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-    names = ["match_id", "seat", "key", "digest", "version"]
-
-    def upsert(source: Select[Any]) -> postgresql.Insert | sqlite.Insert:
-        keep = insert(_KEYS).from_select(names, source)
-        return keep.on_conflict_do_update(
-            index_elements=[_KEYS.c.match_id, _KEYS.c.seat],
-            set_={name: keep.excluded[name] for name in names[2:]},
-        )
-
-    def key_of(match: Any) -> Select[Any]:
-        return select(
-            match,
-            bindparam("the_seat", type_=Integer()),
-            bindparam("the_key", type_=String()),
-            bindparam("the_digest", type_=String()),
-            bindparam("new_version", type_=Integer()),
-        )
-
-    after = upsert(key_of(bindparam("match_id", type_=String())))
-    if dialect != "postgresql":
-        return after, None
-    saved = _SAVE.returning(_MATCHES.c.id).cte("saved")
-    # The row kept is returned: the count of an insert's rows is not told on every driver.
-    return after, upsert(key_of(saved.c.id).select_from(saved)).returning(_KEYS.c.seat)
-
-
-def _save_values(
-    match_id: str, match: Match, version: int, before: int, key: KeptKey | None
-) -> dict[str, Any]:
-    """The values of a save's statements (:data:`_SAVE`, :func:`_keeping`)."""
-    # The record's text, made mostly of its events' texts, each made once.
-    values = {"match_id": match_id, "before": before,
-              "new_record": JSONText(match.to_json(secrets=True)),
-              "new_version": version, "stamp": now()}
-    if key is not None:
-        values.update(the_seat=key.seat, the_key=key.key, the_digest=key.digest)
-    return values
-
-
-def _check_saved(result: CursorResult[Any], match_id: str, key: KeptKey | None) -> None:
-    """MatchChangedError unless the save alone (:func:`_keeping`) found its version: the
-    match's row written, or with a key, the key's row returned."""
-    if (result.rowcount if key is None else len(result.all())) != 1:
-        raise MatchChangedError(match_id)
-
-
 class UnknownMatchError(LookupError):
     """No match has this id."""
-
-
-class MatchChangedError(RuntimeError):
-    """The database holds another version of the match than the one an action was made on
-    (another copy of it wrote first): the action is not kept."""
 
 
 class MatchStore:
@@ -185,7 +103,7 @@ class MatchStore:
         # For the statements that are each their own transaction: the reads, and a save
         # made in one statement (:meth:`_alone_statement`).
         self._alone = autocommitting(engine)
-        self._keep_key, self._save_keeping = _keeping(engine.dialect.name)
+        self._keep_key, self._save_keeping = keeping(engine.dialect.name)
         # On PostgreSQL, the actions' saves from the event loop (:meth:`open`), and that loop.
         self._saves: AsyncEngine | None = None
         self._saves_loop: asyncio.AbstractEventLoop | None = None
@@ -556,14 +474,14 @@ class MatchStore:
         # The record is written out here (in a worker thread where the database is a server's
         # and the save is not made from the event loop): the match does not change meanwhile
         # (its lock is held, or it is the computer's shadow).
-        values = _save_values(match_id, match, version, before, key)
+        values = save_values(match_id, match, version, before, key)
         alone = self._alone_statement(key)
         if also is None and alone is not None:
             with self._alone.connect() as connection:
-                _check_saved(connection.execute(alone, values), match_id, key)
+                check_saved(connection.execute(alone, values), match_id, key)
             return
         with self.engine.begin() as connection:
-            if connection.execute(_SAVE, values).rowcount != 1:
+            if connection.execute(SAVE, values).rowcount != 1:
                 raise MatchChangedError(match_id)
             if key is not None:
                 connection.execute(self._keep_key, values)
@@ -576,15 +494,15 @@ class MatchStore:
         """:meth:`_update`, without ``also``, from the event loop (:meth:`open`)."""
         statement = self._alone_statement(key)
         assert self._saves is not None and statement is not None  # opened: PostgreSQL's
-        values = _save_values(match_id, match, version, before, key)
+        values = save_values(match_id, match, version, before, key)
         async with self._saves.connect() as connection:
-            _check_saved(await connection.execute(statement, values), match_id, key)
+            check_saved(await connection.execute(statement, values), match_id, key)
 
     def _alone_statement(self, key: KeptKey | None) -> Executable | None:
         """The save (with the action's ``key``) as one statement, its own transaction (on
         PostgreSQL one round trip, where a transaction takes three or four); None on SQLite
         with a key (two statements)."""
-        return _SAVE if key is None else self._save_keeping
+        return SAVE if key is None else self._save_keeping
 
     def _version(self, match_id: str) -> int | None:
         with self._alone.connect() as connection:

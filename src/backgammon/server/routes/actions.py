@@ -21,6 +21,7 @@ from ..hub import Hub
 from ..keys import ActionKeys, IdempotencyKey, KeptKey, digest
 from ..live import LiveMatch, as_it_was
 from ..rated import Ratings
+from ..saves import MatchChangedError
 from ..schemas import (
     ActionRequest,
     Claim,
@@ -29,7 +30,7 @@ from ..schemas import (
     State,
     Step,
 )
-from ..store import MatchChangedError, MatchStore
+from ..store import MatchStore
 from ..views import Shown, claim_refusal, claim_window
 
 log = logging.getLogger(__name__)

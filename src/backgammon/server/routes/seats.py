@@ -19,10 +19,11 @@ from ..deps import Live, Store, Watchers
 from ..guards import rate_limited
 from ..lobby import find_invite, live_matches, open_matches
 from ..rated import Book, RatedMatchError, Seated
+from ..saves import MatchChangedError
 from ..schemas import Joined, JoinMatch, LiveMatchEntry, LivePlayer, LobbyEntry, Taken
 from ..seats import digest_of, new_secret
 from ..sessions import Viewer
-from ..store import MatchChangedError, UnknownMatchError
+from ..store import UnknownMatchError
 
 router = APIRouter(tags=["online"])
 
