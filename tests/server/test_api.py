@@ -334,6 +334,43 @@ def test_a_malformed_request_is_refused(client: TestClient, body: bytes, phrase:
             headers={"Content-Type": "application/json"})
 
 
+@pytest.mark.parametrize(
+    ("request_options", "where"),
+    [
+        ({"params": {"view": 2}}, ["query", "view"]),
+        ({"params": {"record_since": -1}}, ["query", "record_since"]),
+        ({"headers": {"Idempotency-Key": "k" * 65}}, ["header", "Idempotency-Key"]),
+        ({"headers": {"Watcher-Id": "short"}}, ["header", "Watcher-Id"]),
+        ({"content": b'{"seat": 0, "version": 1, "action": "step", "from": 13}'},
+         ["body", "step", "to"]),
+        ({"content": b"", "headers": {"Content-Type": "application/json"}}, ["body"]),
+        ({"content": b'{"seat": 0}', "headers": {"Content-Type": "text/plain"}}, ["body"]),
+    ],
+)
+def test_an_action_refusal_names_the_place_of_the_problem(
+    client: TestClient, request_options: dict[str, Any], where: list[str]
+) -> None:
+    """The action route reads its request itself (action_calls): each problem is placed in
+    the query, a header, the path or the body, as FastAPI places them."""
+    match_id = create(client, seed=SEED)["id"]
+    before = state_of(client, match_id)
+    request_options.setdefault("json", {"seat": 0, "action": "roll", "version": 0})
+    if "content" in request_options:
+        del request_options["json"]
+    response = client.post(f"/api/matches/{match_id}/actions", **request_options)
+    assert response.status_code == 422, response.text
+    assert response.json()["errors"][0]["loc"] == where
+    assert response.json()["detail"].endswith(".")
+    assert state_of(client, match_id) == before
+
+
+def test_a_too_long_match_id_is_a_malformed_action(client: TestClient) -> None:
+    response = client.post("/api/matches/" + "m" * 33 + "/actions",
+                           json={"seat": 0, "action": "roll", "version": 0})
+    assert response.status_code == 422
+    assert response.json()["errors"][0]["loc"] == ["path", "match_id"]
+
+
 def test_a_stale_version_is_refused(client: TestClient) -> None:
     match_id = create(client, seed=SEED)["id"]
     state = opening(client, match_id)
@@ -833,6 +870,24 @@ def test_the_migrations_build_the_declared_tables(tmp_path: Path) -> None:
 
 
 # The app around the API
+
+
+def test_openapi_documents_the_action_route_it_does_not_read_through_fastapi(
+    client: TestClient,
+) -> None:
+    document = client.get("/openapi.json").json()
+    operation = document["paths"]["/api/matches/{match_id}/actions"]["post"]
+    assert {(each["name"], each["in"]) for each in operation["parameters"]} == {
+        ("match_id", "path"), ("view", "query"), ("record_since", "query"),
+        ("Idempotency-Key", "header"), ("Watcher-Id", "header")}
+    assert operation["security"] == [{"seat token": []}]
+    assert "seat token" in document["components"]["securitySchemes"]
+    body = operation["requestBody"]["content"]["application/json"]["schema"]
+    kinds = body["discriminator"]["mapping"]
+    assert {"roll", "step", "play", "double", "take", "claim"} <= set(kinds)
+    for reference in kinds.values():  # every kind of action is in the components
+        name = reference.removeprefix("#/components/schemas/")
+        assert "properties" in document["components"]["schemas"][name]
 
 
 def test_docs_page_and_static_files(client: TestClient) -> None:

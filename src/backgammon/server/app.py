@@ -4,7 +4,7 @@ and the browser page (``backgammon/web``) at /."""
 from __future__ import annotations
 
 import gc
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from functools import partial
 from pathlib import Path
@@ -19,6 +19,7 @@ from starlette.exceptions import HTTPException
 from starlette.responses import Response
 
 from .accounts import Accounts
+from .action_calls import ACTION_SCHEMAS
 from .analyses import Analyses
 from .computer import Computer
 from .db import Checkpoints, is_shared, make_engine, migrate
@@ -150,7 +151,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(help.router)  # before the page's files, which would answer /help/ too
     app.include_router(tutorial.router)
     app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
+    app.openapi = partial(_openapi, app, app.openapi)  # type: ignore[method-assign]
     return app
+
+
+def _openapi(app: FastAPI, make: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """The OpenAPI document, made once, with the schemas of the kinds of action (the action
+    route reads its body itself: :mod:`.action_calls`)."""
+    if app.openapi_schema is None:
+        make().setdefault("components", {}).setdefault("schemas", {}).update(ACTION_SCHEMAS)
+    assert app.openapi_schema is not None  # made by ``make``
+    return app.openapi_schema
 
 
 def _relay(url: str, store: MatchStore, hub: Hub) -> Relay:

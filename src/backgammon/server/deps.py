@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated, NamedTuple
+from typing import Annotated
 
-from fastapi import Depends, Header, HTTPException, Path, Query, Request, status
+from fastapi import Depends, HTTPException, Path, Query, Request, status
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.security.utils import get_authorization_scheme_param
 
 from .computer import Computer
-from .guards import count
-from .hub import WATCHER_NAME, Hub
+from .hub import Hub
 from .live import LiveMatch
 from .seats import SECRET_LENGTH
 from .settings import Settings
@@ -22,29 +22,14 @@ MatchId = Annotated[
     str, Path(min_length=1, max_length=MATCH_ID_LENGTH, description="the match's id")
 ]
 
+#: What a request's ``record_since`` asks for.
+RECORD_SINCE = (
+    "a version the client holds the state of: the answer's record then holds only what "
+    "changed after it (``record_since``); the whole record by default"
+)
 #: A request's ``record_since``: the state answered carries only the record's changes after
 #: that version (:func:`.views.record_view`).
-RecordSince = Annotated[
-    int | None,
-    Query(
-        ge=0,
-        description="a version the client holds the state of: the answer's record then holds "
-        "only what changed after it (``record_since``); the whole record by default",
-    ),
-]
-
-
-#: The name of the page that makes an action, as it named itself to the WebSocket of live
-#: updates: the state the action makes is not pushed there too (:meth:`.hub.Hub.publish`).
-WatcherId = Annotated[
-    str | None,
-    Header(
-        alias="Watcher-Id",
-        pattern=WATCHER_NAME,
-        description="the name the page gave its WebSocket of updates (its ``watcher``): the "
-        "state this action makes, which the answer carries, is not pushed to it",
-    ),
-]
+RecordSince = Annotated[int | None, Query(ge=0, description=RECORD_SINCE)]
 
 
 # The dependencies are ``async`` even where they await nothing: FastAPI runs one defined with
@@ -115,17 +100,23 @@ _bearer = HTTPBearer(
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
 
 
-def seats_held(live: LiveMatch, credentials: HTTPAuthorizationCredentials | None) -> frozenset[int]:
-    """The seats of ``live`` that the request's token holds: 401 without a token, 403 for
-    one that holds no seat of this match."""
-    if credentials is None:
+def bearer_token(request: Request) -> str | None:
+    """The token of the request's ``Authorization: Bearer <token>`` header, read as
+    :data:`_bearer` reads it; None without one."""
+    scheme, token = get_authorization_scheme_param(request.headers.get("Authorization"))
+    return token if token and scheme.lower() == "bearer" else None
+
+
+def seats_held(live: LiveMatch, token: str | None) -> frozenset[int]:
+    """The seats of ``live`` that the request's ``token`` holds: 401 without a token, 403
+    for one that holds no seat of this match."""
+    if token is None:
         raise HTTPException(
             status.HTTP_401_UNAUTHORIZED,
             "This request needs the seat token that the match's creation or the join "
             "answered, sent as the header Authorization: Bearer <token>.",
             headers={"WWW-Authenticate": "Bearer"},
         )
-    token = credentials.credentials
     held = live.seating.holds(token) if len(token) <= SECRET_LENGTH else None
     if held is None:
         raise HTTPException(
@@ -135,37 +126,22 @@ def seats_held(live: LiveMatch, credentials: HTTPAuthorizationCredentials | None
 
 
 async def get_held(live: LiveToAct, request: Request, credentials: Credentials) -> frozenset[int]:
-    """The seats the request's token holds in the match named in the path (401, 403). A
-    token this process's copy does not know is looked for again in the match's row, where
-    other processes write too: the seat may have been taken there (a join)."""
+    """The seats the request's token holds in the match named in the path (401, 403)."""
+    return await held_by(live, request, None if credentials is None else credentials.credentials)
+
+
+async def held_by(live: LiveMatch, request: Request, token: str | None) -> frozenset[int]:
+    """The seats ``token`` holds in ``live`` (401, 403). A token this process's copy does
+    not know is looked for again in the match's row, where other processes write too: the
+    seat may have been taken there (a join)."""
     store: MatchStore = request.app.state.store
     try:
-        return seats_held(live, credentials)
+        return seats_held(live, token)
     except HTTPException as refused:
         if refused.status_code != status.HTTP_403_FORBIDDEN or not store.shared:
             raise
     await store.fresh(live)
-    return seats_held(live, credentials)
-
-
-class Seated(NamedTuple):
-    """The match named in the path, as this process holds it, and the seats the request's
-    token holds in it."""
-
-    live: LiveMatch
-    held: frozenset[int]
-
-
-async def get_seated(match_id: MatchId, request: Request, credentials: Credentials) -> Seated:
-    """The action's rate limit (429), :func:`get_match_to_act` and :func:`get_held` in one
-    dependency: the action is the request the server answers most, and FastAPI solves each
-    dependency afresh at every call."""
-    await count(request, "action")
-    live = await get_match_to_act(match_id, request)
-    return Seated(live, await get_held(live, request, credentials))
-
-
-SeatedToAct = Annotated[Seated, Depends(get_seated)]
+    return seats_held(live, token)
 
 
 def check_holds(held: frozenset[int], seat: int) -> None:

@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict
-from typing import Annotated, NamedTuple, cast
+from typing import NamedTuple, cast
 
-from fastapi import Depends, Header, HTTPException, Request, status
+from fastapi import HTTPException, status
 from sqlalchemy import Engine, Table, bindparam, select
 from starlette.concurrency import run_in_threadpool
 
@@ -32,17 +32,6 @@ from .db import ActionKeyRow, autocommitting
 
 #: The longest key taken (a UUID is 36 characters).
 KEY_LENGTH = 64
-
-IdempotencyKey = Annotated[
-    str | None,
-    Header(
-        alias="Idempotency-Key",
-        min_length=1,
-        max_length=KEY_LENGTH,
-        description="any string unique to this action (a UUID): the action sent again with "
-        "the same key is answered as the first time and applies nothing again",
-    ),
-]
 
 _KEYS = cast(Table, ActionKeyRow.__table__)
 _SEAT = (_KEYS.c.match_id == bindparam("the_match")) & (_KEYS.c.seat == bindparam("the_seat"))
@@ -116,12 +105,3 @@ class ActionKeys:
         self._recent.move_to_end((match_id, seat))
         while len(self._recent) > _RECENT:
             self._recent.popitem(last=False)
-
-
-async def get_keys(request: Request) -> ActionKeys:
-    """The app's kept keys (``async``: FastAPI hands a ``def`` dependency to a thread)."""
-    keys: ActionKeys = request.app.state.keys
-    return keys
-
-
-Keys = Annotated[ActionKeys, Depends(get_keys)]

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Annotated
 
-from fastapi import APIRouter, Body, HTTPException, Query, Request, status
+from fastapi import APIRouter, HTTPException, Request, status
 from sqlalchemy import Connection
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.responses import Response
@@ -15,10 +14,12 @@ from ...errors import BackgammonError
 from ...game import Act, Action
 from ...match import Match
 from ...position import WinKind
+from ..action_calls import ACTION_DOCS, read_action
 from ..computer import Computer
-from ..deps import RecordSince, SeatedToAct, WatcherId, check_holds
+from ..deps import check_holds, get_match_to_act, held_by
+from ..guards import count
 from ..hub import Hub
-from ..keys import ActionKeys, IdempotencyKey, KeptKey, digest
+from ..keys import ActionKeys, KeptKey, digest
 from ..live import LiveMatch, as_it_was
 from ..rated import Ratings
 from ..saves import MatchChangedError
@@ -51,18 +52,9 @@ router = APIRouter(prefix="/api/matches", tags=["actions"])
               "another action"},
         429: {"description": "too many actions from this address"},
     },
+    openapi_extra=ACTION_DOCS,
 )
-async def post_action(
-    seated: SeatedToAct,
-    action: Annotated[ActionRequest, Body()],
-    request: Request,
-    key: IdempotencyKey = None,
-    view: Annotated[
-        int | None, Query(ge=0, le=1, description="the board's side (default: the actor's)")
-    ] = None,
-    record_since: RecordSince = None,
-    watcher: WatcherId = None,
-) -> Response:
+async def post_action(request: Request) -> Response:
     """Make one action for a seat, on the state's ``version`` it names (a stale one is
     refused, 409, and changes nothing: the same action sent twice acts once); the answer is
     the state after it. The computer's replies, if it is to act, follow in the background,
@@ -73,8 +65,12 @@ async def post_action(
     ``record_since`` (the version the client holds, usually the one it acts on) the answer's
     record holds only what changed after it. A page watching the match that names itself
     (``Watcher-Id``, as it named its WebSocket) is not pushed the state the answer carries."""
-    live = seated.live
-    check_holds(seated.held, action.seat)
+    # The request is read in one step (action_calls), not parameter by parameter as FastAPI
+    # reads a route's: counted first, then checked, then its match and seat looked up.
+    await count(request, "action")
+    action, options, token = await read_action(request)
+    live = await get_match_to_act(options.match_id, request)
+    check_holds(await held_by(live, request, token), action.seat)
     # The app's parts read here rather than as five more dependencies, which FastAPI would
     # solve one by one at every action.
     app = request.app.state
@@ -83,6 +79,7 @@ async def post_action(
     computer: Computer = app.computer
     ratings: Ratings = app.ratings
     keys: ActionKeys = app.keys
+    key, view, record_since = options.key, options.view, options.record_since
     side = action.seat if view is None else view
     asked = "" if key is None else digest(action.model_dump_json(by_alias=True), view)
     async with live.lock:
@@ -132,7 +129,7 @@ async def post_action(
             return _replayed(live, kept, side, record_since)
         if key is not None:
             keys.note(live.id, action.seat, key, asked)
-        hub.publish(live, shown=shown, answered=watcher)
+        hub.publish(live, shown=shown, answered=options.watcher)
         computer.wake(live)
     return shown.response(side, record_since)
 
