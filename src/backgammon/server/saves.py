@@ -6,11 +6,14 @@ action was made on (and keep its idempotency key), made once, and the values the
 
 from __future__ import annotations
 
-from typing import Any, cast
+import contextlib
+from collections.abc import Callable
+from typing import Any, NamedTuple, cast
 
 from sqlalchemy import (
     CursorResult,
-    Executable,
+    Dialect,
+    Engine,
     Integer,
     Select,
     String,
@@ -20,6 +23,8 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.sql.dml import UpdateBase
 
 from ..match import Match
 from .db import ActionKeyRow, JSONText, MatchRow, now
@@ -47,7 +52,7 @@ SAVE = (
 )
 
 
-def keeping(dialect: str) -> tuple[Executable, Executable | None]:
+def keeping(dialect: str) -> tuple[UpdateBase, UpdateBase | None]:
     """The statements that keep an action's key (:class:`.keys.KeptKey`) on the ``dialect``'s
     database: the key's write, made after the save in its transaction (the seat's row added
     or replaced), and, on PostgreSQL, the save and the key's write as one statement, its own
@@ -101,3 +106,77 @@ def check_saved(result: CursorResult[Any], match_id: str, key: KeptKey | None) -
     match's row written, or with a key, the key's row returned."""
     if (result.rowcount if key is None else len(result.all())) != 1:
         raise MatchChangedError(match_id)
+
+
+class _Prepared(NamedTuple):
+    """A statement compiled once for a dialect, to be sent to its driver as it is: its SQL,
+    and for each placeholder in order, the name of its value and what makes that value the
+    driver's (the column type's own conversion, None where there is none)."""
+
+    sql: str
+    binds: tuple[tuple[str, Callable[[Any], Any] | None], ...]
+
+    @classmethod
+    def of(cls, statement: UpdateBase, dialect: Dialect) -> _Prepared:
+        compiled = statement.compile(dialect=dialect)
+        assert compiled.positiontup is not None  # a driver with positional placeholders
+        converters = {
+            name: bind.type.dialect_impl(dialect).bind_processor(dialect)
+            for name, bind in compiled.binds.items()
+        }
+        names = compiled.positiontup
+        return cls(compiled.string, tuple((name, converters[name]) for name in names))
+
+    def bound(self, values: dict[str, Any]) -> tuple[Any, ...]:
+        """The placeholders' values, from the values by name."""
+        return tuple(
+            values[name] if convert is None else convert(values[name])
+            for name, convert in self.binds
+        )
+
+
+class DriverSaves:
+    """Actions' saves on SQLite, each (the match's row, and the action's key) sent on one
+    connection of the driver's own, kept open: SQLAlchemy's way to a statement (a
+    connection from the pool, a transaction, an execution context, a result) cost more CPU
+    than SQLite's write (``bench/server.py``). The statements are SQLAlchemy's
+    (:data:`SAVE`, :func:`keeping`), compiled once, their values converted by their
+    columns' types; a failure is SQLAlchemy's error (:class:`~sqlalchemy.exc.DBAPIError`)
+    as for any other write. For one thread at a time (the event loop's: SQLite's saves are
+    made there, :meth:`.store.MatchStore._written`)."""
+
+    def __init__(self, engine: Engine) -> None:
+        dialect = engine.dialect
+        assert dialect.name == "sqlite"
+        self._error: type[Exception] = dialect.loaded_dbapi.Error
+        self._save = _Prepared.of(SAVE, dialect)
+        self._keep = _Prepared.of(keeping("sqlite")[0], dialect)
+        # From the pool, so made as every connection is (the pragmas: db._sqlite_pragmas).
+        self._connection = engine.raw_connection()
+
+    def save(self, values: dict[str, Any], keep: bool) -> None:
+        """Write the save of :func:`save_values` (and its key where ``keep``), all or nothing:
+        MatchChangedError if the row holds another version than the one the save names."""
+        connection = self._connection
+        statement = self._save
+        try:
+            cursor = connection.cursor()
+            try:
+                cursor.execute(statement.sql, statement.bound(values))
+                if cursor.rowcount != 1:
+                    connection.rollback()
+                    raise MatchChangedError(values["match_id"])
+                if keep:
+                    statement = self._keep
+                    cursor.execute(statement.sql, statement.bound(values))
+                connection.commit()
+            finally:
+                cursor.close()
+        except self._error as exc:
+            with contextlib.suppress(self._error):
+                connection.rollback()
+            raise DBAPIError.instance(statement.sql, None, exc, self._error) from exc
+
+    def close(self) -> None:
+        """Give the connection back (closed, when the pool is full)."""
+        self._connection.close()

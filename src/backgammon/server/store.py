@@ -40,7 +40,7 @@ from ..match import Match
 from .db import MatchRow, autocommitting, now, saving_engine
 from .keys import KeptKey
 from .live import LiveMatch, SeatSettings, events_in, fair_dice_of
-from .saves import SAVE, MatchChangedError, check_saved, keeping, save_values
+from .saves import SAVE, DriverSaves, MatchChangedError, check_saved, keeping, save_values
 from .seats import Seating
 
 log = logging.getLogger(__name__)
@@ -107,6 +107,8 @@ class MatchStore:
         # On PostgreSQL, the actions' saves from the event loop (:meth:`open`), and that loop.
         self._saves: AsyncEngine | None = None
         self._saves_loop: asyncio.AbstractEventLoop | None = None
+        # On SQLite, the actions' saves' own connection, made at the first.
+        self._driver: DriverSaves | None = None
         self.most = most
         self.idle = idle
         self.watched = watched
@@ -261,11 +263,15 @@ class MatchStore:
             self._saves_loop = asyncio.get_running_loop()
 
     async def close(self) -> None:
-        """Stop saving from the event loop (the app's end), its connections closed."""
+        """Stop saving from the event loop (the app's end), its connections closed (and on
+        SQLite, the saves' own)."""
         saves, self._saves = self._saves, None
         if saves is not None and self._saves_loop is asyncio.get_running_loop():
             await saves.dispose()
         self._saves_loop = None
+        driver, self._driver = self._driver, None
+        if driver is not None:
+            driver.close()
 
     def _take_news(self, live: LiveMatch, news: Sequence[str]) -> bool:
         """Apply to ``live`` the events of the ``news`` (:func:`news_of`, in the order they
@@ -475,6 +481,11 @@ class MatchStore:
         # and the save is not made from the event loop): the match does not change meanwhile
         # (its lock is held, or it is the computer's shadow).
         values = save_values(match_id, match, version, before, key)
+        if also is None and not self.shared:  # SQLite's, in the event loop
+            if self._driver is None:
+                self._driver = DriverSaves(self.engine)
+            self._driver.save(values, key is not None)
+            return
         alone = self._alone_statement(key)
         if also is None and alone is not None:
             with self._alone.connect() as connection:
