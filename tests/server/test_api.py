@@ -929,3 +929,32 @@ def test_the_serve_command_starts_uvicorn(
     assert started["host"] == "127.0.0.1" and started["port"] == 8123
     assert "http://127.0.0.1:8123/" in capsys.readouterr().out
     assert (tmp_path / "serve.sqlite").exists()
+
+
+def test_an_action_the_direct_path_does_not_see_is_answered_by_the_route_alike(
+    tmp_path: Path,
+) -> None:
+    """Actions go straight to their route's function (routes.actions.DirectActions); one
+    under a root path, which the direct path does not see, reaches it through FastAPI's
+    routing, and is answered alike, refusals included. (Two clients of one app: neither
+    starts it, which would give it two event loops.)"""
+    direct = client_for(tmp_path / "games.sqlite")
+    routed = TestClient(direct.app, root_path="/bg")
+    match_id = create(direct, seed=SEED)["id"]
+    routed.headers["Authorization"] = direct.headers["Authorization"]
+    opening(direct, match_id)
+    answers = []
+    for client, path in ((direct, ""), (routed, "/bg")):
+        url = f"{path}/api/matches/{match_id}/actions"
+        state = state_of(direct, match_id)
+        step = state["steps"][0]
+        played = client.post(url, json={"seat": state["to_act"], "action": "step",
+                                        "from": step["from"], "to": step["to"],
+                                        "version": state["version"]})
+        stale = client.post(url, json={"seat": 0, "action": "roll", "version": 0})
+        malformed = client.post(url, json={"seat": 0, "action": "fly", "version": 0})
+        assert played.status_code == 200, played.text
+        answers.append([played.json()["version"] - state["version"], stale.status_code,
+                        stale.json()["detail"][:30], malformed.status_code,
+                        malformed.json()["errors"][0]["loc"]])
+    assert answers[0] == answers[1] == [1, 409, answers[0][2], 422, ["body"]]

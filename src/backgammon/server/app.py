@@ -41,6 +41,7 @@ from .routes import (
     tutorial,
     updates,
 )
+from .routes.actions import DirectActions
 from .routes.engine import router as engine_router
 from .sessions import CsrfGuard, Sessions
 from .settings import Settings
@@ -131,6 +132,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         },
         settings.redis_url,
     )
+    # Innermost first: actions go straight to their route inside the guards.
+    app.add_middleware(DirectActions, refused=_refused, malformed=_invalid_request)
     app.add_middleware(
         BodyLimit, max_bytes=settings.max_body, larger={"/api/analyses": settings.max_upload}
     )
