@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from backgammon import BackgammonError
 from backgammon.dice import ManualDice, SeededDice
 from backgammon.game import Act, Action, Rules
 from backgammon.match import Match
@@ -129,3 +130,37 @@ def test_a_record_of_changes_extends_every_state_since_its_version() -> None:
             if game["number"] < changes["record"][0]["number"]
         ) - changes["record"][0]["first_entry"]
     assert state_of(shown, 1, last + 1).model_dump() == states[last]  # a version not reached
+
+
+def test_the_ids_kept_between_states_are_the_games_own() -> None:
+    """state_of makes a game's IDs again only after an event other than a step or an undo
+    (views._ids): at every action of whole matches, with undos, doubles and resignations,
+    they are the IDs the game has."""
+    import random
+
+    from backgammon.formats.ids import gnubg_id_of, xgid_of
+
+    def made(encode: Any) -> str | None:
+        try:
+            return str(encode(match))
+        except BackgammonError:
+            return None  # a game the format cannot express
+
+    chooser = random.Random(7)
+    for seed in range(6):
+        match = Match(3, Rules(), SeededDice(seed))
+        watched = live(match)
+        while not match.is_over:
+            game = match.game
+            seat = game.player_to_act if game.player_to_act is not None else 0
+            offered = [action for action in game.legal_actions(seat)
+                       if action not in (Action.RESIGN, Action.CLAIM, Action.PLAY)]
+            action = chooser.choice(offered)
+            if action is Action.STEP:
+                game.act(seat, Act(action, step=chooser.choice(game.turn.legal_steps())))
+            elif chooser.random() < 0.02 and Action.RESIGN in game.legal_actions(seat):
+                game.act(seat, Act(Action.RESIGN, level=WinKind.SINGLE))
+            else:
+                game.act(seat, Act(action))
+            state = state_of(watched, 0)
+            assert (state.gnubg_id, state.xgid) == (made(gnubg_id_of), made(xgid_of))

@@ -220,15 +220,12 @@ class Game(NamedActions):
     def legal_actions(self, player: int) -> list[Action]:
         """The actions ``player`` may take now, for interfaces to offer."""
         check_seat(player)
-        actions: list[Action] = []
-        for action in _PROBED[self.phase]:
-            try:
-                # A probe, never recorded: no time stamp to make (it costs more than the check).
-                self._check(Event(action, player, (1, 1), ((0, 0),), WinKind.SINGLE, time=""))
-            except BackgammonError:
-                continue
-            actions.append(action)
-        return actions
+        # Probes of the rules' refusals, never recorded and never raised (a raise for each
+        # action refused cost more than the rest of a state shown to a page).
+        return [
+            action for action in _PROBED[self.phase]
+            if self._refusal(action, player, WinKind.SINGLE) is None
+        ]
 
     # Actions
 
@@ -308,44 +305,44 @@ class Game(NamedActions):
         return self.dice_source.roll()
 
     def _check(self, event: Event) -> None:
-        """Raise IllegalActionError unless ``event`` is allowed now; change nothing.
-
-        In order: the event is whole; the phase allows the action (:data:`~.rules.ALLOWED`);
-        the action's own condition holds (a step to undo, a beaver the rules allow); the
-        player is the one the game waits for (either may offer to resign); a double is the
-        player's to make."""
-        action, player = event.action, check_seat(event.player)
+        """Raise IllegalActionError unless ``event`` is allowed now (:meth:`_refusal`); change
+        nothing. The event is checked whole first (its seat, its details)."""
+        check_seat(event.player)
         event.check_details()
+        why = self._refusal(event.action, event.player, event.level)
+        if why is not None:
+            raise IllegalActionError(why)
+
+    def _refusal(self, action: Action, player: int, level: WinKind | None) -> str | None:
+        """Why ``player`` may not make ``action`` now (None: they may), in order: the phase
+        allows the action (:data:`~.rules.ALLOWED`); the action's own condition holds (a step
+        to undo, a beaver the rules allow); the player is the one the game waits for (either
+        may offer to resign); a double is the player's to make. A claim's ``level`` is
+        checked here (IllegalActionError when it is no level)."""
         phase = self.phase
         if phase is Phase.OVER:
-            raise IllegalActionError("The game is over.")
+            return "The game is over."
         if action is Action.CONFIRM and phase is Phase.MOVE:
-            raise IllegalActionError("The turn cannot end yet: the dice must still be played.")
+            return "The turn cannot end yet: the dice must still be played."
         if action not in ALLOWED[phase]:
-            raise IllegalActionError(REFUSED_IN_PHASE[action].format(waits=WAITS_FOR[phase]))
+            return REFUSED_IN_PHASE[action].format(waits=WAITS_FOR[phase])
         condition = self._CONDITIONS.get(action)
         why = condition(self) if condition is not None else None
         if why is not None:
-            raise IllegalActionError(why)
+            return why
         if action in BEFORE_FIRST_ROLL and self._rolled():
-            raise IllegalActionError(BEFORE_FIRST_ROLL[action])
+            return BEFORE_FIRST_ROLL[action]
         if action is Action.RESIGN or action in BEFORE_FIRST_ROLL:
-            return  # either player, whoever the game waits for
+            return None  # either player, whoever the game waits for
         expected = self.player_to_act
         if action is Action.CLAIM:
             absent = () if expected is None else self.position_for(expected).mine
-            why = why_no_claim(player, expected, absent, check_level(event.level))
-            if why is not None:
-                raise IllegalActionError(why)
-            return
+            return why_no_claim(player, expected, absent, check_level(level))
         if expected is not None and player != expected:
-            raise IllegalActionError(
-                f"It is seat {expected}'s turn to {phase}, not seat {player}'s."
-            )
+            return f"It is seat {expected}'s turn to {phase}, not seat {player}'s."
         if action is Action.DOUBLE and not self.may_double(player):
-            raise IllegalActionError(
-                why_no_double(self.rules, self.crawford, self.cube_owner, player)
-            )
+            return why_no_double(self.rules, self.crawford, self.cube_owner, player)
+        return None
 
     def _why_no_undo(self) -> str | None:
         return None if self.turn and self.turn.made else REFUSED_IN_PHASE[Action.UNDO]

@@ -65,6 +65,9 @@ class LiveMatch:
     #: and the event of each entry (:func:`.views.state_of` rebuilds only a game that has
     #: changed).
     record_views: dict[int, tuple[int, Any, list[int]]] = field(default_factory=dict)
+    #: The game in play's GNU Backgammon ID and XGID, with the game and the number of its
+    #: events they were made at (:func:`.views.state_of` makes them again only when needed).
+    ids: tuple[Any, int, str | None, str | None] | None = None
     #: Whether a task of the computer's waits for the lock (:meth:`.computer.Computer.wake`).
     computer_queued: bool = False
     #: Whether a task waits for the lock to bring the match up to its row

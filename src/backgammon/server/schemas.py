@@ -286,6 +286,8 @@ class PointView(BaseModel):
 class BoardView(BaseModel):
     """The checkers, drawn from the viewer's side."""
 
+    model_config = ConfigDict(frozen=True)
+
     points: list[PointView] = Field(description="the viewer's points 1..24, in order")
     bar: list[int]
     off: list[int]
@@ -295,7 +297,7 @@ class BoardView(BaseModel):
 class StepView(BaseModel):
     """A checker step: on the mover's numbers, and where it lies on the viewer's board."""
 
-    model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True)
+    model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True, frozen=True)
 
     from_: int = Field(alias="from")
     to: int

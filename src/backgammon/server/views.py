@@ -8,7 +8,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Callable, Iterator
 from datetime import datetime
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from starlette.responses import Response
@@ -75,6 +75,7 @@ def state_of(live: LiveMatch, view: int, since: int | None = None) -> State:
     match = live.match
     game = match.game
     claim = claim_window(live)
+    ids = _ids(live)
     shown = game
     if not begun(game) and len(match.games) > 1:
         # A finished game is followed at once by the next, empty one: show the last result.
@@ -118,8 +119,8 @@ def state_of(live: LiveMatch, view: int, since: int | None = None) -> State:
         result=_result(shown.result),
         actions=[_actions(live, seat, claim) for seat in (0, 1)],
         **record_view(live, since),
-        gnubg_id=_identifier(gnubg_id_of, live),
-        xgid=_identifier(xgid_of, live),
+        gnubg_id=ids[0],
+        xgid=ids[1],
         rules=game.rules.to_dict(),
         online=live.seating.online,
         waiting_for_opponent=live.seating.invite is not None,
@@ -306,6 +307,28 @@ def _offer(game: Game) -> OfferView | None:
     return OfferView(by=offer.player, value=offer.value, beavered=offer.beavered)
 
 
+#: The events after which a game's IDs are as they were: they show the position the turn
+#: started from, and a step (or its undo) changes only the turn's.
+_SAME_IDS = frozenset({Action.STEP, Action.UNDO})
+
+
+def _ids(live: LiveMatch) -> tuple[str | None, str | None]:
+    """The GNU Backgammon ID and the XGID of the game in play (None: one the format cannot
+    express), made again only after an event that may change them (most of a turn's
+    actions are steps)."""
+    game = live.match.game
+    events = game.events
+    kept = live.ids
+    if (
+        kept is None
+        or kept[0] is not game
+        or any(event.action not in _SAME_IDS for event in events[kept[1]:])
+    ):
+        kept = (game, len(events), _identifier(gnubg_id_of, live), _identifier(xgid_of, live))
+        live.ids = kept
+    return kept[2], kept[3]
+
+
 def _identifier(encode: Callable[[Match], str], live: LiveMatch) -> str | None:
     try:
         return encode(live.match)
@@ -313,8 +336,15 @@ def _identifier(encode: Callable[[Match], str], live: LiveMatch) -> str | None:
         return None  # a finished game, say, that the format cannot express
 
 
+#: The boards kept made (:func:`board_view`): a few for each match in play.
+BOARDS = 4096
+
+
+@lru_cache(BOARDS)
 def board_view(seen: Position, view: int) -> BoardView:
-    """The checkers of ``seen`` (``view``'s side) placed by seat."""
+    """The checkers of ``seen`` (``view``'s side) placed by seat, made once for the states
+    that show them (a roll, a double, a confirmed turn leave the board as it was; the two
+    sides' boards of a position are each other's), and shared (frozen)."""
     other = 1 - view
     # Read once: each reading of a side makes a new tuple of its counts.
     mine, theirs = seen.mine, seen.theirs
@@ -346,9 +376,10 @@ def _point(seat: int | None, count: int) -> PointView:
     return PointView(seat=seat, count=count)
 
 
+@cache
 def step_view(from_point: int, to_point: int, mover: int, view: int) -> StepView:
     """A step of ``mover``'s (on their point numbers) with the places it joins on seat
-    ``view``'s board."""
+    ``view``'s board, made once and shared (frozen: a few thousand in all)."""
 
     def place(point: int) -> int:
         if point in (BAR, OFF) or mover == view:
