@@ -913,6 +913,16 @@ def test_settings_come_from_the_environment() -> None:
     for pause in ("slow", "-1", "nan", "60"):
         with pytest.raises(BackgammonError, match="BACKGAMMON_COMPUTER_PAUSE"):
             Settings.from_env({"BACKGAMMON_COMPUTER_PAUSE": pause})
+    assert Settings.from_env({"BACKGAMMON_TELEMETRY": "1"}).telemetry
+    with pytest.raises(BackgammonError, match="BACKGAMMON_TELEMETRY is 0 or 1"):
+        Settings.from_env({"BACKGAMMON_TELEMETRY": "yes"})
+
+
+def test_fastapis_telemetry_is_off_unless_asked_for(tmp_path: Path) -> None:
+    quiet = create_app(Settings(sqlite_url(tmp_path / "a.sqlite")))
+    told = create_app(Settings(sqlite_url(tmp_path / "b.sqlite"), telemetry=True))
+    assert not any(quiet._telemetry[kind] for kind in ("tracing", "metrics", "logs"))
+    assert all(told._telemetry[kind] for kind in ("tracing", "metrics", "logs"))
 
 
 def test_the_serve_command_starts_uvicorn(

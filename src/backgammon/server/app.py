@@ -15,6 +15,7 @@ from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from fastapi.telemetry import TelemetryConfig
 from starlette.exceptions import HTTPException
 from starlette.responses import Response
 
@@ -48,6 +49,8 @@ from .settings import Settings
 from .store import MatchStore
 
 WEB = Path(__file__).resolve().parent.parent / "web"
+#: FastAPI's OpenTelemetry, off (``BACKGAMMON_TELEMETRY``).
+NO_TELEMETRY: TelemetryConfig = {"tracing": False, "metrics": False, "logs": False}
 #: Allocations between collections of the youngest objects (Python's default is 700).
 GC_YOUNGEST = 50_000
 
@@ -111,6 +114,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         title="Backgammon",
         summary="Play backgammon: matches and money sessions, one action at a time.",
         lifespan=lifespan,
+        telemetry=None if settings.telemetry else NO_TELEMETRY,
     )
     app.state.settings = settings
     app.state.store = store

@@ -49,7 +49,9 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         limit = self.larger.get(scope["path"], self.max_bytes)
-        declared = dict(scope["headers"]).get(b"content-length", b"0")
+        declared = next(
+            (value for name, value in scope["headers"] if name == b"content-length"), b"0"
+        )
         chunks: list[bytes] = []
         size = 0
         more = not declared.isdigit() or int(declared) <= limit

@@ -23,6 +23,9 @@ variable                      meaning                                      defau
 ``BACKGAMMON_ANALYSIS_PLIES`` the depth of the analyses (0 to 3)           0
 ``BACKGAMMON_CLAIM_SECONDS``  how long an online game waits for a player     180
                               before the other may claim it
+``BACKGAMMON_TELEMETRY``      ``1``: FastAPI's OpenTelemetry traces, metrics off
+                              and logs, for the providers the process sets
+                              up (each request pays for the check)
 ============================= ============================================ ===========
 
 >>> settings = Settings.from_env({"BACKGAMMON_DATA_DIR": "/tmp/bg"})
@@ -99,6 +102,9 @@ class Settings:
     #: Seconds an online game waits for a player's action before the other may claim it
     #: (each match keeps the value it was created with).
     claim_seconds: float = DEFAULT_CLAIM_SECONDS
+    #: Whether FastAPI's OpenTelemetry is on: off, a request is spared asking whether a
+    #: provider has been set up (a fiftieth of an action's CPU).
+    telemetry: bool = False
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -114,9 +120,6 @@ class Settings:
                 f"BACKGAMMON_PORT is a port number from 1 to 65535; got {port_text!r}."
             )
         pause = _seconds(env, "BACKGAMMON_COMPUTER_PAUSE", DEFAULT_COMPUTER_PAUSE, 10)
-        allow_seed = env.get("BACKGAMMON_ALLOW_SEED", "0")
-        if allow_seed not in ("0", "1"):
-            raise BackgammonError(f"BACKGAMMON_ALLOW_SEED is 0 or 1; got {allow_seed!r}.")
         claim = _seconds(env, "BACKGAMMON_CLAIM_SECONDS", DEFAULT_CLAIM_SECONDS, 86_400)
         plies_text = env.get("BACKGAMMON_ANALYSIS_PLIES") or "0"
         if plies_text not in ("0", "1", "2", "3"):
@@ -136,7 +139,8 @@ class Settings:
             port=int(port_text),
             computer_pause=pause,
             claim_seconds=claim,
-            allow_seed=allow_seed == "1",
+            allow_seed=_switch(env, "BACKGAMMON_ALLOW_SEED"),
+            telemetry=_switch(env, "BACKGAMMON_TELEMETRY"),
             create_rate=_rate(env, "create_rate"),
             hint_rate=_rate(env, "hint_rate"),
             action_rate=_rate(env, "action_rate"),
@@ -159,6 +163,18 @@ def _rate(env: Mapping[str, str], name: str) -> str | None:
             f"{variable} is a rate such as 20/minute, or none; got {text!r}."
         ) from None
     return text
+
+
+def _switch(env: Mapping[str, str], name: str) -> bool:
+    """Whether ``env[name]`` turns a switch on (``1``; ``0`` or unset: off).
+
+    >>> _switch({"X": "1"}, "X"), _switch({}, "X")
+    (True, False)
+    """
+    text = env.get(name, "0")
+    if text not in ("0", "1"):
+        raise BackgammonError(f"{name} is 0 or 1; got {text!r}.")
+    return text == "1"
 
 
 def sqlite_url(path: Path) -> str:
