@@ -202,8 +202,8 @@ class Match:
     def to_json(self, *, secrets: bool = False) -> str:
         """:meth:`to_dict` as compact JSON text (``secrets`` as there), which
         :meth:`from_json` rebuilds exactly. The games' events are written from the texts
-        they keep (:attr:`.game.Event.text`), so that a record written out at each action
-        costs little more than its new events.
+        they keep (:meth:`.game.Game.events_json`), so that a record written out at each
+        action costs little more than its new events.
 
         >>> import json
         >>> from backgammon.dice import ManualDice
@@ -212,9 +212,7 @@ class Match:
         >>> json.loads(match.to_json()) == match.to_dict()
         True
         """
-        games = ",".join(
-            "[" + ",".join(event.text for event in game.events) + "]" for game in self.games
-        )
+        games = ",".join(game.events_json() for game in self.games)
         settings = json.dumps(self._settings(secrets), separators=(",", ":"))
         return f'{settings[:-1]},"games":[{games}]}}'
 

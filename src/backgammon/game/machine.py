@@ -8,8 +8,8 @@ numbered 0 and 1; the position is always seen from the player on roll.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any, ClassVar
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 from ..cube import CubeContext, MatchScore, jacoby_applies
 from ..dice import Dice, DiceSource, SecureDice, SeededDice
@@ -20,23 +20,17 @@ from ..position import Position, WinKind
 from . import history as _history
 from .actions import NamedActions
 from .record import Act, Event, GameResult, game_from_dict, game_to_dict, load_json, path_of
+from .refusals import refusal
 from .rules import (
     ALLOWED,
-    BEFORE_FIRST_ROLL,
-    REFUSED_IN_PHASE,
-    WAITS_FOR,
     Action,
     IllegalActionError,
     Offer,
     Phase,
     Resignation,
     Rules,
-    check_level,
     check_seat,
     cube_context_for,
-    why_no_beaver,
-    why_no_claim,
-    why_no_double,
 )
 from .setup import SetUp
 
@@ -110,6 +104,8 @@ class Game(NamedActions):
         self.colours = colours
         self.on_over = on_over
         self.events: list[Event] = []
+        # The events' JSON text as made so far, and how many events it holds (events_json).
+        self._events_json: tuple[int, str] = (0, "")
         # The state, all of it derived from the events.
         self.phase = Phase.OPENING
         self.on_roll = 0
@@ -224,7 +220,7 @@ class Game(NamedActions):
         # action refused cost more than the rest of a state shown to a page).
         return [
             action for action in _PROBED[self.phase]
-            if self._refusal(action, player, WinKind.SINGLE) is None
+            if refusal(self, action, player, WinKind.SINGLE) is None
         ]
 
     # Actions
@@ -305,57 +301,13 @@ class Game(NamedActions):
         return self.dice_source.roll()
 
     def _check(self, event: Event) -> None:
-        """Raise IllegalActionError unless ``event`` is allowed now (:meth:`_refusal`); change
-        nothing. The event is checked whole first (its seat, its details)."""
+        """Raise IllegalActionError unless ``event`` is allowed now (:func:`.refusals.refusal`);
+        change nothing. The event is checked whole first (its seat, its details)."""
         check_seat(event.player)
         event.check_details()
-        why = self._refusal(event.action, event.player, event.level)
+        why = refusal(self, event.action, event.player, event.level)
         if why is not None:
             raise IllegalActionError(why)
-
-    def _refusal(self, action: Action, player: int, level: WinKind | None) -> str | None:
-        """Why ``player`` may not make ``action`` now (None: they may), in order: the phase
-        allows the action (:data:`~.rules.ALLOWED`); the action's own condition holds (a step
-        to undo, a beaver the rules allow); the player is the one the game waits for (either
-        may offer to resign); a double is the player's to make. A claim's ``level`` is
-        checked here (IllegalActionError when it is no level)."""
-        phase = self.phase
-        if phase is Phase.OVER:
-            return "The game is over."
-        if action is Action.CONFIRM and phase is Phase.MOVE:
-            return "The turn cannot end yet: the dice must still be played."
-        if action not in ALLOWED[phase]:
-            return REFUSED_IN_PHASE[action].format(waits=WAITS_FOR[phase])
-        condition = self._CONDITIONS.get(action)
-        why = condition(self) if condition is not None else None
-        if why is not None:
-            return why
-        if action in BEFORE_FIRST_ROLL and self._rolled():
-            return BEFORE_FIRST_ROLL[action]
-        if action is Action.RESIGN or action in BEFORE_FIRST_ROLL:
-            return None  # either player, whoever the game waits for
-        expected = self.player_to_act
-        if action is Action.CLAIM:
-            absent = () if expected is None else self.position_for(expected).mine
-            return why_no_claim(player, expected, absent, check_level(level))
-        if expected is not None and player != expected:
-            return f"It is seat {expected}'s turn to {phase}, not seat {player}'s."
-        if action is Action.DOUBLE and not self.may_double(player):
-            return why_no_double(self.rules, self.crawford, self.cube_owner, player)
-        return None
-
-    def _why_no_undo(self) -> str | None:
-        return None if self.turn and self.turn.made else REFUSED_IN_PHASE[Action.UNDO]
-
-    def _why_no_beaver(self) -> str | None:
-        assert self.offer is not None
-        return why_no_beaver(self.rules, self.in_match, self.offer)
-
-    # What an action needs beyond its phase, checked before whose turn it is.
-    _CONDITIONS: ClassVar[Mapping[Action, Callable[[Game], str | None]]] = {
-        Action.UNDO: _why_no_undo,
-        Action.BEAVER: _why_no_beaver,
-    }
 
     def _moment(self) -> _history.Moment:
         return _history.Moment(
@@ -517,13 +469,24 @@ class Game(NamedActions):
         """
         return _history.walk(self, [*self._moments, self._moment()], start)
 
+    def events_json(self) -> str:
+        """The events as a compact JSON array of their texts (:attr:`Event.text`), extended
+        from the one made before with the events since (a match's record is written whole at
+        each action, :meth:`backgammon.match.Match.to_json`; events are only ever added)."""
+        made, text = self._events_json
+        if made != len(self.events):
+            new = ",".join(event.text for event in self.events[made:])
+            text = f"{text},{new}" if made else new
+            self._events_json = (len(self.events), text)
+        return f"[{text}]"
+
     @property
     def rolls_drawn(self) -> int:
         """How many rolls the game has drawn from its dice source: one for each roll in the
         record (the opening roll's two dice are one roll)."""
         return sum(event.action is Action.ROLL for event in self.events)
 
-    def _rolled(self) -> bool:
+    def has_rolled(self) -> bool:
         """Whether the game has rolled (:attr:`rolls_drawn` is not 0), found at the first roll
         rather than by counting them all."""
         return any(event.action is Action.ROLL for event in self.events)
