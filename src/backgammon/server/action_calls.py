@@ -12,8 +12,10 @@ and body are documented from the same models (:data:`ACTION_DOCS`, :data:`ACTION
 
 from __future__ import annotations
 
+import contextlib
 import json
 from typing import Any, Literal, NamedTuple
+from urllib.parse import parse_qsl
 
 from fastapi import HTTPException, Request, status
 from fastapi.exceptions import RequestValidationError
@@ -87,13 +89,45 @@ async def read_action(request: Request) -> ActionCall:
     Its body is read as JSON unless it says it is something else (then it is refused)."""
     body = await request.body()
     problems: list[dict[str, Any]] = []
-    parsed: Any = body
-    kind = request.headers.get("content-type")
+    options = _options(request, problems)
+    action = _action(body, request.headers.get("content-type"), problems)
+    if problems or options is None or action is None:
+        raise RequestValidationError(problems)
+    return ActionCall(action, options, bearer_token(request))
+
+
+def _options(request: Request, problems: list[dict[str, Any]]) -> ActionOptions | None:
+    """The request's options, or None with their problems added to ``problems``."""
+    # The query read as Starlette reads it (the last value of a name counts), without its
+    # multi-valued dictionary.
+    query = dict(parse_qsl(request.scope["query_string"].decode("latin-1"), True))
+    headers = request.headers
+    values = {"match_id": request.path_params["match_id"]}
+    for name, where in _WHERE.items():
+        if where != "path":
+            value = (query if where == "query" else headers).get(name)
+            if value is not None:
+                values[name] = value
+    try:
+        return ActionOptions.model_validate(values)
+    except ValidationError as exc:
+        problems += [_placed(error, _WHERE[str(error["loc"][0])]) for error in _errors(exc)]
+        return None
+
+
+def _action(body: bytes, kind: str | None, problems: list[dict[str, Any]]) -> Any:
+    """The action in ``body`` (of Content-Type ``kind``), or None with its problems added to
+    ``problems``: checked as it is parsed, and where that fails, parsed and checked again
+    apart, as FastAPI does, for its problems to be named as FastAPI names them."""
     if not body:
         problems.append(
             {"type": "missing", "loc": ("body",), "msg": "Field required", "input": None}
         )
-    elif kind is None or _is_json(kind):
+        return None
+    parsed: Any = body  # refused, unless it is JSON
+    if kind is None or _is_json(kind):
+        with contextlib.suppress(ValidationError):
+            return _BODY.validate_json(body)
         try:
             parsed = json.loads(body)
         except json.JSONDecodeError as exc:
@@ -106,26 +140,11 @@ async def read_action(request: Request) -> ActionCall:
                 status.HTTP_400_BAD_REQUEST,
                 "The request could not be read: its body is not JSON text.",
             ) from None
-    query, headers = request.query_params, request.headers
-    values = {"match_id": request.path_params["match_id"]}
-    for name, where in _WHERE.items():
-        if where != "path":
-            value = (query if where == "query" else headers).get(name)
-            if value is not None:
-                values[name] = value
-    options = action = None
     try:
-        options = ActionOptions.model_validate(values)
+        return _BODY.validate_python(parsed)
     except ValidationError as exc:
-        problems += [_placed(error, _WHERE[str(error["loc"][0])]) for error in _errors(exc)]
-    if body:
-        try:
-            action = _BODY.validate_python(parsed)
-        except ValidationError as exc:
-            problems += [_placed(error, "body") for error in _errors(exc)]
-    if problems or options is None or action is None:
-        raise RequestValidationError(problems)
-    return ActionCall(action, options, bearer_token(request))
+        problems += [_placed(error, "body") for error in _errors(exc)]
+        return None
 
 
 def _is_json(kind: str) -> bool:
