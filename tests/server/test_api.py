@@ -884,6 +884,7 @@ def test_openapi_documents_the_action_route_it_does_not_read_through_fastapi(
     assert {(each["name"], each["in"]) for each in operation["parameters"]} == {
         ("match_id", "path"), ("view", "query"), ("record_since", "query"),
         ("Idempotency-Key", "header"), ("Watcher-Id", "header")}
+    assert all("in" not in each["schema"] for each in operation["parameters"])
     assert operation["security"] == [{"seat token": []}]
     assert "seat token" in document["components"]["securitySchemes"]
     body = operation["requestBody"]["content"]["application/json"]["schema"]

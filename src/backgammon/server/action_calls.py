@@ -78,9 +78,11 @@ class ActionCall(NamedTuple):
 
 
 _BODY: TypeAdapter[ActionRequest] = TypeAdapter(ActionRequest)
-_OPTIONS = ActionOptions.model_json_schema(by_alias=True)["properties"]
+_OPTIONS = ActionOptions.model_json_schema(by_alias=True)
 #: Where each of the options is, by its name in the request.
-_WHERE: dict[str, _Where] = {name: field["in"] for name, field in _OPTIONS.items()}
+_WHERE: dict[str, _Where] = {
+    name: field["in"] for name, field in _OPTIONS["properties"].items()
+}
 
 
 async def read_action(request: Request) -> ActionCall:
@@ -167,18 +169,20 @@ def _placed(error: dict[str, Any], where: str) -> dict[str, Any]:
     return {**error, "loc": (where, *error["loc"])}
 
 
+#: What OpenAPI says of a parameter beside its schema.
+_PLACED = ("in", "description")
 #: The route's parameters and body as OpenAPI documents them (FastAPI's ``openapi_extra``):
 #: the route reads them itself, so FastAPI does not see them.
 ACTION_DOCS: dict[str, Any] = {
     "parameters": [
         {
             "name": name,
-            "in": field.pop("in"),
-            "required": name in ActionOptions.model_json_schema(by_alias=True)["required"],
-            "description": field.pop("description"),
-            "schema": field,
+            "in": field["in"],
+            "required": name in _OPTIONS["required"],
+            "description": field["description"],
+            "schema": {key: value for key, value in field.items() if key not in _PLACED},
         }
-        for name, field in ActionOptions.model_json_schema(by_alias=True)["properties"].items()
+        for name, field in _OPTIONS["properties"].items()
     ],
     "requestBody": {
         "required": True,
