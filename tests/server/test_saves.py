@@ -54,7 +54,7 @@ def test_the_driver_writes_what_sqlalchemy_writes(engine: Engine) -> None:
     with engine.begin() as connection:
         assert connection.execute(SAVE, values).rowcount == 1
         connection.execute(keeping("sqlite")[0], values)
-    driver = DriverSaves(engine)
+    driver = DriverSaves(engine, keeping("sqlite")[0])
     driver.save({**values, "match_id": "by-driver"}, keep=True)
     driver.close()
     for table in ("matches", "action_keys"):
@@ -62,7 +62,7 @@ def test_the_driver_writes_what_sqlalchemy_writes(engine: Engine) -> None:
 
 
 def test_a_save_on_a_stale_version_writes_nothing(engine: Engine) -> None:
-    driver = DriverSaves(engine)
+    driver = DriverSaves(engine, keeping("sqlite")[0])
     values = save_values("by-driver", played(), 1, 0, KeptKey(0, "k", "d"))
     driver.save(values, keep=True)
     def written() -> tuple[object, ...]:
@@ -77,7 +77,7 @@ def test_a_save_on_a_stale_version_writes_nothing(engine: Engine) -> None:
 
 
 def test_a_failed_save_is_sqlalchemys_error_and_writes_nothing(engine: Engine) -> None:
-    driver = DriverSaves(engine)
+    driver = DriverSaves(engine, keeping("sqlite")[0])
     with engine.begin() as connection:
         connection.execute(text("DROP TABLE action_keys"))
     before = rows(engine, "matches", "by-driver")

@@ -36,7 +36,6 @@ class MatchChangedError(RuntimeError):
     (another copy of it wrote first): the action is not kept."""
 
 
-
 _MATCHES = cast(Table, MatchRow.__table__)
 _KEYS = cast(Table, ActionKeyRow.__table__)
 #: An action's write, made once: a statement built for each save, with the record's values in
@@ -140,17 +139,17 @@ class DriverSaves:
     connection of the driver's own, kept open: SQLAlchemy's way to a statement (a
     connection from the pool, a transaction, an execution context, a result) cost more CPU
     than SQLite's write (``bench/server.py``). The statements are SQLAlchemy's
-    (:data:`SAVE`, :func:`keeping`), compiled once, their values converted by their
-    columns' types; a failure is SQLAlchemy's error (:class:`~sqlalchemy.exc.DBAPIError`)
-    as for any other write. For one thread at a time (the event loop's: SQLite's saves are
-    made there, :meth:`.store.MatchStore._written`)."""
+    (:data:`SAVE`, and ``keep``, the key's write :func:`keeping` made), compiled once,
+    their values converted by their columns' types; a failure is SQLAlchemy's error
+    (:class:`~sqlalchemy.exc.DBAPIError`) as for any other write. For one thread at a time
+    (the event loop's: SQLite's saves are made there, :meth:`.store.MatchStore._written`)."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, keep: UpdateBase) -> None:
         dialect = engine.dialect
         assert dialect.name == "sqlite"
         self._error: type[Exception] = dialect.loaded_dbapi.Error
         self._save = _Prepared.of(SAVE, dialect)
-        self._keep = _Prepared.of(keeping("sqlite")[0], dialect)
+        self._keep = _Prepared.of(keep, dialect)
         # From the pool, so made as every connection is (the pragmas: db._sqlite_pragmas).
         self._connection = engine.raw_connection()
 

@@ -107,7 +107,9 @@ class MatchStore:
         # On PostgreSQL, the actions' saves from the event loop (:meth:`open`), and that loop.
         self._saves: AsyncEngine | None = None
         self._saves_loop: asyncio.AbstractEventLoop | None = None
-        # On SQLite, the actions' saves' own connection, made at the first.
+        # On SQLite served from this process alone (saves made in its event loop), the
+        # actions' saves' own connection, made at the first.
+        self._drives = engine.dialect.name == "sqlite" and not shared
         self._driver: DriverSaves | None = None
         self.most = most
         self.idle = idle
@@ -481,9 +483,9 @@ class MatchStore:
         # and the save is not made from the event loop): the match does not change meanwhile
         # (its lock is held, or it is the computer's shadow).
         values = save_values(match_id, match, version, before, key)
-        if also is None and not self.shared:  # SQLite's, in the event loop
+        if also is None and self._drives:
             if self._driver is None:
-                self._driver = DriverSaves(self.engine)
+                self._driver = DriverSaves(self.engine, self._keep_key)
             self._driver.save(values, key is not None)
             return
         alone = self._alone_statement(key)

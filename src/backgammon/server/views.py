@@ -343,8 +343,8 @@ BOARDS = 4096
 @lru_cache(BOARDS)
 def board_view(seen: Position, view: int) -> BoardView:
     """The checkers of ``seen`` (``view``'s side) placed by seat, made once for the states
-    that show them (a roll, a double, a confirmed turn leave the board as it was; the two
-    sides' boards of a position are each other's), and shared (frozen)."""
+    that show them (a roll, a double, an answer to it leave the board as it was), and shared
+    (frozen)."""
     other = 1 - view
     # Read once: each reading of a side makes a new tuple of its counts.
     mine, theirs = seen.mine, seen.theirs

@@ -75,8 +75,6 @@ async def post_action(request: Request) -> Response:
     action, options, token = await read_action(request)
     live = await get_match_to_act(options.match_id, request)
     check_holds(await held_by(live, request, token), action.seat)
-    # The app's parts read here rather than as five more dependencies, which FastAPI would
-    # solve one by one at every action.
     app = request.app.state
     store: MatchStore = app.store
     hub: Hub = app.hub
