@@ -354,13 +354,15 @@ class Turn:
     (True, '24/13')
     """
 
-    __slots__ = ("_node", "_root", "dice", "made", "position")
+    __slots__ = ("_node", "_root", "dice", "made", "plays", "position")
 
     def __init__(self, position: Position, dice: Dice) -> None:
         self.position = position
         self.dice = dice
         self.made: tuple[tuple[int, int], ...] = ()
-        self._root = _step_tree(position, dice)
+        #: The turn's legal plays (:func:`legal_plays`), found with its steps.
+        self.plays: list[Play]
+        self._root, self.plays = _step_tree(position, dice)
         self._node = self._root
 
     def _with(self, made: tuple[tuple[int, int], ...]) -> Turn:
@@ -368,6 +370,7 @@ class Turn:
         turn.position = self.position
         turn.dice = self.dice
         turn.made = made
+        turn.plays = self.plays
         turn._root = self._root
         node = self._root
         for move in made:
@@ -531,34 +534,33 @@ def _faces(dice: Dice) -> list[int]:
 _StepTree = dict[Any, Any]
 
 
-def _step_tree(position: Position, dice: Dice) -> _StepTree:
-    """Every order of single steps that makes a legal play, as a tree."""
+def _step_tree(position: Position, dice: Dice) -> tuple[_StepTree, list[Play]]:
+    """Every order of single steps that makes a legal play, as a tree; and the legal plays."""
     plays = legal_plays(position, dice)
     if not plays:
-        return {None: Play.empty(position)}
-    by_result = {play.result: play for play in plays}
+        return {None: Play.empty(position)}, plays
+    # The plays by the sides they leave, as one string (the result is the opponent's view):
+    # cheaper to look up at each leaf than a Position made to be hashed.
+    by_result = {play.result.mine_bytes + play.result.theirs_bytes: play for play in plays}
     length = len(plays[0]._raw)
     a, b = dice
-    root: _StepTree = {}
     me = bytearray(position.mine_bytes)
     theirs = bytearray(position.theirs_bytes)
-    path: list[tuple[int, int]] = []
 
-    def walk(remaining: list[int], outside: int) -> None:
-        if len(path) == length:
-            play = by_result.get(Position._make(bytes(theirs), bytes(me)))
+    def walk(node: _StepTree, depth: int, remaining: list[int], outside: int) -> None:
+        """Add to ``node`` the steps from here that lead to a legal play, each with its
+        subtree (a step none of whose orders completes one is left out)."""
+        if depth == length:
+            play = by_result.get(bytes(theirs + me))
             if play is not None:
-                node = root
-                for move in path:
-                    node = node.setdefault(move, {})
                 node[None] = play
             return
-        rev = bytearray(theirs[::-1])
+        rev = theirs[::-1]
         for i, die in enumerate(remaining):
             if die in remaining[:i]:
                 continue  # the same number again gives the same steps
-            sources = (BAR,) if me[BAR] else range(24, 0, -1)
-            for source in sources:
+            rest = remaining[:i] + remaining[i + 1 :]
+            for source in (BAR,) if me[BAR] else range(24, 0, -1):
                 if not me[source]:
                     continue
                 target = _target(me, rev, source, die, outside)
@@ -570,20 +572,20 @@ def _step_tree(position: Position, dice: Dice) -> _StepTree:
                 if hit:
                     theirs[25 - target] = 0
                     theirs[BAR] += 1
-                path.append((source, target))
-                walk(  # noqa: F821  (deleted once done)
-                    remaining[:i] + remaining[i + 1 :], outside - (source > 6 and target <= 6)
-                )
-                path.pop()
+                child: _StepTree = {}
+                walk(child, depth + 1, rest, outside - (source > 6 and target <= 6))  # noqa: F821
+                if child:
+                    node[source, target] = child
                 if hit:
                     theirs[BAR] -= 1
                     theirs[25 - target] = 1
                 me[target] -= 1
                 me[source] += 1
 
-    walk([a] * 4 if a == b else [a, b], sum(me[7:]))
+    root: _StepTree = {}
+    walk(root, 0, [a] * 4 if a == b else [a, b], sum(me[7:]))
     del walk  # a cycle otherwise (see dice_of_steps)
-    return root
+    return root, plays
 
 
 def _name(point: int) -> str:

@@ -106,6 +106,7 @@ class Game(NamedActions):
         self.events: list[Event] = []
         # The events' JSON text as made so far, and how many events it holds (events_json).
         self._events_json: tuple[int, str] = (0, "")
+        self._rolls = 0  # the ROLL events among them (rolls_drawn)
         # The state, all of it derived from the events.
         self.phase = Phase.OPENING
         self.on_roll = 0
@@ -269,14 +270,13 @@ class Game(NamedActions):
     def _automate(self) -> None:
         """The moves the rules or the options make for the player (recorded as ``auto``)."""
         while True:
-            if self.phase is Phase.MOVE and self.turn is not None:
-                assert self.dice is not None
-                plays = self.position.legal_plays(self.dice)
+            if self.phase is Phase.MOVE and self.turn is not None and not self.turn.made:
+                plays = self.turn.plays  # found with the turn's steps, at its roll
                 if not plays:
                     # RULES.md, Moving: "With no legal move the turn is lost."
                     self._apply(Event(Action.PASS, self.on_roll, steps=(), auto=True))
                     continue
-                if self.rules.auto_forced and len(plays) == 1 and not self.turn.made:
+                if self.rules.auto_forced and len(plays) == 1:
                     steps = path_of(plays[0])
                     self._apply(Event(Action.PLAY, self.on_roll, steps=steps, auto=True))
                     continue
@@ -381,6 +381,7 @@ class Game(NamedActions):
             self.dice_source.resume(self.rolls_drawn)
             self.dice_source.add_seed(player, event.seed)
         self.events.append(event)
+        self._rolls += action is Action.ROLL
         self._moments.append(before)
         if self.phase is Phase.OVER and self.on_over is not None:
             self.on_over(self)
@@ -484,12 +485,7 @@ class Game(NamedActions):
     def rolls_drawn(self) -> int:
         """How many rolls the game has drawn from its dice source: one for each roll in the
         record (the opening roll's two dice are one roll)."""
-        return sum(event.action is Action.ROLL for event in self.events)
-
-    def has_rolled(self) -> bool:
-        """Whether the game has rolled (:attr:`rolls_drawn` is not 0), found at the first roll
-        rather than by counting them all."""
-        return any(event.action is Action.ROLL for event in self.events)
+        return self._rolls
 
     def seat_of(self, colour: str) -> int:
         """The seat that plays ``colour``."""

@@ -54,7 +54,7 @@ def refusal(game: Game, action: Action, player: int, level: WinKind | None) -> s
     why = condition(game) if condition is not None else None
     if why is not None:
         return why
-    if action in BEFORE_FIRST_ROLL and game.has_rolled():
+    if action in BEFORE_FIRST_ROLL and game.rolls_drawn:
         return BEFORE_FIRST_ROLL[action]
     if action is Action.RESIGN or action in BEFORE_FIRST_ROLL:
         return None  # either player, whoever the game waits for
