@@ -942,6 +942,7 @@ def test_the_serve_command_starts_uvicorn(
     monkeypatch.setenv("BACKGAMMON_DATABASE_URL", sqlite_url(tmp_path / "serve.sqlite"))
     assert main(["serve", "--port", "8123"]) == 0
     assert started["host"] == "127.0.0.1" and started["port"] == 8123
+    assert started["ws_per_message_deflate"] is False  # the pushes go uncompressed
     assert "http://127.0.0.1:8123/" in capsys.readouterr().out
     assert (tmp_path / "serve.sqlite").exists()
 

@@ -485,7 +485,10 @@ def _serve(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     settings = replace(settings, host=args.host or settings.host, port=args.port or settings.port)
     print(f"Backgammon: open http://{settings.host}:{settings.port}/ (Ctrl-C stops it).")
-    uvicorn.run(create_app(settings), host=settings.host, port=settings.port)
+    # The WebSockets' pushes go uncompressed (see the README's "Live updates"): a push is a
+    # kilobyte or two, and compressing it cost each action more CPU than the rest of its push.
+    uvicorn.run(create_app(settings), host=settings.host, port=settings.port,
+                ws_per_message_deflate=False)
     return 0
 
 
