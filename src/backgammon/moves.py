@@ -535,26 +535,36 @@ _StepTree = dict[Any, Any]
 
 
 def _step_tree(position: Position, dice: Dice) -> tuple[_StepTree, list[Play]]:
-    """Every order of single steps that makes a legal play, as a tree; and the legal plays."""
+    """Every order of single steps that makes a legal play, as a tree; and the legal plays.
+
+    Orders that meet in one board with the same dice left (a double's checkers moved in
+    another order, say) share the subtree from there: it is found once, and the tree is a
+    graph that is only ever read.
+    """
     plays = legal_plays(position, dice)
     if not plays:
         return {None: Play.empty(position)}, plays
-    # The plays by the sides they leave, as one string (the result is the opponent's view):
-    # cheaper to look up at each leaf than a Position made to be hashed.
+    # The plays by the sides they leave, as one string (the result is the opponent's view).
     by_result = {play.result.mine_bytes + play.result.theirs_bytes: play for play in plays}
     length = len(plays[0]._raw)
     a, b = dice
+    faces = [a] * 4 if a == b else [a, b]
+    done = len(faces) - length  # the dice left once a play is made
     me = bytearray(position.mine_bytes)
     theirs = bytearray(position.theirs_bytes)
+    found: dict[bytes, _StepTree] = {}  # the subtrees found, by board and dice left
 
-    def walk(node: _StepTree, depth: int, remaining: list[int], outside: int) -> None:
-        """Add to ``node`` the steps from here that lead to a legal play, each with its
-        subtree (a step none of whose orders completes one is left out)."""
-        if depth == length:
+    def walk(remaining: list[int], outside: int) -> _StepTree:
+        """The steps from the board now that lead to a legal play with the dice
+        ``remaining``, each with its subtree; empty when none does."""
+        if len(remaining) == done:
             play = by_result.get(bytes(theirs + me))
-            if play is not None:
-                node[None] = play
-            return
+            return {} if play is None else {None: play}
+        key = bytes(me + theirs) + bytes(remaining)
+        node = found.get(key)
+        if node is not None:
+            return node
+        node = {}
         rev = theirs[::-1]
         for i, die in enumerate(remaining):
             if die in remaining[:i]:
@@ -572,20 +582,33 @@ def _step_tree(position: Position, dice: Dice) -> tuple[_StepTree, list[Play]]:
                 if hit:
                     theirs[25 - target] = 0
                     theirs[BAR] += 1
-                child: _StepTree = {}
-                walk(child, depth + 1, rest, outside - (source > 6 and target <= 6))  # noqa: F821
+                child = walk(rest, outside - (source > 6 and target <= 6))  # noqa: F821
                 if child:
-                    node[source, target] = child
+                    # Bearing off from the highest point with either die is one step.
+                    other = node.get((source, target))
+                    node[source, target] = child if other is None else _merged(other, child)
                 if hit:
                     theirs[BAR] -= 1
                     theirs[25 - target] = 1
                 me[target] -= 1
                 me[source] += 1
+        found[key] = node
+        return node
 
-    root: _StepTree = {}
-    walk(root, 0, [a] * 4 if a == b else [a, b], sum(me[7:]))
+    root = walk(faces, sum(me[7:]))
     del walk  # a cycle otherwise (see dice_of_steps)
     return root, plays
+
+
+def _merged(one: _StepTree, other: _StepTree) -> _StepTree:
+    """Two subtrees as one, made anew (either may be shared)."""
+    if one is other:
+        return one
+    merged = dict(one)
+    for move, subtree in other.items():
+        mine = merged.get(move)
+        merged[move] = subtree if mine is None or move is None else _merged(mine, subtree)
+    return merged
 
 
 def _name(point: int) -> str:
