@@ -57,6 +57,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 
 from ..cube import is_cube_value, is_whole
 from ..errors import InvalidIdError, InvalidPositionError
@@ -135,20 +136,6 @@ def encode_xgid(state: XgidState) -> str:
     >>> encode_xgid(XgidState(Position.initial().flip(), turn=-1, match_length=7))
     'XGID=-b----E-C---eE---c-e----B-:0:0:-1:00:0:0:0:7:10'
     """
-    if state.turn == 1:
-        bottom, top = state.position.mine, state.position.theirs
-    else:
-        bottom, top = state.position.theirs, state.position.mine
-    chars = ["-"] * 26
-    for point in range(1, 25):
-        if bottom[point]:
-            chars[point] = chr(ord("A") + bottom[point] - 1)
-        elif top[25 - point]:
-            chars[point] = chr(ord("a") + top[25 - point] - 1)
-    if top[BAR]:
-        chars[0] = chr(ord("a") + top[BAR] - 1)
-    if bottom[BAR]:
-        chars[25] = chr(ord("A") + bottom[BAR] - 1)
     if state.dice is not None:
         dice = f"{state.dice[0]}{state.dice[1]}"
     else:
@@ -157,7 +144,7 @@ def encode_xgid(state: XgidState) -> str:
     # beavers only in money play, so at most one of the two readings is non-zero.
     rules = int(state.crawford) + int(state.jacoby) + 2 * int(state.beaver)
     fields = (
-        "".join(chars),
+        _board(state.position, state.turn == 1),
         state.cube_value.bit_length() - 1,
         state.cube_position,
         state.turn,
@@ -169,6 +156,26 @@ def encode_xgid(state: XgidState) -> str:
         state.max_cube.bit_length() - 1,
     )
     return _PREFIX + ":".join(str(field) for field in fields)
+
+
+@lru_cache(4096)
+def _board(position: Position, on_roll_below: bool) -> str:
+    """The XGID's first field: the checkers of ``position``, the bottom player's in capitals
+    (the player on roll's where ``on_roll_below``), made once for each board met lately."""
+    bottom, top = (
+        (position.mine, position.theirs) if on_roll_below else (position.theirs, position.mine)
+    )
+    chars = ["-"] * 26
+    for point in range(1, 25):
+        if bottom[point]:
+            chars[point] = chr(ord("A") + bottom[point] - 1)
+        elif top[25 - point]:
+            chars[point] = chr(ord("a") + top[25 - point] - 1)
+    if top[BAR]:
+        chars[0] = chr(ord("a") + top[BAR] - 1)
+    if bottom[BAR]:
+        chars[25] = chr(ord("A") + bottom[BAR] - 1)
+    return "".join(chars)
 
 
 def decode_xgid(text: str, *, checkers: int = 15) -> XgidState:
