@@ -88,6 +88,7 @@ class Running:
             **{**unlimited, **options},
         )
         app = create_app(settings)
+        warm_the_computer()
         listener = socket.socket()
         # The old server's connections may linger in TIME_WAIT on the port taken over.
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -247,6 +248,21 @@ def click_step(page: Any, game: Game, step: tuple[int, int]) -> None:
 def screenshot(page: Any, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / name), full_page=True)
+
+
+def warm_the_computer() -> None:
+    """Have the computer think once at every level, so that numba compiles its kernels (into
+    its cache on disk) before a test waits for a move: on a fresh clone the first compile
+    takes seconds, longer than a test waits for the computer to act (each level's bot is
+    then kept, so it costs a server started later nothing)."""
+    from backgammon.bot import Level
+    from backgammon.dice import ManualDice
+    from backgammon.server.computer import _bot, best_play
+
+    for level in Level:
+        game = Game(dice=ManualDice(["6 1"]))
+        game.roll(0)
+        best_play(_bot(level), game, game.on_roll)
 
 
 def settled(base: str, match_id: str) -> dict[str, Any]:
