@@ -27,10 +27,10 @@ HERE = Path(__file__).resolve().parent.parent
 DEFAULT = ["--online", "--players", "250", "--think", "2", "--seconds", "60", "--ramp", "10"]
 
 
-def figures(line: str) -> float:
+def cpu_of(line: str) -> float:
     """The server CPU a request (ms) of ``server.py``'s last line.
 
-    >>> figures("server players=250 rps=64 p50_ms=2.9 p99_ms=6.9 cpu_ms=1.91 lost=0 doubled=0")
+    >>> cpu_of("server players=250 rps=64 p50_ms=2.9 p99_ms=6.9 cpu_ms=1.91 lost=0 doubled=0")
     1.91
     """
     found = re.search(r"cpu_ms=([0-9.]+)", line)
@@ -73,7 +73,7 @@ def main() -> None:
                 print(f"run {run}: {arguments.revision}: {before}")
                 print(f"run {run}: working tree: {after}")
                 print(f"run {run}: working tree / {arguments.revision}, server CPU a request: "
-                      f"{figures(after) / figures(before):.3f}", flush=True)
+                      f"{cpu_of(after) / cpu_of(before):.3f}", flush=True)
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", str(other)], cwd=HERE,
                            check=False, capture_output=True)

@@ -14,8 +14,9 @@ from .errors import (
     InvalidIdError,
     InvalidPositionError,
 )
-from .moves import Play, Step, Turn
+from .moves import Play, Step
 from .position import BAR, OFF, Outcome, Position, Side, WinKind
+from .turns import Turn
 from .variants import Variant
 
 __all__ = [

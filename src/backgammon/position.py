@@ -29,7 +29,8 @@ from .ids import decode_position_id, encode_position_id
 from .variants import Variant
 
 if TYPE_CHECKING:
-    from .moves import Play, Turn
+    from .moves import Play
+    from .turns import Turn
 
 OFF = 0
 BAR = 25
@@ -245,7 +246,9 @@ class Position:
 
     def turn(self, dice: Iterable[int]) -> Turn:
         """A turn to play step by step (for click-to-move interfaces)."""
-        return _moves.Turn(self, check_dice(dice))
+        from .turns import Turn  # here: turns imports moves, which is importing this module
+
+        return Turn(self, check_dice(dice))
 
     # Value semantics
 

@@ -47,8 +47,9 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from ..cube import CubeContext
 from ..dice import Dice
-from ..moves import Play, dice_of_steps
+from ..moves import Play
 from ..position import Position, WinKind
+from ..turns import dice_of_steps
 from .rules import Action, Offer, Phase, cube_context_for
 
 if TYPE_CHECKING:

@@ -15,8 +15,9 @@ from ..cube import CubeContext, MatchScore, jacoby_applies
 from ..dice import Dice, DiceSource, SecureDice, SeededDice
 from ..errors import BackgammonError, IllegalPlayError, InvalidDiceError
 from ..fairdice import FairDice
-from ..moves import Play, Turn
+from ..moves import Play
 from ..position import Position, WinKind
+from ..turns import Turn
 from . import history as _history
 from .actions import NamedActions
 from .record import Act, Event, GameResult, game_from_dict, game_to_dict, load_json, path_of
@@ -418,14 +419,15 @@ class Game(NamedActions):
 
     def _play_of(self, event: Event) -> Play:
         """The play an event's steps make, or IllegalActionError if they make none."""
-        assert self.dice is not None
+        assert self.turn is not None
         steps = event.steps or ()
-        plays = self.position.legal_plays(self.dice)
         if not steps:
-            if plays:
+            if self.turn.plays:
                 raise IllegalPlayError("A legal move exists, so the turn may not be passed.")
             return Play.empty(self.position)
-        turn = self.position.turn(self.dice)
+        # The turn rolled, whatever steps were made since: its plays and step orders are
+        # found once, at the roll.
+        turn = self.turn.restarted()
         for from_point, to_point in steps:
             turn = turn.step(from_point, to_point)
         return turn.play()

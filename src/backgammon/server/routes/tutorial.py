@@ -26,8 +26,9 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel
 
 from ...errors import BackgammonError
-from ...moves import Play, Turn
+from ...moves import Play
 from ...position import Position
+from ...turns import Turn
 from ..schemas import BoardView, CubeView, DieView, OfferView, StepView
 from ..views import board_view, step_view
 from .help import LANGUAGES
