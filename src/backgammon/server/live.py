@@ -61,10 +61,10 @@ class LiveMatch:
     written: asyncio.Event = field(default_factory=_set_event)
     #: The copy of the match the computer thinks on (:mod:`.computer`), made when first needed.
     shadow: Match | None = None
-    #: Each game's record as the pages see it, with the number of events it was made from
-    #: and the event of each entry (:func:`.views.state_of` rebuilds only a game that has
-    #: changed).
-    record_views: dict[int, tuple[int, Any, list[int]]] = field(default_factory=dict)
+    #: Each game's record entries as the pages see them, with the number of events they
+    #: were made from and the event of each entry (:func:`.views.record_view` makes only
+    #: the entries of new events).
+    record_views: dict[int, tuple[int, list[Any], list[int]]] = field(default_factory=dict)
     #: The game in play's GNU Backgammon ID and XGID, with the game and the number of its
     #: events they were made at (:func:`.views.state_of` makes them again only when needed).
     ids: tuple[Any, int, str | None, str | None] | None = None

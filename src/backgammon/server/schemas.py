@@ -235,6 +235,8 @@ ActionRequest = Annotated[
 class SeatView(BaseModel):
     """Who plays a seat."""
 
+    model_config = ConfigDict(frozen=True)
+
     kind: Literal["human", "computer"]
     level: Level | None
     name: str
@@ -308,6 +310,7 @@ class StepView(BaseModel):
 class DieView(BaseModel):
     """One die of the roll being played (doubles give four), and whether it is used."""
 
+    model_config = ConfigDict(frozen=True)
     value: int
     used: bool
 

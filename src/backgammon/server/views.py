@@ -36,7 +36,8 @@ from ..game import (
 from ..match import Match
 from ..position import BAR, OFF, Position, WinKind
 from .db import now
-from .live import LiveMatch
+from ..bot import Level
+from .live import LiveMatch, SeatKind
 from .schemas import (
     BoardView,
     ClaimView,
@@ -86,12 +87,7 @@ def state_of(live: LiveMatch, view: int, since: int | None = None) -> State:
         seed=live.seed,
         fair_dice=fair_dice_view(game),
         seats=[
-            SeatView(
-                kind=seat.kind,
-                level=seat.level,
-                name=match.players[index],
-                colour=match.colours[index],
-            )
+            _seat_view(seat.kind, seat.level, match.players[index], match.colours[index])
             for index, seat in enumerate(live.seats)
         ],
         length=match.length,
@@ -208,11 +204,9 @@ def record_view(live: LiveMatch, since: int | None = None) -> dict[str, Any]:
     for index in range(number, len(games) + 1):
         if not (begun(games[index - 1]) or index == 1):
             continue
-        view, indexes = _game_view(live, index)
-        if since is not None and index == number:
-            first = bisect_left(indexes, start)
-            view = view.model_copy(update={"entries": view.entries[first:], "first_entry": first})
-        record.append(view)
+        entries, indexes = _game_entries(live, index)
+        first = bisect_left(indexes, start) if since is not None and index == number else 0
+        record.append(_game_view(live, index, entries[first:], first))
     return {"record": record, "record_since": since}
 
 
@@ -264,30 +258,37 @@ def _actions(live: LiveMatch, seat: int, claim: tuple[int, datetime] | None) -> 
     ]
 
 
-def _game_view(live: LiveMatch, number: int) -> tuple[GameView, list[int]]:
-    """Game ``number``'s record, with the event each entry was made by, rebuilt only when
-    it has new events, and then only from them: what a record shows of an event never
-    changes once the event is made."""
+def _game_entries(live: LiveMatch, number: int) -> tuple[list[EntryView], list[int]]:
+    """Game ``number``'s record entries, with the event each was made by, extended only
+    with the entries of its new events: what a record shows of an event never changes once
+    the event is made. The lists are the cache's own: read them, never change them."""
     game = live.match.games[number - 1]
     cached = live.record_views.get(number)
-    if cached is not None and cached[0] == len(game.events):
-        return cached[1], cached[2]
-    start, entries, indexes = (0, [], []) if cached is None else (
-        cached[0], cached[1].entries, cached[2]
-    )
-    new = list(_entries(game, start))
-    view = GameView(
+    if cached is None:
+        cached = live.record_views[number] = (0, [], [])
+    count, entries, indexes = cached
+    if count != len(game.events):
+        for index, entry in _entries(game, count):
+            entries.append(entry)
+            indexes.append(index)
+        live.record_views[number] = (len(game.events), entries, indexes)
+    return entries, indexes
+
+
+def _game_view(live: LiveMatch, number: int, entries: list[EntryView], first: int) -> GameView:
+    """Game ``number``'s record from its entry ``first`` on (``entries``, made here), with
+    the score before it and its result."""
+    game = live.match.games[number - 1]
+    # Made of values made and checked here: validating them again cost more than the rest.
+    return GameView.model_construct(
         number=number,
         score_before=list(live.match.scores_before(number - 1)),
         crawford=game.crawford,
-        entries=[*entries, *(entry for _, entry in new)],
-        first_entry=0,
+        entries=entries,
+        first_entry=first,
         result=_result(game.result),
         fair_dice=fair_dice_view(game),
     )
-    indexes = [*indexes, *(index for index, _ in new)]
-    live.record_views[number] = (len(game.events), view, indexes)
-    return view, indexes
 
 
 def fair_dice_view(game: Game) -> FairDiceView | None:
@@ -298,6 +299,12 @@ def fair_dice_view(game: Game) -> FairDiceView | None:
     return FairDiceView.model_validate(
         {"rolls": game.rolls_drawn, **dice.to_dict(reveal=game.result is not None)}
     )
+
+
+@lru_cache(1024)
+def _seat_view(kind: SeatKind, level: Level | None, name: str, colour: str) -> SeatView:
+    """A seat as a state shows it, made once for the states that show it (frozen)."""
+    return SeatView(kind=kind, level=level, name=name, colour=colour)
 
 
 def _offer(game: Game) -> OfferView | None:
@@ -361,7 +368,8 @@ def board_view(seen: Position, view: int) -> BoardView:
     def by_seat(own: int, opponent: int) -> list[int]:
         return [own, opponent] if view == 0 else [opponent, own]
 
-    return BoardView(
+    # Made of values made here: checking 24 points again cost as much as placing them.
+    return BoardView.model_construct(
         points=points,
         bar=by_seat(mine[BAR], theirs[BAR]),
         off=by_seat(mine[OFF], theirs[OFF]),
@@ -396,7 +404,13 @@ def _dice(game: Game) -> list[DieView]:
     """The dice of the roll being played, each marked when a step has used it."""
     if game.turn is None or game.phase not in (Phase.MOVE, Phase.CONFIRM):
         return []
-    return [DieView(value=face, used=used) for face, used in game.turn.dice_faces()]
+    return [_die(face, used) for face, used in game.turn.dice_faces()]
+
+
+@cache
+def _die(face: int, used: bool) -> DieView:
+    """A die as a state shows it, made once and shared (frozen: twelve in all)."""
+    return DieView(value=face, used=used)
 
 
 def _opening_tie(game: Game) -> list[int] | None:
