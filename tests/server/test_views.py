@@ -164,3 +164,35 @@ def test_the_ids_kept_between_states_are_the_games_own() -> None:
                 game.act(seat, Act(action))
             state = state_of(watched, 0)
             assert (state.gnubg_id, state.xgid) == (made(gnubg_id_of), made(xgid_of))
+
+
+def test_the_texts_shown_are_the_states() -> None:
+    """An action's answer and pushes are :class:`Shown`'s texts, made of the part every seat
+    shares and each seat's side: at every action of whole matches (the fair dice's, with
+    doubles, steps and undos), from both sides and with the record's changes since several
+    versions, they read as :func:`state_of`'s states."""
+    import json
+    import random
+
+    from backgammon.fairdice import FairDice, FairMatchDice
+    from backgammon.server.views import Shown
+
+    chooser = random.Random(11)
+    for seed in range(3):
+        match = Match(3, Rules(), FairMatchDice([FairDice(bytes([seed]) * 32)]))
+        watched = live(match)
+        while not match.is_over:
+            game = match.game
+            seat = game.player_to_act if game.player_to_act is not None else 0
+            offered = [action for action in game.legal_actions(seat)
+                       if action not in (Action.RESIGN, Action.CLAIM, Action.PLAY)]
+            action = chooser.choice(offered)
+            if action is Action.STEP:
+                game.act(seat, Act(action, step=chooser.choice(game.turn.legal_steps())))
+            else:
+                game.act(seat, Act(action))
+            shown, version = Shown(watched), watched.version
+            for since in (None, version - 1, version - 5, version + 1):
+                for view in (0, 1):
+                    state = state_of(watched, view, since).model_dump_json(by_alias=True)
+                    assert json.loads(shown.text(view, since)) == json.loads(state)

@@ -352,6 +352,8 @@ class FairDiceView(BaseModel):
     published before its first roll, the players' seeds, and the server seed once the game
     is over."""
 
+    model_config = ConfigDict(frozen=True)
+
     commitment: str = Field(description="SHA-256 of the secret server seed, in hex")
     seeds: list[str] = Field(description="each seat's own seed (empty: none)")
     server_seed: str | None = Field(None, description="revealed when the game is over, in hex")
@@ -382,8 +384,10 @@ class ClaimView(BaseModel):
     after: datetime = Field(description="from this time the other seat may claim")
 
 
-class State(BaseModel):
-    """Everything a client needs to show the match and offer the next action."""
+class SharedState(BaseModel):
+    """What a state shows every seat alike: all of :class:`State` but the side its board is
+    drawn from (a state's text is made of this part, made once for all the pages an action
+    reaches, and each page's side)."""
 
     id: str
     version: int = Field(description="the number of events so far; every action raises it")
@@ -396,7 +400,6 @@ class State(BaseModel):
         description="the provably fair dice of the game in play (None: seeded dice, or a "
         "match from before fair dice)",
     )
-    view: int = Field(description="the seat whose side the board is drawn from")
     seats: list[SeatView]
     length: int = Field(description="0 for money play")
     score: list[int]
@@ -412,9 +415,6 @@ class State(BaseModel):
     cube: CubeView
     resignation: ResignationView | None
     result: ResultView | None = Field(description="the result of the game shown")
-    board: BoardView
-    steps: list[StepView] = Field(description="the checker steps that may come next")
-    made: list[StepView] = Field(description="the steps made so far this turn")
     actions: list[list[str]] = Field(description="the actions each seat may take now")
     record: list[GameView] = Field(
         description="the match's games, each with its entries; where ``record_since`` is "
@@ -442,6 +442,15 @@ class State(BaseModel):
     claim: ClaimView | None = Field(
         description="online: when the seat the game waits for may be claimed against"
     )
+
+
+class State(SharedState):
+    """Everything a client needs to show the match and offer the next action."""
+
+    view: int = Field(description="the seat whose side the board is drawn from")
+    board: BoardView
+    steps: list[StepView] = Field(description="the checker steps that may come next")
+    made: list[StepView] = Field(description="the steps made so far this turn")
 
 
 class Created(State):

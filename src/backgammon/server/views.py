@@ -13,6 +13,7 @@ from typing import Any
 
 from starlette.responses import Response
 
+from ..bot import Level
 from ..errors import BackgammonError
 from ..fairdice import FairDice
 from ..formats.ids import gnubg_id_of, xgid_of
@@ -36,7 +37,6 @@ from ..game import (
 from ..match import Match
 from ..position import BAR, OFF, Position, WinKind
 from .db import now
-from ..bot import Level
 from .live import LiveMatch, SeatKind
 from .schemas import (
     BoardView,
@@ -52,6 +52,7 @@ from .schemas import (
     ResignationView,
     ResultView,
     SeatView,
+    SharedState,
     State,
     StepView,
 )
@@ -66,6 +67,9 @@ _PHASES = {
     Phase.RESIGN: "resign",
     Phase.OVER: "over",
 }
+#: How many of each kind of view are kept made (boards, fair dice, seats): a few for each
+#: match in play.
+KEPT = 4096
 _KINDS = {WinKind.SINGLE: "single", WinKind.GAMMON: "gammon", WinKind.BACKGAMMON: "backgammon"}
 
 
@@ -73,6 +77,11 @@ def state_of(live: LiveMatch, view: int, since: int | None = None) -> State:
     """The whole state of ``live`` with the board drawn from seat ``view``'s side; its
     record only what changed after version ``since`` where one is given (see
     :attr:`.schemas.State.record_since`)."""
+    return State(**_shared(live, since), **_sided(live.match.game, view))
+
+
+def _shared(live: LiveMatch, since: int | None) -> dict[str, Any]:
+    """What the state of ``live`` shows every seat alike (:class:`.schemas.SharedState`)."""
     match = live.match
     game = match.game
     claim = claim_window(live)
@@ -81,7 +90,7 @@ def state_of(live: LiveMatch, view: int, since: int | None = None) -> State:
     if not begun(game) and len(match.games) > 1:
         # A finished game is followed at once by the next, empty one: show the last result.
         shown = match.games[-2]
-    return State(
+    return dict(
         id=live.id,
         version=live.version,
         seed=live.seed,
@@ -96,7 +105,7 @@ def state_of(live: LiveMatch, view: int, since: int | None = None) -> State:
         winner=match.winner,
         game_number=len(match.games),
         crawford=game.crawford,
-        phase=_PHASES[game.phase],  # type: ignore[arg-type]
+        phase=_PHASES[game.phase],
         on_roll=game.on_roll,
         to_act=game.player_to_act,
         dice=_dice(game),
@@ -122,17 +131,27 @@ def state_of(live: LiveMatch, view: int, since: int | None = None) -> State:
         waiting_for_opponent=live.seating.invite is not None,
         unheld=live.seating.unheld,
         claim=None if claim is None else ClaimView(against=claim[0], after=claim[1]),
-        **_sided(game, view),
     )
 
 
-def _sided(game: Game, view: int) -> dict[str, Any]:
-    """What a state shows from seat ``view``'s side: the board and the steps on it."""
+#: A checker's step, from a point to a point, on the mover's point numbers.
+_Step = tuple[int, int]
+
+
+def _side(game: Game, view: int) -> tuple[Position, int, list[_Step], tuple[_Step, ...]]:
+    """The position as seat ``view`` sees it, the player moving, the steps that may come
+    next and the steps made this turn (on the mover's point numbers)."""
     mover = game.on_roll
     position = game.turn.current() if game.turn is not None else game.position
     seen = position if view == mover else position.flip()
     steps = game.turn.legal_steps() if game.turn is not None and game.phase is Phase.MOVE else []
     made = game.turn.made if game.turn is not None else ()
+    return seen, mover, steps, made
+
+
+def _sided(game: Game, view: int) -> dict[str, Any]:
+    """What a state shows from seat ``view``'s side: the board and the steps on it."""
+    seen, mover, steps, made = _side(game, view)
     return {
         "view": view,
         "board": board_view(seen, view),
@@ -141,37 +160,40 @@ def _sided(game: Game, view: int) -> dict[str, Any]:
     }
 
 
+def _sided_text(game: Game, view: int) -> str:
+    """:func:`_sided` as the members of a JSON object (the API's names), made of the texts
+    of boards and steps made once."""
+    seen, mover, steps, made = _side(game, view)
+    return (
+        f'"view":{view},"board":{_board_text(seen, view)},'
+        f'"steps":[{",".join(_step_text(a, b, mover, view) for a, b in steps)}],'
+        f'"made":[{",".join(_step_text(a, b, mover, view) for a, b in made)}]'
+    )
+
+
 class Shown:
     """The state of ``live`` as it is now, from each side asked for and with the record's
     changes since each version asked for, as JSON text: an action answers its actor and
-    pushes to every watching page, and what they share (the actions on offer, the ids, the
-    record) is worked out once. Use it before ``live`` changes again (its lock is held, or
-    nothing is awaited meanwhile)."""
+    pushes to every watching page, and what they share (everything but the board's side:
+    the actions on offer, the ids, the record) is made and written out once. Use it before
+    ``live`` changes again (its lock is held, or nothing is awaited meanwhile)."""
 
     def __init__(self, live: LiveMatch) -> None:
         self.live = live
-        self._state: State | None = None
+        self._shared: dict[int | None, str] = {}
         self._texts: dict[tuple[int, int | None], str] = {}
-
-    def state(self, view: int, since: int | None = None) -> State:
-        """The state from seat ``view``'s side, its record what changed after ``since``."""
-        if self._state is None:
-            self._state = state_of(self.live, view, since)
-            return self._state
-        update: dict[str, Any] = {}
-        if self._state.view != view:
-            update.update(_sided(self.live.match.game, view))
-        if self._state.record_since != _since(self.live, since):
-            update.update(record_view(self.live, since))
-        return self._state.model_copy(update=update) if update else self._state
 
     def text(self, view: int, since: int | None = None) -> str:
         """The state from seat ``view``'s side, its record what changed after ``since``, as
-        JSON text (the API's field names)."""
+        JSON text (the API's field names): :func:`state_of`'s, written out."""
         since = _since(self.live, since)  # versions not reached all mean the whole record
         text = self._texts.get((view, since))
         if text is None:
-            text = self.state(view, since).model_dump_json(by_alias=True)
+            shared = self._shared.get(since)
+            if shared is None:
+                shared = SharedState(**_shared(self.live, since)).model_dump_json(by_alias=True)
+                self._shared[since] = shared
+            text = f"{shared[:-1]},{_sided_text(self.live.match.game, view)}}}"
             self._texts[view, since] = text
         return text
 
@@ -296,12 +318,23 @@ def fair_dice_view(game: Game) -> FairDiceView | None:
     dice = game.dice_source
     if not isinstance(dice, FairDice):
         return None
-    return FairDiceView.model_validate(
-        {"rolls": game.rolls_drawn, **dice.to_dict(reveal=game.result is not None)}
+    shown = dice.to_dict(reveal=game.result is not None)
+    return _fair_dice(
+        shown["commitment"], tuple(shown["seeds"]), shown.get("server_seed"), game.rolls_drawn
     )
 
 
-@lru_cache(1024)
+@lru_cache(KEPT)
+def _fair_dice(
+    commitment: str, seeds: tuple[str, ...], server_seed: str | None, rolls: int
+) -> FairDiceView:
+    """Fair dice as a state shows them, made once for the states (and the record's game)
+    that show them alike (frozen)."""
+    return FairDiceView(commitment=commitment, seeds=list(seeds), server_seed=server_seed,
+                        rolls=rolls)
+
+
+@lru_cache(KEPT)
 def _seat_view(kind: SeatKind, level: Level | None, name: str, colour: str) -> SeatView:
     """A seat as a state shows it, made once for the states that show it (frozen)."""
     return SeatView(kind=kind, level=level, name=name, colour=colour)
@@ -343,11 +376,7 @@ def _identifier(encode: Callable[[Match], str], live: LiveMatch) -> str | None:
         return None  # a finished game, say, that the format cannot express
 
 
-#: The boards kept made (:func:`board_view`): a few for each match in play.
-BOARDS = 4096
-
-
-@lru_cache(BOARDS)
+@lru_cache(KEPT)
 def board_view(seen: Position, view: int) -> BoardView:
     """The checkers of ``seen`` (``view``'s side) placed by seat, made once for the states
     that show them (a roll, a double, an answer to it leave the board as it was), and shared
@@ -377,6 +406,12 @@ def board_view(seen: Position, view: int) -> BoardView:
     )
 
 
+@lru_cache(KEPT)
+def _board_text(seen: Position, view: int) -> str:
+    """:func:`board_view` as JSON text, made once for the states that show it."""
+    return board_view(seen, view).model_dump_json()
+
+
 @cache
 def _point(seat: int | None, count: int) -> PointView:
     """A point held by ``seat`` with ``count`` checkers, made once and shared by every board
@@ -398,6 +433,12 @@ def step_view(from_point: int, to_point: int, mover: int, view: int) -> StepView
         {"from": from_point, "to": to_point, "board_from": place(from_point),
          "board_to": place(to_point)}
     )
+
+
+@cache
+def _step_text(from_point: int, to_point: int, mover: int, view: int) -> str:
+    """:func:`step_view` as JSON text (the API's names), made once."""
+    return step_view(from_point, to_point, mover, view).model_dump_json(by_alias=True)
 
 
 def _dice(game: Game) -> list[DieView]:
