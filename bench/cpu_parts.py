@@ -12,18 +12,22 @@ its processes, every ``EVERY`` actions: the process's CPU an action (user and sy
 ``getrusage``) and each part's, in ms. The parts nest: ``action`` (the route's function,
 ``post_action``) holds ``rules``, ``save``, ``states`` (both texts: the answer's and the
 push's) and ``request``; ``answer written``, ``pushes written`` and ``http read`` are the
-sockets' work beside it; ``collections`` the garbage collector's, within any of them. A
+sockets' work beside it; ``collections`` the garbage collector's, within any of them;
+``other threads`` the CPU of the process's threads but the event loop's (SQLite's
+checkpoints, the worker threads), not in ``process``'s other parts. A
 part that waits (a save on PostgreSQL) also counts what the thread ran meanwhile. The
 clock's own reads cost about a microsecond a part.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import gc
 import os
 import resource
 import sys
+import threading
 import time
 from collections import defaultdict
 from collections.abc import Callable
@@ -45,6 +49,7 @@ EVERY = 2000
 spent: defaultdict[str, float] = defaultdict(float)
 counted = [0]
 _since = [0.0]
+_others = [0.0]
 
 
 def _process_cpu() -> float:
@@ -95,11 +100,25 @@ def _collections(phase: str, _info: dict[str, Any]) -> None:
 _collecting = [0.0]
 
 
+def _other_threads() -> float:
+    """The CPU seconds of the process's threads but the event loop's (SQLite's checkpoints,
+    the worker threads), so far."""
+    seconds = 0.0
+    for thread in threading.enumerate():
+        if thread is not threading.current_thread() and thread.ident is not None:
+            with contextlib.suppress(OSError):  # it ended meanwhile
+                seconds += time.clock_gettime(time.pthread_getcpuclockid(thread.ident))
+    return seconds
+
+
 def _report() -> None:
     """Print the figures every ``EVERY`` actions and start counting again."""
     counted[0] += 1
     if counted[0] < EVERY:
         return
+    others = _other_threads()
+    spent["other threads"] = others - _others[0]
+    _others[0] = others
     now = _process_cpu()
     actions_counted = counted[0]
     parts = ", ".join(

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from functools import lru_cache
+from operator import mul
 from typing import TYPE_CHECKING, Any
 
 from .dice import check_dice
@@ -350,7 +351,10 @@ def _gnubg_counts(side: bytes) -> tuple[int, ...]:
 
 
 def _pips(side: bytes) -> int:
-    return sum(index * count for index, count in enumerate(side))
+    return sum(map(mul, _INDEXES, side))
+
+
+_INDEXES = range(26)
 
 
 def _rearmost(side: bytes) -> int:

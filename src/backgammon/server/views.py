@@ -301,8 +301,7 @@ def _game_view(live: LiveMatch, number: int, entries: list[EntryView], first: in
     """Game ``number``'s record from its entry ``first`` on (``entries``, made here), with
     the score before it and its result."""
     game = live.match.games[number - 1]
-    # Made of values made and checked here: validating them again cost more than the rest.
-    return GameView.model_construct(
+    return GameView(
         number=number,
         score_before=list(live.match.scores_before(number - 1)),
         crawford=game.crawford,
@@ -397,8 +396,7 @@ def board_view(seen: Position, view: int) -> BoardView:
     def by_seat(own: int, opponent: int) -> list[int]:
         return [own, opponent] if view == 0 else [opponent, own]
 
-    # Made of values made here: checking 24 points again cost as much as placing them.
-    return BoardView.model_construct(
+    return BoardView(
         points=points,
         bar=by_seat(mine[BAR], theirs[BAR]),
         off=by_seat(mine[OFF], theirs[OFF]),
