@@ -149,6 +149,17 @@ def check_rated(
         )
 
 
+def _check_joiner(row: MatchAccountRow | None, seat: int, player: Account | None) -> None:
+    """RatedMatchError unless ``player`` may take ``seat`` of the match whose accounts are
+    ``row``: a rated match is between two accounts."""
+    if row is None or not row.rated:
+        return
+    if player is None:
+        raise RatedMatchError("This match is rated: sign in to join it.")
+    if player.id == (row.user1 if seat == 0 else row.user0):
+        raise RatedMatchError("A rated match is between two accounts, not one.")
+
+
 class Ratings:
     """The accounts at the matches of one database, and their ratings' history. The plain
     methods read or write the database (call them in a worker thread); the ``async`` ones
@@ -173,12 +184,18 @@ class Ratings:
 
     async def check_joiner(self, match_id: str, seat: int, player: Account | None) -> None:
         """Refuse (403, with the sentence) a player who may not take ``seat`` (see
-        :meth:`joined`); call before the join changes anything. Nothing is written: the store
-        calls :meth:`joined` in the join's own transaction."""
+        :meth:`may_join`); call before the join changes anything. The store then calls
+        :meth:`joined`, which checks again, in the join's own transaction."""
         try:
-            await run_in_threadpool(self.joined, match_id, seat, player, None, False)
+            await run_in_threadpool(self.may_join, match_id, seat, player)
         except RatedMatchError as exc:
             raise HTTPException(403, str(exc)) from None
+
+    def may_join(self, match_id: str, seat: int, player: Account | None) -> None:
+        """RatedMatchError (with the sentence) if ``player`` may not take ``seat``: the match
+        is rated and the player a guest or already at the other seat. Writes nothing."""
+        with self._transaction(None) as session:
+            _check_joiner(session.get(MatchAccountRow, match_id), seat, player)
 
     def joined(
         self,
@@ -186,20 +203,13 @@ class Ratings:
         seat: int,
         player: Account | None,
         connection: Connection | None = None,
-        write: bool = True,
     ) -> None:
         """Note the account of the player who takes ``seat``, in ``connection``'s transaction
-        (the join's) if given: RatedMatchError if the match is rated and the player is a guest
-        or already sits at the other seat. ``write=False`` only checks."""
+        (the join's) if given, after the check of :meth:`may_join` (RatedMatchError)."""
         with self._transaction(connection) as session:
             row = session.get(MatchAccountRow, match_id)
-            if row is not None and row.rated:
-                other = row.user1 if seat == 0 else row.user0
-                if player is None:
-                    raise RatedMatchError("This match is rated: sign in to join it.")
-                if player.id == other:
-                    raise RatedMatchError("A rated match is between two accounts, not one.")
-            if player is None or not write:
+            _check_joiner(row, seat, player)
+            if player is None:
                 return
             if row is None:
                 row = MatchAccountRow(match_id=match_id, rated=False)
