@@ -3,6 +3,8 @@ on each side's board, and the record's entries read from the game's history."""
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterator
 from typing import Any
 
 from backgammon import BackgammonError
@@ -136,8 +138,6 @@ def test_the_ids_kept_between_states_are_the_games_own() -> None:
     """state_of makes a game's IDs again only after an event other than a step or an undo
     (views._ids): at every action of whole matches, with undos, doubles and resignations,
     they are the IDs the game has."""
-    import random
-
     from backgammon.formats.ids import gnubg_id_of, xgid_of
 
     def made(encode: Any) -> str | None:
@@ -150,18 +150,7 @@ def test_the_ids_kept_between_states_are_the_games_own() -> None:
     for seed in range(6):
         match = Match(3, Rules(), SeededDice(seed))
         watched = live(match)
-        while not match.is_over:
-            game = match.game
-            seat = game.player_to_act if game.player_to_act is not None else 0
-            offered = [action for action in game.legal_actions(seat)
-                       if action not in (Action.RESIGN, Action.CLAIM, Action.PLAY)]
-            action = chooser.choice(offered)
-            if action is Action.STEP:
-                game.act(seat, Act(action, step=chooser.choice(game.turn.legal_steps())))
-            elif chooser.random() < 0.02 and Action.RESIGN in game.legal_actions(seat):
-                game.act(seat, Act(Action.RESIGN, level=WinKind.SINGLE))
-            else:
-                game.act(seat, Act(action))
+        for _ in played_at_random(match, chooser, resigning=0.02):
             state = state_of(watched, 0)
             assert (state.gnubg_id, state.xgid) == (made(gnubg_id_of), made(xgid_of))
 
@@ -172,7 +161,6 @@ def test_the_texts_shown_are_the_states() -> None:
     doubles, steps and undos), from both sides and with the record's changes since several
     versions, they read as :func:`state_of`'s states."""
     import json
-    import random
 
     from backgammon.fairdice import FairDice, FairMatchDice
     from backgammon.server.views import Shown
@@ -181,18 +169,31 @@ def test_the_texts_shown_are_the_states() -> None:
     for seed in range(3):
         match = Match(3, Rules(), FairMatchDice([FairDice(bytes([seed]) * 32)]))
         watched = live(match)
-        while not match.is_over:
-            game = match.game
-            seat = game.player_to_act if game.player_to_act is not None else 0
-            offered = [action for action in game.legal_actions(seat)
-                       if action not in (Action.RESIGN, Action.CLAIM, Action.PLAY)]
-            action = chooser.choice(offered)
-            if action is Action.STEP:
-                game.act(seat, Act(action, step=chooser.choice(game.turn.legal_steps())))
-            else:
-                game.act(seat, Act(action))
+        for _ in played_at_random(match, chooser):
             shown, version = Shown(watched), watched.version
             for since in (None, version - 1, version - 5, version + 1):
                 for view in (0, 1):
                     state = state_of(watched, view, since).model_dump_json(by_alias=True)
                     assert json.loads(shown.text(view, since)) == json.loads(state)
+
+
+def played_at_random(
+    match: Match, chooser: random.Random, resigning: float = 0.0
+) -> Iterator[None]:
+    """Play ``match`` to its end by ``chooser``'s choices among the actions on offer (steps,
+    undos, doubles and their answers, rolls, confirmations; a resignation at a rate of
+    ``resigning`` of the other actions where one is offered), pausing after each."""
+    while not match.is_over:
+        game = match.game
+        seat = game.player_to_act if game.player_to_act is not None else 0
+        offered = [action for action in game.legal_actions(seat)
+                   if action not in (Action.RESIGN, Action.CLAIM, Action.PLAY)]
+        action = chooser.choice(offered)
+        if action is Action.STEP:
+            game.act(seat, Act(action, step=chooser.choice(game.turn.legal_steps())))
+        elif (resigning and chooser.random() < resigning
+              and Action.RESIGN in game.legal_actions(seat)):
+            game.act(seat, Act(Action.RESIGN, level=WinKind.SINGLE))
+        else:
+            game.act(seat, Act(action))
+        yield
