@@ -19,6 +19,7 @@ from backgammon.server.live import LiveMatch, SeatSettings, events_in
 from backgammon.server.seats import Seating
 from backgammon.server.settings import sqlite_url
 from backgammon.server.store import MatchStore, news_of
+from backgammon.server.views import Shown
 
 HUMANS = (SeatSettings("human"), SeatSettings("human"))
 
@@ -33,8 +34,12 @@ def two_stores(tmp_path: Path) -> tuple[MatchStore, MatchStore, list[tuple[int, 
     return one, other, told
 
 
-async def act_and_save(store: MatchStore, live: LiveMatch, count: int) -> None:
-    """``count`` actions (rolls, steps, confirms: the first on offer), each saved alone."""
+async def act_and_save(
+    store: MatchStore, live: LiveMatch, count: int, *, telling_state: bool = False
+) -> None:
+    """``count`` actions (rolls, steps, confirms: the first on offer), each saved alone (and
+    with ``telling_state``, told with the shared part of its state, as an action's route
+    tells it)."""
     for _ in range(count):
         async with live.lock:
             game, before = live.match.game, live.version
@@ -47,7 +52,8 @@ async def act_and_save(store: MatchStore, live: LiveMatch, count: int) -> None:
             else:
                 assert game.turn is not None
                 game.act(seat, Act(Action.STEP, step=game.turn.legal_steps()[0]))
-            await store.save(live, before)
+            state = Shown(live).shared(before) if telling_state else None
+            await store.save(live, before, state=state)
 
 
 async def begun(one: MatchStore, other: MatchStore) -> tuple[LiveMatch, LiveMatch]:
@@ -68,7 +74,7 @@ def unread(store: MatchStore) -> None:
 def test_a_copy_takes_the_news_of_each_save_without_reading_its_row(tmp_path: Path) -> None:
     one, other, told = two_stores(tmp_path)
     shown: list[int] = []
-    other.shown = lambda live: shown.append(live.version)
+    other.shown = lambda live, _shared: shown.append(live.version)
 
     async def scenario() -> tuple[LiveMatch, LiveMatch]:
         live, copy = await begun(one, other)
@@ -84,6 +90,35 @@ def test_a_copy_takes_the_news_of_each_save_without_reading_its_row(tmp_path: Pa
     live, copy = asyncio.run(scenario())
     assert copy.version == live.version
     assert copy.match.to_dict(secrets=True) == live.match.to_dict(secrets=True)
+
+
+def test_a_copy_shows_the_pages_the_state_told_with_the_news(tmp_path: Path) -> None:
+    """The process that made an action tells, with its news, the part of the state every
+    page shares (``Shown.shared``, since the version the pages saw): a copy that takes the
+    news pushes it after the action's last event rather than making it again, and it is the
+    state the copy would have made."""
+    one, other, told = two_stores(tmp_path)
+    carried: list[tuple[int, dict[int | None, str]]] = []
+    other.shown = lambda live, shared: carried.append((live.version, dict(shared)))
+
+    async def scenario() -> tuple[LiveMatch, LiveMatch, int]:
+        live, copy = await begun(one, other)
+        await act_and_save(one, live, 3)
+        before = live.version
+        await act_and_save(one, live, 1, telling_state=True)
+        unread(other)
+        async with copy.lock:
+            await other.current(copy, told[-1][0], [news for _, news in told if news])
+        return live, copy, before
+
+    live, copy, before = asyncio.run(scenario())
+    assert copy.version == live.version
+    # The news without a state are shown with none; the last, after its last event, with it.
+    assert all(not shared for _, shared in carried[:-1])
+    version, shared = carried[-1]
+    assert version == live.version and list(shared) == [before]
+    assert shared[before] == Shown(copy).shared(before) == Shown(live).shared(before)
+    assert Shown(copy, shared).text(1, before) == Shown(live).text(1, before)
 
 
 def test_a_copy_that_missed_a_notice_reads_its_row(tmp_path: Path) -> None:

@@ -47,6 +47,7 @@ from .routes.engine import router as engine_router
 from .sessions import CsrfGuard, Sessions
 from .settings import Settings
 from .store import MatchStore
+from .views import Shown
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 #: FastAPI's OpenTelemetry, off (``BACKGAMMON_TELEMETRY``).
@@ -72,7 +73,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     # A copy read again from its row may show a state of the version it had (a seat taken
     # on another process): it goes to the pages again.
-    store.shown = partial(hub.publish, again=True)
+    store.shown = lambda live, shared: hub.publish(live, again=True, shown=Shown(live, shared))
     if settings.redis_url is not None:
         hub.relay = _relay(settings.redis_url, store, hub)
         store.saved, store.telling = hub.relay.tell, True

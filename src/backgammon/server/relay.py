@@ -2,11 +2,13 @@
 
 The database holds every match; what Redis carries is only news: after each write a process
 publishes the match's new version on the match's channel, with the events the write added
-where they are all of a game still in play (:func:`.store.news_of`), and every process whose
-pages watch that match (and only those: each follows the channels of the matches it shows)
-brings its copy up to date and shows the pages each event it lacked (:meth:`.store.
+where they are all of a game still in play (:func:`.store.news_of`) and, after a player's
+action, the part of the new state every page shares, and every process whose pages watch
+that match (and only those: each follows the channels of the matches it shows) brings its
+copy up to date and shows the pages each event it lacked (:meth:`.store.
 MatchStore.current`): from the notice's events where they go on from its copy and make the
-score they were told with, else from the row. A notice lost (Redis restarted, a connection
+score they were told with, else from the row; the state told is pushed, with each page's
+side, rather than made again. A notice lost (Redis restarted, a connection
 cut) delays a page, never corrupts a match: every action reads the row's version first, and a
 process that lost its connection brings every watched match up to its row once it is back
 (``resync``).

@@ -20,7 +20,7 @@ import logging
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import (
@@ -49,13 +49,16 @@ log = logging.getLogger(__name__)
 NEWS_EVENTS = 64
 
 
-def news_of(match: Match, before: int, version: int) -> str | None:
+def news_of(match: Match, before: int, version: int, state: str | None = None) -> str | None:
     """What a save of ``match`` from version ``before`` to ``version`` added to its record,
     as JSON text for the other processes, which take it instead of reading the row
     (:meth:`MatchStore.current`): the events, when they are all of the game in play, which
     is not over (an ending changes more than the record's events: the score, the next
     game's fair dice, a match claimed), and not too many; else None. The score goes with
-    them, for the other process to check its copy against.
+    them, for the other process to check its copy against, and, on a line of its own, the
+    ``state`` the pages that saw version ``before`` are to be shown where it is given (the
+    shared part of the state, :meth:`.views.Shown.shared`, with the record's changes since
+    ``before``): that process pushes it rather than making it again.
 
     >>> from backgammon.dice import ManualDice
     >>> from backgammon.game import Act, Action
@@ -71,7 +74,9 @@ def news_of(match: Match, before: int, version: int) -> str | None:
         return None
     told = {"before": before, "games": len(match.games), "score": list(match.score),
             "events": [event.to_dict() for event in events[-added:]]}
-    return json.dumps(told, separators=(",", ":"))
+    text = json.dumps(told, separators=(",", ":"))
+    # JSON texts hold no line break of their own.
+    return text if state is None else f"{text}\n{state}"
 
 
 class UnknownMatchError(LookupError):
@@ -115,7 +120,11 @@ class MatchStore:
         self.idle = idle
         self.watched = watched
         self.shared = shared
-        self.shown: Callable[[LiveMatch], None] = lambda _live: None
+        #: Show the pages the state ``live`` has come to (one event taken from another
+        #: process), with the texts of its shared part made there, by their ``since``.
+        self.shown: Callable[[LiveMatch, Mapping[int | None, str]], None] = (
+            lambda _live, _shared: None
+        )
         self.saved: Callable[[str, int, str | None], None] = lambda _id, _version, _news: None
         #: Whether :attr:`saved` tells other processes, which take a save's news (news_of).
         self.telling = False
@@ -223,7 +232,7 @@ class MatchStore:
                 if self._catch_up(live, record):
                     return
         live.adopt(await run_in_threadpool(self._load, live.id))
-        self.shown(live)
+        self.shown(live, {})
 
     def refresh_soon(self, live: LiveMatch, newer: int = -1, news: str | None = None) -> None:
         """Bring ``live`` up to its row in the background, once its lock is free (another
@@ -282,8 +291,9 @@ class MatchStore:
         if live.stale or live.seating.unheld or live.seating.invite is not None:
             return False
         for text in news:
+            told_text, _, state = text.partition("\n")
             try:
-                told = json.loads(text)
+                told = json.loads(told_text)
                 before, games, events = told["before"], told["games"], told["events"]
                 score = told["score"]
             except (ValueError, TypeError, KeyError):
@@ -295,8 +305,10 @@ class MatchStore:
                 continue  # taken already, from the row
             if before != live.version or games != len(live.match.games):
                 return False
-            # What the copy makes of the events must be what the process that told made.
-            if (not self._apply(live, [(games - 1, event) for event in events])
+            # What the copy makes of the events must be what the process that told made;
+            # the state it told is shown after the last.
+            shared: dict[int | None, str] = {before: state} if state else {}
+            if (not self._apply(live, [(games - 1, event) for event in events], shared)
                     or score != list(live.match.score) or live.match.game.result is not None):
                 live.stale = True
                 return False
@@ -324,17 +336,23 @@ class MatchStore:
         return (record.get("dice") == fair_dice_of(live.match)
                 and record.get("forfeited") == live.match.forfeited)
 
-    def _apply(self, live: LiveMatch, missing: list[tuple[int, dict[str, Any]]]) -> bool:
+    def _apply(
+        self,
+        live: LiveMatch,
+        missing: list[tuple[int, dict[str, Any]]],
+        shared: Mapping[int | None, str] | None = None,
+    ) -> bool:
         """Apply the events ``missing`` (each with its game's index, the game in play's) to
-        ``live`` one at a time, each shown; False if one cannot be (the copy is then to be
-        read whole)."""
+        ``live`` one at a time, each shown (the last with the texts ``shared``, made by the
+        process that told them); False if one cannot be (the copy is then to be read
+        whole)."""
         try:
-            for index, event in missing:
+            for number, (index, event) in enumerate(missing, 1):
                 if index != len(live.match.games) - 1:
                     return False
                 # A player's seed is an event too, so the dice have it before they roll.
                 live.match.game.apply_record([event], f"game {index + 1}")
-                self.shown(live)
+                self.shown(live, shared if shared and number == len(missing) else {})
         except BackgammonError:
             return False
         # Seeded dice go on from the rolls the record has drawn, as they would have.
@@ -349,12 +367,14 @@ class MatchStore:
         match: Match | None = None,
         key: KeptKey | None = None,
         also: Callable[[Connection], None] | None = None,
+        state: str | None = None,
     ) -> None:
         """Write the record of ``match`` (the live match by default) in place of version
         ``before``, with the action's ``key`` and what ``also`` writes (a match's result),
-        all or nothing, and tell :attr:`saved`; on failure (MatchChangedError if the database
-        no longer holds version ``before``, or the database's error), mark the match stale,
-        so that it is read again from its row before it is next used."""
+        all or nothing, and tell :attr:`saved` (with the ``state`` to show the pages that
+        saw version ``before``, if given: :func:`news_of`); on failure (MatchChangedError if
+        the database no longer holds version ``before``, or the database's error), mark the
+        match stale, so that it is read again from its row before it is next used."""
         match = match or live.match
         version = live.version if match is live.match else events_in(match)
         if also is None and self._saves_loop is asyncio.get_running_loop():
@@ -362,7 +382,8 @@ class MatchStore:
         else:
             await self._write(live, self._written, self._update, live.id, match, version, before,
                               key, also)
-        self.saved(live.id, version, news_of(match, before, version) if self.telling else None)
+        news = news_of(match, before, version, state) if self.telling else None
+        self.saved(live.id, version, news)
 
     async def save_seating(
         self,

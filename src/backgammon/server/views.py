@@ -6,7 +6,7 @@ The page knows no rules: everything it shows or offers is worked out here, from 
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from datetime import datetime
 from functools import cache, lru_cache
 from typing import Any
@@ -178,21 +178,31 @@ class Shown:
     the actions on offer, the ids, the record) is made and written out once. Use it before
     ``live`` changes again (its lock is held, or nothing is awaited meanwhile)."""
 
-    def __init__(self, live: LiveMatch) -> None:
+    def __init__(self, live: LiveMatch, shared: Mapping[int | None, str] | None = None) -> None:
         self.live = live
-        self._shared: dict[int | None, str] = {}
+        # ``shared``: texts of :meth:`shared` made elsewhere for this state (by the process
+        # that made the action, told with its news: :func:`.store.news_of`).
+        self._shared: dict[int | None, str] = dict(shared or {})
         self._texts: dict[tuple[int, int | None], str] = {}
+
+    def shared(self, since: int | None = None) -> str:
+        """What the state shows every seat alike, its record what changed after ``since``,
+        as the text of a JSON object (:class:`.schemas.SharedState`): :meth:`text` adds a
+        side to it."""
+        since = _since(self.live, since)  # versions not reached all mean the whole record
+        text = self._shared.get(since)
+        if text is None:
+            text = SharedState(**_shared(self.live, since)).model_dump_json(by_alias=True)
+            self._shared[since] = text
+        return text
 
     def text(self, view: int, since: int | None = None) -> str:
         """The state from seat ``view``'s side, its record what changed after ``since``, as
         JSON text (the API's field names): :func:`state_of`'s, written out."""
-        since = _since(self.live, since)  # versions not reached all mean the whole record
+        since = _since(self.live, since)
         text = self._texts.get((view, since))
         if text is None:
-            shared = self._shared.get(since)
-            if shared is None:
-                shared = SharedState(**_shared(self.live, since)).model_dump_json(by_alias=True)
-                self._shared[since] = shared
+            shared = self.shared(since)
             text = f"{shared[:-1]},{_sided_text(self.live.match.game, view)}}}"
             self._texts[view, since] = text
         return text

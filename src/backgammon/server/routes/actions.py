@@ -114,11 +114,13 @@ async def post_action(request: Request) -> Response:
             apply(live.match, action)
         except BackgammonError as exc:
             raise HTTPException(status.HTTP_409_CONFLICT, str(exc)) from None
-        # The state is made once, for the answer (kept with the key) and the watching pages.
+        # The state is made once, for the answer (kept with the key) and the watching pages,
+        # those another process serves included: its shared part goes with the save's news.
         shown = Shown(live)
         keeping = None if key is None else KeptKey(action.seat, key, asked)
+        told = shown.shared(before) if store.telling else None
         try:
-            await save_or_refuse(store, live, before, keeping, ratings.counting(live))
+            await save_or_refuse(store, live, before, keeping, ratings.counting(live), told)
         except HTTPException as refused:
             # The same action, sent again to another process at once, may have been kept
             # there first: it is answered as that one was.
@@ -191,11 +193,13 @@ async def save_or_refuse(
     before: int,
     key: KeptKey | None = None,
     also: Callable[[Connection], None] | None = None,
+    state: str | None = None,
 ) -> None:
-    """Save ``live`` in place of version ``before`` (with the action's ``key`` and what
-    ``also`` writes), or refuse the request (409, 503)."""
+    """Save ``live`` in place of version ``before`` (with the action's ``key``, what ``also``
+    writes, and the ``state`` to tell: :meth:`.store.MatchStore.save`), or refuse the
+    request (409, 503)."""
     try:
-        await store.save(live, before, key=key, also=also)
+        await store.save(live, before, key=key, also=also, state=state)
     except MatchChangedError:
         raise HTTPException(
             status.HTTP_409_CONFLICT,
