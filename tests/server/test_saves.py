@@ -1,14 +1,15 @@
-"""An action's save on SQLite, sent on the driver's own connection (``saves.DriverSaves``),
-writes exactly what SQLAlchemy's way writes, all or nothing: the row and the key, or, on a
-stale version or a failure, neither."""
+"""An action's save sent on the driver's own connection (SQLite's, ``saves.DriverSaves``;
+psycopg's on PostgreSQL, ``saves.AsyncDriverSaves``) writes exactly what SQLAlchemy's way
+writes, all or nothing: the row and the key, or, on a stale version or a failure, neither."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine, select, text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
@@ -17,12 +18,28 @@ from backgammon.game import Act, Action
 from backgammon.match import Match
 from backgammon.server.db import MatchRow, make_engine, migrate, now
 from backgammon.server.keys import KeptKey
-from backgammon.server.saves import SAVE, DriverSaves, MatchChangedError, keeping, save_values
+from backgammon.server.saves import (
+    SAVE,
+    AsyncDriverSaves,
+    DriverSaves,
+    MatchChangedError,
+    keeping,
+    save_values,
+)
 
 
 @pytest.fixture
 def engine(tmp_path: Path) -> Engine:
-    engine = make_engine(f"sqlite:///{tmp_path / 'games.sqlite'}")
+    return with_rows(make_engine(f"sqlite:///{tmp_path / 'games.sqlite'}"))
+
+
+@pytest.fixture
+def postgres_engine(postgres: Any) -> Engine:
+    return with_rows(make_engine(postgres.new_database()))
+
+
+def with_rows(engine: Engine) -> Engine:
+    """``engine``'s database with its tables and a match's row for each way to save."""
     migrate(engine)
     stamp = now()
     with Session(engine) as session, session.begin():
@@ -39,7 +56,7 @@ def played() -> Match:
 
 
 def rows(engine: Engine, table: str, match_id: str) -> list[tuple[Any, ...]]:
-    """The rows of ``table`` for ``match_id``, as SQLite holds them, without the id."""
+    """The rows of ``table`` for ``match_id``, as the database holds them, without the id."""
     column = "id" if table == "matches" else "match_id"
     with engine.connect() as connection:
         found = connection.execute(
@@ -86,4 +103,59 @@ def test_a_failed_save_is_sqlalchemys_error_and_writes_nothing(engine: Engine) -
         driver.save(values, keep=True)  # the row's write is taken back with the key's
     assert rows(engine, "matches", "by-driver") == before
     driver.save(values, keep=False)
+    assert rows(engine, "matches", "by-driver") != before
+
+
+def test_psycopgs_own_save_writes_what_sqlalchemy_writes(postgres_engine: Engine) -> None:
+    engine = postgres_engine
+    match, key = played(), KeptKey(1, "a-key", "a-digest")
+    values = save_values("by-sqlalchemy", match, 1, 0, key)
+    save_and_keep = keeping("postgresql")[1]
+    assert save_and_keep is not None
+    with engine.begin() as connection:
+        assert len(connection.execute(save_and_keep, values).all()) == 1
+
+    async def saved() -> None:
+        saves = AsyncDriverSaves(engine, save_and_keep, 2)
+        await saves.open()
+        try:
+            await saves.save({**values, "match_id": "by-driver"}, keep=True)
+            with pytest.raises(MatchChangedError):  # on version 0 again: nothing written
+                await saves.save({**values, "match_id": "by-driver", "the_key": "b"}, True)
+        finally:
+            await saves.close()
+
+    asyncio.run(saved())
+    for table in ("matches", "action_keys"):
+        assert rows(engine, table, "by-driver") == rows(engine, table, "by-sqlalchemy") != []
+    with engine.connect() as connection:  # the record as JSON, not a JSON string of it
+        record = connection.execute(
+            select(MatchRow.record).where(MatchRow.id == "by-driver")
+        ).scalar()
+    assert record == match.to_dict(secrets=True)
+
+
+def test_a_failed_save_on_postgresql_is_sqlalchemys_error_and_writes_nothing(
+    postgres_engine: Engine,
+) -> None:
+    engine = postgres_engine
+    save_and_keep = keeping("postgresql")[1]
+    assert save_and_keep is not None
+    with engine.begin() as connection:
+        connection.execute(text("DROP TABLE action_keys"))
+    before = rows(engine, "matches", "by-driver")
+    values = save_values("by-driver", played(), 1, 0, KeptKey(0, "k", "d"))
+
+    async def saved() -> None:
+        saves = AsyncDriverSaves(engine, save_and_keep, 2)
+        await saves.open()
+        try:
+            with pytest.raises(DBAPIError, match="action_keys"):
+                await saves.save(values, keep=True)  # the row's write is taken back too
+            assert rows(engine, "matches", "by-driver") == before
+            await saves.save(values, keep=False)  # the pool goes on
+        finally:
+            await saves.close()
+
+    asyncio.run(saved())
     assert rows(engine, "matches", "by-driver") != before

@@ -96,7 +96,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # 0.1 s each on this machine for those alone, look only at what came after.
         gc.freeze()
         checkpoints.start()
-        store.open()
+        await store.open()
         if hub.relay is not None:
             await hub.relay.start()
         yield

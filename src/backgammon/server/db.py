@@ -34,7 +34,6 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 log = logging.getLogger(__name__)
@@ -197,46 +196,32 @@ def make_engine(url: str) -> Engine:
     # kept open once made: connections beyond the pool's size are closed when given back and
     # made again at the next busy moment, which cost the server and PostgreSQL about a tenth
     # more CPU an action under load (bench/server.py). The database must allow 50 a process,
-    # with the actions' saves' own (:func:`saving_engine`).
+    # with the actions' saves' own (:class:`.saves.AsyncDriverSaves`).
     options: dict[str, Any] = {} if is_sqlite else {"pool_size": 40, "max_overflow": 0}
-    engine = create_engine(parsed, json_serializer=_json_text, **options)
+    engine = create_engine(parsed, json_serializer=json_text, **options)
     if is_sqlite:
         event.listen(engine, "connect", _sqlite_pragmas)
     return engine
 
 
-#: The connections of a process's :func:`saving_engine`: its actions' saves under way at once.
+#: The connections of a process's saves of actions on PostgreSQL (:class:`.saves.
+#: AsyncDriverSaves`): its saves under way at once.
 SAVING_CONNECTIONS = 10
 
 
-def saving_engine(engine: Engine) -> AsyncEngine:
-    """An engine on ``engine``'s PostgreSQL database for the actions' saves, each one statement
-    of its own (autocommit), sent from the event loop by psycopg's asyncio connections: a
-    save in a worker thread waited, under load, as long again for the hand-over to the
-    thread and back, and for the lock that threads take turns at, as for PostgreSQL
-    (``bench/server.py``). Made and disposed of in the event loop that uses it."""
-    return create_async_engine(
-        engine.url.set(drivername="postgresql+psycopg"),
-        json_serializer=_json_text,
-        isolation_level="AUTOCOMMIT",
-        pool_size=SAVING_CONNECTIONS,
-        max_overflow=0,
-    )
-
-
 class JSONText(str):
-    """JSON text made already, written to a JSON column as it is (:func:`_json_text`): a
+    """JSON text made already, written to a JSON column as it is (:func:`json_text`): a
     match's record at each action, which :meth:`backgammon.match.Match.to_json` makes
     mostly from its events' texts, made once."""
 
 
-def _json_text(value: Any) -> str:
+def json_text(value: Any) -> str:
     """``value`` as JSON text for a JSON column: :class:`JSONText` as it is, anything else by
     pydantic's serialiser, twice as fast as the standard library's.
 
-    >>> _json_text({"games": [[{"action": "roll", "dice": (6, 1)}]], "ratio": 0.5})
+    >>> json_text({"games": [[{"action": "roll", "dice": (6, 1)}]], "ratio": 0.5})
     '{"games":[[{"action":"roll","dice":[6,1]}]],"ratio":0.5}'
-    >>> _json_text(JSONText('{"games":[]}'))
+    >>> json_text(JSONText('{"games":[]}'))
     '{"games":[]}'
     """
     if isinstance(value, JSONText):

@@ -30,17 +30,24 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from ..dice import SeededDice
 from ..errors import BackgammonError
 from ..match import Match
-from .db import MatchRow, autocommitting, now, saving_engine
+from .db import SAVING_CONNECTIONS, MatchRow, autocommitting, now
 from .keys import KeptKey
 from .live import LiveMatch, SeatSettings, events_in, fair_dice_of
-from .saves import SAVE, DriverSaves, MatchChangedError, check_saved, keeping, save_values
+from .saves import (
+    SAVE,
+    AsyncDriverSaves,
+    DriverSaves,
+    MatchChangedError,
+    check_saved,
+    keeping,
+    save_values,
+)
 from .seats import Seating
 
 log = logging.getLogger(__name__)
@@ -110,7 +117,7 @@ class MatchStore:
         self._alone = autocommitting(engine)
         self._keep_key, self._save_keeping = keeping(engine.dialect.name)
         # On PostgreSQL, the actions' saves from the event loop (:meth:`open`), and that loop.
-        self._saves: AsyncEngine | None = None
+        self._saves: AsyncDriverSaves | None = None
         self._saves_loop: asyncio.AbstractEventLoop | None = None
         # On SQLite served from this process alone (saves made in its event loop), the
         # actions' saves' own connection, made at the first.
@@ -264,21 +271,23 @@ class MatchStore:
         while self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
 
-    def open(self) -> None:
+    async def open(self) -> None:
         """Save the actions from the running event loop (the app's, at its start) where the
-        database is PostgreSQL (:func:`.db.saving_engine`); on SQLite, before this, and in
-        another loop (its connections belong to this one), saves are made as every other
-        write is (:meth:`_written`)."""
+        database is PostgreSQL (:class:`.saves.AsyncDriverSaves`); on SQLite, before this,
+        and in another loop (its connections belong to this one), saves are made as every
+        other write is (:meth:`_written`)."""
         if self.engine.dialect.name == "postgresql" and self._saves is None:
-            self._saves = saving_engine(self.engine)
-            self._saves_loop = asyncio.get_running_loop()
+            assert self._save_keeping is not None  # PostgreSQL's: the save and key as one
+            saves = AsyncDriverSaves(self.engine, self._save_keeping, SAVING_CONNECTIONS)
+            await saves.open()
+            self._saves, self._saves_loop = saves, asyncio.get_running_loop()
 
     async def close(self) -> None:
         """Stop saving from the event loop (the app's end), its connections closed (and on
         SQLite, the saves' own)."""
         saves, self._saves = self._saves, None
         if saves is not None and self._saves_loop is asyncio.get_running_loop():
-            await saves.dispose()
+            await saves.close()
         self._saves_loop = None
         driver, self._driver = self._driver, None
         if driver is not None:
@@ -526,11 +535,9 @@ class MatchStore:
         self, match_id: str, match: Match, version: int, before: int, key: KeptKey | None
     ) -> None:
         """:meth:`_update`, without ``also``, from the event loop (:meth:`open`)."""
-        statement = self._alone_statement(key)
-        assert self._saves is not None and statement is not None  # opened: PostgreSQL's
+        assert self._saves is not None  # opened: PostgreSQL's
         values = save_values(match_id, match, version, before, key)
-        async with self._saves.connect() as connection:
-            check_saved(await connection.execute(statement, values), match_id, key)
+        await self._saves.save(values, key is not None)
 
     def _alone_statement(self, key: KeptKey | None) -> Executable | None:
         """The save (with the action's ``key``) as one statement, its own transaction (on
