@@ -27,7 +27,8 @@ THIRD_PARTY = {
     "bot": {"numpy", "numba", "tqdm"},
     "analysis": {"numpy", "tqdm"},
     "server": {"fastapi", "pydantic", "pydantic_core", "starlette", "uvicorn", "sqlalchemy",
-               "alembic", "limits", "slowapi", "argon2", "redis", "numpy"},
+               "alembic", "limits", "slowapi", "argon2", "redis", "psycopg", "psycopg_pool",
+               "numpy"},
     "cli": {"tqdm", "uvicorn", "numpy"},
 }
 
