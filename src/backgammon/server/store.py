@@ -79,9 +79,10 @@ def news_of(match: Match, before: int, version: int, state: str | None = None) -
     added, events = version - before, match.game.events
     if not 0 < added <= min(len(events), NEWS_EVENTS) or match.game.result is not None:
         return None
-    told = {"before": before, "games": len(match.games), "score": list(match.score),
-            "events": [event.to_dict() for event in events[-added:]]}
-    text = json.dumps(told, separators=(",", ":"))
+    told = json.dumps({"before": before, "games": len(match.games), "score": list(match.score)},
+                      separators=(",", ":"))
+    # The events' texts are made once (Event.text), for the record's saves too.
+    text = f'{told[:-1]},"events":[{",".join(event.text for event in events[-added:])}]}}'
     # JSON texts hold no line break of their own.
     return text if state is None else f"{text}\n{state}"
 
