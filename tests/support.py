@@ -62,3 +62,18 @@ def analyser_held_after_one(release: threading.Event) -> type[Analyser]:
             return super().analyse(source, held)
 
     return Held
+
+
+def merged(held: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    """A state whose record holds only the ``changes`` since an earlier one (``record_since``),
+    laid over the record of ``held``, the state a page holds, as the page does (``api.js``)."""
+    if changes["record_since"] is None:
+        return changes
+    assert held["version"] >= changes["record_since"]
+    first = changes["record"][0]["number"]
+    record = [game for game in held["record"] if game["number"] < first]
+    for game in changes["record"]:
+        old = next((each for each in held["record"] if each["number"] == game["number"]), None)
+        kept = old["entries"][: game["first_entry"]] if old is not None else []
+        record.append({**game, "entries": kept + game["entries"], "first_entry": 0})
+    return {**changes, "record": record, "record_since": None}

@@ -9,16 +9,17 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from backgammon.fairdice import FairMatchDice
 from backgammon.game import Act, Action
 from backgammon.match import Match
 from backgammon.server.db import make_engine, migrate
+from backgammon.server.hub import Hub
 from backgammon.server.live import LiveMatch, SeatSettings, events_in
 from backgammon.server.seats import Seating
 from backgammon.server.settings import sqlite_url
-from backgammon.server.store import MatchStore, news_of
+from backgammon.server.store import MatchStore, news_of, told_state
 from backgammon.server.views import Shown
 
 HUMANS = (SeatSettings("human"), SeatSettings("human"))
@@ -36,10 +37,11 @@ def two_stores(tmp_path: Path) -> tuple[MatchStore, MatchStore, list[tuple[int, 
 
 async def act_and_save(
     store: MatchStore, live: LiveMatch, count: int, *, telling_state: bool = False
-) -> None:
+) -> list[str]:
     """``count`` actions (rolls, steps, confirms: the first on offer), each saved alone (and
-    with ``telling_state``, told with the shared part of its state, as an action's route
-    tells it)."""
+    with ``telling_state``, told with its state, as an action's route tells it); the text of
+    each new state from seat 1's side, its record the changes since the version before."""
+    texts = []
     for _ in range(count):
         async with live.lock:
             game, before = live.match.game, live.version
@@ -52,8 +54,10 @@ async def act_and_save(
             else:
                 assert game.turn is not None
                 game.act(seat, Act(Action.STEP, step=game.turn.legal_steps()[0]))
-            state = Shown(live).shared(before) if telling_state else None
-            await store.save(live, before, state=state)
+            shown = Shown(live)
+            await store.save(live, before, state=shown.told(before) if telling_state else None)
+            texts.append(shown.text(1, before))
+    return texts
 
 
 async def begun(one: MatchStore, other: MatchStore) -> tuple[LiveMatch, LiveMatch]:
@@ -74,7 +78,7 @@ def unread(store: MatchStore) -> None:
 def test_a_copy_takes_the_news_of_each_save_without_reading_its_row(tmp_path: Path) -> None:
     one, other, told = two_stores(tmp_path)
     shown: list[int] = []
-    other.shown = lambda live, _shared: shown.append(live.version)
+    other.shown = lambda live, _shared, _again: shown.append(live.version)
 
     async def scenario() -> tuple[LiveMatch, LiveMatch]:
         live, copy = await begun(one, other)
@@ -99,7 +103,7 @@ def test_a_copy_shows_the_pages_the_state_told_with_the_news(tmp_path: Path) -> 
     state the copy would have made."""
     one, other, told = two_stores(tmp_path)
     carried: list[tuple[int, dict[int | None, str]]] = []
-    other.shown = lambda live, shared: carried.append((live.version, dict(shared)))
+    other.shown = lambda live, shared, _again: carried.append((live.version, dict(shared)))
 
     async def scenario() -> tuple[LiveMatch, LiveMatch, int]:
         live, copy = await begun(one, other)
@@ -119,6 +123,53 @@ def test_a_copy_shows_the_pages_the_state_told_with_the_news(tmp_path: Path) -> 
     assert version == live.version and list(shared) == [before]
     assert shared[before] == Shown(copy).shared(before) == Shown(live).shared(before)
     assert Shown(copy, shared).text(1, before) == Shown(live).text(1, before)
+
+
+def test_a_copy_holds_the_news_whose_state_its_pages_were_shown_until_next_used(
+    tmp_path: Path,
+) -> None:
+    """A process whose pages have seen the version a notice goes on from shows them the
+    state told (each page's side of it) without taking the events; its copy takes them
+    when next brought up to date, without reading its row or showing the pages a state
+    twice. A page that has not seen that version has the copy brought up to date first."""
+    one, other, told = two_stores(tmp_path)
+    hub = Hub()
+    other.shown = lambda live, shared, again: hub.publish(
+        live, again=again, shown=Shown(live, shared)
+    )
+
+    async def scenario() -> tuple[LiveMatch, LiveMatch]:
+        live, copy = await begun(one, other)
+        page = hub.watcher(cast(Any, None), 1, copy.version, changes=True)
+        await hub.join(copy.id, page)
+        start = copy.version
+        told.clear()
+        texts = await act_and_save(one, live, 6, telling_state=True)
+        unread(other)
+        for version, news in told:
+            state = told_state(news or "")
+            assert state is not None and other.may_hold(copy)
+            assert hub.told(copy.id, version, *state)
+            other.hold(copy, version, news)
+        assert copy.version == start and len(copy.news) == 6  # not taken yet
+        assert [page.queue.get_nowait() for _ in texts] == texts  # what that process made
+        async with copy.lock:
+            await other.current(copy, copy.heard)
+        assert page.queue.empty() and copy.version == live.version
+        # A page that saw an older version is sent nothing by a notice: the copy shows it.
+        late = hub.watcher(cast(Any, None), 0, start, changes=True)
+        await hub.join(copy.id, late)
+        await act_and_save(one, live, 1, telling_state=True)
+        state = told_state(told[-1][1] or "")
+        assert state is not None and not hub.told(copy.id, told[-1][0], *state)
+        assert page.queue.empty() and late.queue.empty()
+        async with copy.lock:  # as the refresh that follows does: the copy shows them
+            await other.current(copy, told[-1][0], [told[-1][1] or ""])
+        assert page.queue.qsize() == late.queue.qsize() == 1
+        return live, copy
+
+    live, copy = asyncio.run(scenario())
+    assert copy.match.to_dict(secrets=True) == live.match.to_dict(secrets=True)
 
 
 def test_a_copy_that_missed_a_notice_reads_its_row(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 import pytest
+from support import merged
 
 from backgammon.server import Settings
 
@@ -36,9 +37,9 @@ def shared(postgres: Any, redis_url: str) -> Settings:
 class Watcher(threading.Thread):
     """A page watching a match through one server: every state pushed, in order."""
 
-    def __init__(self, server: Server, match_id: str) -> None:
+    def __init__(self, server: Server, match_id: str, query: str = "view=0") -> None:
         super().__init__(daemon=True)
-        self.url = f"ws://127.0.0.1:{server.port}/api/matches/{match_id}/updates?view=0"
+        self.url = f"ws://127.0.0.1:{server.port}/api/matches/{match_id}/updates?{query}"
         self.states: list[State] = []
         self.opened = threading.Event()
         self.closing = threading.Event()
@@ -109,6 +110,36 @@ def test_a_page_on_one_process_sees_each_action_taken_on_another(
         assert watcher.versions() == sorted(set(watcher.versions()))
         assert set(answered) <= set(watcher.versions())
         assert seen[-1] == one.state(match_id)
+        watcher.close()
+
+
+def test_pages_sent_the_records_changes_see_every_action_taken_on_another_process(
+    shared: Settings, launch: Any
+) -> None:
+    """A page that asks for the record's changes is pushed the state the process that made
+    the action told, each side's own (its copy takes the events later): the states it
+    extends its record with make the state every process shows."""
+    one, other = launch(shared), launch(shared)
+    status, state = one.request("POST", "/api/matches", {"opponent": "human", "length": 3})
+    assert status == 201, state
+    match_id, token = state["id"], state["token"]
+    watchers = [Watcher(server, match_id, f"view={view}&record=changes")
+                for server in (one, other) for view in (0, 1)]
+    for number in range(40):
+        # Runs of actions on each process: its copy takes the news it held, then acts.
+        server = (one, other)[number // 3 % 2]
+        status, state = server.request("POST", f"/api/matches/{match_id}/actions",
+                                       next_action(state), token)
+        assert status == 200, state
+    for watcher, view in zip(watchers, (0, 1, 0, 1), strict=True):
+        seen = watcher.wait_for(state["version"])
+        assert watcher.versions() == sorted(set(watcher.versions()))
+        held: dict[str, Any] = {}
+        for pushed in seen:
+            held = merged(held, pushed)
+        for server in (one, other):
+            status, now = server.request("GET", f"/api/matches/{match_id}?view={view}")
+            assert status == 200 and held == now
         watcher.close()
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from starlette.websockets import WebSocketDisconnect
+from support import merged
 
 from backgammon.server import Settings, create_app
 
@@ -38,20 +39,6 @@ def whole(client: TestClient, match_id: str) -> State:
     assert response.status_code == 200, response.text
     state: State = response.json()
     return state
-
-
-def merged(held: State, changes: State) -> State:
-    """``changes`` laid over the record of ``held``, as the page does (``api.js``)."""
-    if changes["record_since"] is None:
-        return changes
-    assert held["version"] >= changes["record_since"]
-    first = changes["record"][0]["number"]
-    record = [game for game in held["record"] if game["number"] < first]
-    for game in changes["record"]:
-        old = next((each for each in held["record"] if each["number"] == game["number"]), None)
-        kept = old["entries"][: game["first_entry"]] if old is not None else []
-        record.append({**game, "entries": kept + game["entries"], "first_entry": 0})
-    return {**changes, "record": record, "record_since": None}
 
 
 def next_action(state: State) -> dict[str, Any]:

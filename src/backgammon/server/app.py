@@ -46,7 +46,7 @@ from .routes.actions import DirectActions
 from .routes.engine import router as engine_router
 from .sessions import CsrfGuard, Sessions
 from .settings import Settings
-from .store import MatchStore
+from .store import MatchStore, told_state
 from .views import Shown
 
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -71,9 +71,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub.watching,
         shared=is_shared(engine),
     )
-    # A copy read again from its row may show a state of the version it had (a seat taken
-    # on another process): it goes to the pages again.
-    store.shown = lambda live, shared: hub.publish(live, again=True, shown=Shown(live, shared))
+    store.shown = lambda live, shared, again: hub.publish(
+        live, again=again, shown=Shown(live, shared)
+    )
     if settings.redis_url is not None:
         hub.relay = _relay(settings.redis_url, store, hub)
         store.saved, store.telling = hub.relay.tell, True
@@ -174,12 +174,18 @@ def _openapi(app: FastAPI, make: Callable[[], dict[str, Any]]) -> dict[str, Any]
 
 def _relay(url: str, store: MatchStore, hub: Hub) -> Relay:
     """The relay to the other processes: a notice of a newer version of a match watched here
-    brings this copy up to its row (from the notice's news of the save where it can)."""
+    shows its pages the state it tells, this copy taking its news when next used, or where
+    it cannot, brings this copy up to its row (from the notice's news where it can)."""
 
     def heard(match_id: str, version: int, news: str | None) -> None:
         live = store.cached(match_id)
         # A match waiting for its opponent hears of its seat taken at the version it has.
-        if live is not None and (live.version < version or live.seating.invite is not None):
+        if live is None or not (live.version < version or live.seating.invite is not None):
+            return
+        told = None if news is None or not store.may_hold(live) else told_state(news)
+        if told is not None and hub.told(match_id, version, *told):
+            store.hold(live, version, news)  # taken when the match is next used
+        else:
             store.refresh_soon(live, version, news)
 
     def resync() -> None:

@@ -15,7 +15,9 @@ extends its record with them.
 
 Where several processes serve the matches, the hub of each follows, through a
 :class:`~.relay.Relay`, the matches its pages watch: a notice that another process has
-saved a new version brings this process's copy up to its row, each event shown here too.
+saved a new version, with the state it made, is pushed as it was told (:meth:`Hub.told`),
+the copy taking the events when it is next used; a notice that cannot be pushed so brings
+the copy up to its row at once, each event shown here too.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .live import LiveMatch
 from .relay import Relay
-from .views import Shown
+from .views import Shown, with_side
 
 log = logging.getLogger(__name__)
 
@@ -164,13 +166,34 @@ class Hub:
                 # on, which is the one it was last sent: its next push goes on from here.
                 watcher.last = version
                 continue
-            try:
-                watcher.queue.put_nowait(shown.text(watcher.view, _base(watcher)))
-                watcher.last = version
-            except asyncio.QueueFull:
-                log.info("dropping a watcher of match %s that fell behind", live.id)
-                self.leave(live.id, watcher)
-                watcher.drop()
+            self._send(live.id, watcher, shown.text(watcher.view, _base(watcher)), version)
+
+    def told(
+        self, match_id: str, version: int, before: int, shared: str, sides: tuple[str, str]
+    ) -> bool:
+        """Push the state of ``version`` that another process told (:func:`.store.
+        told_state`: the texts of its shared part, whose record holds the changes since
+        ``before``, and of each seat's side) to the match's watchers that have not seen it,
+        where each of them was last sent version ``before`` and is sent the record's
+        changes: True; else nothing is sent, False (the copy is brought up to date, and
+        shows the pages its own states: :meth:`publish`)."""
+        behind = [each for each in self.watchers.get(match_id, ()) if each.last < version]
+        if any(not each.changes or each.last != before for each in behind):
+            return False
+        for watcher in behind:
+            self._send(match_id, watcher, with_side(shared, sides[watcher.view]), version)
+        return True
+
+    def _send(self, match_id: str, watcher: Watcher, text: str, version: int) -> None:
+        """Queue ``text``, the state of ``version``, for ``watcher``, or drop it (it fell
+        behind)."""
+        try:
+            watcher.queue.put_nowait(text)
+            watcher.last = version
+        except asyncio.QueueFull:
+            log.info("dropping a watcher of match %s that fell behind", match_id)
+            self.leave(match_id, watcher)
+            watcher.drop()
 
 
 def _base(watcher: Watcher) -> int | None:

@@ -62,10 +62,12 @@ def news_of(match: Match, before: int, version: int, state: str | None = None) -
     (:meth:`MatchStore.current`): the events, when they are all of the game in play, which
     is not over (an ending changes more than the record's events: the score, the next
     game's fair dice, a match claimed), and not too many; else None. The score goes with
-    them, for the other process to check its copy against, and, on a line of its own, the
-    ``state`` the pages that saw version ``before`` are to be shown where it is given (the
-    shared part of the state, :meth:`.views.Shown.shared`, with the record's changes since
-    ``before``): that process pushes it rather than making it again.
+    them, for the other process to check its copy against, and, on lines of their own, the
+    ``state`` the pages that saw version ``before`` are to be shown where it is given
+    (:meth:`.views.Shown.told`: the part of the state every page shares, with the record's
+    changes since ``before``, then each seat's side): that process pushes it rather than
+    making it again, without taking the events until it next uses the match
+    (:func:`told_state`).
 
     >>> from backgammon.dice import ManualDice
     >>> from backgammon.game import Act, Action
@@ -85,6 +87,27 @@ def news_of(match: Match, before: int, version: int, state: str | None = None) -
     text = f'{told[:-1]},"events":[{",".join(event.text for event in events[-added:])}]}}'
     # JSON texts hold no line break of their own.
     return text if state is None else f"{text}\n{state}"
+
+
+def told_state(news: str) -> tuple[int, str, tuple[str, str]] | None:
+    """The state told with ``news`` (:func:`news_of`), for the pages that saw version
+    ``before``: ``(before, shared, (side of seat 0, side of seat 1))``, each a JSON text
+    (:func:`.views.with_side` makes a page's); None where the news tells none, or only its
+    shared part.
+
+    >>> told_state('{"before":4,"events":[]}\\n{"id":"x"}\\n"view":0\\n"view":1')
+    (4, '{"id":"x"}', ('"view":0', '"view":1'))
+    >>> told_state('{"before":4,"events":[]}\\n{"id":"x"}') is None
+    True
+    """
+    lines = news.split("\n")
+    if len(lines) != 4:
+        return None
+    try:
+        before = json.loads(lines[0])["before"]
+    except (ValueError, TypeError, KeyError):
+        return None
+    return (before, lines[1], (lines[2], lines[3])) if isinstance(before, int) else None
 
 
 class UnknownMatchError(LookupError):
@@ -129,9 +152,11 @@ class MatchStore:
         self.watched = watched
         self.shared = shared
         #: Show the pages the state ``live`` has come to (one event taken from another
-        #: process), with the texts of its shared part made there, by their ``since``.
-        self.shown: Callable[[LiveMatch, Mapping[int | None, str]], None] = (
-            lambda _live, _shared: None
+        #: process), with the texts of its shared part made there, by their ``since``;
+        #: ``again``: read from its row, it may be new at the version they were shown (a
+        #: seat taken elsewhere). A page shown a state already (:meth:`hold`) is not again.
+        self.shown: Callable[[LiveMatch, Mapping[int | None, str], bool], None] = (
+            lambda _live, _shared, _again: None
         )
         self.saved: Callable[[str, int, str | None], None] = lambda _id, _version, _news: None
         #: Whether :attr:`saved` tells other processes, which take a save's news (news_of).
@@ -218,11 +243,13 @@ class MatchStore:
         on the database, only a copy whose save failed is read again; shared, the row's
         version is read (unless the row is known to hold version ``newer``, past this
         copy's), and a copy behind it takes the events it lacks, one at a time, each shown
-        (:attr:`shown`): from the ``news`` of the saves that made them (:func:`news_of`),
-        told by the processes that made them, where they go on from this copy; else from
-        the row."""
+        (:attr:`shown`): from the news of the saves that made them (:func:`news_of`),
+        told by the processes that made them (held, :meth:`hold`, then ``news``), where
+        they go on from this copy; else from the row."""
         if not (self.shared or live.stale):
             return
+        held, live.news = live.news, []
+        news = [*held, *news]
         if news and self._take_news(live, news) and live.version == newer:
             return
         # An unheld match (:attr:`.seats.Seating.unheld`) is read whole: its seats may have
@@ -240,15 +267,30 @@ class MatchStore:
                 if self._catch_up(live, record):
                     return
         live.adopt(await run_in_threadpool(self._load, live.id))
-        self.shown(live, {})
+        self.shown(live, {}, True)
+
+    @staticmethod
+    def may_hold(live: LiveMatch) -> bool:
+        """Whether ``live`` can take news (:meth:`hold`) rather than be read from its row:
+        a copy whose save failed, a match unheld or waiting for its opponent (whose seats
+        may have been taken elsewhere) are read."""
+        return not (live.stale or live.seating.unheld or live.seating.invite is not None)
+
+    def hold(self, live: LiveMatch, newer: int, news: str | None = None) -> None:
+        """Keep what another process told (the row holds version ``newer``, and, with
+        ``news``, what its save added: :func:`news_of`), for ``live`` to take when next
+        brought up to its row (:meth:`current`): its pages were shown the state told
+        already (:meth:`.hub.Hub.told`), and until an action or a reader needs the match,
+        taking its events would be work for nothing."""
+        live.heard = max(live.heard, newer)
+        if news is not None:
+            live.news.append(news)
 
     def refresh_soon(self, live: LiveMatch, newer: int = -1, news: str | None = None) -> None:
         """Bring ``live`` up to its row in the background, once its lock is free (another
         process has told that the row holds version ``newer``, and, with ``news``, what its
         save added: :func:`news_of`)."""
-        live.heard = max(live.heard, newer)
-        if news is not None:
-            live.news.append(news)
+        self.hold(live, newer, news)
         if live.refresh_queued:
             return
         live.refresh_queued = True
@@ -256,9 +298,8 @@ class MatchStore:
         async def refresh() -> None:
             async with live.lock:
                 live.refresh_queued = False
-                told, live.news = live.news, []
                 try:
-                    await self.current(live, live.heard, told)
+                    await self.current(live, live.heard)
                 except Exception:
                     # The next use of the match reads its row again.
                     log.exception("match %s could not be brought up to its row", live.id)
@@ -298,10 +339,11 @@ class MatchStore:
         """Apply to ``live`` the events of the ``news`` (:func:`news_of`, in the order they
         were told) that it lacks, each shown; False where they do not go on from it (a
         notice lost), and ``live`` marked stale (to be read whole) if one cannot be applied."""
-        if live.stale or live.seating.unheld or live.seating.invite is not None:
+        if not self.may_hold(live):
             return False
         for text in news:
             told_text, _, state = text.partition("\n")
+            state = state.partition("\n")[0]  # the shared part: the sides are the hub's
             try:
                 told = json.loads(told_text)
                 before, games, events = told["before"], told["games"], told["events"]
@@ -362,7 +404,7 @@ class MatchStore:
                     return False
                 # A player's seed is an event too, so the dice have it before they roll.
                 live.match.game.apply_record([event], f"game {index + 1}")
-                self.shown(live, shared if shared and number == len(missing) else {})
+                self.shown(live, shared if shared and number == len(missing) else {}, False)
         except BackgammonError:
             return False
         # Seeded dice go on from the rolls the record has drawn, as they would have.

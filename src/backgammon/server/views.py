@@ -183,6 +183,7 @@ class Shown:
         # ``shared``: texts of :meth:`shared` made elsewhere for this state (by the process
         # that made the action, told with its news: :func:`.store.news_of`).
         self._shared: dict[int | None, str] = dict(shared or {})
+        self._sides: dict[int, str] = {}
         self._texts: dict[tuple[int, int | None], str] = {}
 
     def shared(self, since: int | None = None) -> str:
@@ -202,15 +203,37 @@ class Shown:
         since = _since(self.live, since)
         text = self._texts.get((view, since))
         if text is None:
-            shared = self.shared(since)
-            text = f"{shared[:-1]},{_sided_text(self.live.match.game, view)}}}"
+            text = with_side(self.shared(since), self._side_text(view))
             self._texts[view, since] = text
         return text
+
+    def told(self, since: int | None) -> str:
+        """What the other processes are told of the state, for their pages that saw version
+        ``since`` (:func:`.store.news_of`): :meth:`shared`'s text, then each seat's side
+        (:func:`_sided_text`), a line each: with them a page's text is made there without
+        the state, as :meth:`text` makes it (:func:`with_side`)."""
+        return "\n".join((self.shared(since), self._side_text(0), self._side_text(1)))
+
+    def _side_text(self, view: int) -> str:
+        side = self._sides.get(view)
+        if side is None:
+            side = self._sides[view] = _sided_text(self.live.match.game, view)
+        return side
 
     def response(self, view: int, since: int | None = None) -> Response:
         """The state from seat ``view``'s side as an answer: the text made once serves it,
         without the framework checking and writing it out again."""
         return Response(self.text(view, since), media_type="application/json")
+
+
+def with_side(shared: str, side: str) -> str:
+    """A state's text, from the texts of its shared part and of a seat's side
+    (:meth:`Shown.told`).
+
+    >>> with_side('{"id":"x"}', '"view":1')
+    '{"id":"x","view":1}'
+    """
+    return f"{shared[:-1]},{side}}}"
 
 
 def _since(live: LiveMatch, since: int | None) -> int | None:

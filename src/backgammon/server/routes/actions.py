@@ -87,10 +87,13 @@ async def post_action(request: Request) -> Response:
     async with live.lock:
         if key is not None:
             keys.check(live.id, action.seat, key, asked)
-        if live.stale or action.version != live.version or live.seating.invite is not None:
-            # Another process may have acted: a copy behind the version named reads its row
-            # (on the version it holds, the save's version check finds a change elsewhere).
-            await store.current(live)
+        if (live.stale or live.news or action.version != live.version
+                or live.seating.invite is not None):
+            # Another process may have acted: a copy behind the version named takes the
+            # news held, and reads its row unless that brings it to the version last heard
+            # of, which the action names or is behind (on the version it holds, the save's
+            # version check finds a change elsewhere).
+            await store.current(live, live.heard if action.version <= live.heard else -1)
         if action.version != live.version:
             kept = None if key is None else await keys.version(live.id, action.seat, key, asked)
             if kept is not None:  # a resend of an action applied already
@@ -118,7 +121,7 @@ async def post_action(request: Request) -> Response:
         # those another process serves included: its shared part goes with the save's news.
         shown = Shown(live)
         keeping = None if key is None else KeptKey(action.seat, key, asked)
-        told = shown.shared(before) if store.telling else None
+        told = shown.told(before) if store.telling else None
         try:
             await save_or_refuse(store, live, before, keeping, ratings.counting(live), told)
         except HTTPException as refused:
