@@ -14,7 +14,7 @@ pytest.importorskip("redis", reason="redis-py (the server extra) is not installe
 
 from redis import asyncio as redis
 
-from backgammon.server.relay import Relay
+from backgammon.server.relay import PREFIX, Relay
 
 #: Seconds a notice may take, a guard against a test that would hang, never a measure.
 PATIENCE = 10.0
@@ -60,7 +60,8 @@ def test_a_process_hears_the_notices_of_the_others_of_the_matches_it_follows(
     redis_url: str,
 ) -> None:
     async def scenario() -> None:
-        (first, second), (_, heard) = await relays(redis_url, redis_url)
+        (first, second), (mine, heard) = await relays(redis_url, redis_url)
+        admin = redis.from_url(redis_url)
         try:
             await first.follow("m1")  # its own notices, which it does not act on
             await second.follow("m1")
@@ -69,12 +70,18 @@ def test_a_process_hears_the_notices_of_the_others_of_the_matches_it_follows(
             first.tell("m1", 4)
             assert await heard.until(2) == [("m1", 3, '{"events":[]}'), ("m1", 4, None)]
             second.tell("m1", 5)
-            second.unfollow("m1")
+            assert await mine.until(1) == [("m1", 5, None)]  # not its own before it
+            second.unfollow("m1")  # in the background: done once Redis counts one listener
+            async with asyncio.timeout(PATIENCE):
+                while (await admin.pubsub_numsub(PREFIX + "m1"))[0][1] != 1:
+                    await asyncio.sleep(0.01)
+            await second.follow("m3")
             first.tell("m1", 6)
-            await first.close()  # publishes what is queued first
-            await asyncio.sleep(0)
-            assert heard.notices[2:] == []
+            first.tell("m3", 7)  # heard after the one before, had that been heard
+            assert (await heard.until(3))[2:] == [("m3", 7, None)]
+            await first.close()
         finally:
+            await admin.aclose()
             await second.close()
 
     asyncio.run(scenario())

@@ -14,8 +14,9 @@ process that lost its connection brings every watched match up to its row once i
 (``resync``).
 
 Notices are published on a connection of their own, which Redis is asked not to answer
-(``CLIENT REPLY OFF``): redis-py's way to a command and its answer (the pool, the pipeline,
-the reply's parsing) cost about 180 µs of CPU a notice, the bare write about 30.
+(``CLIENT REPLY OFF``), its writes timed by the relay rather than by redis-py: redis-py's way
+to a command and its answer (the pool, the pipeline, a task to time each write, the reply's
+parsing) cost about 180 µs of CPU a notice, the bare write about 20.
 """
 
 from __future__ import annotations
@@ -66,6 +67,7 @@ class Relay:
         #: The connection that publishes, its own (its answers may be turned off), and
         #: whether Redis answers it (:meth:`_quieten`).
         self._publisher: Any = None
+        self._publishing: Any = None
         self._quiet = False
 
     async def start(self) -> None:
@@ -75,7 +77,12 @@ class Relay:
         # A channel of its own, so that the listener has a connection before any match is
         # followed.
         await asyncio.wait_for(self._pubsub.subscribe(PREFIX + self.origin), PATIENCE)
-        self._publisher = await self._client.connection_pool.get_connection()
+        # Its writes are timed by the relay (_publish): redis-py's own timeout on each write
+        # (asyncio.wait_for, a task apiece) cost more than the write.
+        self._publishing = redis.from_url(
+            self.url, socket_timeout=None, socket_connect_timeout=PATIENCE
+        )
+        self._publisher = await self._publishing.connection_pool.get_connection()
         self._publisher.register_connect_callback(self._quieten)
         await asyncio.wait_for(self._quieten(self._publisher), PATIENCE)
         loop = asyncio.get_running_loop()
@@ -94,7 +101,8 @@ class Relay:
             # Closed rather than given back as it is: its answers are off.
             self._publisher.deregister_connect_callback(self._quieten)
             await self._publisher.disconnect()
-            await self._client.connection_pool.release(self._publisher)
+            await self._publishing.connection_pool.release(self._publisher)
+            await self._publishing.aclose()
         if self._client is not None:
             await self._client.aclose()
 
@@ -162,17 +170,19 @@ class Relay:
         packed = connection.pack_commands(commands)
         for tries_left in (1, 0):
             try:
-                if connection.is_connected:
-                    await connection.can_read()  # raises where Redis closed it
-                await connection.send_packed_command(packed, check_health=False)
+                async with asyncio.timeout(PATIENCE):
+                    if connection.is_connected:
+                        await connection.can_read()  # raises where Redis closed it
+                    await connection.send_packed_command(packed, check_health=False)
                 break
-            except (ClosedError, OSError):
+            except (ClosedError, OSError):  # TimeoutError too
                 await connection.disconnect()
                 if not tries_left:
                     raise
         if not self._quiet:
-            for _ in batch:
-                await connection.read_response()
+            async with asyncio.timeout(PATIENCE):
+                for _ in batch:
+                    await connection.read_response()
 
     async def _quieten(self, connection: Any) -> None:
         """Ask Redis not to answer the publishing ``connection`` (just made): a publish's
