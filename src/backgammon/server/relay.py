@@ -3,15 +3,16 @@
 The database holds every match; what Redis carries is only news: after each write a process
 publishes the match's new version on the match's channel, with the events the write added
 where they are all of a game still in play (:func:`.store.news_of`) and, after a player's
-action, the part of the new state every page shares, and every process whose pages watch
-that match (and only those: each follows the channels of the matches it shows) brings its
-copy up to date and shows the pages each event it lacked (:meth:`.store.
-MatchStore.current`): from the notice's events where they go on from its copy and make the
-score they were told with, else from the row; the state told is pushed, with each page's
-side, rather than made again. A notice lost (Redis restarted, a connection
-cut) delays a page, never corrupts a match: every action reads the row's version first, and a
-process that lost its connection brings every watched match up to its row once it is back
-(``resync``).
+action, the new state (the part every page shares and each seat's side), and every process
+whose pages watch that match (and only those: each follows the channels of the matches it
+shows) shows them that state as told, its copy taking the events when it next uses the
+match (:meth:`.hub.Hub.told`, :meth:`.store.MatchStore.hold`), or, where a page saw another
+version, brings its copy up to date at once and shows the pages each event it lacked
+(:meth:`.store.MatchStore.current`): from the notice's events where they go on from its copy
+and make the score they were told with, else from the row. A notice lost (Redis restarted,
+a connection cut) delays a page, never corrupts a match: every save names the version it was
+made on, and a process that lost its connection brings every watched match up to its row
+once it is back (``resync``).
 
 Notices are published on a connection of their own, which Redis is asked not to answer
 (``CLIENT REPLY OFF``), its writes timed by the relay rather than by redis-py: redis-py's way
@@ -64,8 +65,8 @@ class Relay:
         self._tasks: list[asyncio.Task[None]] = []
         self._client: Any = None
         self._pubsub: Any = None
-        #: The connection that publishes, its own (its answers may be turned off), and
-        #: whether Redis answers it (:meth:`_quieten`).
+        #: The connection that publishes (its answers may be turned off), its client's own
+        #: (writes without redis-py's timeout), and whether Redis answers it (:meth:`_quieten`).
         self._publisher: Any = None
         self._publishing: Any = None
         self._quiet = False
