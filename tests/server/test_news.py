@@ -1,5 +1,5 @@
 """A process that saves an action tells the others what it added (its news, through Redis:
-:func:`backgammon.server.store.news_of`); a copy that follows the match takes the events from
+:func:`backgammon.server.news.news_of`); a copy that follows the match takes the events from
 the news without reading its row, and one that missed a notice, or cannot apply what it was
 told, reads the row instead. (Two stores on one database, each checking its row, play the
 two processes.)"""
@@ -17,9 +17,10 @@ from backgammon.match import Match
 from backgammon.server.db import make_engine, migrate
 from backgammon.server.hub import Hub
 from backgammon.server.live import LiveMatch, SeatSettings, events_in
+from backgammon.server.news import news_of, read_news
 from backgammon.server.seats import Seating
 from backgammon.server.settings import sqlite_url
-from backgammon.server.store import MatchStore, news_of, told_state
+from backgammon.server.store import MatchStore
 from backgammon.server.views import Shown
 
 HUMANS = (SeatSettings("human"), SeatSettings("human"))
@@ -147,9 +148,10 @@ def test_a_copy_holds_the_news_whose_state_its_pages_were_shown_until_next_used(
         texts = await act_and_save(one, live, 6, telling_state=True)
         unread(other)
         for version, news in told:
-            state = told_state(news or "")
-            assert state is not None and other.may_hold(copy)
-            assert hub.told(copy.id, version, *state)
+            told_news = read_news(news or "")
+            assert told_news is not None and other.may_hold(copy)
+            assert told_news.shared is not None and told_news.sides is not None
+            assert hub.told(copy.id, version, told_news.before, told_news.shared, told_news.sides)
             other.hold(copy, version, news)
         assert copy.version == start and len(copy.news) == 6  # not taken yet
         assert [page.queue.get_nowait() for _ in texts] == texts  # what that process made
@@ -160,8 +162,9 @@ def test_a_copy_holds_the_news_whose_state_its_pages_were_shown_until_next_used(
         late = hub.watcher(cast(Any, None), 0, start, changes=True)
         await hub.join(copy.id, late)
         await act_and_save(one, live, 1, telling_state=True)
-        state = told_state(told[-1][1] or "")
-        assert state is not None and not hub.told(copy.id, told[-1][0], *state)
+        last = read_news(told[-1][1] or "")
+        assert last is not None and last.shared is not None and last.sides is not None
+        assert not hub.told(copy.id, told[-1][0], last.before, last.shared, last.sides)
         assert page.queue.empty() and late.queue.empty()
         async with copy.lock:  # as the refresh that follows does: the copy shows them
             await other.current(copy, told[-1][0], [told[-1][1] or ""])

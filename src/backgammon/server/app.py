@@ -27,6 +27,7 @@ from .db import Checkpoints, is_shared, make_engine, migrate
 from .guards import BodyLimit, HintPool, RateLimits
 from .hub import Hub
 from .keys import ActionKeys
+from .news import read_news
 from .rated import Ratings
 from .relay import Relay
 from .routes import (
@@ -46,7 +47,7 @@ from .routes.actions import DirectActions
 from .routes.engine import router as engine_router
 from .sessions import CsrfGuard, Sessions
 from .settings import Settings
-from .store import MatchStore, told_state
+from .store import MatchStore
 from .views import Shown
 
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -182,8 +183,9 @@ def _relay(url: str, store: MatchStore, hub: Hub) -> Relay:
         # A match waiting for its opponent hears of its seat taken at the version it has.
         if live is None or not (live.version < version or live.seating.invite is not None):
             return
-        told = None if news is None or not store.may_hold(live) else told_state(news)
-        if told is not None and hub.told(match_id, version, *told):
+        told = None if news is None or not store.may_hold(live) else read_news(news)
+        if (told is not None and told.shared is not None and told.sides is not None
+                and hub.told(match_id, version, told.before, told.shared, told.sides)):
             store.hold(live, version, news)  # taken when the match is next used
         else:
             store.refresh_soon(live, version, news)

@@ -171,8 +171,8 @@ class Hub:
     def told(
         self, match_id: str, version: int, before: int, shared: str, sides: tuple[str, str]
     ) -> bool:
-        """Push the state of ``version`` that another process told (:func:`.store.
-        told_state`: the texts of its shared part, whose record holds the changes since
+        """Push the state of ``version`` that another process told (:func:`.news.
+        read_news`: the texts of its shared part, whose record holds the changes since
         ``before``, and of each seat's side) to the match's watchers that have not seen it,
         where each of them was last sent version ``before`` and is sent the record's
         changes: True; else nothing is sent, False (the copy is brought up to date, and

@@ -77,7 +77,7 @@ class LiveMatch:
     #: the row before it is next used.
     stale: bool = False
     #: What other processes have told of their saves and this copy has not yet taken
-    #: (:func:`.store.news_of`): held until the match is next used where the pages were
+    #: (:func:`.news.news_of`): held until the match is next used where the pages were
     #: shown the states told (:meth:`.store.MatchStore.hold`), else taken at once
     #: (:meth:`.store.MatchStore.refresh_soon`); and the newest version told.
     news: list[str] = field(default_factory=list)

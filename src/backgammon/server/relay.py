@@ -2,7 +2,7 @@
 
 The database holds every match; what Redis carries is only news: after each write a process
 publishes the match's new version on the match's channel, with the events the write added
-where they are all of a game still in play (:func:`.store.news_of`) and, after a player's
+where they are all of a game still in play (:func:`.news.news_of`) and, after a player's
 action, the new state (the part every page shares and each seat's side), and every process
 whose pages watch that match (and only those: each follows the channels of the matches it
 shows) shows them that state as told, its copy taking the events when it next uses the
@@ -109,7 +109,7 @@ class Relay:
 
     def tell(self, match_id: str, version: int, news: str | None = None) -> None:
         """Publish that ``match_id`` is now at ``version``, with the ``news`` of what the
-        save added (:func:`.store.news_of`), if any (in the background: an action's answer
+        save added (:func:`.news.news_of`), if any (in the background: an action's answer
         never waits on Redis)."""
         self._outbox.put_nowait((match_id, version, news))
 

@@ -15,7 +15,6 @@ resume where the record left them, so they go on exactly as they would have.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import secrets
 import time
@@ -39,6 +38,7 @@ from ..match import Match
 from .db import SAVING_CONNECTIONS, MatchRow, autocommitting, now
 from .keys import KeptKey
 from .live import LiveMatch, SeatSettings, events_in, fair_dice_of
+from .news import news_of, read_news
 from .saves import (
     SAVE,
     AsyncDriverSaves,
@@ -51,64 +51,6 @@ from .saves import (
 from .seats import Seating
 
 log = logging.getLogger(__name__)
-
-#: The most events a save's news carries (:func:`news_of`); more are read from the row.
-NEWS_EVENTS = 64
-
-
-def news_of(match: Match, before: int, version: int, state: str | None = None) -> str | None:
-    """What a save of ``match`` from version ``before`` to ``version`` added to its record,
-    as JSON text for the other processes, which take it instead of reading the row
-    (:meth:`MatchStore.current`): the events, when they are all of the game in play, which
-    is not over (an ending changes more than the record's events: the score, the next
-    game's fair dice, a match claimed), and not too many; else None. The score goes with
-    them, for the other process to check its copy against, and, on lines of their own, the
-    ``state`` the pages that saw version ``before`` are to be shown where it is given
-    (:meth:`.views.Shown.told`: the part of the state every page shares, with the record's
-    changes since ``before``, then each seat's side): that process pushes it rather than
-    making it again, without taking the events until it next uses the match
-    (:func:`told_state`).
-
-    >>> from backgammon.dice import ManualDice
-    >>> from backgammon.game import Act, Action
-    >>> match = Match(3, dice=ManualDice(["6 1"]))
-    >>> match.game.act(0, Act(Action.ROLL))
-    >>> json.loads(news_of(match, 0, 1))["events"][0]["dice"]
-    [6, 1]
-    >>> news_of(match, 0, 2) is None  # more events than the game has: another game's too
-    True
-    """
-    added, events = version - before, match.game.events
-    if not 0 < added <= min(len(events), NEWS_EVENTS) or match.game.result is not None:
-        return None
-    told = json.dumps({"before": before, "games": len(match.games), "score": list(match.score)},
-                      separators=(",", ":"))
-    # The events' texts are made once (Event.text), for the record's saves too.
-    text = f'{told[:-1]},"events":[{",".join(event.text for event in events[-added:])}]}}'
-    # JSON texts hold no line break of their own.
-    return text if state is None else f"{text}\n{state}"
-
-
-def told_state(news: str) -> tuple[int, str, tuple[str, str]] | None:
-    """The state told with ``news`` (:func:`news_of`), for the pages that saw version
-    ``before``: ``(before, shared, (side of seat 0, side of seat 1))``, each a JSON text
-    (:func:`.views.with_side` makes a page's); None where the news tells none, or only its
-    shared part.
-
-    >>> told_state('{"before":4,"events":[]}\\n{"id":"x"}\\n"view":0\\n"view":1')
-    (4, '{"id":"x"}', ('"view":0', '"view":1'))
-    >>> told_state('{"before":4,"events":[]}\\n{"id":"x"}') is None
-    True
-    """
-    lines = news.split("\n")
-    if len(lines) != 4:
-        return None
-    try:
-        before = json.loads(lines[0])["before"]
-    except (ValueError, TypeError, KeyError):
-        return None
-    return (before, lines[1], (lines[2], lines[3])) if isinstance(before, int) else None
-
 
 class UnknownMatchError(LookupError):
     """No match has this id."""
@@ -243,7 +185,7 @@ class MatchStore:
         on the database, only a copy whose save failed is read again; shared, the row's
         version is read (unless the row is known to hold version ``newer``, past this
         copy's), and a copy behind it takes the events it lacks, one at a time, each shown
-        (:attr:`shown`): from the news of the saves that made them (:func:`news_of`),
+        (:attr:`shown`): from the news of the saves that made them (:func:`.news.news_of`),
         told by the processes that made them (held, :meth:`hold`, then ``news``), where
         they go on from this copy; else from the row."""
         if not (self.shared or live.stale):
@@ -278,7 +220,7 @@ class MatchStore:
 
     def hold(self, live: LiveMatch, newer: int, news: str | None = None) -> None:
         """Keep what another process told (the row holds version ``newer``, and, with
-        ``news``, what its save added: :func:`news_of`), for ``live`` to take when next
+        ``news``, what its save added: :func:`.news.news_of`), for ``live`` to take when next
         brought up to its row (:meth:`current`): its pages were shown the state told
         already (:meth:`.hub.Hub.told`), and until an action or a reader needs the match,
         taking its events would be work for nothing."""
@@ -289,7 +231,7 @@ class MatchStore:
     def refresh_soon(self, live: LiveMatch, newer: int = -1, news: str | None = None) -> None:
         """Bring ``live`` up to its row in the background, once its lock is free (another
         process has told that the row holds version ``newer``, and, with ``news``, what its
-        save added: :func:`news_of`)."""
+        save added: :func:`.news.news_of`)."""
         self.hold(live, newer, news)
         if live.refresh_queued:
             return
@@ -336,32 +278,25 @@ class MatchStore:
             driver.close()
 
     def _take_news(self, live: LiveMatch, news: Sequence[str]) -> bool:
-        """Apply to ``live`` the events of the ``news`` (:func:`news_of`, in the order they
+        """Apply to ``live`` the events of the ``news`` (:func:`.news.news_of`, in the order they
         were told) that it lacks, each shown; False where they do not go on from it (a
         notice lost), and ``live`` marked stale (to be read whole) if one cannot be applied."""
         if not self.may_hold(live):
             return False
         for text in news:
-            told_text, _, state = text.partition("\n")
-            state = state.partition("\n")[0]  # the shared part: the sides are the hub's
-            try:
-                told = json.loads(told_text)
-                before, games, events = told["before"], told["games"], told["events"]
-                score = told["score"]
-            except (ValueError, TypeError, KeyError):
-                return False
-            if not (isinstance(before, int) and isinstance(games, int)
-                    and isinstance(events, list) and events):
+            told = read_news(text)
+            if told is None:
                 return False  # not news this process understands: the row is read
+            before, games, events = told.before, told.games, told.events
             if before + len(events) <= live.version:
                 continue  # taken already, from the row
             if before != live.version or games != len(live.match.games):
                 return False
             # What the copy makes of the events must be what the process that told made;
             # the state it told is shown after the last.
-            shared: dict[int | None, str] = {before: state} if state else {}
+            shared: dict[int | None, str] = {} if told.shared is None else {before: told.shared}
             if (not self._apply(live, [(games - 1, event) for event in events], shared)
-                    or score != list(live.match.score) or live.match.game.result is not None):
+                    or told.score != list(live.match.score) or live.match.game.result is not None):
                 live.stale = True
                 return False
         return True
@@ -424,7 +359,7 @@ class MatchStore:
         """Write the record of ``match`` (the live match by default) in place of version
         ``before``, with the action's ``key`` and what ``also`` writes (a match's result),
         all or nothing, and tell :attr:`saved` (with the ``state`` to show the pages that
-        saw version ``before``, if given: :func:`news_of`); on failure (MatchChangedError if
+        saw version ``before``, if given: :func:`.news.news_of`); on failure (MatchChangedError if
         the database no longer holds version ``before``, or the database's error), mark the
         match stale, so that it is read again from its row before it is next used."""
         match = match or live.match

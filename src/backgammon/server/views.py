@@ -181,7 +181,7 @@ class Shown:
     def __init__(self, live: LiveMatch, shared: Mapping[int | None, str] | None = None) -> None:
         self.live = live
         # ``shared``: texts of :meth:`shared` made elsewhere for this state (by the process
-        # that made the action, told with its news: :func:`.store.news_of`).
+        # that made the action, told with its news: :func:`.news.news_of`).
         self._shared: dict[int | None, str] = dict(shared or {})
         self._sides: dict[int, str] = {}
         self._texts: dict[tuple[int, int | None], str] = {}
@@ -209,7 +209,7 @@ class Shown:
 
     def told(self, since: int | None) -> str:
         """What the other processes are told of the state, for their pages that saw version
-        ``since`` (:func:`.store.news_of`): :meth:`shared`'s text, then each seat's side
+        ``since`` (:func:`.news.news_of`): :meth:`shared`'s text, then each seat's side
         (:func:`_sided_text`), a line each: with them a page's text is made there without
         the state, as :meth:`text` makes it (:func:`with_side`)."""
         return "\n".join((self.shared(since), self._side_text(0), self._side_text(1)))
