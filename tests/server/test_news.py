@@ -17,7 +17,7 @@ from backgammon.match import Match
 from backgammon.server.db import make_engine, migrate
 from backgammon.server.hub import Hub
 from backgammon.server.live import LiveMatch, SeatSettings, events_in
-from backgammon.server.news import news_of, read_news
+from backgammon.server.news import News, news_of, read_news
 from backgammon.server.seats import Seating
 from backgammon.server.settings import sqlite_url
 from backgammon.server.store import MatchStore
@@ -67,6 +67,13 @@ async def begun(one: MatchStore, other: MatchStore) -> tuple[LiveMatch, LiveMatc
     return live, await other.get(live.id)
 
 
+def as_read(told: list[tuple[int, str | None]]) -> list[News]:
+    """The news of the notices ``told``, as a process reads them (:func:`read_news`)."""
+    news = [read_news(text) for _, text in told if text]
+    assert all(one is not None for one in news)
+    return cast(list[News], news)
+
+
 def unread(store: MatchStore) -> None:
     """Make ``store`` fail the test if it reads a row."""
 
@@ -88,7 +95,7 @@ def test_a_copy_takes_the_news_of_each_save_without_reading_its_row(tmp_path: Pa
         assert all(news is not None for _, news in told)
         unread(other)
         async with copy.lock:
-            await other.current(copy, told[-1][0], [news for _, news in told if news])
+            await other.current(copy, told[-1][0], as_read(told))
         assert shown == list(range(start + 1, live.version + 1))  # each event shown
         return live, copy
 
@@ -113,7 +120,7 @@ def test_a_copy_shows_the_pages_the_state_told_with_the_news(tmp_path: Path) -> 
         await act_and_save(one, live, 1, telling_state=True)
         unread(other)
         async with copy.lock:
-            await other.current(copy, told[-1][0], [news for _, news in told if news])
+            await other.current(copy, told[-1][0], as_read(told))
         return live, copy, before
 
     live, copy, before = asyncio.run(scenario())
@@ -152,7 +159,7 @@ def test_a_copy_holds_the_news_whose_state_its_pages_were_shown_until_next_used(
             assert told_news is not None and other.may_hold(copy)
             assert told_news.shared is not None and told_news.sides is not None
             assert hub.told(copy.id, version, told_news.before, told_news.shared, told_news.sides)
-            other.hold(copy, version, news)
+            other.hold(copy, version, told_news)
         assert copy.version == start and len(copy.news) == 6  # not taken yet
         assert [page.queue.get_nowait() for _ in texts] == texts  # what that process made
         async with copy.lock:
@@ -167,7 +174,7 @@ def test_a_copy_holds_the_news_whose_state_its_pages_were_shown_until_next_used(
         assert not hub.told(copy.id, told[-1][0], last.before, last.shared, last.sides)
         assert page.queue.empty() and late.queue.empty()
         async with copy.lock:  # as the refresh that follows does: the copy shows them
-            await other.current(copy, told[-1][0], [told[-1][1] or ""])
+            await other.current(copy, told[-1][0], [last])
         assert page.queue.qsize() == late.queue.qsize() == 1
         return live, copy
 
@@ -182,7 +189,7 @@ def test_a_copy_that_missed_a_notice_reads_its_row(tmp_path: Path) -> None:
         live, copy = await begun(one, other)
         await act_and_save(one, live, 4)
         async with copy.lock:  # the first save's news never came
-            await other.current(copy, told[-1][0], [news for _, news in told[1:] if news])
+            await other.current(copy, told[-1][0], as_read(told[1:]))
         return live, copy
 
     live, copy = asyncio.run(scenario())
@@ -200,7 +207,7 @@ def test_news_that_cannot_be_applied_has_the_copy_read_whole(tmp_path: Path) -> 
         wrong = json.dumps({"before": copy.version, "games": 1, "score": [0, 0],
                             "events": [confirm]})
         async with copy.lock:
-            await other.current(copy, told[-1][0], [wrong])
+            await other.current(copy, told[-1][0], [cast(News, read_news(wrong))])
         return live, copy
 
     live, copy = asyncio.run(scenario())
@@ -247,13 +254,15 @@ def test_news_not_understood_or_not_agreeing_has_the_row_read(tmp_path: Path) ->
         await act_and_save(one, live, 1)
         first = json.loads(told[0][1] or "")
         odd = json.dumps({**first, "before": str(first["before"])})
+        # Read as the relay's listener reads a notice: not understood, it is no news.
+        assert read_news(odd) is None and read_news("not json") is None
         async with copy.lock:
-            await other.current(copy, told[0][0], [odd, "not json"])
+            await other.current(copy, told[0][0])
         assert reads == ["record"] and copy.version == live.version  # from the row
         await act_and_save(one, live, 1)
         wrong = json.dumps({**json.loads(told[1][1] or ""), "score": [1, 0]})
         async with copy.lock:
-            await other.current(copy, told[1][0], [wrong])
+            await other.current(copy, told[1][0], [cast(News, read_news(wrong))])
         assert reads == ["record", "whole"]
         return live, copy
 

@@ -183,12 +183,14 @@ def _relay(url: str, store: MatchStore, hub: Hub) -> Relay:
         # A match waiting for its opponent hears of its seat taken at the version it has.
         if live is None or not (live.version < version or live.seating.invite is not None):
             return
-        told = None if news is None or not store.may_hold(live) else read_news(news)
+        # Read once, here (None: no news, or none this process understands: the row is read).
+        told = None if news is None else read_news(news)
         if (told is not None and told.shared is not None and told.sides is not None
+                and store.may_hold(live)
                 and hub.told(match_id, version, told.before, told.shared, told.sides)):
-            store.hold(live, version, news)  # taken when the match is next used
+            store.hold(live, version, told)  # taken when the match is next used
         else:
-            store.refresh_soon(live, version, news)
+            store.refresh_soon(live, version, told)
 
     def resync() -> None:
         for match_id in list(hub.watchers):

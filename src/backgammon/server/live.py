@@ -14,6 +14,7 @@ from ..bot import Level
 from ..dice import DiceSource, SeededDice
 from ..fairdice import FairDice, FairMatchDice
 from ..match import Match
+from .news import News
 from .seats import Seating
 
 SeatKind = Literal["human", "computer"]
@@ -77,10 +78,11 @@ class LiveMatch:
     #: the row before it is next used.
     stale: bool = False
     #: What other processes have told of their saves and this copy has not yet taken
-    #: (:func:`.news.news_of`): held until the match is next used where the pages were
-    #: shown the states told (:meth:`.store.MatchStore.hold`), else taken at once
+    #: (:func:`.news.news_of`, as read: :func:`.news.read_news`): held until the match is
+    #: next used where the pages were shown the states told
+    #: (:meth:`.store.MatchStore.hold`), else taken at once
     #: (:meth:`.store.MatchStore.refresh_soon`); and the newest version told.
-    news: list[str] = field(default_factory=list)
+    news: list[News] = field(default_factory=list)
     heard: int = -1
     #: The events of the finished games, and how many games they are: a finished game's
     #: record never changes, so :attr:`version` counts only the game in play.

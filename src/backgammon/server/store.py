@@ -38,7 +38,7 @@ from ..match import Match
 from .db import SAVING_CONNECTIONS, MatchRow, autocommitting, now
 from .keys import KeptKey
 from .live import LiveMatch, SeatSettings, events_in, fair_dice_of
-from .news import news_of, read_news
+from .news import News, news_of
 from .saves import (
     SAVE,
     AsyncDriverSaves,
@@ -179,13 +179,13 @@ class MatchStore:
         return live
 
     async def current(
-        self, live: LiveMatch, newer: int = -1, news: Sequence[str] = ()
+        self, live: LiveMatch, newer: int = -1, news: Sequence[News] = ()
     ) -> None:
         """Bring ``live`` up to its row: call with its lock held, before acting on it. Alone
         on the database, only a copy whose save failed is read again; shared, the row's
         version is read (unless the row is known to hold version ``newer``, past this
         copy's), and a copy behind it takes the events it lacks, one at a time, each shown
-        (:attr:`shown`): from the news of the saves that made them (:func:`.news.news_of`),
+        (:attr:`shown`): from the news of the saves that made them (:func:`.news.read_news`),
         told by the processes that made them (held, :meth:`hold`, then ``news``), where
         they go on from this copy; else from the row."""
         if not (self.shared or live.stale):
@@ -218,9 +218,9 @@ class MatchStore:
         may have been taken elsewhere) are read."""
         return not (live.stale or live.seating.unheld or live.seating.invite is not None)
 
-    def hold(self, live: LiveMatch, newer: int, news: str | None = None) -> None:
+    def hold(self, live: LiveMatch, newer: int, news: News | None = None) -> None:
         """Keep what another process told (the row holds version ``newer``, and, with
-        ``news``, what its save added: :func:`.news.news_of`), for ``live`` to take when next
+        ``news``, what its save added: :func:`.news.read_news`), for ``live`` to take when next
         brought up to its row (:meth:`current`): its pages were shown the state told
         already (:meth:`.hub.Hub.told`), and until an action or a reader needs the match,
         taking its events would be work for nothing."""
@@ -228,10 +228,10 @@ class MatchStore:
         if news is not None:
             live.news.append(news)
 
-    def refresh_soon(self, live: LiveMatch, newer: int = -1, news: str | None = None) -> None:
+    def refresh_soon(self, live: LiveMatch, newer: int = -1, news: News | None = None) -> None:
         """Bring ``live`` up to its row in the background, once its lock is free (another
         process has told that the row holds version ``newer``, and, with ``news``, what its
-        save added: :func:`.news.news_of`)."""
+        save added: :func:`.news.read_news`)."""
         self.hold(live, newer, news)
         if live.refresh_queued:
             return
@@ -277,16 +277,13 @@ class MatchStore:
         if driver is not None:
             driver.close()
 
-    def _take_news(self, live: LiveMatch, news: Sequence[str]) -> bool:
-        """Apply to ``live`` the events of the ``news`` (:func:`.news.news_of`, in the order they
-        were told) that it lacks, each shown; False where they do not go on from it (a
+    def _take_news(self, live: LiveMatch, news: Sequence[News]) -> bool:
+        """Apply to ``live`` the events of the ``news`` (:func:`.news.read_news`, in the order
+        they were told) that it lacks, each shown; False where they do not go on from it (a
         notice lost), and ``live`` marked stale (to be read whole) if one cannot be applied."""
         if not self.may_hold(live):
             return False
-        for text in news:
-            told = read_news(text)
-            if told is None:
-                return False  # not news this process understands: the row is read
+        for told in news:
             before, games, events = told.before, told.games, told.events
             if before + len(events) <= live.version:
                 continue  # taken already, from the row
