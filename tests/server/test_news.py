@@ -11,9 +11,12 @@ import json
 from pathlib import Path
 from typing import Any, cast
 
+import pytest
+
 from backgammon.fairdice import FairMatchDice
 from backgammon.game import Act, Action
 from backgammon.match import Match
+from backgammon.server import store as store_module
 from backgammon.server.db import make_engine, migrate
 from backgammon.server.hub import Hub
 from backgammon.server.live import LiveMatch, SeatSettings, events_in
@@ -179,6 +182,40 @@ def test_a_copy_holds_the_news_whose_state_its_pages_were_shown_until_next_used(
         return live, copy
 
     live, copy = asyncio.run(scenario())
+    assert copy.match.to_dict(secrets=True) == live.match.to_dict(secrets=True)
+
+
+def test_a_copy_holds_a_bounded_number_of_notices_then_reads_its_row(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process whose pages only watch a match holds its news until the match is next
+    used there; past ``HELD_NEWS`` notices it drops them, and its copy is brought up to its
+    row when next used (from the row: the news left no longer goes on from the copy)."""
+    monkeypatch.setattr(store_module, "HELD_NEWS", 3)
+    one, other, told = two_stores(tmp_path)
+    reads: list[str] = []
+    record = other._record
+
+    def recorded(match_id: str) -> dict[str, Any]:
+        reads.append("record")
+        return record(match_id)
+
+    other._record = recorded  # type: ignore[method-assign]
+
+    async def scenario() -> tuple[LiveMatch, LiveMatch]:
+        live, copy = await begun(one, other)
+        told.clear()
+        await act_and_save(one, live, 7, telling_state=True)
+        for (version, _), news in zip(told, as_read(told), strict=True):
+            other.hold(copy, version, news)
+            assert len(copy.news) <= 3
+        async with copy.lock:
+            await other.current(copy, copy.heard)
+        assert reads == ["record"] and not copy.news
+        return live, copy
+
+    live, copy = asyncio.run(scenario())
+    assert copy.version == live.version
     assert copy.match.to_dict(secrets=True) == live.match.to_dict(secrets=True)
 
 

@@ -52,6 +52,12 @@ from .seats import Seating
 
 log = logging.getLogger(__name__)
 
+#: The most notices a copy holds (:meth:`MatchStore.hold`): a process whose pages only watch
+#: a match would otherwise keep every action's news until the match is next used there.
+#: Past this many they are dropped, and the copy is brought up to its row when next used.
+HELD_NEWS = 256
+
+
 class UnknownMatchError(LookupError):
     """No match has this id."""
 
@@ -226,6 +232,8 @@ class MatchStore:
         taking its events would be work for nothing."""
         live.heard = max(live.heard, newer)
         if news is not None:
+            if len(live.news) >= HELD_NEWS:
+                live.news.clear()  # what follows no longer goes on from the copy: read
             live.news.append(news)
 
     def refresh_soon(self, live: LiveMatch, newer: int = -1, news: News | None = None) -> None:
