@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/server.py [--players 200] [--seconds 30] [--think 0] [--ramp 2]
         [--online] [--processes 2] [--workers 1] [--database-url URL --redis-url URL]
-        [--also-pid PID ...] [--uvicorn=OPTION ...]
+        [--also-pid PID ...] [--uvicorn=OPTION ...] [--reference]
 
 The script starts the server itself (``uvicorn backgammon.server:create_app`` in a child
 process, ``--workers`` processes, on a free 127.0.0.1 port, with an SQLite database in a
@@ -32,6 +32,11 @@ with the same key, as a client should. At the end every match is read back: an a
 (the row's version short of the last answered) or doubled (versions answered that overlap) is
 counted. The last line is for machines (the steady part's figures):
 ``server players=... rps=... p50_ms=... p99_ms=... cpu_ms=... lost=... doubled=...``.
+With ``--reference`` the same actions are timed in-process before and after the run
+(:func:`reference`), and the line adds their mean (``ref_ms``) and the steady part's CPU a
+request as a multiple of it (``ratio``): the machine's speed moves by a third within an hour,
+so a run's figures are read against the speed it ran at (the ratio moves too: 2.3 to 3.4 for
+SQLite in one process over a day of runs on one machine, as its milliseconds did).
 """
 
 from __future__ import annotations
@@ -601,7 +606,14 @@ def main() -> None:
         metavar="OPTION",
         help="a further option for uvicorn, e.g. --uvicorn=--loop=asyncio --uvicorn=--http=h11",
     )
+    parser.add_argument(
+        "--reference",
+        action="store_true",
+        help="time the same actions in-process (bench/server_inprocess.py) before and after "
+        "the run, and give the server's CPU an action as a multiple of theirs",
+    )
     options = parser.parse_args()
+    before = reference() if options.reference else None
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="bench-server-") as folder:
         uvicorn_options = ["--workers", str(options.workers)] if options.workers > 1 else []
@@ -614,11 +626,25 @@ def main() -> None:
         finally:
             server.terminate()
             server.wait(10)
-    report(options.players, tally)
+    references = None if before is None else (before, reference())
+    report(options.players, tally, references)
 
 
-def report(players: int, tally: Tally) -> None:
-    """Print the figures of the whole run and of its steady part."""
+def reference() -> float:
+    """The CPU seconds of an action driven in-process, in a loop, without sockets
+    (``bench/server_inprocess.py``, beside this script, 3,000 actions): the machine's speed
+    of the moment, which moves by a third within an hour."""
+    script = Path(__file__).resolve().parent / "server_inprocess.py"
+    out = subprocess.run([sys.executable, str(script), "--actions", "3000"], check=True,
+                         capture_output=True, text=True).stdout
+    # Its last line: "3000 actions in-process: 0.455 ms of CPU each".
+    return float(out.strip().splitlines()[-1].split(": ")[1].split()[0]) / 1000
+
+
+def report(players: int, tally: Tally, references: tuple[float, float] | None = None) -> None:
+    """Print the figures of the whole run and of its steady part (with ``references``, the
+    in-process CPU an action before and after the run: the steady part's CPU a request as a
+    multiple of their mean)."""
     elapsed = tally.elapsed
     print(
         f"{players} players, {elapsed:.1f} s: {tally.requests} requests "
@@ -651,6 +677,13 @@ def report(players: int, tally: Tally) -> None:
         f" players {tally.client_cpu / tally.requests * 1000:.2f} ms; steady part, players "
         f"{client / max(requests, 1) * 1000:.2f} ms"
     )
+    if references is not None and requests:
+        mean = sum(references) / 2
+        ratio = server / requests / mean
+        print(f"in-process reference: {references[0] * 1000:.3f} ms an action before the run, "
+              f"{references[1] * 1000:.3f} after; the steady part's server CPU a request is "
+              f"{ratio:.2f} times their mean")
+        figures += f" ref_ms={mean * 1000:.3f} ratio={ratio:.2f}"
     print(f"server players={players} {figures} lost={tally.lost} doubled={tally.doubled}")
 
 if __name__ == "__main__":
