@@ -77,6 +77,15 @@ def as_read(told: list[tuple[int, str | None]]) -> list[News]:
     return cast(list[News], news)
 
 
+async def take(store: MatchStore, copy: LiveMatch, newer: int, news: list[News]) -> None:
+    """Bring ``copy`` up to date as a process told ``news``, and that the row holds version
+    ``newer``, does: each held (:meth:`MatchStore.hold`), then taken under the copy's lock."""
+    for each in news:
+        store.hold(copy, newer, each)
+    async with copy.lock:
+        await store.current(copy, newer)
+
+
 def unread(store: MatchStore) -> None:
     """Make ``store`` fail the test if it reads a row."""
 
@@ -97,8 +106,7 @@ def test_a_copy_takes_the_news_of_each_save_without_reading_its_row(tmp_path: Pa
         await act_and_save(one, live, 8)
         assert all(news is not None for _, news in told)
         unread(other)
-        async with copy.lock:
-            await other.current(copy, told[-1][0], as_read(told))
+        await take(other, copy, told[-1][0], as_read(told))
         assert shown == list(range(start + 1, live.version + 1))  # each event shown
         return live, copy
 
@@ -122,8 +130,7 @@ def test_a_copy_shows_the_pages_the_state_told_with_the_news(tmp_path: Path) -> 
         before = live.version
         await act_and_save(one, live, 1, telling_state=True)
         unread(other)
-        async with copy.lock:
-            await other.current(copy, told[-1][0], as_read(told))
+        await take(other, copy, told[-1][0], as_read(told))
         return live, copy, before
 
     live, copy, before = asyncio.run(scenario())
@@ -176,8 +183,8 @@ def test_a_copy_holds_the_news_whose_state_its_pages_were_shown_until_next_used(
         assert last is not None and last.shared is not None and last.sides is not None
         assert not hub.told(copy.id, told[-1][0], last.before, last.shared, last.sides)
         assert page.queue.empty() and late.queue.empty()
-        async with copy.lock:  # as the refresh that follows does: the copy shows them
-            await other.current(copy, told[-1][0], [last])
+        # As the refresh that follows does: the copy shows them.
+        await take(other, copy, told[-1][0], [last])
         assert page.queue.qsize() == late.queue.qsize() == 1
         return live, copy
 
@@ -225,8 +232,8 @@ def test_a_copy_that_missed_a_notice_reads_its_row(tmp_path: Path) -> None:
     async def scenario() -> tuple[LiveMatch, LiveMatch]:
         live, copy = await begun(one, other)
         await act_and_save(one, live, 4)
-        async with copy.lock:  # the first save's news never came
-            await other.current(copy, told[-1][0], as_read(told[1:]))
+        # The first save's news never came.
+        await take(other, copy, told[-1][0], as_read(told[1:]))
         return live, copy
 
     live, copy = asyncio.run(scenario())
@@ -243,8 +250,7 @@ def test_news_that_cannot_be_applied_has_the_copy_read_whole(tmp_path: Path) -> 
         confirm = {"action": "confirm", "player": 1}
         wrong = json.dumps({"before": copy.version, "games": 1, "score": [0, 0],
                             "events": [confirm]})
-        async with copy.lock:
-            await other.current(copy, told[-1][0], [cast(News, read_news(wrong))])
+        await take(other, copy, told[-1][0], [cast(News, read_news(wrong))])
         return live, copy
 
     live, copy = asyncio.run(scenario())
@@ -298,8 +304,7 @@ def test_news_not_understood_or_not_agreeing_has_the_row_read(tmp_path: Path) ->
         assert reads == ["record"] and copy.version == live.version  # from the row
         await act_and_save(one, live, 1)
         wrong = json.dumps({**json.loads(told[1][1] or ""), "score": [1, 0]})
-        async with copy.lock:
-            await other.current(copy, told[1][0], [cast(News, read_news(wrong))])
+        await take(other, copy, told[1][0], [cast(News, read_news(wrong))])
         assert reads == ["record", "whole"]
         return live, copy
 

@@ -184,20 +184,17 @@ class MatchStore:
                 await self.current(live)
         return live
 
-    async def current(
-        self, live: LiveMatch, newer: int = -1, news: Sequence[News] = ()
-    ) -> None:
+    async def current(self, live: LiveMatch, newer: int = -1) -> None:
         """Bring ``live`` up to its row: call with its lock held, before acting on it. Alone
         on the database, only a copy whose save failed is read again; shared, the row's
         version is read (unless the row is known to hold version ``newer``, past this
         copy's), and a copy behind it takes the events it lacks, one at a time, each shown
         (:attr:`shown`): from the news of the saves that made them (:func:`.news.read_news`),
-        told by the processes that made them (held, :meth:`hold`, then ``news``), where
-        they go on from this copy; else from the row."""
+        told by the processes that made them and held (:meth:`hold`), where they go on
+        from this copy; else from the row."""
         if not (self.shared or live.stale):
             return
-        held, live.news = live.news, []
-        news = [*held, *news]
+        news, live.news = live.news, []
         if news and self._take_news(live, news) and live.version == newer:
             return
         # An unheld match (:attr:`.seats.Seating.unheld`) is read whole: its seats may have
