@@ -5,7 +5,9 @@ get through when Redis closes its publishing connection, or refuses to stop answ
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+from collections.abc import AsyncIterator
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
@@ -44,25 +46,32 @@ class Heard:
         return self.notices
 
 
-async def relays(url: str, *others: str) -> tuple[list[Relay], list[Heard]]:
-    """Relays started on ``url`` (and each of the ``others``), with what each heard."""
-    made, heard = [], []
-    for each in (url, *others):
-        ears = Heard()
-        relay = Relay(each, ears.heard, ears.resync)
-        await relay.start()
-        made.append(relay)
-        heard.append(ears)
-    return made, heard
+@contextlib.asynccontextmanager
+async def relays(*urls: str) -> AsyncIterator[tuple[list[Relay], list[Heard]]]:
+    """Relays started on each of ``urls``, with what each heard; closed on leaving."""
+    made: list[Relay] = []
+    heard: list[Heard] = []
+    try:
+        for url in urls:
+            ears = Heard()
+            relay = Relay(url, ears.heard, ears.resync)
+            await relay.start()
+            made.append(relay)
+            heard.append(ears)
+        yield made, heard
+    finally:
+        for relay in made:
+            await relay.close()
 
 
 def test_a_process_hears_the_notices_of_the_others_of_the_matches_it_follows(
     redis_url: str,
 ) -> None:
     async def scenario() -> None:
-        (first, second), (mine, heard) = await relays(redis_url, redis_url)
-        admin = redis.from_url(redis_url)
-        try:
+        async with (
+            relays(redis_url, redis_url) as ((first, second), (mine, heard)),
+            redis.from_url(redis_url) as admin,
+        ):
             await first.follow("m1")  # its own notices, which it does not act on
             await second.follow("m1")
             first.tell("m1", 3, '{"events":[]}')
@@ -79,10 +88,6 @@ def test_a_process_hears_the_notices_of_the_others_of_the_matches_it_follows(
             first.tell("m1", 6)
             first.tell("m3", 7)  # heard after the one before, had that been heard
             assert (await heard.until(3))[2:] == [("m3", 7, None)]
-            await first.close()
-        finally:
-            await admin.aclose()
-            await second.close()
 
     asyncio.run(scenario())
 
@@ -91,9 +96,10 @@ def test_notices_get_through_after_redis_closes_the_publishing_connection(
     redis_url: str,
 ) -> None:
     async def scenario() -> None:
-        (first, second), (_, heard) = await relays(redis_url, redis_url)
-        admin = redis.from_url(redis_url)
-        try:
+        async with (
+            relays(redis_url, redis_url) as ((first, second), (_, heard)),
+            redis.from_url(redis_url) as admin,
+        ):
             await second.follow("m1")
             first.tell("m1", 1)
             await heard.until(1)
@@ -104,10 +110,6 @@ def test_notices_get_through_after_redis_closes_the_publishing_connection(
                 first.tell("m1", version)
                 await heard.until(version)
             assert [version for _, version, _ in heard.notices] == [1, 2, 3]
-        finally:
-            await admin.aclose()
-            await first.close()
-            await second.close()
 
     asyncio.run(scenario())
 
@@ -124,17 +126,15 @@ def test_a_redis_that_will_not_stop_answering_still_relays_every_notice(
         denied = urlunsplit(parts._replace(netloc=f"relaying:any@{parts.netloc}"))
         try:
             with caplog.at_level(logging.INFO, logger="backgammon.server.relay"):
-                (first, second), (_, heard) = await relays(denied, redis_url)
-            assert "CLIENT REPLY OFF was refused" in caplog.text
-            await second.follow("m1")
-            for version in range(1, 6):
-                first.tell("m1", version)
-            assert [version for _, version, _ in await heard.until(5)] == [1, 2, 3, 4, 5]
-            await admin.client_kill_filter(_type="normal", skipme=True)
-            first.tell("m1", 6)
-            assert (await heard.until(6))[-1] == ("m1", 6, None)
-            await first.close()
-            await second.close()
+                async with relays(denied, redis_url) as ((first, second), (_, heard)):
+                    assert "CLIENT REPLY OFF was refused" in caplog.text
+                    await second.follow("m1")
+                    for version in range(1, 6):
+                        first.tell("m1", version)
+                    assert [version for _, version, _ in await heard.until(5)] == [1, 2, 3, 4, 5]
+                    await admin.client_kill_filter(_type="normal", skipme=True)
+                    first.tell("m1", 6)
+                    assert (await heard.until(6))[-1] == ("m1", 6, None)
         finally:
             await admin.acl_deluser("relaying")
             await admin.aclose()
