@@ -65,3 +65,20 @@ def test_a_signed_in_player_creates_a_rated_match_another_joins_it(
         assert seen.locator('input[name="rated"]').is_disabled()
     finally:
         guest.close()
+
+
+def test_a_rated_match_refused_says_why(server: str, page: Any) -> None:
+    """A page that still looks signed in (its CSRF cookie) but whose session has gone (here
+    its cookie, as when it expires or is signed out elsewhere) is offered a rated match; the
+    server refuses it, and the page says so with the server's reason, not a general refusal."""
+    signed_in(page, server, "Carol" + secrets.token_hex(3))
+    page.context.clear_cookies(name="bg_session")
+    page.check('input[name="opponent"][value="online"]')
+    page.fill('input[name="length"]', "3")
+    page.check('input[name="rated"]')
+    page.click("#setup-form button[type=submit]")
+    page.wait_for_function(
+        "() => document.querySelector('#message').textContent.includes('cannot be rated')"
+    )
+    assert "sign in" in page.inner_text("#message")
+    assert not page.evaluate("location.search")  # no match was made

@@ -479,10 +479,12 @@ async function startMatch(event) {
     history.pushState(null, "", `?match=${encodeURIComponent(state.id)}`);
     await openMatch(state.id);
   } catch (error) {
-    // A position that sets up no game: the server's sentence says why (the ID is the
-    // person's own text, so its reason is worth more than a general refusal).
-    const why = error instanceof ApiError && error.status === 422 && position ? error.message : "";
-    $("#message").textContent = why ? t("error.position", { reason: why }) : t(refusal(error, "error.refused"));
+    // A position that sets up no game, or a rated match the server cannot rate (the form
+    // offers one only to a signed-in page, but the session may have ended meanwhile): the
+    // server's sentence says why, which is worth more than a general refusal.
+    const why = error instanceof ApiError && error.status === 422 ? error.message : "";
+    const key = position ? "error.position" : options.rated ? "error.rated" : "";
+    $("#message").textContent = why && key ? t(key, { reason: why }) : t(refusal(error, "error.refused"));
   }
 }
 
