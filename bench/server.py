@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/server.py [--players 200] [--seconds 30] [--think 0] [--ramp 2]
         [--online] [--processes 2] [--workers 1] [--database-url URL --redis-url URL]
-        [--also-pid PID ...] [--uvicorn=OPTION ...] [--reference]
+        [--also-pid PID ...] [--uvicorn=OPTION ...] [--reference] [--floor]
 
 The script starts the server itself (``uvicorn backgammon.server:create_app`` in a child
 process, ``--workers`` processes, on a free 127.0.0.1 port, with an SQLite database in a
@@ -37,6 +37,10 @@ With ``--reference`` the same actions are timed in-process before and after the 
 request as a multiple of it (``ratio``): the machine's speed moves by a third within an hour,
 so a run's figures are read against the speed it ran at (the ratio moves too: 2.3 to 3.4 for
 SQLite in one process over a day of runs on one machine, as its milliseconds did).
+With ``--floor`` (and ``--online``) the same players then play against
+``bench/server_floor.py``'s bare app, in one process, and the line adds its CPU a request
+(``floor_ms``) and the steady part's above it (``above_ms``): what serving alone costs at
+that load, in that hour, and what the web app costs beyond it.
 """
 
 from __future__ import annotations
@@ -612,22 +616,45 @@ def main() -> None:
         help="time the same actions in-process (bench/server_inprocess.py) before and after "
         "the run, and give the server's CPU an action as a multiple of theirs",
     )
+    parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="run the same players against bench/server_floor.py's bare app too, after the "
+        "run, and give the server's CPU a request above that floor (with --online)",
+    )
     options = parser.parse_args()
+    if options.floor and not options.online:
+        parser.error("--floor measures online play: add --online")
     before = reference() if options.reference else None
+    uvicorn_options = ["--workers", str(options.workers)] if options.workers > 1 else []
+    tally = serve_and_run(options, options.app, [*uvicorn_options, *options.uvicorn],
+                          options.also_pid, options.database_url, options.redis_url)
+    references = None if before is None else (before, reference())
+    floor = None
+    if options.floor:
+        # One process, no database: the floor app keeps its matches in its memory.
+        here = str(Path(__file__).resolve().parent)
+        floor = serve_and_run(options, "server_floor:create_app", ["--app-dir", here])
+    report(options.players, tally, references, floor)
+
+
+def serve_and_run(
+    options: argparse.Namespace, app: str, uvicorn_options: list[str],
+    also: Sequence[int] = (), database_url: str | None = None, redis_url: str | None = None,
+) -> Tally:
+    """Start ``app`` (with uvicorn's further ``uvicorn_options``, on the database and Redis
+    the URLs name, else SQLite in a temporary folder) on a free port, and let the players of
+    ``options`` play against it (:func:`run`)."""
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="bench-server-") as folder:
-        uvicorn_options = ["--workers", str(options.workers)] if options.workers > 1 else []
-        uvicorn_options += options.uvicorn
-        server = start_server(Path(folder), port, options.app, uvicorn_options,
-                              options.database_url, options.redis_url)
+        server = start_server(Path(folder), port, app, uvicorn_options, database_url,
+                              redis_url)
         try:
-            tally = run(options.players, options.seconds, options.think, options.ramp, port,
-                        server, options.online, options.processes, options.also_pid)
+            return run(options.players, options.seconds, options.think, options.ramp, port,
+                       server, options.online, options.processes, also)
         finally:
             server.terminate()
             server.wait(10)
-    references = None if before is None else (before, reference())
-    report(options.players, tally, references)
 
 
 def reference() -> float:
@@ -641,10 +668,14 @@ def reference() -> float:
     return float(out.strip().splitlines()[-1].split(": ")[1].split()[0]) / 1000
 
 
-def report(players: int, tally: Tally, references: tuple[float, float] | None = None) -> None:
+def report(
+    players: int, tally: Tally, references: tuple[float, float] | None = None,
+    floor: Tally | None = None,
+) -> None:
     """Print the figures of the whole run and of its steady part (with ``references``, the
     in-process CPU an action before and after the run: the steady part's CPU a request as a
-    multiple of their mean)."""
+    multiple of their mean; with ``floor``, the floor app's run: the steady part's CPU a
+    request above its own)."""
     elapsed = tally.elapsed
     print(
         f"{players} players, {elapsed:.1f} s: {tally.requests} requests "
@@ -684,6 +715,12 @@ def report(players: int, tally: Tally, references: tuple[float, float] | None = 
               f"{references[1] * 1000:.3f} after; the steady part's server CPU a request is "
               f"{ratio:.2f} times their mean")
         figures += f" ref_ms={mean * 1000:.3f} ratio={ratio:.2f}"
+    if floor is not None and requests and floor.steady[1]:
+        floor_ms = floor.steady[2] / floor.steady[1] * 1000
+        above = server / requests * 1000 - floor_ms
+        print(f"floor (bench/server_floor.py, the same players after the run): server CPU "
+              f"{floor_ms:.2f} ms a request; the steady part's is {above:.2f} ms above it")
+        figures += f" floor_ms={floor_ms:.2f} above_ms={above:.2f}"
     print(f"server players={players} {figures} lost={tally.lost} doubled={tally.doubled}")
 
 if __name__ == "__main__":

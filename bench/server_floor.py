@@ -25,6 +25,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from uvicorn.protocols.utils import ClientDisconnected
+
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
@@ -72,7 +74,10 @@ def create_app() -> Callable[[Scope, Receive, Send], Awaitable[None]]:
     async def push(match: _Match, skip: str | None) -> None:
         for watcher, (view, send) in list(match.watchers.items()):
             if watcher != skip:
-                await send({"type": "websocket.send", "text": match.state(view)})
+                try:
+                    await send({"type": "websocket.send", "text": match.state(view)})
+                except ClientDisconnected:  # a player that left (the run's end): dropped
+                    match.watchers.pop(watcher, None)
 
     async def http(scope: Scope, receive: Receive, send: Send) -> None:
         body = b""
