@@ -21,15 +21,10 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
 
+from starlette.types import ASGIApp, Receive, Scope, Send
 from uvicorn.protocols.utils import ClientDisconnected
-
-Scope = dict[str, Any]
-Receive = Callable[[], Awaitable[dict[str, Any]]]
-Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 #: What fills a state to the size of the web app's (a board of 24 points and a record entry,
 #: as the web app writes them).
@@ -60,7 +55,7 @@ class _Match:
         )
 
 
-def create_app() -> Callable[[Scope, Receive, Send], Awaitable[None]]:
+def create_app() -> ASGIApp:
     """The floor app (see the module's docstring)."""
     matches: dict[str, _Match] = {}
 

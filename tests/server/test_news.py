@@ -95,6 +95,24 @@ def unread(store: MatchStore) -> None:
     store._version = store._record = store._load = read  # type: ignore[method-assign]
 
 
+def counted_reads(store: MatchStore) -> list[str]:
+    """The rows ``store`` reads from now on, in order: ``"whole"`` for a match read whole,
+    ``"record"`` for its record read to take the events its copy lacks."""
+    reads: list[str] = []
+    load, record = store._load, store._record
+
+    def loaded(match_id: str) -> LiveMatch:
+        reads.append("whole")
+        return load(match_id)
+
+    def recorded(match_id: str) -> dict[str, Any]:
+        reads.append("record")
+        return record(match_id)
+
+    store._load, store._record = loaded, recorded  # type: ignore[method-assign]
+    return reads
+
+
 def test_a_copy_takes_the_news_of_each_save_without_reading_its_row(tmp_path: Path) -> None:
     one, other, told = two_stores(tmp_path)
     shown: list[int] = []
@@ -200,17 +218,10 @@ def test_a_copy_holds_a_bounded_number_of_notices_then_reads_its_row(
     row when next used (from the row: the news left no longer goes on from the copy)."""
     monkeypatch.setattr(store_module, "HELD_NEWS", 3)
     one, other, told = two_stores(tmp_path)
-    reads: list[str] = []
-    record = other._record
-
-    def recorded(match_id: str) -> dict[str, Any]:
-        reads.append("record")
-        return record(match_id)
-
-    other._record = recorded  # type: ignore[method-assign]
 
     async def scenario() -> tuple[LiveMatch, LiveMatch]:
         live, copy = await begun(one, other)
+        reads = counted_reads(other)
         told.clear()
         await act_and_save(one, live, 7, telling_state=True)
         for (version, _), news in zip(told, as_read(told), strict=True):
@@ -278,18 +289,7 @@ def test_news_not_understood_or_not_agreeing_has_the_row_read(tmp_path: Path) ->
     """News of another shape (a process of another version) is not taken, and news whose
     events make another score here than there marks the copy to be read whole."""
     one, other, told = two_stores(tmp_path)
-    reads: list[str] = []
-    load, record = other._load, other._record
-
-    def loaded(match_id: str) -> LiveMatch:
-        reads.append("whole")
-        return load(match_id)
-
-    def recorded(match_id: str) -> dict[str, Any]:
-        reads.append("record")
-        return record(match_id)
-
-    other._load, other._record = loaded, recorded  # type: ignore[method-assign]
+    reads = counted_reads(other)
 
     async def scenario() -> tuple[LiveMatch, LiveMatch]:
         live, copy = await begun(one, other)
