@@ -38,9 +38,11 @@ request as a multiple of it (``ratio``): the machine's speed moves by a third wi
 so a run's figures are read against the speed it ran at (the ratio moves too: 2.3 to 3.4 for
 SQLite in one process over a day of runs on one machine, as its milliseconds did).
 With ``--floor`` (and ``--online``) the same players then play against
-``bench/server_floor.py``'s bare app, in one process, and the line adds its CPU a request
-(``floor_ms``) and the steady part's above it (``above_ms``): what serving alone costs at
-that load, in that hour, and what the web app costs beyond it.
+``bench/server_floor.py``'s bare app, served as the web app was (its processes on the run's
+PostgreSQL and Redis where it had them, else one process, its matches in its memory), and
+the line adds its CPU a request (``floor_ms``) and the steady part's above it
+(``above_ms``): what serving alone costs in that set-up, at that load, in that hour, and
+what the web app costs beyond it.
 """
 
 from __future__ import annotations
@@ -632,9 +634,13 @@ def main() -> None:
     references = None if before is None else (before, reference())
     floor = None
     if options.floor:
-        # One process, no database: the floor app keeps its matches in its memory.
+        # The same set-up: its processes, its database and its Redis; without Redis, one
+        # process, which keeps the matches in its memory.
         here = str(Path(__file__).resolve().parent)
-        floor = serve_and_run(options, "server_floor:create_app", ["--app-dir", here])
+        processes = uvicorn_options if options.redis_url else []
+        floor = serve_and_run(options, "server_floor:create_app",
+                              [*processes, "--app-dir", here], options.also_pid,
+                              options.database_url, options.redis_url)
     report(options.players, tally, references, floor)
 
 

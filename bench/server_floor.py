@@ -15,14 +15,31 @@ parser's, the WebSocket's and the event loop's work, and the process woken for e
 on the machine as it is at that moment. Run beside the web app's own runs, it shows how much
 of their CPU a request is the serving itself, and how that part moves with the hour and with
 the load's shape (pauses or none).
+
+Where the server's environment names PostgreSQL and Redis (``BACKGAMMON_DATABASE_URL``,
+``BACKGAMMON_REDIS_URL``, as ``bench/server.py --database-url ... --redis-url ...`` sets
+them), the floor is that of a server of several processes (:class:`Shared`): the database is
+the source of truth (each action one conditional UPDATE of the match's row, sent from the event
+loop on psycopg's asyncio connections, the action acknowledged once it is committed), and
+each action is published on the match's Redis channel (on a connection Redis does not answer,
+``CLIENT REPLY OFF``) to the processes whose WebSockets watch the match, which push it to
+them. Its cost a request is then what that set-up's round trips and wake-ups cost, below any
+code of the web app's.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
 import secrets
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
 
+from psycopg_pool import AsyncConnectionPool
+from redis import asyncio as redis
 from starlette.types import ASGIApp, Receive, Scope, Send
 from uvicorn.protocols.utils import ClientDisconnected
 
@@ -55,9 +72,157 @@ class _Match:
         )
 
 
+#: The floor's matches in a shared database (beside the web app's tables in a run's database).
+_TABLE = (
+    "CREATE TABLE IF NOT EXISTS floor_matches (id text PRIMARY KEY, version integer NOT NULL,"
+    " to_act integer NOT NULL, joined boolean NOT NULL)"
+)
+#: Each match's Redis channel is this followed by its id.
+_CHANNEL = "floor:"
+#: The connections of a process to the database, all made at its start.
+_CONNECTIONS = 10
+
+
+def _command(*words: str) -> bytes:
+    """A Redis command as Redis reads it (RESP).
+
+    >>> _command("PUBLISH", "floor:x", "1")
+    b'*3\\r\\n$7\\r\\nPUBLISH\\r\\n$7\\r\\nfloor:x\\r\\n$1\\r\\n1\\r\\n'
+    """
+    parts = [f"*{len(words)}\r\n".encode()]
+    for word in words:
+        data = word.encode()
+        parts.append(b"$%d\r\n%s\r\n" % (len(data), data))
+    return b"".join(parts)
+
+
+class Shared:
+    """The PostgreSQL database and the Redis that the floor app's processes share: the
+    matches' rows, and a notice on a match's channel after each change, heard by the other
+    processes that follow it (``heard(match_id, notice)``, the notice's words after its
+    origin's)."""
+
+    def __init__(
+        self, database_url: str, redis_url: str,
+        heard: Callable[[str, list[str]], Awaitable[None]],
+    ) -> None:
+        self._pool = AsyncConnectionPool(
+            database_url, min_size=_CONNECTIONS, max_size=_CONNECTIONS, open=False,
+            kwargs={"autocommit": True},
+        )
+        self._redis_url = redis_url
+        self._heard = heard
+        #: Marks this process's notices, which Redis sends it back where it follows the match.
+        self.origin = secrets.token_hex(4)
+        self._confirmed: dict[str, asyncio.Future[None]] = {}
+        self._client: Any = None
+        self._pubsub: Any = None
+        self._writer: asyncio.StreamWriter | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def start(self) -> None:
+        """Open the connections, make the table where no process has yet, and listen."""
+        await self._pool.open(wait=True)
+        async with self._pool.connection() as connection, connection.transaction():
+            await connection.execute("SELECT pg_advisory_xact_lock(7531)")  # one at a time
+            await connection.execute(_TABLE)
+        self._client = redis.from_url(self._redis_url)
+        self._pubsub = self._client.pubsub()
+        await self._pubsub.subscribe(_CHANNEL + self.origin)  # a connection before any match
+        self._spawn(self._listen())
+        where = urlsplit(self._redis_url)
+        _, self._writer = await asyncio.open_connection(where.hostname, where.port or 6379)
+        self._writer.write(_command("CLIENT", "REPLY", "OFF"))  # publish without answers
+
+    async def stop(self) -> None:
+        """Close every connection."""
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._writer is not None:
+            self._writer.close()
+        if self._pubsub is not None:
+            await self._pubsub.aclose()
+            await self._client.aclose()
+        await self._pool.close()
+
+    async def row(self, sql: str, *values: object) -> tuple[Any, ...] | None:
+        """The first row ``sql`` answers (a statement of its own, committed when this
+        returns), or None."""
+        async with self._pool.connection() as connection:
+            cursor = await connection.execute(sql, values)
+            return await cursor.fetchone()
+
+    def tell(self, match_id: str, *words: object) -> None:
+        """Publish a notice of ``match_id``'s change (not waiting: Redis does not answer)."""
+        assert self._writer is not None
+        notice = " ".join(str(word) for word in (self.origin, *words))
+        self._writer.write(_command("PUBLISH", _CHANNEL + match_id, notice))
+
+    async def follow(self, match_id: str) -> None:
+        """Hear the match's notices from now on (once Redis confirmed it)."""
+        channel = _CHANNEL + match_id
+        confirmed = self._confirmed.setdefault(
+            channel, asyncio.get_running_loop().create_future()
+        )
+        await self._pubsub.subscribe(channel)
+        await confirmed
+
+    def unfollow(self, match_id: str) -> None:
+        """Stop hearing the match's notices (in the background)."""
+        channel = _CHANNEL + match_id
+        self._confirmed.pop(channel, None)
+        self._spawn(self._unsubscribe(channel))
+
+    async def _unsubscribe(self, channel: str) -> None:
+        if channel not in self._confirmed:  # not followed again meanwhile
+            await self._pubsub.unsubscribe(channel)
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _listen(self) -> None:
+        async for message in self._pubsub.listen():
+            channel = message["channel"].decode()
+            if message["type"] == "subscribe":
+                confirmed = self._confirmed.get(channel)
+                if confirmed is not None and not confirmed.done():
+                    confirmed.set_result(None)
+            elif message["type"] == "message":
+                origin, *words = message["data"].decode().split(" ")
+                if origin != self.origin:
+                    await self._heard(channel.removeprefix(_CHANNEL), words)
+
+
 def create_app() -> ASGIApp:
-    """The floor app (see the module's docstring)."""
+    """The floor app (see the module's docstring): on PostgreSQL and Redis where the
+    environment names them, else in its memory."""
     matches: dict[str, _Match] = {}
+    database_url = os.environ.get("BACKGAMMON_DATABASE_URL", "")
+    redis_url = os.environ.get("BACKGAMMON_REDIS_URL")
+
+    def match_of(match_id: str) -> _Match:
+        """The process's copy of a match (one it had not seen: made, to be read)."""
+        return matches.get(match_id) or matches.setdefault(match_id, _Match(match_id))
+
+    def update(match: _Match, row: tuple[Any, ...] | list[str]) -> None:
+        """Bring ``match`` to ``row`` (version, seat to act, joined), unless it is older."""
+        version, to_act, joined = int(row[0]), int(row[1]), row[2] in (True, "1")
+        if version >= match.version:
+            match.version, match.to_act, match.joined = version, to_act, joined
+
+    async def heard(match_id: str, words: list[str]) -> None:
+        match = match_of(match_id)
+        update(match, words)
+        await push(match, words[3] if len(words) > 3 else None)
+
+    shared = (
+        Shared(database_url, redis_url, heard)
+        if database_url.startswith("postgresql") and redis_url
+        else None
+    )
 
     async def answer(send: Send, status: int, text: str) -> None:
         body = text.encode()
@@ -74,6 +239,12 @@ def create_app() -> ASGIApp:
                 except ClientDisconnected:  # a player that left (the run's end): dropped
                     match.watchers.pop(watcher, None)
 
+    async def changed(match: _Match, skip: str | None) -> None:
+        """Tell the other processes (where there are) and push to this one's watchers."""
+        if shared is not None:
+            shared.tell(match.id, match.version, match.to_act, int(match.joined), skip or "")
+        await push(match, skip)
+
     async def http(scope: Scope, receive: Receive, send: Send) -> None:
         body = b""
         while True:
@@ -87,38 +258,73 @@ def create_app() -> ASGIApp:
         if path == "/api/matches":
             match = _Match(secrets.token_urlsafe(12))
             matches[match.id] = match
+            if shared is not None:
+                await shared.row(
+                    "INSERT INTO floor_matches VALUES (%s, 0, 0, false) RETURNING id", match.id
+                )
             return await answer(send, 201, match.state(0))
         if path == "/api/matches/join":
-            match = matches[json.loads(body)["invite"]]
-            match.joined, match.version = True, match.version + 1
+            match = match_of(json.loads(body)["invite"])
+            if shared is None:
+                match.joined, match.version = True, match.version + 1
+            else:
+                update(match, await shared.row(
+                    "UPDATE floor_matches SET joined = true, version = version + 1"
+                    " WHERE id = %s RETURNING version, to_act, joined", match.id
+                ) or ())
             match.tokens[1] = secrets.token_urlsafe(16)
-            await push(match, None)
+            await changed(match, None)
             return await answer(send, 200, f'{{"id":"{match.id}","token":"{match.tokens[1]}"}}')
-        match = matches[path.split("/")[3]]
+        match = match_of(path.split("/")[3])
         if scope["method"] == "GET":
+            if shared is not None:
+                await read(match)
             return await answer(send, 200, match.state(0))
         action = json.loads(body)
-        if action["version"] != match.version or action["seat"] != match.to_act:
-            return await answer(send, 409, '{"detail":"stale"}')
-        match.version += 1
-        match.to_act = 1 - match.to_act
+        version, seat = action["version"], action["seat"]
+        if shared is None:
+            if version != match.version or seat != match.to_act:
+                return await answer(send, 409, '{"detail":"stale"}')
+            match.version, match.to_act = version + 1, 1 - seat
+        else:
+            # The version checked by the row's UPDATE, acknowledged once it is committed.
+            row = await shared.row(
+                "UPDATE floor_matches SET version = version + 1, to_act = 1 - to_act"
+                " WHERE id = %s AND version = %s AND to_act = %s"
+                " RETURNING version, to_act, joined", match.id, version, seat
+            )
+            if row is None:
+                return await answer(send, 409, '{"detail":"stale"}')
+            update(match, row)
         headers = dict(scope["headers"])
-        await push(match, headers.get(b"watcher-id", b"").decode() or None)
-        await answer(send, 200, match.state(action["seat"]))
+        await changed(match, headers.get(b"watcher-id", b"").decode() or None)
+        await answer(send, 200, match.state(seat))
+
+    async def read(match: _Match) -> None:
+        assert shared is not None
+        update(match, await shared.row(
+            "SELECT version, to_act, joined FROM floor_matches WHERE id = %s", match.id
+        ) or ())
 
     async def websocket(scope: Scope, receive: Receive, send: Send) -> None:
-        match = matches[scope["path"].split("/")[3]]
+        match = match_of(scope["path"].split("/")[3])
         query = dict(pair.split("=", 1) for pair in scope["query_string"].decode().split("&"))
         await receive()  # websocket.connect
         await send({"type": "websocket.accept"})
-        view = int(query["view"])
-        match.watchers[query["watcher"]] = (view, send)
+        view, watcher = int(query["view"]), query["watcher"]
+        if shared is not None and not match.watchers:
+            await shared.follow(match.id)
+        match.watchers[watcher] = (view, send)
+        if shared is not None:
+            await read(match)  # after following it: no change missed between the two
         await send({"type": "websocket.send", "text": match.state(view)})
         try:
             while (await receive())["type"] != "websocket.disconnect":
                 pass
         finally:
-            match.watchers.pop(query["watcher"], None)
+            match.watchers.pop(watcher, None)
+            if shared is not None and not match.watchers:
+                shared.unfollow(match.id)
 
     async def app(scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
@@ -127,8 +333,12 @@ def create_app() -> ASGIApp:
             await websocket(scope, receive, send)
         elif scope["type"] == "lifespan":
             await receive()  # lifespan.startup
+            if shared is not None:
+                await shared.start()
             await send({"type": "lifespan.startup.complete"})
             await receive()  # lifespan.shutdown
+            if shared is not None:
+                await shared.stop()
             await send({"type": "lifespan.shutdown.complete"})
 
     return app
