@@ -159,3 +159,28 @@ def test_a_failed_save_on_postgresql_is_sqlalchemys_error_and_writes_nothing(
 
     asyncio.run(saved())
     assert rows(engine, "matches", "by-driver") != before
+
+
+def test_psycopgs_saves_make_every_connection_at_the_start(postgres_engine: Engine) -> None:
+    """The saves' pool is made whole before the first save: one that grew on demand made
+    the saves of its first busy moment wait for new connections (a backend started, its
+    catalogs read), and again after each quiet spell."""
+    engine = postgres_engine
+    others = text(
+        "SELECT count(*) FROM pg_stat_activity WHERE datname = :name"
+        " AND pid <> pg_backend_pid()"
+    )
+
+    async def made() -> int:
+        with engine.connect() as connection:
+            count = {"name": engine.url.database}
+            before = connection.execute(others, count).scalar_one()
+            connection.commit()  # a transaction sees one snapshot of the statistics
+            saves = AsyncDriverSaves(engine, keeping("postgresql")[1], 4)
+            await saves.open()
+            try:
+                return connection.execute(others, count).scalar_one() - before
+            finally:
+                await saves.close()
+
+    assert asyncio.run(made()) == 4

@@ -33,6 +33,9 @@ from ..match import Match
 from .db import ActionKeyRow, JSONText, MatchRow, json_text, now
 from .keys import KeptKey
 
+#: Seconds the saves' connections to PostgreSQL may take to be made, at the start.
+CONNECTING = 30.0
+
 
 class MatchChangedError(RuntimeError):
     """The database holds another version of the match than the one an action was made on
@@ -205,14 +208,18 @@ class AsyncDriverSaves:
         self._save = _Prepared.of(SAVE, dialect)
         self._keep = _Prepared.of(keep, dialect)
         url = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        # Every connection made at the start and kept: a pool that grew on demand made its
+        # saves wait for a new connection (a backend started, its catalogs read) at the first
+        # busy moment, and again after each quiet spell (its idle connections closed).
         self._pool = AsyncConnectionPool(
-            url, min_size=1, max_size=size, open=False, kwargs={"autocommit": True},
+            url, min_size=size, max_size=size, open=False, kwargs={"autocommit": True},
             configure=_writes_json_text,
         )
 
     async def open(self) -> None:
-        """Start the pool (its first connection is made in the background)."""
-        await self._pool.open()
+        """Start the pool, once its connections are made (PoolTimeout where they cannot be
+        within ``CONNECTING`` seconds)."""
+        await self._pool.open(wait=True, timeout=CONNECTING)
 
     async def save(self, values: dict[str, Any], keep: bool) -> None:
         """Write the save of :func:`save_values` (with its key's where ``keep``), all or
