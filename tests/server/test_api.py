@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import subprocess
+import sys
 import threading
 import time
 import warnings
@@ -923,11 +925,49 @@ def test_settings_come_from_the_environment() -> None:
         Settings.from_env({"BACKGAMMON_TELEMETRY": "yes"})
 
 
+#: A child process that configures OpenTelemetry's tracer provider (for the whole process,
+#: once: not in the tests' own), serves one request, and prints the spans FastAPI started.
+_SPANS = """
+import sys
+from pathlib import Path
+from fastapi.testclient import TestClient
+from opentelemetry import trace
+from backgammon.server import Settings, create_app
+from backgammon.server.settings import sqlite_url
+
+started = []
+
+class Recorder(trace.NoOpTracer):
+    def start_span(self, name, *args, **kwargs):
+        started.append(name)
+        return super().start_span(name, *args, **kwargs)
+
+class Provider(trace.TracerProvider):
+    def get_tracer(self, *args, **kwargs):
+        return Recorder()
+
+trace.set_tracer_provider(Provider())
+app = create_app(Settings(sqlite_url(Path(sys.argv[1])), telemetry=sys.argv[2] == "1"))
+with TestClient(app) as client:
+    assert client.get("/").status_code == 200
+print(*started)
+"""
+
+
 def test_fastapis_telemetry_is_off_unless_asked_for(tmp_path: Path) -> None:
-    quiet = create_app(Settings(sqlite_url(tmp_path / "a.sqlite")))
-    told = create_app(Settings(sqlite_url(tmp_path / "b.sqlite"), telemetry=True))
-    assert not any(quiet._telemetry[kind] for kind in ("tracing", "metrics", "logs"))
-    assert all(told._telemetry[kind] for kind in ("tracing", "metrics", "logs"))
+    """With a tracer provider configured, FastAPI traces each request only where
+    BACKGAMMON_TELEMETRY asks for it (it asks for the provider at every request otherwise,
+    a cost every action paid)."""
+
+    def spans(name: str, telemetry: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-W", "ignore", "-c", _SPANS, str(tmp_path / name), telemetry],
+            capture_output=True, text=True, timeout=120, check=True,
+        )
+        return done.stdout.strip()
+
+    assert spans("quiet.sqlite", "0") == ""
+    assert spans("told.sqlite", "1") == "GET"
 
 
 def test_the_serve_command_starts_uvicorn(
