@@ -962,8 +962,9 @@ def test_fastapis_telemetry_is_off_unless_asked_for(tmp_path: Path) -> None:
     def spans(name: str, telemetry: str) -> str:
         done = subprocess.run(
             [sys.executable, "-W", "ignore", "-c", _SPANS, str(tmp_path / name), telemetry],
-            capture_output=True, text=True, timeout=120, check=True,
+            capture_output=True, text=True, timeout=120, check=False,
         )
+        assert done.returncode == 0, done.stderr
         return done.stdout.strip()
 
     assert spans("quiet.sqlite", "0") == ""
