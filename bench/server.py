@@ -725,7 +725,9 @@ def report(
         floor_ms = floor.steady[2] / floor.steady[1] * 1000
         above = server / requests * 1000 - floor_ms
         print(f"floor (bench/server_floor.py, the same players after the run): server CPU "
-              f"{floor_ms:.2f} ms a request; the steady part's is {above:.2f} ms above it")
+              f"{floor_ms:.2f} ms a request ({floor.errors} errors, an action lost "
+              f"{floor.lost}, doubled {floor.doubled}); the steady part's is {above:.2f} ms "
+              f"above it")
         figures += f" floor_ms={floor_ms:.2f} above_ms={above:.2f}"
     print(f"server players={players} {figures} lost={tally.lost} doubled={tally.doubled}")
 
