@@ -634,10 +634,11 @@ def main() -> None:
     references = None if before is None else (before, reference())
     floor = None
     if options.floor:
-        # The same set-up: its processes, its database and its Redis; without Redis, one
-        # process, which keeps the matches in its memory.
+        # The same set-up: its processes, its PostgreSQL and its Redis; without them, one
+        # process, which keeps the matches in its memory (server_floor.create_app).
         here = str(Path(__file__).resolve().parent)
-        processes = uvicorn_options if options.redis_url else []
+        shared = options.redis_url and (options.database_url or "").startswith("postgresql")
+        processes = uvicorn_options if shared else []
         floor = serve_and_run(options, "server_floor:create_app",
                               [*processes, "--app-dir", here], options.also_pid,
                               options.database_url, options.redis_url)

@@ -18,7 +18,7 @@ the load's shape (pauses or none).
 
 Where the server's environment names PostgreSQL and Redis (``BACKGAMMON_DATABASE_URL``,
 ``BACKGAMMON_REDIS_URL``, as ``bench/server.py --database-url ... --redis-url ...`` sets
-them), the floor is that of a server of several processes (:class:`Shared`): the database is
+them), the floor is that of a server of several processes (:class:`SharedMatches`): the database is
 the source of truth (each action one conditional UPDATE of the match's row, sent from the event
 loop on psycopg's asyncio connections, the action acknowledged once it is committed), and
 each action is published on the match's Redis channel (on a connection Redis does not answer,
@@ -33,7 +33,7 @@ import asyncio
 import json
 import os
 import secrets
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -62,6 +62,12 @@ class _Match:
     #: The WebSockets watching, by watcher id: the seat they watch from and their send.
     watchers: dict[str, tuple[int, Send]] = field(default_factory=dict)
 
+    def seen(self, version: int, to_act: int, joined: bool) -> None:
+        """Take the match as another copy (the database's, another process's) saw it,
+        unless that is older than this one."""
+        if version >= self.version:
+            self.version, self.to_act, self.joined = version, to_act, joined
+
     def state(self, view: int) -> str:
         """The state's text from seat ``view``'s side."""
         return (
@@ -70,6 +76,68 @@ class _Match:
             f'"waiting_for_opponent":{"false" if self.joined else "true"},"view":{view},'
             f'"token":"{self.tokens[0]}","invite":"{self.id}","fill":{_FILLER}}}'
         )
+
+
+async def _answer(send: Send, status: int, text: str) -> None:
+    body = text.encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"),
+                            (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
+
+async def _push(match: _Match, skip: str | None) -> None:
+    """Push the match's state to its watchers in this process, but ``skip``."""
+    for watcher, (view, send) in list(match.watchers.items()):
+        if watcher != skip:
+            try:
+                await send({"type": "websocket.send", "text": match.state(view)})
+            except ClientDisconnected:  # a player that left (the run's end): dropped
+                match.watchers.pop(watcher, None)
+
+
+class Matches(dict[str, _Match]):
+    """The floor app's matches, in its memory (one process): each kept, checked and changed
+    here, and known to no other process. A match not known is made (the shared kind reads
+    it)."""
+
+    def __missing__(self, match_id: str) -> _Match:
+        match = self[match_id] = _Match(match_id)
+        return match
+
+    async def start(self) -> None:
+        """Connect to what the matches are kept in (nothing here)."""
+
+    async def stop(self) -> None:
+        """Close what :meth:`start` opened."""
+
+    async def create(self, match: _Match) -> None:
+        """Keep a new match."""
+        self[match.id] = match
+
+    async def join(self, match: _Match) -> None:
+        """Take the match's other seat."""
+        match.seen(match.version + 1, match.to_act, True)
+
+    async def read(self, match: _Match) -> None:
+        """Bring the process's copy of the match up to date (it is: there is no other)."""
+
+    async def act(self, match: _Match, version: int, seat: int) -> bool:
+        """The seat's action on the match's ``version``: whether it was its turn then, and
+        the action made."""
+        if version != match.version or seat != match.to_act:
+            return False
+        match.seen(version + 1, 1 - seat, match.joined)
+        return True
+
+    def tell(self, match: _Match, skip: str | None) -> None:
+        """Tell the other processes of the match's change (there are none)."""
+
+    async def follow(self, match: _Match) -> None:
+        """Hear the other processes' changes to the match from now on (there are none)."""
+
+    def unfollow(self, match: _Match) -> None:
+        """Stop hearing the match's changes."""
 
 
 #: The floor's matches in a shared database (beside the web app's tables in a run's database).
@@ -96,22 +164,18 @@ def _command(*words: str) -> bytes:
     return b"".join(parts)
 
 
-class Shared:
-    """The PostgreSQL database and the Redis that the floor app's processes share: the
-    matches' rows, and a notice on a match's channel after each change, heard by the other
-    processes that follow it (``heard(match_id, notice)``, the notice's words after its
-    origin's)."""
+class SharedMatches(Matches):
+    """The matches of several processes of the floor app, kept in PostgreSQL (the source of
+    truth: each action one conditional UPDATE of its match's row), each change published
+    on the match's Redis channel and pushed by the other processes that follow it."""
 
-    def __init__(
-        self, database_url: str, redis_url: str,
-        heard: Callable[[str, list[str]], Awaitable[None]],
-    ) -> None:
+    def __init__(self, database_url: str, redis_url: str) -> None:
+        super().__init__()
         self._pool = AsyncConnectionPool(
             database_url, min_size=_CONNECTIONS, max_size=_CONNECTIONS, open=False,
             kwargs={"autocommit": True},
         )
         self._redis_url = redis_url
-        self._heard = heard
         #: Marks this process's notices, which Redis sends it back where it follows the match.
         self.origin = secrets.token_hex(4)
         self._confirmed: dict[str, asyncio.Future[None]] = {}
@@ -135,7 +199,6 @@ class Shared:
         self._writer.write(_command("CLIENT", "REPLY", "OFF"))  # publish without answers
 
     async def stop(self) -> None:
-        """Close every connection."""
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -146,31 +209,59 @@ class Shared:
             await self._client.aclose()
         await self._pool.close()
 
-    async def row(self, sql: str, *values: object) -> tuple[Any, ...] | None:
-        """The first row ``sql`` answers (a statement of its own, committed when this
-        returns), or None."""
+    async def create(self, match: _Match) -> None:
+        await super().create(match)
+        await self._row(
+            match, "INSERT INTO floor_matches VALUES (%s, 0, 0, false)"
+            " RETURNING version, to_act, joined"
+        )
+
+    async def join(self, match: _Match) -> None:
+        await self._row(
+            match, "UPDATE floor_matches SET joined = true, version = version + 1"
+            " WHERE id = %s RETURNING version, to_act, joined"
+        )
+
+    async def read(self, match: _Match) -> None:
+        await self._row(match, "SELECT version, to_act, joined FROM floor_matches WHERE id = %s")
+
+    async def act(self, match: _Match, version: int, seat: int) -> bool:
+        # The version checked by the row's UPDATE, acknowledged once it is committed.
+        return await self._row(
+            match, "UPDATE floor_matches SET version = version + 1, to_act = 1 - to_act"
+            " WHERE id = %s AND version = %s AND to_act = %s RETURNING version, to_act, joined",
+            version, seat,
+        )
+
+    async def _row(self, match: _Match, sql: str, *values: object) -> bool:
+        """Run ``sql`` on the match's row (a statement of its own, committed when this
+        returns) and take the row it answers (version, seat to act, joined): whether there
+        was one."""
         async with self._pool.connection() as connection:
-            cursor = await connection.execute(sql, values)
-            return await cursor.fetchone()
+            cursor = await connection.execute(sql, (match.id, *values))
+            row = await cursor.fetchone()
+        if row is not None:
+            match.seen(*row)
+        return row is not None
 
-    def tell(self, match_id: str, *words: object) -> None:
-        """Publish a notice of ``match_id``'s change (not waiting: Redis does not answer)."""
+    def tell(self, match: _Match, skip: str | None) -> None:
+        """Publish the match's change (not waiting: Redis does not answer)."""
         assert self._writer is not None
-        notice = " ".join(str(word) for word in (self.origin, *words))
-        self._writer.write(_command("PUBLISH", _CHANNEL + match_id, notice))
+        notice = f"{self.origin} {match.version} {match.to_act} {int(match.joined)} {skip or ''}"
+        self._writer.write(_command("PUBLISH", _CHANNEL + match.id, notice))
 
-    async def follow(self, match_id: str) -> None:
+    async def follow(self, match: _Match) -> None:
         """Hear the match's notices from now on (once Redis confirmed it)."""
-        channel = _CHANNEL + match_id
+        channel = _CHANNEL + match.id
         confirmed = self._confirmed.setdefault(
             channel, asyncio.get_running_loop().create_future()
         )
         await self._pubsub.subscribe(channel)
         await confirmed
 
-    def unfollow(self, match_id: str) -> None:
+    def unfollow(self, match: _Match) -> None:
         """Stop hearing the match's notices (in the background)."""
-        channel = _CHANNEL + match_id
+        channel = _CHANNEL + match.id
         self._confirmed.pop(channel, None)
         self._spawn(self._unsubscribe(channel))
 
@@ -191,59 +282,28 @@ class Shared:
                 if confirmed is not None and not confirmed.done():
                     confirmed.set_result(None)
             elif message["type"] == "message":
-                origin, *words = message["data"].decode().split(" ")
-                if origin != self.origin:
-                    await self._heard(channel.removeprefix(_CHANNEL), words)
+                origin, version, to_act, joined, skip = message["data"].decode().split(" ")
+                if origin != self.origin:  # its own notice, sent back: its pages have it
+                    match = self[channel.removeprefix(_CHANNEL)]
+                    match.seen(int(version), int(to_act), joined == "1")
+                    await _push(match, skip or None)
 
 
 def create_app() -> ASGIApp:
     """The floor app (see the module's docstring): on PostgreSQL and Redis where the
     environment names them, else in its memory."""
-    matches: dict[str, _Match] = {}
     database_url = os.environ.get("BACKGAMMON_DATABASE_URL", "")
     redis_url = os.environ.get("BACKGAMMON_REDIS_URL")
-
-    def match_of(match_id: str) -> _Match:
-        """The process's copy of a match (one it had not seen: made, to be read)."""
-        return matches.get(match_id) or matches.setdefault(match_id, _Match(match_id))
-
-    def update(match: _Match, row: tuple[Any, ...] | list[str]) -> None:
-        """Bring ``match`` to ``row`` (version, seat to act, joined), unless it is older."""
-        version, to_act, joined = int(row[0]), int(row[1]), row[2] in (True, "1")
-        if version >= match.version:
-            match.version, match.to_act, match.joined = version, to_act, joined
-
-    async def heard(match_id: str, words: list[str]) -> None:
-        match = match_of(match_id)
-        update(match, words)
-        await push(match, words[3] if len(words) > 3 else None)
-
-    shared = (
-        Shared(database_url, redis_url, heard)
+    matches = (
+        SharedMatches(database_url, redis_url)
         if database_url.startswith("postgresql") and redis_url
-        else None
+        else Matches()
     )
 
-    async def answer(send: Send, status: int, text: str) -> None:
-        body = text.encode()
-        await send({"type": "http.response.start", "status": status,
-                    "headers": [(b"content-type", b"application/json"),
-                                (b"content-length", str(len(body)).encode())]})
-        await send({"type": "http.response.body", "body": body})
-
-    async def push(match: _Match, skip: str | None) -> None:
-        for watcher, (view, send) in list(match.watchers.items()):
-            if watcher != skip:
-                try:
-                    await send({"type": "websocket.send", "text": match.state(view)})
-                except ClientDisconnected:  # a player that left (the run's end): dropped
-                    match.watchers.pop(watcher, None)
-
     async def changed(match: _Match, skip: str | None) -> None:
-        """Tell the other processes (where there are) and push to this one's watchers."""
-        if shared is not None:
-            shared.tell(match.id, match.version, match.to_act, int(match.joined), skip or "")
-        await push(match, skip)
+        """Tell the other processes, and push to this one's watchers but ``skip``."""
+        matches.tell(match, skip)
+        await _push(match, skip)
 
     async def http(scope: Scope, receive: Receive, send: Send) -> None:
         body = b""
@@ -254,77 +314,46 @@ def create_app() -> ASGIApp:
                 break
         path = scope["path"]
         if scope["method"] == "GET" and path == "/docs":
-            return await answer(send, 200, "{}")
+            return await _answer(send, 200, "{}")
         if path == "/api/matches":
             match = _Match(secrets.token_urlsafe(12))
-            matches[match.id] = match
-            if shared is not None:
-                await shared.row(
-                    "INSERT INTO floor_matches VALUES (%s, 0, 0, false) RETURNING id", match.id
-                )
-            return await answer(send, 201, match.state(0))
+            await matches.create(match)
+            return await _answer(send, 201, match.state(0))
         if path == "/api/matches/join":
-            match = match_of(json.loads(body)["invite"])
-            if shared is None:
-                match.joined, match.version = True, match.version + 1
-            else:
-                update(match, await shared.row(
-                    "UPDATE floor_matches SET joined = true, version = version + 1"
-                    " WHERE id = %s RETURNING version, to_act, joined", match.id
-                ) or ())
+            match = matches[json.loads(body)["invite"]]
+            await matches.join(match)
             match.tokens[1] = secrets.token_urlsafe(16)
             await changed(match, None)
-            return await answer(send, 200, f'{{"id":"{match.id}","token":"{match.tokens[1]}"}}')
-        match = match_of(path.split("/")[3])
+            return await _answer(send, 200, f'{{"id":"{match.id}","token":"{match.tokens[1]}"}}')
+        match = matches[path.split("/")[3]]
         if scope["method"] == "GET":
-            if shared is not None:
-                await read(match)
-            return await answer(send, 200, match.state(0))
+            await matches.read(match)
+            return await _answer(send, 200, match.state(0))
         action = json.loads(body)
-        version, seat = action["version"], action["seat"]
-        if shared is None:
-            if version != match.version or seat != match.to_act:
-                return await answer(send, 409, '{"detail":"stale"}')
-            match.version, match.to_act = version + 1, 1 - seat
-        else:
-            # The version checked by the row's UPDATE, acknowledged once it is committed.
-            row = await shared.row(
-                "UPDATE floor_matches SET version = version + 1, to_act = 1 - to_act"
-                " WHERE id = %s AND version = %s AND to_act = %s"
-                " RETURNING version, to_act, joined", match.id, version, seat
-            )
-            if row is None:
-                return await answer(send, 409, '{"detail":"stale"}')
-            update(match, row)
+        if not await matches.act(match, action["version"], action["seat"]):
+            return await _answer(send, 409, '{"detail":"stale"}')
         headers = dict(scope["headers"])
         await changed(match, headers.get(b"watcher-id", b"").decode() or None)
-        await answer(send, 200, match.state(seat))
-
-    async def read(match: _Match) -> None:
-        assert shared is not None
-        update(match, await shared.row(
-            "SELECT version, to_act, joined FROM floor_matches WHERE id = %s", match.id
-        ) or ())
+        await _answer(send, 200, match.state(action["seat"]))
 
     async def websocket(scope: Scope, receive: Receive, send: Send) -> None:
-        match = match_of(scope["path"].split("/")[3])
+        match = matches[scope["path"].split("/")[3]]
         query = dict(pair.split("=", 1) for pair in scope["query_string"].decode().split("&"))
         await receive()  # websocket.connect
         await send({"type": "websocket.accept"})
         view, watcher = int(query["view"]), query["watcher"]
-        if shared is not None and not match.watchers:
-            await shared.follow(match.id)
+        if not match.watchers:
+            await matches.follow(match)
         match.watchers[watcher] = (view, send)
-        if shared is not None:
-            await read(match)  # after following it: no change missed between the two
+        await matches.read(match)  # after following it: no change missed between the two
         await send({"type": "websocket.send", "text": match.state(view)})
         try:
             while (await receive())["type"] != "websocket.disconnect":
                 pass
         finally:
             match.watchers.pop(watcher, None)
-            if shared is not None and not match.watchers:
-                shared.unfollow(match.id)
+            if not match.watchers:
+                matches.unfollow(match)
 
     async def app(scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
@@ -333,12 +362,10 @@ def create_app() -> ASGIApp:
             await websocket(scope, receive, send)
         elif scope["type"] == "lifespan":
             await receive()  # lifespan.startup
-            if shared is not None:
-                await shared.start()
+            await matches.start()
             await send({"type": "lifespan.startup.complete"})
             await receive()  # lifespan.shutdown
-            if shared is not None:
-                await shared.stop()
+            await matches.stop()
             await send({"type": "lifespan.shutdown.complete"})
 
     return app
