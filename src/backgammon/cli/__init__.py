@@ -497,6 +497,7 @@ from . import analyse as _analyse
 from . import engine_tools as _engine_tools
 from . import external as _external
 from . import rollout as _rollout
+from . import truth as _truth
 from . import verify as _verify
 
 subcommand("rollout", _rollout.SUMMARY, *_rollout.ARGUMENTS)(_rollout.rollout_command)
@@ -508,4 +509,5 @@ subcommand("hint", _engine_tools.HINT_SUMMARY, *_engine_tools.HINT_ARGUMENTS)(
 subcommand("eval", _engine_tools.EVAL_SUMMARY, *_engine_tools.EVAL_ARGUMENTS)(
     _engine_tools.eval_command
 )
+subcommand("truth", _truth.SUMMARY, *_truth.ARGUMENTS)(_truth.truth_command)
 subcommand("verify-dice", _verify.SUMMARY, *_verify.ARGUMENTS)(_verify.verify_command)

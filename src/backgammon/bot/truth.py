@@ -1,0 +1,335 @@
+"""The truth set: positions whose value is known well enough to judge networks and labels by.
+
+A truth set is a list of positions (the player on roll, before rolling), each from a stated
+source (a match people played, or a game between engines) and of a stated class, and each
+rolled out *to the end* with luck adjustment until its cubeless equity's standard error is at
+most ``target_se`` (or ``max_trials`` are spent). It is the yardstick of everything the bot's
+training does: a network's 0-ply error on it by class, and a labelling method's bias and
+noise (the label less the truth, the truth's own variance subtracted).
+
+Two steps, each resumable and kept in one folder (``data/truth`` by default):
+
+* :func:`choose` builds ``positions.jsonl.gz``: candidates from ``.mat`` files of matches
+  people played (one turn drawn from each game) and from the engine-game decision sets of
+  ``bench/data``, classed by :func:`position_class` and drawn per class to the stated
+  shares, then shuffled so that any prefix of the list is itself a balanced set.
+* :func:`label` rolls the listed positions out in order, ``chunk`` positions a file
+  (``labels-NNN.jsonl.gz``, written whole, so a killed run loses at most the chunk in
+  progress) and goes on from the first position no chunk holds. Each label records the five
+  outputs and their standard errors, the equity and its standard error, the trials, the
+  settings, the seed, the seconds it took and the networks that played (a digest of their
+  file). Bear-offs the table answers exactly take the table's value (no trials).
+
+The dice of position ``i`` come from the seed and ``i`` alone, in blocks of 324 trials with
+stratified first two rolls (trials 0..1295 cover each pair of first rolls once), so a label
+does not depend on how the run was cut or spread over processes.
+
+>>> from backgammon import Position
+>>> position_class(Position.initial())
+'contact'
+>>> position_class(Position.from_id("AAAAAP8PAAAAAA"))     # no contact left, not all home
+'race'
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import math
+import multiprocessing
+import os
+import random
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import BackgammonError
+from ..position import Position
+from .bearoff import is_bearoff, shipped_table
+from .encoding import either_crashed
+from .kernel import Engine
+from .kernel.engine import board_of
+from .probabilities import EQUITY_WEIGHTS
+
+#: The classes of the truth set, as GNU Backgammon's benchmarks split positions, with the
+#: back game apart (crashed and back-game positions are where the networks err most).
+CLASSES = ("contact", "crashed", "backgame", "race", "bearoff")
+#: The shares of each class in a truth set, by default.
+SHARES = {"contact": 0.45, "crashed": 0.15, "backgame": 0.10, "race": 0.20, "bearoff": 0.10}
+#: Trials are added in blocks of this many (a multiple of 36: each first roll as often).
+BLOCK = 324
+_EQUITY = np.array(EQUITY_WEIGHTS)
+_SEED_STEP = 0x9E3779B97F4A7C15
+
+
+class TruthError(BackgammonError):
+    """A truth set that cannot be built or read as asked."""
+
+
+def position_class(position: Position) -> str:
+    """The truth set's class of ``position``: ``bearoff`` (both sides home: the table's),
+    ``race`` (no contact), ``backgame`` (a side holds two points of the other's home board
+    and trails the race by 50 pips or more), ``crashed`` (GNU Backgammon's class) or
+    ``contact``."""
+    board = board_of(position)
+    mine, theirs = board[None, 0], board[None, 1]
+    if is_bearoff(mine, theirs)[0]:
+        return "bearoff"
+    if position.is_race():
+        return "race"
+    pips = [_pips(side) for side in board]
+    for side in range(2):
+        anchors = int((board[side, 19:25] >= 2).sum())
+        if anchors >= 2 and pips[side] - pips[1 - side] >= 50:
+            return "backgame"
+    if either_crashed(mine, theirs)[0]:
+        return "crashed"
+    return "contact"
+
+
+def _pips(side: np.ndarray) -> int:
+    return int((side * np.arange(26)).sum())
+
+
+# Candidates ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A position offered to the truth set: its Position ID, class and where it came from."""
+
+    id: str
+    cls: str
+    source: str
+
+
+def candidates_from_mat(paths: Iterable[Path], seed: int, skip_players: Sequence[str] = ()
+                        ) -> Iterator[Candidate]:
+    """One turn drawn at random from each game of each readable ``.mat`` file (a file the
+    rules refuse is passed over), skipping matches with a player named in ``skip_players``
+    (computer opponents in a corpus of people's matches)."""
+    from ..formats.mat import import_mat
+    from ..game.history import TurnPlayed
+
+    rng = random.Random(seed)
+    skip = {name.lower() for name in skip_players}
+    for path in sorted(paths):
+        try:
+            match = import_mat(path.read_text(encoding="utf-8", errors="replace"))
+        except BackgammonError:
+            continue
+        if skip & {name.lower() for name in match.players}:
+            continue
+        for number, game in enumerate(match.games, 1):
+            turns = [entry for entry in game.history() if isinstance(entry, TurnPlayed)]
+            if not turns:
+                continue
+            turn = rng.choice(turns)
+            position = turn.position
+            yield Candidate(position.id(), position_class(position),
+                            f"{path.name}#game{number}turn{turn.index}")
+
+
+def candidates_from_decisions(path: Path) -> Iterator[Candidate]:
+    """The positions of a decision set of ``bench/decisions.py`` (JSON lines, gzipped: a
+    header, then one decision a line with its Position ID)."""
+    with gzip.open(path, "rt", encoding="utf-8") as lines:
+        next(lines)
+        for line in lines:
+            position = Position.from_id(json.loads(line)["id"])
+            yield Candidate(position.id(), position_class(position), path.name)
+
+
+def draw(candidates: Iterable[Candidate], count: int, shares: dict[str, float], seed: int
+         ) -> list[Candidate]:
+    """``count`` distinct candidates with the classes in ``shares``' proportions (a class
+    short of candidates leaves its places to the others, in order of share)."""
+    rng = random.Random(seed)
+    by_class: dict[str, list[Candidate]] = {cls: [] for cls in shares}
+    seen: set[str] = set()
+    for candidate in candidates:
+        if candidate.id not in seen and candidate.cls in by_class:
+            seen.add(candidate.id)
+            by_class[candidate.cls].append(candidate)
+    wanted = {cls: round(count * share) for cls, share in shares.items()}
+    chosen: list[Candidate] = []
+    for cls, pool in by_class.items():
+        rng.shuffle(pool)
+        chosen += pool[: wanted[cls]]
+        del pool[: wanted[cls]]
+    spare = [c for cls in sorted(shares, key=lambda c: -shares[c]) for c in by_class[cls]]
+    chosen += spare[: max(count - len(chosen), 0)]
+    return chosen
+
+
+def choose(out: Path, groups: Sequence[tuple[str, list[Candidate], int]],
+           shares: dict[str, float], seed: int, header: dict[str, Any]) -> list[Candidate]:
+    """Write ``out/positions.jsonl.gz``: from each group (a name, its candidates, how many
+    to draw), that many by :func:`draw`, all shuffled together; ``header`` (the command,
+    the sources and their licences) is the file's first line. Refuses to overwrite a list
+    that labels already follow."""
+    if list(out.glob("labels-*.jsonl.gz")):
+        raise TruthError(f"{out} already has labels of its positions; choose in a new folder.")
+    chosen: list[Candidate] = []
+    for index, (_, candidates, count) in enumerate(groups):
+        chosen += draw(candidates, count, shares, seed + index)
+    random.Random(seed).shuffle(chosen)
+    out.mkdir(parents=True, exist_ok=True)
+    groups_header = {name: len(candidates) for name, candidates, _ in groups}
+    _write_lines(out / "positions.jsonl.gz",
+                 [{**header, "candidates": groups_header, "shares": shares, "seed": seed}]
+                 + [asdict(c) for c in chosen])
+    return chosen
+
+
+def read_positions(out: Path) -> tuple[dict[str, Any], list[Candidate]]:
+    """The header and the positions of ``out/positions.jsonl.gz``."""
+    path = out / "positions.jsonl.gz"
+    if not path.is_file():
+        raise TruthError(f"{out} has no positions.jsonl.gz: choose the positions first.")
+    header, *rows = _read_lines(path)
+    return header, [Candidate(**row) for row in rows]
+
+
+# Labels --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How each position of the truth set is rolled out."""
+
+    target_se: float = 0.01
+    max_trials: int = 2592
+    plies: int = 0
+    seed: int = 20261207
+
+
+def read_labels(out: Path) -> list[dict[str, Any]]:
+    """Every label of ``out``'s chunks, in the positions' order."""
+    labels: list[dict[str, Any]] = []
+    for path in sorted(out.glob("labels-*.jsonl.gz")):
+        labels += _read_lines(path)
+    return labels
+
+
+def label(out: Path, settings: Settings, chunk: int = 10, workers: int = 1,
+          limit: int | None = None, on_chunk: Any = None) -> int:
+    """Roll out the positions of ``out`` that no chunk holds yet, ``chunk`` a file, with
+    ``workers`` processes (each takes whole positions); stop after ``limit`` new labels
+    (None: all). ``on_chunk(path)`` is called after each chunk is written (to commit it).
+    Returns how many labels were added."""
+    _, positions = read_positions(out)
+    done = read_labels(out)
+    for index, row in enumerate(done):
+        if row["id"] != positions[index].id:
+            raise TruthError(f"Label {index} of {out} is not of its position: start again.")
+    todo = list(enumerate(positions))[len(done):]
+    if limit is not None:
+        todo = todo[:limit]
+    digest = _networks_digest()
+    number = len(list(out.glob("labels-*.jsonl.gz")))
+    tasks = [(index, candidate, settings, digest) for index, candidate in todo]
+    made = 0
+    pending: list[dict[str, Any]] = []
+    context = multiprocessing.get_context("fork")
+    with context.Pool(workers) if workers > 1 else _Serial() as pool:
+        for row in pool.imap(_label_one, tasks):
+            pending.append(row)
+            made += 1
+            if len(pending) == chunk or made == len(tasks):
+                number += 1
+                path = out / f"labels-{number:04d}.jsonl.gz"
+                _write_lines(path, pending)
+                pending = []
+                if on_chunk is not None:
+                    on_chunk(path)
+    return made
+
+
+class _Serial:
+    """A pool of one: the work in this process."""
+
+    def __enter__(self) -> _Serial:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def imap(self, function: Any, items: Iterable[Any]) -> Iterator[Any]:
+        return map(function, items)
+
+
+def _label_one(task: tuple[int, Candidate, Settings, str]) -> dict[str, Any]:
+    index, candidate, settings, digest = task
+    position = Position.from_id(candidate.id)
+    start = time.perf_counter()
+    row: dict[str, Any] = {"id": candidate.id, "class": candidate.cls}
+    if candidate.cls == "bearoff":
+        board = board_of(position)
+        outputs = shipped_table().outputs(board[None, 0], board[None, 1])[0]
+        row.update(method="bearoff table", trials=0,
+                   probabilities=[round(float(v), 6) for v in outputs], se=[0.0] * 5,
+                   equity=round(float(outputs @ _EQUITY - 1.0), 6), equity_se=0.0)
+    else:
+        seed = (settings.seed + index * _SEED_STEP) % 2**63
+        engine = Engine.shipped()
+        values = np.zeros((0, 5))
+        while True:
+            results, lucks = engine.rollout_trials(
+                position, len(values), BLOCK, seed, truncate=0, luck=True, stratify=True,
+                plies=settings.plies, filters=_filters(settings.plies),
+            )
+            values = np.concatenate([values, results - lucks])
+            equities = values @ _EQUITY - 1.0
+            equity_se = float(equities.std(ddof=1) / math.sqrt(len(values)))
+            if equity_se <= settings.target_se or len(values) >= settings.max_trials:
+                break
+        mean = values.mean(axis=0)
+        se = values.std(axis=0, ddof=1) / math.sqrt(len(values))
+        row.update(method="rollout", trials=len(values), plies=settings.plies, truncate=0,
+                   luck=True, seed=seed, probabilities=[round(float(v), 6) for v in mean],
+                   se=[round(float(v), 6) for v in se],
+                   equity=round(float(mean @ _EQUITY - 1.0), 6),
+                   equity_se=round(equity_se, 6))
+    row.update(networks=digest, seconds=round(time.perf_counter() - start, 2))
+    return row
+
+
+def _filters(plies: int) -> tuple[Any, ...]:
+    from .search import DEFAULT_FILTERS
+
+    return tuple(DEFAULT_FILTERS) if plies else ()
+
+
+def _networks_digest() -> str:
+    """A short digest of the networks file that plays the rollouts."""
+    from importlib import resources
+
+    from .shipped import WEIGHTS, WEIGHTS_VARIABLE
+
+    named = os.environ.get(WEIGHTS_VARIABLE)
+    data = (Path(named).read_bytes() if named
+            else (resources.files("backgammon.bot") / "weights" / WEIGHTS).read_bytes())
+    return "sha256:" + hashlib.sha256(data).hexdigest()[:16]
+
+
+# Files ---------------------------------------------------------------------------------------
+
+
+def _write_lines(path: Path, rows: Sequence[dict[str, Any]]) -> None:
+    """JSON lines, gzipped, written to a temporary file and renamed (whole or not at all)."""
+    partial = path.with_suffix(".partial")
+    with gzip.open(partial, "wt", encoding="utf-8") as stream:
+        for row in rows:
+            stream.write(json.dumps(row, separators=(",", ":")) + "\n")
+    partial.replace(path)
+
+
+def _read_lines(path: Path) -> list[dict[str, Any]]:
+    with gzip.open(path, "rt", encoding="utf-8") as stream:
+        return [json.loads(line) for line in stream if line.strip()]

@@ -1,0 +1,162 @@
+"""``backgammon truth``: build, label and read the truth set (:mod:`backgammon.bot.truth`).
+
+:mod:`backgammon.cli` registers it::
+
+    subcommand("truth", SUMMARY, *ARGUMENTS)(truth_command)
+
+Three actions::
+
+    backgammon truth choose --mat-dir DIR --people 500 --engines 500 --decisions FILE ...
+    backgammon truth label [--workers N] [--limit N] [--commit]
+    backgammon truth report [--weights FILE ...]
+
+``label`` goes on from the last chunk written, so the same command resumes it on any clone;
+with ``--commit`` each chunk is committed to git as it is written (only that file).
+
+>>> import argparse
+>>> parser = argparse.ArgumentParser()
+>>> for argument in ARGUMENTS:
+...     _ = parser.add_argument(*argument.flags, **argument.options)
+>>> parser.parse_args(["label", "--workers", "2"]).workers
+2
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import subprocess
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..bot import truth
+from ..bot.probabilities import EQUITY_WEIGHTS
+from ..errors import BackgammonError
+from . import Argument, arg
+
+SUMMARY = (
+    "The truth set: choose its positions, roll them out to the end (resumable, chunk by "
+    "chunk), and report networks' 0-ply error on it by class."
+)
+
+ARGUMENTS: tuple[Argument, ...] = (
+    arg("action", choices=("choose", "label", "report")),
+    arg("--out", type=Path, default=Path("data/truth"), help="the truth set's folder"),
+    arg("--mat-dir", type=Path, action="append", default=[],
+        help="choose: a folder of .mat files of matches people played (repeatable)"),
+    arg("--source", default="",
+        help="choose: where the .mat files came from and their licence, kept in the header"),
+    arg("--skip-player", action="append", default=[],
+        help="choose: leave out matches with a player of this name (a computer opponent)"),
+    arg("--people", type=int, default=500, help="choose: positions from people's matches"),
+    arg("--decisions", type=Path, action="append", default=[],
+        help="choose: a decision set of engine games (bench/decisions.py), repeatable"),
+    arg("--engines", type=int, default=500, help="choose: positions from engine games"),
+    arg("--seed", type=int, default=1, help="choose: the draw's seed"),
+    arg("--workers", type=int, default=1, help="label: processes"),
+    arg("--limit", type=int, default=None, help="label: stop after this many new labels"),
+    arg("--chunk", type=int, default=10, help="label: labels a file"),
+    arg("--commit", action="store_true", help="label: commit each chunk to git as written"),
+    arg("--weights", type=Path, action="append", default=[],
+        help="report: a networks file to judge (default: the shipped networks)"),
+)
+
+
+def truth_command(args: argparse.Namespace) -> int:
+    if args.action == "choose":
+        return _choose(args)
+    if args.action == "label":
+        return _label(args)
+    return _report(args)
+
+
+def _choose(args: argparse.Namespace) -> int:
+    people = [c for folder in args.mat_dir
+              for c in truth.candidates_from_mat(
+                  (p for p in folder.rglob("*") if p.is_file()), args.seed, args.skip_player)]
+    engines = [c for path in args.decisions for c in truth.candidates_from_decisions(path)]
+    header = {"command": "backgammon " + " ".join(args.argv), "people_source": args.source,
+              "engine_source": [str(path) for path in args.decisions]}
+    chosen = truth.choose(args.out, [("people", people, args.people),
+                                     ("engines", engines, args.engines)],
+                          truth.SHARES, args.seed, header)
+    counts: dict[str, int] = defaultdict(int)
+    for candidate in chosen:
+        counts[candidate.cls] += 1
+    print(f"{len(chosen)} positions ({len(people)} candidates from people's matches, "
+          f"{len(engines)} from engine games): " + ", ".join(f"{c} {n}" for c, n in counts.items()))
+    return 0
+
+
+def _label(args: argparse.Namespace) -> int:
+    def commit(path: Path) -> None:
+        print(f"{time.strftime('%H:%M:%S')} {path}", flush=True)
+        if args.commit:
+            _commit(path)
+
+    made = truth.label(args.out, truth.Settings(), args.chunk, args.workers, args.limit,
+                       commit)
+    print(f"{made} labels added; {len(truth.read_labels(args.out))} in all")
+    return 0
+
+
+def _commit(path: Path) -> None:
+    """Commit ``path`` alone (another commit in progress holds git's lock: try again)."""
+    for attempt in range(10):
+        added = subprocess.run(["git", "add", str(path)], capture_output=True)
+        done = added.returncode == 0 and subprocess.run(
+            ["git", "commit", "--quiet", "-m", f"truth set: {path.name}", "--", str(path)],
+            capture_output=True,
+        ).returncode == 0
+        if done:
+            return
+        time.sleep(5 * (attempt + 1))
+    print(f"could not commit {path}; it stays in the folder for the next commit", flush=True)
+
+
+def _report(args: argparse.Namespace) -> int:
+    labels = truth.read_labels(args.out)
+    if not labels:
+        raise BackgammonError(f"{args.out} has no labels yet.")
+    for weights in args.weights or [None]:
+        errors = truth_errors(labels, weights)
+        print(f"{weights or 'shipped networks'}: 0-ply cubeless equity error against "
+              f"{len(labels)} truth labels (RMS with the truth's variance subtracted; mean "
+              "absolute)")
+        for cls, (count, rms, mae) in errors.items():
+            print(f"  {cls:9} {count:5}  rms {rms:.4f}  mean {mae:.4f}")
+    return 0
+
+
+def truth_errors(labels: list[dict[str, Any]], weights: Path | None
+                 ) -> dict[str, tuple[int, float, float]]:
+    """Each class's (count, RMS error less the truth's variance, mean absolute error) of the
+    0-ply equity of the networks in ``weights`` (None: the shipped ones), bear-offs by the
+    table; ``all`` for every label."""
+    from ..bot.bearoff import BearoffEvaluator
+    from ..bot.evaluator import NetworkEvaluator
+    from ..bot.shipped import shipped_evaluator
+    from ..position import Position
+
+    evaluator = (shipped_evaluator() if weights is None
+                 else BearoffEvaluator(NetworkEvaluator.load(weights)))
+    values = evaluator.evaluate_batch([Position.from_id(row["id"]) for row in labels])
+    equities = np.asarray(values) @ np.array(EQUITY_WEIGHTS) - 1.0
+    groups: dict[str, list[int]] = defaultdict(list)
+    for index, row in enumerate(labels):
+        groups[row["class"]].append(index)
+        groups["all"].append(index)
+    result = {}
+    for cls in (*truth.CLASSES, "all"):
+        rows = groups.get(cls)
+        if not rows:
+            continue
+        diff = np.array([equities[i] - labels[i]["equity"] for i in rows])
+        noise = np.array([labels[i]["equity_se"] ** 2 for i in rows])
+        rms = math.sqrt(max(float((diff**2).mean() - noise.mean()), 0.0))
+        result[cls] = (len(rows), rms, float(np.abs(diff).mean()))
+    return result
