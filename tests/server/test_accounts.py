@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import warnings
 from collections.abc import Iterator
 from datetime import timedelta
@@ -278,6 +279,54 @@ def test_sign_in_tries_are_limited(tmp_path: Path) -> None:
         refusal(response, 429, "Too many tries to sign in or up from this address")
         assert int(response.headers["Retry-After"]) >= 1
         assert "bg_session" not in client.cookies
+
+
+def test_wrong_passwords_from_anywhere_hold_a_name_for_a_window_only(tmp_path: Path) -> None:
+    settings = {"signin_rate": None, "account_rate": "3/minute"}
+    with TestClient(app_for(tmp_path / "games.sqlite", **settings)) as client:
+        for name in ("Alice", "Bob"):
+            sign_up(client, name)
+            client.cookies.clear()
+        for name in ("Alice", "Nobody"):  # an account's name and no account's: one answer
+            for _ in range(3):
+                wrong = client.post("/api/session", json={"name": name, "password": "guess 12"})
+                assert wrong.status_code == 401
+            refused = client.post("/api/session", json={"name": name.upper(), "password": PASSWORD})
+            refusal(refused, 429, "Too many wrong passwords for this account lately")
+            assert 1 <= int(refused.headers["Retry-After"]) <= 60
+        assert client.post("/api/session", json={"name": "Bob", "password": PASSWORD}
+                           ).status_code == 200
+
+
+def test_a_crowd_of_sign_ins_is_refused_beyond_the_hashing_queue(app: FastAPI) -> None:
+    from backgammon.server.accounts import Accounts
+
+    class SlowHasher:
+        def hash(self, password: str) -> str:
+            return password
+
+        def verify(self, hashed: str, password: str) -> bool:
+            release.wait(30)
+            return False
+
+    release = threading.Event()
+    hasher: Any = SlowHasher()
+    accounts = Accounts(app.state.accounts.engine, hasher, workers=1, queue=1)
+
+    async def crowd() -> None:
+        tries = [asyncio.ensure_future(accounts.sign_in("alice", PASSWORD)) for _ in range(2)]
+        await asyncio.sleep(0)
+        with pytest.raises(HTTPException) as refused:
+            await accounts.sign_in("alice", PASSWORD)
+        assert refused.value.status_code == 503 and refused.value.headers == {"Retry-After": "1"}
+        release.set()
+        await asyncio.gather(*tries, return_exceptions=True)
+
+    try:
+        asyncio.run(crowd())
+    finally:
+        release.set()
+        accounts.close()
 
 
 # Rated matches

@@ -227,6 +227,49 @@ def test_uploads_are_limited_per_client(tmp_path: Path) -> None:
         assert refused.status_code == 429 and "files to analyse" in refused.json()["detail"]
 
 
+def test_one_client_cannot_fill_the_pool_of_analyses(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    release = threading.Event()
+    monkeypatch.setattr(analyses, "Analyser", analyser_held_after_one(release))
+    try:
+        with client_for(tmp_path / "games.sqlite", analysis_per_client=2) as client:
+            text = client.get(f"/api/matches/{played(client, 30)['id']}/mat").text
+            first, second, third = (
+                client.post("/api/analyses", json={"text": text}) for _ in range(3)
+            )
+            assert (first.status_code, second.status_code) == (202, 202), second.text
+            assert third.status_code == 429 and third.headers["Retry-After"]
+            assert third.json()["detail"] == (
+                "You have 2 analyses under way, as many as one client may; ask again once "
+                "one is done."
+            )
+            release.set()
+            finished(client, f"/api/analyses/{first.json()['id']}")
+            finished(client, f"/api/analyses/{second.json()['id']}")
+            assert client.post("/api/analyses", json={"text": text}).status_code == 202
+    finally:
+        release.set()
+
+
+def test_a_file_longer_than_an_analysis_takes_is_refused_before_it_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from backgammon.server.routes import analysis
+
+    def never(text: str) -> None:
+        raise AssertionError("the file was read")
+
+    monkeypatch.setattr(analysis, "import_mat", never)
+    lines = "".join(f" {n}) 31: 8/5 6/5   31: 8/5 6/5\n" for n in range(1, 3002))
+    with client_for(tmp_path / "games.sqlite") as client:
+        answer = client.post("/api/analyses", json={"text": f" 0 point match\n Game 1\n{lines}"})
+    assert answer.status_code == 413
+    assert answer.json()["detail"] == (
+        "The file has 3001 move lines; an analysis takes at most 3000: send one match at a time."
+    )
+
+
 def test_the_analysis_settings_come_from_the_environment() -> None:
     assert Settings.from_env({}).analysis_plies == 0
     assert Settings.from_env({"BACKGAMMON_ANALYSIS_PLIES": "2"}).analysis_plies == 2

@@ -183,7 +183,7 @@ def test_a_new_match_waits_for_its_opening_roll(client: TestClient) -> None:
         ({"opponent": "dog"}, "opponent"),
         ({"variant": "chess"}, "variant"),
         ({"colour": "red"}, "colour"),
-        ({"sped": 3}, "sped"),
+        ({"sped": 3}, "Extra inputs"),
     ],
 )
 def test_bad_options_are_refused_with_a_sentence(
@@ -503,7 +503,7 @@ def test_an_unknown_match_is_404(client: TestClient) -> None:
         client.get("/api/matches/nosuchmatch/hint"),
     ):
         assert response.status_code == 404
-        assert response.json()["detail"] == "There is no match with the id 'nosuchmatch'."
+        assert response.json()["detail"] == "There is no match with that id."
     with pytest.raises(WebSocketDisconnect) as closed:  # noqa: SIM117
         with client.websocket_connect("/api/matches/nosuchmatch/updates") as socket:
             socket.receive_json()

@@ -190,6 +190,7 @@ SIDE[6] = 15
         ("move", {"position": XGID, "dice": [3, 1]}, "holds the dice 5-2"),
         ("move", {"position": START, "dice": [3, 1], "plays": 0}, "plays"),
         ("move", {"position": START, "dice": [3, 1], "plays": 33}, "plays"),
+        ("move", {"position": START, "dice": [3, 1], "plies": 3, "plays": 9}, "at most 8 plays"),
         ("eval", {"position": START, "plies": 4}, "plies"),
         ("eval", {"position": START, "plies": -1}, "plies"),
         ("eval", {"position": START, "plies": "1"}, "plies"),

@@ -20,7 +20,7 @@ from starlette.websockets import WebSocketDisconnect
 from backgammon import BackgammonError
 from backgammon.cube import HIGHEST_CUBE
 from backgammon.server import Settings, create_app
-from backgammon.server.guards import HintPool, RateLimits
+from backgammon.server.guards import BoundedPool, RateLimits
 from backgammon.server.seats import new_secret
 from backgammon.server.settings import sqlite_url
 
@@ -201,11 +201,11 @@ def test_without_redis_the_limits_are_counted_in_memory() -> None:
     asyncio.run(tries())
 
 
-def test_the_hint_pool_refuses_what_it_cannot_queue() -> None:
+def test_a_bounded_pool_refuses_what_it_cannot_queue() -> None:
     release = threading.Event()
 
     async def main() -> None:
-        pool = HintPool(workers=1, queue=1)
+        pool = BoundedPool(workers=1, queue=1, busy="The computer is busy.")
         thinking = [asyncio.ensure_future(pool.run(release.wait)) for _ in range(2)]
         await asyncio.sleep(0)  # both are under way: one thinks, one waits
         with pytest.raises(HTTPException) as refused:
@@ -239,6 +239,35 @@ def test_an_unknown_id_closes_the_websocket_with_4404(client: TestClient, match_
         with client.websocket_connect(f"/api/matches/{match_id}/updates") as socket:
             socket.receive_json()
     assert closed.value.code == 4404 and len(closed.value.reason.encode()) <= 123
+
+
+def test_live_update_sockets_are_capped_per_client_and_per_match(tmp_path: Path) -> None:
+    with client_for(tmp_path / "games.sqlite", sockets_per_client=2, sockets_per_match=3
+                    ) as client:
+        first, second = create(client)["id"], create(client)["id"]
+        path = "/api/matches/{}/updates"
+        with client.websocket_connect(path.format(first)) as one, \
+                client.websocket_connect(path.format(second)) as two:
+            one.receive_json(), two.receive_json()
+            with pytest.raises(WebSocketDisconnect) as closed:  # noqa: SIM117
+                with client.websocket_connect(path.format(first)) as three:
+                    three.receive_json()
+            assert closed.value.code == 1013
+            assert closed.value.reason == (
+                "Too many live updates from this address: at most 2 open at once."
+            )
+        with client.websocket_connect(path.format(first)) as again:  # the places came back
+            assert again.receive_json()["version"] == 0
+        client.app.state.socket_caps.per_client = 10  # type: ignore[attr-defined]
+        held = [client.websocket_connect(path.format(first)) for _ in range(3)]
+        for socket in held:
+            socket.__enter__().receive_json()
+        with pytest.raises(WebSocketDisconnect) as closed:  # noqa: SIM117
+            with client.websocket_connect(path.format(first)) as fourth:
+                fourth.receive_json()
+        assert closed.value.code == 1013 and "watchers" in closed.value.reason
+        for socket in held:
+            socket.__exit__(None, None, None)
 
 
 # Dice and cube

@@ -76,7 +76,7 @@ def position_class(position: Position) -> str:
     ``race`` (no contact), ``backgame`` (a side holds two points of the other's home board
     and trails the race by 50 pips or more), ``crashed`` (GNU Backgammon's class) or
     ``contact``."""
-    board = board_of(position)
+    board = board_of(position).astype(np.uint8)
     mine, theirs = board[None, 0], board[None, 1]
     if is_bearoff(mine, theirs)[0]:
         return "bearoff"
@@ -270,7 +270,7 @@ def _label_one(task: tuple[int, Candidate, Settings, str]) -> dict[str, Any]:
     start = time.perf_counter()
     row: dict[str, Any] = {"id": candidate.id, "class": candidate.cls}
     if candidate.cls == "bearoff":
-        board = board_of(position)
+        board = board_of(position).astype(np.uint8)
         outputs = shipped_table().outputs(board[None, 0], board[None, 1])[0]
         row.update(method="bearoff table", trials=0,
                    probabilities=[round(float(v), 6) for v in outputs], se=[0.0] * 5,

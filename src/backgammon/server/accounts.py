@@ -24,11 +24,9 @@ backgammon.server.accounts.InvalidNameError: A name starts with a letter (a to z
 
 from __future__ import annotations
 
-import asyncio
 import re
 import secrets
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated
@@ -43,6 +41,7 @@ from sqlalchemy.orm import Session
 from ..errors import BackgammonError
 from ..ratings import START_EXPERIENCE, START_RATING
 from .db import UserRow, now
+from .guards import BoundedPool
 
 NAME_LENGTHS = (3, 20)
 PASSWORD_LENGTHS = (8, 128)
@@ -167,11 +166,16 @@ class Accounts:
     """The accounts of one database, and the threads that hash their passwords."""
 
     def __init__(
-        self, engine: Engine, hasher: PasswordHasher | None = None, workers: int = 2
+        self, engine: Engine, hasher: PasswordHasher | None = None, workers: int = 2,
+        queue: int = 8,
     ) -> None:
         self.engine = engine
         self.hasher = hasher or PasswordHasher()
-        self._executor = ThreadPoolExecutor(workers, thread_name_prefix="password")
+        # Bounded: a crowd of sign-ins answers 503 rather than making every one wait.
+        self._pool = BoundedPool(
+            workers, queue, "The server is busy signing other players in; try again in a "
+            "moment.", name="password",
+        )
         # The hash an unknown name is checked against (made when first needed).
         self._decoy: str | None = None
 
@@ -186,13 +190,11 @@ class Accounts:
 
     def close(self) -> None:
         """Let the hashing under way finish; take no more."""
-        self._executor.shutdown(wait=True, cancel_futures=True)
+        self._pool.close()
 
     async def _hashing(self, work: Callable[[str, str], Account], name: str, password: str
                        ) -> Account:
-        return await asyncio.get_running_loop().run_in_executor(
-            self._executor, work, name, password
-        )
+        return await self._pool.run(work, name, password)
 
     def create(self, name: str, password: str) -> Account:
         """:meth:`sign_up`, in the calling thread."""

@@ -131,7 +131,13 @@ def _action(body: bytes, kind: str | None, problems: list[dict[str, Any]]) -> An
         with contextlib.suppress(ValidationError):
             return _BODY.validate_json(body)
         try:
-            parsed = json.loads(body)
+            parsed = json.loads(body, parse_int=_bounded_int)
+        except (_TooLarge, RecursionError):
+            raise HTTPException(
+                422,
+                f"The request's body holds a number of more than {MOST_DIGITS} digits or is "
+                "nested too deeply for an action.",
+            ) from None
         except json.JSONDecodeError as exc:
             raise RequestValidationError(
                 [{"type": "json_invalid", "loc": ("body", exc.pos), "msg": "JSON decode error",
@@ -147,6 +153,27 @@ def _action(body: bytes, kind: str | None, problems: list[dict[str, Any]]) -> An
     except ValidationError as exc:
         problems += [_placed(error, "body") for error in _errors(exc)]
         return None
+
+
+#: The most digits of an integer in an action (a version, a seat, a point: a few digits).
+MOST_DIGITS = 20
+
+
+class _TooLarge(ValueError):
+    """A number in a body longer than any an action holds."""
+
+
+def _bounded_int(text: str) -> int:
+    """An integer of the body, refused before it is converted when it is longer than any an
+    action holds (Python's conversion of thousands of digits is slow, and refused beyond
+    4,300).
+
+    >>> _bounded_int("-12")
+    -12
+    """
+    if len(text) > MOST_DIGITS + 1:
+        raise _TooLarge
+    return int(text)
 
 
 def _is_json(kind: str) -> bool:

@@ -7,8 +7,10 @@ decides the answer: the report (:func:`backgammon.analysis.report.to_json`) once
 version; the progress while running; otherwise (none yet, a match that has changed since, or
 one cut short by a restart) a new analysis starts. The bot thinks in a bounded pool of
 threads (``workers`` of them, at most ``queue`` analyses waiting: 503 beyond), off the event
-loop; its progress is counted in memory, and the report is written once, whole, so the
-database never holds a partial analysis as complete.
+loop, and no client (an address) has more than ``per_client`` analyses under way or waiting
+(429 beyond), so that one client cannot fill the pool; its progress is counted in memory,
+and the report is written once, whole, so the database never holds a partial analysis as
+complete.
 """
 
 from __future__ import annotations
@@ -17,8 +19,10 @@ import asyncio
 import logging
 import math
 import secrets
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,6 +55,7 @@ class Job:
 
     key: str
     version: int
+    client: str = ""
     done: int = 0
     total: int = 0
     cancelled: bool = False
@@ -73,17 +78,23 @@ class AnalysisFailedError(BackgammonError):
 class Analyses:
     """The analyses of one app: its pool of threads, the jobs under way, their rows."""
 
-    def __init__(self, engine: Engine, plies: int, workers: int, queue: int) -> None:
+    def __init__(
+        self, engine: Engine, plies: int, workers: int, queue: int, per_client: int = 2
+    ) -> None:
         self.engine = engine
         self.plies = plies
         self._executor = ThreadPoolExecutor(workers, thread_name_prefix="analysis")
         self._room = workers + queue
+        self._per_client = per_client
         self._jobs: dict[str, Job] = {}
+        # The uploads admitted and still being read, by client: they hold their place.
+        self._admitting: Counter[str] = Counter()
         # The tasks waiting for each job, kept so that they are not collected before they end.
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def of(
-        self, key: str, version: int, record: Callable[[], dict[str, Any]] | None
+        self, key: str, version: int, record: Callable[[], dict[str, Any]] | None,
+        client: str = "",
     ) -> dict[str, Any]:
         """The analysis of ``key`` at ``version``: the report when done, else the progress of
         the one under way, started now if none is (of the match ``record()`` gives, as
@@ -100,31 +111,62 @@ class Analyses:
             if row.status == "failed":
                 raise AnalysisFailedError(row.error or FAILED)
         if record is not None:
-            return await self._start(key, version, record(), keep=False)
+            self._admit(client, key)
+            return await self._start(key, version, record(), False, client)
         if row is None or row.record is None:
             raise LookupError(key)
-        return await self._start(key, version, row.record, keep=False)
+        self._admit(client, key)
+        return await self._start(key, version, row.record, False, client)
 
-    async def upload(self, match: Match) -> tuple[str, dict[str, Any]]:
-        """Start the analysis of an uploaded match; its new key and its progress."""
+    @asynccontextmanager
+    async def admitted(self, client: str) -> AsyncIterator[None]:
+        """Hold a place in the pool for ``client`` while its upload is read (503 when the
+        pool is full, 429 when the client has its share): the check comes before the work
+        of reading the file."""
+        self._admit(client)
+        self._admitting[client] += 1
+        try:
+            yield
+        finally:
+            self._admitting[client] -= 1
+            if not self._admitting[client]:
+                del self._admitting[client]
+
+    async def upload(self, match: Match, client: str = "") -> tuple[str, dict[str, Any]]:
+        """Start the analysis of an uploaded match (admitted: :meth:`admitted`); its new key
+        and its progress."""
         key = secrets.token_urlsafe(12)
-        return key, await self._start(key, 0, match.to_dict(), keep=True)
+        return key, await self._start(key, 0, match.to_dict(), True, client)
 
-    async def _start(
-        self, key: str, version: int, record: dict[str, Any], keep: bool
-    ) -> dict[str, Any]:
-        """Start analysing ``record`` as ``key`` at ``version``; ``keep``: the row keeps the
-        record (an upload's), so that the analysis can start again after a restart."""
-        if sum(not job.cancelled for job in self._jobs.values()) >= self._room:
+    def _admit(self, client: str, key: str | None = None) -> None:
+        """Refuse a new analysis when the pool is full (503) or ``client`` has its share under
+        way (429); an analysis of ``key`` already under way makes way for it."""
+        active = [job for job in self._jobs.values() if not job.cancelled and job.key != key]
+        if len(active) + self._admitting.total() >= self._room:
             raise HTTPException(
                 status.HTTP_503_SERVICE_UNAVAILABLE,
                 "The computer is busy with other analyses; ask again in a moment.",
                 headers={"Retry-After": "5"},
             )
+        mine = sum(job.client == client for job in active) + self._admitting[client]
+        if mine >= self._per_client:
+            raise HTTPException(
+                status.HTTP_429_TOO_MANY_REQUESTS,
+                f"You have {mine} analyses under way, as many as one client may; ask again "
+                "once one is done.",
+                headers={"Retry-After": "30"},
+            )
+
+    async def _start(
+        self, key: str, version: int, record: dict[str, Any], keep: bool, client: str
+    ) -> dict[str, Any]:
+        """Start analysing ``record`` as ``key`` at ``version`` for ``client`` (admitted);
+        ``keep``: the row keeps the record (an upload's), so that the analysis can start
+        again after a restart."""
         stale = self._jobs.get(key)
         if stale is not None:
             stale.cancelled = True
-        job = self._jobs[key] = Job(key, version)
+        job = self._jobs[key] = Job(key, version, client)
         await run_in_threadpool(self._begin, key, version, record if keep else None)
         task = asyncio.get_running_loop().create_task(self._run(job, record))
         self._tasks.add(task)

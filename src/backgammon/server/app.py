@@ -4,6 +4,7 @@ and the browser page (``backgammon/web``) at /."""
 from __future__ import annotations
 
 import gc
+import re
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from functools import partial
@@ -24,7 +25,8 @@ from .action_calls import ACTION_SCHEMAS
 from .analyses import Analyses
 from .computer import Computer
 from .db import Checkpoints, is_shared, make_engine, migrate
-from .guards import BodyLimit, HintPool, RateLimits
+from .guards import BodyLimit, BoundedPool, RateLimits, SocketCaps
+from .headers import SecurityHeaders, mask_access_log
 from .hub import Hub
 from .keys import ActionKeys
 from .news import read_news
@@ -79,11 +81,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub.relay = _relay(settings.redis_url, store, hub)
         store.saved, store.telling = hub.relay.tell, True
     computer = Computer(store, hub, settings.computer_pause)
-    hint_pool = HintPool(settings.hint_workers, settings.hint_queue)
-    analyses = Analyses(
-        engine, settings.analysis_plies, settings.analysis_workers, settings.analysis_queue
+    hint_pool = BoundedPool(
+        settings.hint_workers, settings.hint_queue,
+        "The computer is busy with other hints; ask again in a moment.",
     )
-    users = Accounts(engine)
+    analyses = Analyses(
+        engine, settings.analysis_plies, settings.analysis_workers, settings.analysis_queue,
+        settings.analysis_per_client,
+    )
+    users = Accounts(engine, queue=settings.hashing_queue)
     checkpoints = Checkpoints(engine)
 
     @asynccontextmanager
@@ -123,6 +129,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.hub = hub
     app.state.computer = computer
     app.state.hint_pool = hint_pool
+    app.state.socket_caps = SocketCaps(settings.sockets_per_client, settings.sockets_per_match)
     app.state.analyses = analyses
     app.state.accounts = users
     app.state.keys = ActionKeys(engine)
@@ -135,6 +142,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "action": settings.action_rate,
             "upload": settings.upload_rate,
             "signin": settings.signin_rate,
+            "account": settings.account_rate,
         },
         settings.redis_url,
     )
@@ -144,6 +152,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         BodyLimit, max_bytes=settings.max_body, larger={"/api/analyses": settings.max_upload}
     )
     app.add_middleware(CsrfGuard)
+    app.add_middleware(SecurityHeaders)  # outermost: every answer, refusals too
+    mask_access_log()
     app.add_exception_handler(RequestValidationError, _invalid_request)
     app.add_exception_handler(HTTPException, _refused)
     # The actions first: they are most of the requests, and the routes are tried in order.
@@ -203,18 +213,72 @@ def _relay(url: str, store: MatchStore, hub: Hub) -> Relay:
 
 async def _invalid_request(_request: Request, exc: Exception) -> JSONResponse:
     """A malformed request: 422 with one sentence saying what is wrong, and each problem's
-    place, kind and message. What was sent is never echoed: it may be something JSON cannot
-    hold (NaN, a lone surrogate) or megabytes long."""
+    place, kind and message. What was sent is never echoed (:func:`_unechoed`): it may be
+    a script, something JSON cannot hold (NaN, a lone surrogate) or megabytes long."""
     assert isinstance(exc, RequestValidationError)
     errors = [
         {
-            "loc": [_printable(part) for part in error.get("loc", ())],
+            "loc": _place(error),
             "type": _printable(error.get("type", "")),
-            "msg": _printable(error.get("msg", ""), 300),
+            "msg": _unechoed(str(_printable(error.get("msg", ""), 300)), _sent(error)),
         }
         for error in exc.errors()
     ]
     return JSONResponse(status_code=422, content={"detail": _sentence(errors), "errors": errors})
+
+
+def _place(error: Any) -> list[str | int]:
+    """An error's place, the names the client chose (an unknown field's, a key of its own)
+    left out.
+
+    >>> _place({"loc": ("body", "names", 0), "type": "string_type"})
+    ['body', 'names', 0]
+    >>> _place({"loc": ("body", "<b>x</b>"), "type": "extra_forbidden"})
+    ['body', '…']
+    """
+    parts = list(error.get("loc", ()))
+    if error.get("type") == "extra_forbidden" and parts:
+        parts[-1] = "…"
+    return [
+        part if isinstance(part, int) and not isinstance(part, bool)
+        else str(part) if _NAME.fullmatch(str(part)) else "…"
+        for part in parts
+    ]
+
+
+def _sent(error: Any) -> set[str]:
+    """What a validation error's message may quote of what was sent: its input, and the tag
+    of a union's, where they are text or numbers."""
+    found = (error.get("input"), (error.get("ctx") or {}).get("tag"))
+    return {str(each) for each in found if isinstance(each, str | int | float)}
+
+
+#: A field's name as the API's schemas spell them (a header's with hyphens).
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,39}")
+#: A quoted piece of a message (Python's repr of a string, pydantic's quoting of an input): an
+#: opening quote not after a letter (an apostrophe is), the closing one not before a letter.
+_QUOTED = re.compile(r"""(?<![A-Za-z])'[^'\n]*'(?![A-Za-z])|(?<![A-Za-z])"[^"\n]*"(?![A-Za-z])""")
+
+
+def _unechoed(text: str, sent: set[str] | None = None) -> str:
+    """``text`` with the quoted pieces that are in ``sent`` left out (None: every quoted
+    piece): the messages of the rules and of pydantic quote what they were given (an ID, a
+    move, a line of a file), which a refusal must not send back (a script reflected, a
+    megabyte answered to a megabyte). Where what was sent is not known, every quoted piece
+    goes, the examples of the server's own sentences too.
+
+    >>> _unechoed("There is no match with the id '<script>'.")
+    'There is no match with the id ….'
+    >>> _unechoed("Line 4: Cannot read '31: 8/4': a player's entry reads as '52: 13/8'.")
+    "Line 4: Cannot read …: a player's entry reads as …."
+    >>> _unechoed("Input tag 'fly' found using 'action'", {"fly"})
+    "Input tag … found using 'action'"
+    """
+
+    def left_out(quoted: re.Match[str]) -> str:
+        return "…" if sent is None or quoted.group()[1:-1] in sent else quoted.group()
+
+    return _QUOTED.sub(left_out, text)
 
 
 #: Starlette's and FastAPI's own refusals, said as sentences.
@@ -231,6 +295,7 @@ async def _refused(request: Request, exc: Exception) -> Response:
     detail = exc.detail
     if not (isinstance(detail, str) and detail.endswith(".")):
         detail = _SENTENCES.get(exc.status_code, f"The request is refused ({detail}).")
+    detail = _unechoed(detail)
     changed = HTTPException(exc.status_code, detail, exc.headers)
     return await http_exception_handler(request, changed)
 

@@ -71,7 +71,7 @@ async def get_match_to_act(match_id: MatchId, request: Request) -> LiveMatch:
         return await store.get(match_id)
     except UnknownMatchError:
         raise HTTPException(
-            status.HTTP_404_NOT_FOUND, f"There is no match with the id {match_id!r}."
+            status.HTTP_404_NOT_FOUND, "There is no match with that id."
         ) from None
 
 

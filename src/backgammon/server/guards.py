@@ -14,6 +14,7 @@ import asyncio
 import json
 import logging
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, ClassVar, TypeVar
@@ -107,10 +108,11 @@ class RateLimits:
     NAMES: ClassVar[dict[str, str]] = {
         "create": "new matches", "hint": "hints", "action": "actions",
         "upload": "files to analyse", "signin": "tries to sign in or up",
+        "account": "wrong passwords for this account",
     }
     #: The kinds counted in Redis when there is one: rare requests, whose limits must hold
     #: across processes (a password guessed on four processes at once).
-    SHARED: ClassVar[frozenset[str]] = frozenset({"create", "upload", "signin"})
+    SHARED: ClassVar[frozenset[str]] = frozenset({"create", "upload", "signin", "account"})
 
     def __init__(self, rates: dict[str, str | None], redis_url: str | None = None) -> None:
         self._items: dict[str, RateLimitItem] = {
@@ -121,30 +123,34 @@ class RateLimits:
             RedisStorage(f"async+{redis_url}", implementation="redispy", wrap_exceptions=True)
         )
 
-    async def check(self, kind: str, client: str) -> None:
-        """Count a request of ``kind`` from ``client``; 429 when it is one too many."""
+    async def check(self, kind: str, client: str, count: bool = True) -> None:
+        """Count a request of ``kind`` from ``client`` (a key: an address, an account);
+        429 when it is one too many. ``count`` False: only whether the limit is reached."""
         item = self._items.get(kind)
         if item is None:
             return
         if self._shared is not None and kind in self.SHARED:
             try:
-                if await self._shared.hit(item, kind, client):
+                shared = self._shared
+                if await (shared.hit if count else shared.test)(item, kind, client):
                     return
-                reset = (await self._shared.get_window_stats(item, kind, client)).reset_time
+                reset = (await shared.get_window_stats(item, kind, client)).reset_time
                 self._refuse(kind, item, reset)
             except StorageError:
                 # Redis is out of reach: the process counts alone meanwhile, rather than
                 # refusing everyone or no one.
                 log.warning("rate limits counted in memory: Redis is out of reach")
-        if not self._limiter.hit(item, kind, client):
-            self._refuse(kind, item, self._limiter.get_window_stats(item, kind, client).reset_time)
+        limiter = self._limiter
+        if not (limiter.hit if count else limiter.test)(item, kind, client):
+            self._refuse(kind, item, limiter.get_window_stats(item, kind, client).reset_time)
 
     def _refuse(self, kind: str, item: RateLimitItem, reset: float) -> None:
         wait = max(1, round(reset - time.time()))
+        source = "lately" if kind == "account" else "from this address"
         raise HTTPException(
             status.HTTP_429_TOO_MANY_REQUESTS,
-            f"Too many {self.NAMES[kind]} from this address: at most {item.amount} a "
-            f"{_window(item)}; try again in a moment.",
+            f"Too many {self.NAMES[kind]} {source}: at most {item.amount} a "
+            f"{_window(item)}; try again in {wait} seconds.",
             headers={"Retry-After": str(wait)},
         )
 
@@ -171,22 +177,22 @@ def rate_limited(kind: str) -> Callable[[Request], Awaitable[None]]:
     return check
 
 
-class HintPool:
-    """The threads that think out hints: ``workers`` of them, and at most ``queue`` hints
-    waiting, so that hints never take the threads the other requests use."""
+class BoundedPool:
+    """Threads for slow work (the engine's hints, password hashing): ``workers`` of them and
+    at most ``queue`` tasks waiting, so that the work never takes the threads the other
+    requests use; beyond, 503 with ``busy`` (a sentence) and a Retry-After."""
 
-    def __init__(self, workers: int, queue: int) -> None:
-        self._executor = ThreadPoolExecutor(workers, thread_name_prefix="hint")
+    def __init__(self, workers: int, queue: int, busy: str, name: str = "hint") -> None:
+        self._executor = ThreadPoolExecutor(workers, thread_name_prefix=name)
         self._room = workers + queue
         self._under_way = 0
+        self._busy = busy
 
     async def run(self, function: Callable[..., _T], *args: Any) -> _T:
         """``function(*args)`` in a worker thread; 503 when the pool is full."""
         if self._under_way >= self._room:
             raise HTTPException(
-                status.HTTP_503_SERVICE_UNAVAILABLE,
-                "The computer is busy with other hints; ask again in a moment.",
-                headers={"Retry-After": "1"},
+                status.HTTP_503_SERVICE_UNAVAILABLE, self._busy, headers={"Retry-After": "1"}
             )
         self._under_way += 1
         try:
@@ -197,5 +203,45 @@ class HintPool:
             self._under_way -= 1
 
     def close(self) -> None:
-        """Let the hints under way finish; take no more."""
+        """Let the work under way finish; take no more."""
         self._executor.shutdown(wait=True, cancel_futures=True)
+
+
+class SocketCaps:
+    """The live-update sockets open in this process, counted by client address and by match,
+    each count capped: one client cannot hold thousands of sockets (each costs memory and a
+    task), nor a match more watchers than a crowd of spectators needs.
+
+    >>> caps = SocketCaps(per_client=1, per_match=5)
+    >>> caps.take("1.2.3.4", "m"), caps.take("1.2.3.4", "m")
+    (None, 'Too many live updates from this address: at most 1 open at once.')
+    >>> caps.give_back("1.2.3.4", "m"); caps.take("1.2.3.4", "m") is None
+    True
+    """
+
+    def __init__(self, per_client: int, per_match: int) -> None:
+        self.per_client = per_client
+        self.per_match = per_match
+        self._clients: Counter[str] = Counter()
+        self._matches: Counter[str] = Counter()
+
+    def take(self, client: str, match_id: str) -> str | None:
+        """Count a socket of ``client`` on ``match_id``; the reason to refuse it instead (a
+        close reason: at most 123 bytes), counting nothing, where a cap is reached."""
+        if self._clients[client] >= self.per_client:
+            return (
+                f"Too many live updates from this address: at most {self.per_client} open at "
+                "once."
+            )
+        if self._matches[match_id] >= self.per_match:
+            return f"This match has as many watchers as it takes ({self.per_match})."
+        self._clients[client] += 1
+        self._matches[match_id] += 1
+        return None
+
+    def give_back(self, client: str, match_id: str) -> None:
+        """A socket counted by :meth:`take` has closed."""
+        for counts, key in ((self._clients, client), (self._matches, match_id)):
+            counts[key] -= 1
+            if counts[key] <= 0:
+                del counts[key]

@@ -19,6 +19,9 @@ variable                      meaning                                      defau
 ``BACKGAMMON_ACTION_RATE``    actions a client may make                    600/minute
 ``BACKGAMMON_UPLOAD_RATE``    .mat files a client may send to analyse      10/minute
 ``BACKGAMMON_SIGNIN_RATE``    sign-ins and sign-ups a client may try       10/minute
+``BACKGAMMON_ACCOUNT_RATE``   wrong passwords an account takes, from any   10/5minutes
+                              address, before it refuses sign-ins for the
+                              rest of the window
 ``BACKGAMMON_SESSION_DAYS``   the days a sign-in lasts                     30
 ``BACKGAMMON_ANALYSIS_PLIES`` the depth of the analyses (0 to 3)           0
 ``BACKGAMMON_CLAIM_SECONDS``  how long an online game waits for a player     180
@@ -58,6 +61,7 @@ _RATES = {
     "action_rate": "600/minute",
     "upload_rate": "10/minute",
     "signin_rate": "10/minute",
+    "account_rate": "10/5minutes",
 }
 DEFAULT_SESSION_DAYS = 30
 
@@ -79,6 +83,12 @@ class Settings:
     action_rate: str | None = _RATES["action_rate"]
     upload_rate: str | None = _RATES["upload_rate"]
     signin_rate: str | None = _RATES["signin_rate"]
+    #: Wrong passwords an account takes (from any address) before it refuses sign-ins for the
+    #: rest of the window: a guesser spread over many addresses is slowed, and the owner is
+    #: kept out at most one window after the guessing stops.
+    account_rate: str | None = _RATES["account_rate"]
+    #: Passwords that may wait for a hashing thread (two of them) before sign-ins answer 503.
+    hashing_queue: int = 8
     #: How long a sign-in lasts, in days, before its session expires.
     session_days: int = DEFAULT_SESSION_DAYS
     #: The largest request body, in bytes (an action is about a hundred).
@@ -88,6 +98,10 @@ class Settings:
     hint_queue: int = 8
     #: The states a watching page may have waiting before it is dropped.
     watcher_queue: int = 32
+    #: The live-update sockets a client (an address) may hold open in one process, and the
+    #: watchers a match may have there.
+    sockets_per_client: int = 32
+    sockets_per_match: int = 500
     #: Matches kept in memory, and the seconds an unused one stays there.
     live_matches: int = 1000
     idle_seconds: float = 600.0
@@ -96,6 +110,8 @@ class Settings:
     analysis_plies: int = 0
     analysis_workers: int = 1
     analysis_queue: int = 4
+    #: The analyses one client (an address) may have under way or waiting.
+    analysis_per_client: int = 2
     max_upload: int = 1_100_000
     #: Redis, where several processes serve the matches (None: this process alone).
     redis_url: str | None = None
@@ -146,6 +162,7 @@ class Settings:
             action_rate=_rate(env, "action_rate"),
             upload_rate=_rate(env, "upload_rate"),
             signin_rate=_rate(env, "signin_rate"),
+            account_rate=_rate(env, "account_rate"),
             session_days=int(days_text),
         )
 

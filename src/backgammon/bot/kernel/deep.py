@@ -29,7 +29,7 @@ from .evaluate import Nets, checkers_of, evaluate, scratch_for, terminal
 from .games import HIGH, LOW, WEIGHT, choose, equity_of, make_work, mover_view
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _add_turned(values: np.ndarray, weight: float, total: np.ndarray) -> None:
     """Add ``weight`` times the outputs of the other side (``values`` turned round)."""
     total[0] += weight * (1.0 - values[0])
@@ -39,7 +39,7 @@ def _add_turned(values: np.ndarray, weight: float, total: np.ndarray) -> None:
     total[4] += weight * values[2]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _ply1(board: np.ndarray, nets: Nets, work: tuple, buffers: np.ndarray,  # type: ignore[type-arg]
           rows: np.ndarray, out: np.ndarray) -> None:
     """The 1-ply outputs of a live ``board`` into ``out`` (float64); ``buffers[0]`` and
@@ -50,7 +50,7 @@ def _ply1(board: np.ndarray, nets: Nets, work: tuple, buffers: np.ndarray,  # ty
         out += WEIGHT[r] * rows[0]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _over(board: np.ndarray, single: np.ndarray, out: np.ndarray) -> bool:
     """Whether the game of ``board`` is over, and if so its exact outputs into ``out``
     (``single``: float32 work space)."""
@@ -60,7 +60,7 @@ def _over(board: np.ndarray, single: np.ndarray, out: np.ndarray) -> bool:
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _ply2(board: np.ndarray, nets: Nets, work: tuple, buffers: np.ndarray,  # type: ignore[type-arg]
           rows: np.ndarray, single: np.ndarray, out: np.ndarray) -> None:
     """The 2-ply outputs of a live ``board``: ``buffers[1]``, ``rows[1:3]`` and below."""
@@ -73,7 +73,7 @@ def _ply2(board: np.ndarray, nets: Nets, work: tuple, buffers: np.ndarray,  # ty
         _add_turned(child, WEIGHT[r], out)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _ply3(board: np.ndarray, nets: Nets, work: tuple, buffers: np.ndarray,  # type: ignore[type-arg]
           rows: np.ndarray, single: np.ndarray, out: np.ndarray) -> None:
     """The 3-ply outputs of a live ``board``: ``buffers[2]``, ``rows[3:5]`` and below."""
@@ -86,7 +86,7 @@ def _ply3(board: np.ndarray, nets: Nets, work: tuple, buffers: np.ndarray,  # ty
         _add_turned(child, WEIGHT[r], out)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def values_batch(boards: np.ndarray, plies: int, nets: Nets) -> np.ndarray:
     """The outputs ``(n, 5)`` float32 of each board ``(n, 2, 26)`` at ``plies`` (0 to 3),
     each for its player on roll."""
@@ -116,7 +116,7 @@ def values_batch(boards: np.ndarray, plies: int, nets: Nets) -> np.ndarray:
     return result
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def deep_work(nets: Nets, most: int) -> tuple:  # type: ignore[type-arg]
     """Work space of :func:`choose_deep` for filters that keep at most ``most`` plays: the
     choices', the search's buffers and rows, a float32 row, the plays kept (boards, equities,
@@ -131,7 +131,7 @@ def deep_work(nets: Nets, most: int) -> tuple:  # type: ignore[type-arg]
     )
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _window(equity: np.ndarray, order: np.ndarray, keep: int, threshold: float) -> int:
     """How many of the plays in ``order`` (best first) pass a filter: at most ``keep`` (one at
     least) within ``threshold`` of the best, as search._filter keeps them."""
@@ -143,7 +143,7 @@ def _window(equity: np.ndarray, order: np.ndarray, keep: int, threshold: float) 
     return passed
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _equity_at(result: np.ndarray, plies: int, nets: Nets, dwork: tuple) -> float:  # type: ignore[type-arg]
     """The cubeless equity at ``plies`` (1 or 2) of a result for the player who made it."""
     work, buffers, rows, single = dwork[0], dwork[1], dwork[2], dwork[3]
@@ -157,7 +157,7 @@ def _equity_at(result: np.ndarray, plies: int, nets: Nets, dwork: tuple) -> floa
     return equity_of(mover)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _reorder(dwork: tuple, order: np.ndarray, count: int) -> None:  # type: ignore[type-arg]
     """Keep the first ``count`` of the kept plays in ``order``."""
     kept, equity, index, boards, equities, indices = dwork[4:10]
@@ -170,7 +170,7 @@ def _reorder(dwork: tuple, order: np.ndarray, count: int) -> None:  # type: igno
     index[:count] = indices[:count]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def choose_deep(board: np.ndarray, high: int, low: int, plies: int, keep: np.ndarray,
                 threshold: np.ndarray, nets: Nets, dwork: tuple,  # type: ignore[type-arg]
                 chosen: np.ndarray) -> int:
@@ -215,7 +215,7 @@ def choose_deep(board: np.ndarray, high: int, low: int, plies: int, keep: np.nda
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def best_batch_deep(boards: np.ndarray, dice: np.ndarray, plies: int, keep: np.ndarray,
                     threshold: np.ndarray, nets: Nets) -> np.ndarray:
     """The result of the play at ``plies`` (:func:`choose_deep`) of each board ``(n, 2, 26)``

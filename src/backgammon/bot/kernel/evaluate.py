@@ -53,7 +53,7 @@ _ROLL_HIGH = np.array([a for a in range(1, 7) for b in range(1, a + 1)], dtype=n
 _ROLL_LOW = np.array([b for a in range(1, 7) for b in range(1, a + 1)], dtype=np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _rearmost(side: np.ndarray) -> int:
     for p in range(25, 0, -1):
         if side[p] > 0:
@@ -61,13 +61,13 @@ def _rearmost(side: np.ndarray) -> int:
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def is_race(board: np.ndarray) -> bool:
     """No contact left (as :meth:`Position.is_race`)."""
     return _rearmost(board[0]) + _rearmost(board[1]) <= 25
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _crashed_side(side: np.ndarray) -> bool:
     """encoding._crashed_side for one side."""
     total = 0
@@ -83,19 +83,19 @@ def _crashed_side(side: np.ndarray) -> bool:
     return total <= n + deuce - 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _either_crashed(board: np.ndarray) -> bool:
     """:func:`is_crashed` of a board known to be in contact (encoding.either_crashed)."""
     return _crashed_side(board[0]) or _crashed_side(board[1])
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def is_crashed(board: np.ndarray) -> bool:
     """GNU Backgammon's crashed class (as :func:`backgammon.bot.encoding.is_crashed`)."""
     return not is_race(board) and _either_crashed(board)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _made_own(side: np.ndarray) -> int:
     mask = 0
     for p in range(1, 25):
@@ -104,7 +104,7 @@ def _made_own(side: np.ndarray) -> int:
     return mask
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _landing(r: int, open_: int, sources: int, bar: int, waiting: int) -> int:
     """encoding.reach for one row and roll ``r`` of the 21: the points the hitter can land on
     (``open_``: the points it may land on; ``bar``: bit 25 where a checker waits there)."""
@@ -144,7 +144,7 @@ def _landing(r: int, open_: int, sources: int, bar: int, waiting: int) -> int:
     return int(reach)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _shots(targets: int, closed: int, sources: int, on_bar: int, hits: np.ndarray) -> int:
     """encoding._side_features' shots for one row: the rolls of 36 on which the hitter hits
     a target; the targets each of the 21 rolls reaches into ``hits`` (encoding.side_features'
@@ -158,7 +158,7 @@ def _shots(targets: int, closed: int, sources: int, on_bar: int, hits: np.ndarra
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _hit_masks(side: np.ndarray, other: np.ndarray) -> tuple[int, int, int]:
     """The bits, on the other side's numbering, of this side's blots (the targets) and of its
     made points (closed to the other side), and the bits of the other side's points with a
@@ -177,7 +177,7 @@ def _hit_masks(side: np.ndarray, other: np.ndarray) -> tuple[int, int, int]:
     return targets, closed, sources
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _popcount(bits: int) -> int:
     count = 0
     while bits:
@@ -186,7 +186,7 @@ def _popcount(bits: int) -> int:
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _side_features(side: np.ndarray, other: np.ndarray, out: np.ndarray, at: int,
                    hits: np.ndarray) -> None:
     """encoding._side_features for one side against the other, written at ``out[at:]``; this
@@ -223,7 +223,7 @@ def _side_features(side: np.ndarray, other: np.ndarray, out: np.ndarray, at: int
     out[at + 9] = np.float32(home_checkers / 15)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _extra_features(side: np.ndarray, other: np.ndarray, hits: np.ndarray, out: np.ndarray,
                     at: int) -> None:
     """contact_inputs.extra_features for one side against the other, written at
@@ -314,7 +314,7 @@ def _extra_features(side: np.ndarray, other: np.ndarray, hits: np.ndarray, out: 
     out[at + 14] = np.float32(closed_home * closed_home / 36)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def encode_contact(board: np.ndarray, x: np.ndarray) -> None:
     """The contact encoding of one board into ``x``: encoding 1 (CONTACT_INPUTS float32), or
     encoding 2 where ``x`` has room for it (CONTACT_INPUTS_V2)."""
@@ -337,7 +337,7 @@ def encode_contact(board: np.ndarray, x: np.ndarray) -> None:
         _extra_features(board[1], board[0], hits[1], x, _CONTACT + _EXTRA)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def encode_race(board: np.ndarray, x: np.ndarray) -> None:
     """The race encoding of one board into ``x`` (RACE_INPUTS float32)."""
     for s in range(2):
@@ -370,7 +370,7 @@ _C1, _C2, _C3, _C4, _C5, _C6, _C7 = (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _sigmoids(values: np.ndarray, bias: np.ndarray, exponents: np.ndarray) -> None:
     """``values[i] = sigmoid(values[i] + bias[i])`` (clipped to ±40, as network._sigmoid),
     within 1e-7 of numpy's float32 result.
@@ -394,7 +394,7 @@ def _sigmoids(values: np.ndarray, bias: np.ndarray, exponents: np.ndarray) -> No
         values[h] = np.float32(1.0) / (np.float32(1.0) + values[h] * powers[h])
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def forward(x: np.ndarray, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
             out: np.ndarray) -> None:
     """The network's five outputs for one input row ``x`` into ``out`` (float32)."""
@@ -419,7 +419,7 @@ def forward(x: np.ndarray, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: n
     _sigmoids(out, b2, exponents)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _rank(side: np.ndarray) -> int:
     """bearoff.rank of a side's points 1..6."""
     index = 0
@@ -430,7 +430,7 @@ def _rank(side: np.ndarray) -> int:
     return index
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def is_bearoff(board: np.ndarray, checkers: int) -> bool:
     """bearoff.is_bearoff for one board with ``checkers`` a side."""
     for s in range(2):
@@ -440,7 +440,7 @@ def is_bearoff(board: np.ndarray, checkers: int) -> bool:
     return bool(board[0, 0] < checkers and board[1, 0] < checkers)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def bearoff_outputs(board: np.ndarray, nets: Nets, out: np.ndarray) -> None:
     """BearoffTable.outputs for one board."""
     off, off_tail, first_tail = nets[8], nets[9], nets[10]
@@ -462,7 +462,7 @@ def bearoff_outputs(board: np.ndarray, nets: Nets, out: np.ndarray) -> None:
     out[4] = 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def checkers_of(board: np.ndarray) -> int:
     total = 0
     for p in range(26):
@@ -470,7 +470,7 @@ def checkers_of(board: np.ndarray) -> int:
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def terminal(board: np.ndarray, checkers: int, out: np.ndarray) -> bool:
     """evaluator.terminal_values for one board: True (and the exact outputs) if it is over."""
     won = board[0, 0] == checkers
@@ -495,7 +495,7 @@ def terminal(board: np.ndarray, checkers: int, out: np.ndarray) -> bool:
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def evaluate(board: np.ndarray, nets: Nets, scratch: np.ndarray, out: np.ndarray) -> None:
     """The 0-ply outputs of one board for its player on roll, as the shipped evaluator gives
     them: exact when the game is over, the bearoff table (if any) in a bear-off, the race
@@ -522,14 +522,14 @@ def evaluate(board: np.ndarray, nets: Nets, scratch: np.ndarray, out: np.ndarray
         forward(x, nets[0], nets[1], nets[2], nets[3], out)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def scratch_for(nets: Nets) -> np.ndarray:
     """Work space for :func:`evaluate`: room for the inputs of either network."""
     return np.zeros(max(nets[0].shape[0], nets[4].shape[0], nets[11].shape[0]),
                     dtype=np.float32)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def evaluate_batch(boards: np.ndarray, nets: Nets) -> np.ndarray:
     """:func:`evaluate` of each board ``(n, 2, 26)``: ``(n, 5)`` float32."""
     scratch = scratch_for(nets)
@@ -539,7 +539,7 @@ def evaluate_batch(boards: np.ndarray, nets: Nets) -> np.ndarray:
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def encode_batch(boards: np.ndarray, race: bool, width: int = _CONTACT) -> np.ndarray:
     """The contact (or race) encoding of each board: ``(n, inputs)`` float32; ``width``
     chooses the contact encoding (CONTACT_INPUTS or CONTACT_INPUTS_V2)."""

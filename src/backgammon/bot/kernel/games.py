@@ -29,7 +29,7 @@ LOW = np.array([b for a in range(1, 7) for b in range(1, a + 1)], dtype=np.int64
 WEIGHT = np.where(HIGH == LOW, 1.0, 2.0) / 36.0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _next(state: np.ndarray) -> np.uint64:
     """splitmix64: the next 64 random bits of the generator ``state`` (one uint64)."""
     z = state[0] + _GOLDEN
@@ -40,7 +40,7 @@ def _next(state: np.ndarray) -> np.uint64:
     return result
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def seed_state(seed: int, index: int) -> np.ndarray:
     """The generator of game ``index`` of a run seeded by ``seed``."""
     state = np.zeros(1, dtype=np.uint64)
@@ -49,20 +49,20 @@ def seed_state(seed: int, index: int) -> np.ndarray:
     return state
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def roll(state: np.ndarray) -> int:
     """One of the 36 outcomes of the dice, 0..35 (first die ``r // 6 + 1``, second
     ``r % 6 + 1``)."""
     return int(np.int64(((_next(state) >> np.uint64(32)) * np.uint64(36)) >> np.uint64(32)))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def flip(board: np.ndarray, out: np.ndarray) -> None:
     out[0] = board[1]
     out[1] = board[0]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def mover_view(values: np.ndarray, out: np.ndarray) -> None:
     """Outputs of a result (its player on roll's) as the player who made it sees them."""
     out[0] = 1.0 - values[0]
@@ -72,12 +72,12 @@ def mover_view(values: np.ndarray, out: np.ndarray) -> None:
     out[4] = values[2]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def equity_of(v: np.ndarray) -> float:
     return float(2.0 * v[0] - 1.0 + v[1] + v[2] - v[3] - v[4])
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def make_work(nets: Nets) -> tuple:  # type: ignore[type-arg]
     """Work space of :func:`choose`: the move generator's, the evaluation's, two rows, and
     the 0-ply equity of each legal result."""
@@ -85,7 +85,7 @@ def make_work(nets: Nets) -> tuple:  # type: ignore[type-arg]
             np.zeros(5, dtype=np.float64), np.zeros(CAPACITY, dtype=np.float64))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def choose(board: np.ndarray, high: int, low: int, nets: Nets, work: tuple,  # type: ignore[type-arg]
            chosen: np.ndarray, value: np.ndarray) -> int:
     """The 0-ply play of (``high``, ``low``) from ``board``: its result into ``chosen`` and
@@ -121,7 +121,7 @@ def choose(board: np.ndarray, high: int, low: int, nets: Nets, work: tuple,  # t
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def best_batch(boards: np.ndarray, dice: np.ndarray, nets: Nets) -> np.ndarray:
     """The 0-ply result of each board ``(n, 2, 26)`` with its roll ``(n, 2)``."""
     work = make_work(nets)
@@ -132,13 +132,13 @@ def best_batch(boards: np.ndarray, dice: np.ndarray, nets: Nets) -> np.ndarray:
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def game_over(result: np.ndarray, checkers: int) -> bool:
     """Whether the player who made ``result`` has borne off every checker."""
     return bool(result[1, 0] == checkers)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def selfplay(start: np.ndarray, games: int, seed: int, first: int,
              nets: Nets) -> tuple[np.ndarray, np.ndarray]:
     """Games ``first .. first + games - 1`` of a run seeded by ``seed``: cubeless money games

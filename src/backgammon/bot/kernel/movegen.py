@@ -36,7 +36,7 @@ Workspace = tuple[
 ]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def workspace() -> Workspace:
     """The reusable arrays of :func:`generate`: the results, their hit masks, their keys,
     their slots in the table, the table (0 = empty, else index + 1); then scratch space:
@@ -56,7 +56,7 @@ def workspace() -> Workspace:
     )
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _clear(ws: Workspace, count: int) -> None:
     """Empty the table of the ``count`` results stored."""
     slots, table = ws[3], ws[4]
@@ -64,7 +64,7 @@ def _clear(ws: Workspace, count: int) -> None:
         table[slots[i]] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _probe(ws: Workspace, key: int, mask: int, me: np.ndarray) -> int:
     """The slot of the result with ``key``, ``mask`` and board ``me`` in the table, or of the
     empty slot where it belongs (the table is searched linearly from the key's slot)."""
@@ -84,7 +84,7 @@ def _probe(ws: Workspace, key: int, mask: int, me: np.ndarray) -> int:
     return slot
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _record(ws: Workspace, count: int, me: np.ndarray, theirs: np.ndarray,
             mask: int, board_key: int) -> int:
     """Store the result of moving to ``me`` (whose key is ``board_key``) having hit the
@@ -112,7 +112,7 @@ def _record(ws: Workspace, count: int, me: np.ndarray, theirs: np.ndarray,
     return count + 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _target(me: np.ndarray, rev: np.ndarray, source: int, die: int, outside: int) -> int:
     """Where the checker on ``source`` lands with ``die`` (0 = off), or -1 if it may not."""
     target = source - die
@@ -127,7 +127,7 @@ def _target(me: np.ndarray, rev: np.ndarray, source: int, die: int, outside: int
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _outside(me: np.ndarray) -> int:
     total = 0
     for p in range(7, 26):
@@ -135,7 +135,7 @@ def _outside(me: np.ndarray) -> int:
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _board_key(me: np.ndarray) -> int:
     key = 0
     for p in range(26):
@@ -143,7 +143,7 @@ def _board_key(me: np.ndarray) -> int:
     return key
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _non_doubles(ws: Workspace, me: np.ndarray, rev: np.ndarray,
                  theirs: np.ndarray, high: int, low: int) -> int:
     outside = _outside(me)
@@ -213,7 +213,7 @@ def _non_doubles(ws: Workspace, me: np.ndarray, rev: np.ndarray,
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _doubles(ws: Workspace, me: np.ndarray, rev: np.ndarray,
              theirs: np.ndarray, die: int) -> int:
     entered = 0
@@ -329,7 +329,7 @@ def _doubles(ws: Workspace, me: np.ndarray, rev: np.ndarray,
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def generate(ws: Workspace, board: np.ndarray, high: int, low: int) -> int:
     """Store every distinct result of the roll (``high``, ``low``) from ``board`` in ``ws[0]``
     and return how many there are (0: no checker can move)."""
@@ -344,7 +344,7 @@ def generate(ws: Workspace, board: np.ndarray, high: int, low: int) -> int:
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def generate_batch(boards: np.ndarray, dice: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The results of each board ``(n, 2, 26)`` with its roll ``(n, 2)``: all results in one
     array ``(total, 2, 26)`` and the offsets ``(n + 1,)`` of each board's in it."""

@@ -35,7 +35,7 @@ from .evaluate import Nets, checkers_of, evaluate
 from .games import HIGH, LOW, WEIGHT, choose, game_over, mover_view, roll, seed_state
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _to_root(values: np.ndarray, root_moves: bool, out: np.ndarray) -> None:
     """Outputs for the player who moves as the starting player sees them."""
     if root_moves:
@@ -44,7 +44,7 @@ def _to_root(values: np.ndarray, root_moves: bool, out: np.ndarray) -> None:
         mover_view(values, out)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _difference_to_root(difference: np.ndarray, root_moves: bool, out: np.ndarray) -> None:
     """A difference of two outputs of the player who moves, as the starting player sees it
     (the constant of :func:`_to_root` cancels)."""
@@ -53,7 +53,7 @@ def _difference_to_root(difference: np.ndarray, root_moves: bool, out: np.ndarra
         out[0] -= 1.0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def rollout_trials(start: np.ndarray, first: int, trials: int, seed: int, truncate: int,
                    luck: bool, stratify: bool, plies: int, keep: np.ndarray,
                    threshold: np.ndarray, nets: Nets) -> tuple[np.ndarray, np.ndarray]:

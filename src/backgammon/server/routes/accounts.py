@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Request, Response, status
@@ -19,7 +20,7 @@ from ..accounts import (
 )
 from ..db import utc
 from ..deps import Setup
-from ..guards import rate_limited
+from ..guards import RateLimits, rate_limited
 from ..rated import Book, Ratings
 from ..sessions import (
     SESSION_COOKIE,
@@ -137,7 +138,9 @@ async def sign_up(
     dependencies=[Depends(rate_limited("signin"))],
     responses={
         401: {"description": "the name or the password is wrong"},
-        429: {"description": "too many tries from this address"},
+        429: {"description": "too many tries from this address, or too many wrong passwords "
+              "for this name lately"},
+        503: {"description": "the threads that check passwords are all busy"},
     },
 )
 async def sign_in(
@@ -148,10 +151,17 @@ async def sign_in(
     sessions: Open,
     settings: Setup,
 ) -> SessionView:
-    """Sign in: the session's cookies are set (a session this browser had is ended)."""
+    """Sign in: the session's cookies are set (a session this browser had is ended). A name
+    that has had too many wrong passwords lately, from any address, is refused (429) until
+    its window has passed, whether or not it is an account's."""
+    limits: RateLimits = request.app.state.limits
+    name_key = credentials.name.lower()
+    await limits.check("account", name_key, count=False)
     try:
         account = await accounts.sign_in(credentials.name, credentials.password)
     except WrongPasswordError as exc:
+        with contextlib.suppress(HTTPException):  # this try is answered as wrong, not as many
+            await limits.check("account", name_key)
         raise HTTPException(status.HTTP_401_UNAUTHORIZED, str(exc)) from None
     return await run_in_threadpool(
         _signed_in, request, response, sessions, account, settings.session_days

@@ -9,13 +9,16 @@ starts afresh.
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request, Response, status
+from starlette.concurrency import run_in_threadpool
 
 from ...errors import BackgammonError
 from ...formats.mat import import_mat
 from ...formats.matchid import decode_match_id
+from ...match import Match
 from ...position import Position
 from ..analyses import Analyses, AnalysisFailedError
 from ..deps import Live, get_held
@@ -48,7 +51,8 @@ def _answer(response: Response, report: dict[str, Any]) -> dict[str, Any]:
 
 async def _match_analysis(request: Request, live: Live, response: Response) -> dict[str, Any]:
     try:
-        report = await _analyses(request).of(live.id, live.version, live.match.to_dict)
+        client = request.client.host if request.client else "unknown"
+        report = await _analyses(request).of(live.id, live.version, live.match.to_dict, client)
     except AnalysisFailedError as exc:
         raise HTTPException(status.HTTP_409_CONFLICT, str(exc)) from None
     return _answer(response, report)
@@ -85,22 +89,45 @@ async def get_match_analysis(request: Request, live: Live, response: Response) -
     "/analyses",
     status_code=status.HTTP_202_ACCEPTED,
     dependencies=[Depends(rate_limited("upload"))],
-    responses={422: {"description": "the file cannot be read: its line and the reason"},
-               429: {"description": "too many files from this address"},
+    responses={413: {"description": "the file is longer than an analysis takes"},
+               422: {"description": "the file cannot be read: its line and the reason"},
+               429: {"description": "too many files or analyses from this address"},
                503: _ANSWERS[503]},
 )
 async def upload(request: Request, body: UploadMat) -> dict[str, Any]:
     """Analyse a ``.mat`` file (GNU Backgammon, eXtreme Gammon, Jellyfish, the servers),
     given as its text: the analysis's ``id`` (for ``GET /api/analyses/{id}``) and its
-    progress. A file that cannot be read is refused with its line and the reason."""
-    try:
-        match = import_mat(body.text)
-    except BackgammonError as exc:
-        raise HTTPException(
-            422, f"The file cannot be read: {exc}"
-        ) from None
-    key, progress = await _analyses(request).upload(match)
+    progress. A file that cannot be read is refused with its line and the reason; one of
+    more than ``MOST_MOVE_LINES`` numbered lines is refused before it is read. The file is
+    read in a worker thread once the pool has taken it (each client may have
+    ``per_client`` analyses under way: 429 beyond; 503 when the pool is full)."""
+    analyses = _analyses(request)
+    client = request.client.host if request.client else "unknown"
+    async with analyses.admitted(client):
+        match = await run_in_threadpool(_read_upload, body.text)
+        key, progress = await analyses.upload(match, client)
     return {"id": key, **progress}
+
+
+#: The most numbered move lines an uploaded file may have (each holds a turn of each player):
+#: a long match of 25 points has some 1,000; the analysis of an upload is bounded by it.
+MOST_MOVE_LINES = 3000
+_MOVE_LINE = re.compile(r"^\s*\d+\)", re.MULTILINE)
+
+
+def _read_upload(text: str) -> Match:
+    """The match an uploaded file records (in a worker thread); 422 with the line and the
+    reason when it cannot be read, 413 when it is longer than an analysis takes."""
+    lines = len(_MOVE_LINE.findall(text))
+    if lines > MOST_MOVE_LINES:
+        raise HTTPException(
+            413, f"The file has {lines} move lines; an analysis takes at most "
+            f"{MOST_MOVE_LINES}: send one match at a time."
+        )
+    try:
+        return import_mat(text)
+    except BackgammonError as exc:
+        raise HTTPException(422, f"The file cannot be read: {exc}") from None
 
 
 @router.get("/analyses/{analysis_id}", responses={404: {}, **_ANSWERS})
@@ -114,7 +141,7 @@ async def get_upload(
         report = await _analyses(request).of(analysis_id, 0, None)
     except LookupError:
         raise HTTPException(
-            status.HTTP_404_NOT_FOUND, f"There is no analysis with the id {analysis_id!r}."
+            status.HTTP_404_NOT_FOUND, "There is no analysis with that id."
         ) from None
     except AnalysisFailedError as exc:
         raise HTTPException(status.HTTP_409_CONFLICT, str(exc)) from None

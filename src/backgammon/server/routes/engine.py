@@ -31,7 +31,7 @@ from ...errors import BackgammonError
 from ...formats.ids import setup_from_id
 from ...position import Position
 from .. import computer
-from ..guards import HintPool, rate_limited
+from ..guards import BoundedPool, rate_limited
 from ..schemas import Ascii
 
 router = APIRouter(prefix="/api/v1/engine", tags=["engine"])
@@ -40,6 +40,10 @@ router = APIRouter(prefix="/api/v1/engine", tags=["engine"])
 LEVELS = {0: Level.ADVANCED, 1: Level.EXPERT, 2: Level.STRONGEST, 3: Level.WORLD_CLASS}
 #: The most plays a move answer ranks.
 MOST_PLAYS = 32
+#: The most plays a move answer ranks at 3 plies: the work of an answer grows with the plays
+#: searched at full depth (3-ply: about half a second each here), and one question must not
+#: hold a thread for long (8 plays: about 4.5 s; 32 took 16 s).
+MOST_DEEP_PLAYS = 8
 
 Die = Annotated[StrictInt, Field(ge=1, le=6)]
 Count = Annotated[StrictInt, Field(ge=0, le=15)]
@@ -102,7 +106,11 @@ class MoveQuestion(Question):
     dice: tuple[Die, Die] | None = Field(
         None, description="the roll; needed unless the ID holds dice", examples=[[3, 1]]
     )
-    plays: StrictInt = Field(5, ge=1, le=MOST_PLAYS, description="how many plays to rank")
+    plays: StrictInt = Field(
+        5, ge=1, le=MOST_PLAYS,
+        description=f"how many plays to rank (at most {MOST_DEEP_PLAYS} at 3 plies: the work "
+        "of an answer is its plays searched at full depth)",
+    )
 
 
 class Chances(BaseModel):
@@ -223,6 +231,11 @@ async def move(question: MoveQuestion, request: Request) -> dict[str, Any]:
     if dice is None:
         raise _malformed("A move question needs the dice: give dice, or an ID that holds them.")
     count = question.plays
+    if question.plies == 3 and count > MOST_DEEP_PLAYS:
+        raise _malformed(
+            f"At 3 plies a move answer ranks at most {MOST_DEEP_PLAYS} plays (each is searched "
+            "to full depth); ask for fewer plays or fewer plies."
+        )
 
     def ask(bot: Bot) -> dict[str, Any]:
         return move_answer(bot, position, dice, cube, count)
@@ -259,7 +272,7 @@ async def cube_decision(question: Question, request: Request) -> dict[str, Any]:
 async def _think(
     request: Request, plies: int, ask: Callable[[Bot], dict[str, Any]]
 ) -> dict[str, Any]:
-    pool: HintPool = request.app.state.hint_pool
+    pool: BoundedPool = request.app.state.hint_pool
     answer: dict[str, Any] = await pool.run(computer.consult, LEVELS[plies], ask)
     return answer
 

@@ -3,7 +3,7 @@
 What the bot is asked is read from the match at once, on the event loop, as plain values
 (the position, the dice, the :class:`~backgammon.cube.CubeContext`), so the match may go on
 while the bot thinks; the thinking is done in a bounded pool of threads
-(:class:`~backgammon.server.guards.HintPool`), under the lock of the computer's shared bots
+(:class:`~backgammon.server.guards.BoundedPool`), under the lock of the computer's shared bots
 (:func:`~backgammon.server.computer.consult`). The answer carries the version it was asked
 at, so a page can drop one that the game has overtaken.
 """
@@ -30,7 +30,7 @@ from ...game import Game, Phase
 from ...moves import Step
 from .. import computer
 from ..deps import Held, Live, check_holds
-from ..guards import HintPool, rate_limited
+from ..guards import BoundedPool, rate_limited
 from ..hint_schemas import Chances, CubeHint, HintStepView, HintView, PlayHint, ResignationHint
 from ..live import LiveMatch
 from ..views import step_view
@@ -76,7 +76,7 @@ async def get_hint(
     second, in a pool of a few threads. Only the token of that seat gets it
     (``Authorization: Bearer <token>``)."""
     question = _question(live, view, lang, held)
-    pool: HintPool = request.app.state.hint_pool
+    pool: BoundedPool = request.app.state.hint_pool
     return await pool.run(computer.consult, LEVEL, question)
 
 

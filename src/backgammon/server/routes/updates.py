@@ -8,6 +8,7 @@ from fastapi import APIRouter, WebSocket, status
 
 from ..computer import Computer
 from ..deps import MATCH_ID_LENGTH
+from ..guards import SocketCaps
 from ..hub import WATCHER_NAME, Hub
 from ..store import MatchStore, UnknownMatchError
 
@@ -35,8 +36,9 @@ async def updates(
     that names itself (``watcher``: 16 to 64 letters, digits, '-' or '_', random) and gives
     that name with its actions (the header ``Watcher-Id``) is not sent the states its own
     actions make, which their answers carry: only the other side's, and the computer's. An unknown
-    match closes the socket with code 4404; a page too slow to read the states sent is closed
-    with 1013, and reconnects.
+    match closes the socket with code 4404; a client that holds ``sockets_per_client`` sockets
+    already, or a match with ``sockets_per_match`` watchers, with 1013; a page too slow to
+    read the states sent is closed with 1013, and reconnects.
     """
     store: MatchStore = socket.app.state.store
     hub: Hub = socket.app.state.hub
@@ -70,6 +72,12 @@ async def updates(
         # A close reason holds at most 123 bytes: the id is not repeated in it.
         await socket.close(code=4404, reason="There is no match with this id.")
         return
+    caps: SocketCaps = socket.app.state.socket_caps
+    client = socket.client.host if socket.client else "unknown"
+    refused = caps.take(client, match_id)
+    if refused is not None:
+        await socket.close(code=status.WS_1013_TRY_AGAIN_LATER, reason=refused)
+        return
     page = hub.watcher(socket, int(view), int(since), changes=record == "changes", name=watcher)
     try:
         # Joined (and following the other processes' news) before the state is read, so no
@@ -83,3 +91,4 @@ async def updates(
     finally:
         hub.leave(match_id, page)
         page.stop()
+        caps.give_back(client, match_id)
