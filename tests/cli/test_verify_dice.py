@@ -105,3 +105,58 @@ def test_a_missing_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> N
         main(["verify-dice", str(tmp_path / "none.json")])
     assert exc.value.code == 2
     assert "Cannot read" in capsys.readouterr().err
+
+
+def test_the_seeds_the_rolls_come_from_are_printed(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    record = finished_record()
+    status, out = run(capsys, tmp_path, record)
+    dice = record["dice"][0]
+    assert status == 0
+    assert f"  server seed {dice['server_seed']}\n  commitment  {dice['commitment']}\n" in out
+    assert "  seeds       '' (seat 0), '' (seat 1)" in out
+
+
+def seeded_record() -> dict[str, Any]:
+    """A 1-point match of fair dice in which seat 1 gave its own seed before the first roll."""
+    match = Match(1, dice=FairMatchDice())
+    game = match.game
+    game.add_seed(1, "my-own-seed")
+    game.roll(game.player_to_act or 0)
+    game.resign(game.on_roll)
+    game.accept(1 - game.on_roll)
+    return match.to_dict()
+
+
+def test_a_player_seed_replaced_in_the_dice_is_caught(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    record = seeded_record()
+    assert run(capsys, tmp_path, record)[0] == 0
+    # Seeds swapped for others that give the recorded rolls (the server's own dice, say):
+    # every roll would match the dice's seeds, but seat 1 never gave this one.
+    record["dice"][0]["seeds"] = ["", "another-seed"]
+    status, out = run(capsys, tmp_path, record)
+    assert status == 1
+    assert "Game 1: the dice use another seed for seat 1 than the one the player gave" in out
+    assert "1 game replaced a player's seed" in out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"schema": 1, "games": [[{"action": "roll", "player": 0, "dice": [' + "9" * 5000
+        + ', 1]}]], "dice": [{"seeds": ["", ""]}]}',
+        "[" * 5000 + "]" * 5000,
+        '{"schema": 1, "games": [[{"action": "roll", "player": 0, "dice": [' + "9" * 300
+        + ', 1]}]], "dice": [{"scheme": "sha256-v1", "commitment": "' + "0" * 64
+        + '", "seeds": ["", ""], "server_seed": "' + "0" * 64 + '"}]}',
+    ],
+)
+def test_hostile_files_are_refused_with_a_sentence(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, text: str
+) -> None:
+    status, out = run(capsys, tmp_path, text)
+    assert status == 2 and out.startswith("backgammon verify-dice: error: ")
+    assert "Traceback" not in out and len(out) < 400

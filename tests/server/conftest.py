@@ -210,7 +210,8 @@ class ServerProcess:
         """Start the server and wait until it answers."""
         fd = self.listener.fileno()
         command = [sys.executable, "-m", "uvicorn", "--factory",
-                   "backgammon.server:create_app", "--fd", str(fd), "--log-level", "warning"]
+                   "backgammon.server:create_app", "--fd", str(fd), "--log-level", "warning",
+                   "--http", "backgammon.server.protocol:TimedHttp"]
         self.process = subprocess.Popen(command, env=self.env, pass_fds=(fd,))
         deadline = time.monotonic() + SERVER_PATIENCE
         while True:  # up once it answers (an unknown match: 404)

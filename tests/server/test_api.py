@@ -183,7 +183,7 @@ def test_a_new_match_waits_for_its_opening_roll(client: TestClient) -> None:
         ({"opponent": "dog"}, "opponent"),
         ({"variant": "chess"}, "variant"),
         ({"colour": "red"}, "colour"),
-        ({"sped": 3}, "Extra inputs"),
+        ({"sped": 3}, "sped"),
     ],
 )
 def test_bad_options_are_refused_with_a_sentence(

@@ -114,6 +114,22 @@ def test_the_check_names_a_tampered_roll(
     screenshot(page, "verify-tampered.png")
 
 
+def test_the_check_names_a_replaced_player_seed(server: str, page: Any) -> None:
+    match_id = post(server, "/api/matches", {"opponent": "human", "length": 1})["id"]
+    post(server, f"/api/matches/{match_id}/seed", {"seat": 1, "seed": "given-by-me"})
+    finish_game(server, match_id)
+    record = record_of(server, match_id)
+    assert any(event["action"] == "seed" for event in record["games"][0])
+    record["dice"][0]["seeds"] = ["", "someone-elses"]
+    page.goto(f"{server}/verify.html")
+    page.fill("#verify-record", json.dumps(record))
+    page.click('#verify-form button[type="submit"]')
+    page.wait_for_selector('#verify-verdict[data-ok="false"]')
+    assert page.locator("#verify-games li").all_text_contents() == [
+        catalogue()["verify.gameSeedReplaced"].replace("{number}", "1")
+    ]
+
+
 def test_the_check_says_what_it_cannot_read(
     server: str, page: Any
 ) -> None:

@@ -478,6 +478,7 @@ def _serve(args: argparse.Namespace) -> int:
         import uvicorn
 
         from ..server import Settings, create_app
+        from ..server.protocol import TimedHttp
     except ImportError as exc:
         raise BackgammonError(
             f"The web app needs the server extra: pip install -e '.[server]' ({exc})."
@@ -487,8 +488,10 @@ def _serve(args: argparse.Namespace) -> int:
     print(f"Backgammon: open http://{settings.host}:{settings.port}/ (Ctrl-C stops it).")
     # The WebSockets' pushes go uncompressed (see the README's "Live updates"): a push is a
     # kilobyte or two, and compressing it cost each action more CPU than the rest of its push.
+    # TimedHttp: a request must arrive whole within a deadline (a half-sent one holds no
+    # connection for long).
     uvicorn.run(create_app(settings), host=settings.host, port=settings.port,
-                ws_per_message_deflate=False)
+                ws_per_message_deflate=False, http=TimedHttp)
     return 0
 
 

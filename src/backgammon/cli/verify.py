@@ -22,6 +22,9 @@ roll of each game is named), 2 for a file that cannot be checked (with a sentenc
 ...     _ = path.write_text(json.dumps(match.to_dict()))
 ...     verify_command(argparse.Namespace(file=str(path), json=False))
 Game 1: 1 roll, all as derived; the server seed hashes to the commitment.
+  server seed 0000000000000000000000000000000000000000000000000000000000000000
+  commitment  66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925
+  seeds       '' (seat 0), '' (seat 1)
 Every roll matches the seeds: 1 roll in 1 game.
 0
 """

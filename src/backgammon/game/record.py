@@ -223,6 +223,11 @@ def load_json(text: str, what: str) -> Any:
         return json.loads(text)
     except (json.JSONDecodeError, TypeError) as exc:
         raise BackgammonError(f"A saved {what} is not valid JSON: {exc}.") from exc
+    except (ValueError, RecursionError):  # an integer of thousands of digits, deep nesting
+        raise BackgammonError(
+            f"A saved {what} is not one this program wrote: it holds a number of thousands "
+            "of digits or is nested thousands deep."
+        ) from None
 
 
 def path_of(play: Play) -> tuple[tuple[int, int], ...]:

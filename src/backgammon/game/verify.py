@@ -19,11 +19,15 @@ fit it.
 (True, 1)
 >>> print(report.text())
 Game 1: 1 roll, all as derived; the server seed hashes to the commitment.
+  server seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
+  commitment  630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd
+  seeds       '' (seat 0), '' (seat 1)
 Every roll matches the seeds: 1 roll in 1 game.
 >>> record = game.to_dict()
 >>> record["events"][0]["dice"] = [6, 5]
->>> print(verify_dice(record).text())
+>>> print(verify_dice(record).text())  # doctest: +ELLIPSIS
 Game 1: roll 1 differs: recorded 6-5, derived 1-5.
+  server seed 0001...
 The dice do not match the seeds: 1 roll differs.
 """
 
@@ -85,11 +89,21 @@ class GameCheck:
     server_seed: str | None  #: None while the game is not over
     commitment_kept: bool
     mismatches: tuple[Mismatch, ...]
+    #: The seats whose seed in the dice is not the one their seed events gave.
+    seeds_replaced: tuple[int, ...] = ()
 
     @property
     def ok(self) -> bool:
-        """Revealed, true to its commitment, and every roll as derived."""
-        return self.server_seed is not None and self.commitment_kept and not self.mismatches
+        """Revealed, true to its commitment, the players' own seeds used, and every roll as
+        derived."""
+        return (self.server_seed is not None and self.commitment_kept and not self.mismatches
+                and not self.seeds_replaced)
+
+    def seeds_text(self) -> str:
+        """The seeds the rolls are derived from, as a person checks them by hand."""
+        return (f"  server seed {self.server_seed or '(not revealed)'}\n"
+                f"  commitment  {self.commitment}\n"
+                f"  seeds       {self.seeds[0]!r} (seat 0), {self.seeds[1]!r} (seat 1)")
 
     def text(self) -> str:
         """The check in one line."""
@@ -103,6 +117,12 @@ class GameCheck:
             return (
                 f"Game {self.game}: the revealed server seed does not hash to the commitment "
                 "published before the first roll."
+            )
+        if self.seeds_replaced:
+            seats = " and ".join(f"seat {seat}" for seat in self.seeds_replaced)
+            return (
+                f"Game {self.game}: the dice use another seed for {seats} than the one the "
+                "player gave in the record."
             )
         if self.mismatches:
             first, more = self.mismatches[0], len(self.mismatches) - 1
@@ -122,6 +142,7 @@ class GameCheck:
             "seeds": list(self.seeds),
             "server_seed": self.server_seed,
             "commitment_kept": self.commitment_kept,
+            "seeds_replaced": list(self.seeds_replaced),
             "ok": self.ok,
             "mismatches": [
                 {
@@ -151,8 +172,8 @@ class DiceReport:
         return all(game.ok for game in self.checked)
 
     def text(self) -> str:
-        """A line a game, then the verdict."""
-        lines = [game.text() for game in self.games]
+        """Two lines a game (the verdict, the seeds), then the verdict of the whole."""
+        lines = [line for game in self.games for line in (game.text(), game.seeds_text())]
         checked = self.checked
         if self.ok:
             rolls = sum(game.rolls for game in checked)
@@ -163,7 +184,10 @@ class DiceReport:
         else:
             differ = sum(len(game.mismatches) for game in checked)
             broken = sum(not game.commitment_kept for game in checked)
+            replaced = sum(bool(game.seeds_replaced) for game in checked)
             reasons = [f"{_count(differ, 'roll')} {'differs' if differ == 1 else 'differ'}"]
+            if replaced:
+                reasons.insert(0, f"{_count(replaced, 'game')} replaced a player's seed")
             if broken:
                 reasons.insert(0, f"{_count(broken, 'game')} broke its commitment")
             lines.append(f"The dice do not match the seeds: {', '.join(reasons)}.")
@@ -180,11 +204,16 @@ def verify_dice(data: object) -> DiceReport:
     :class:`UnrevealedSeedError`, :class:`~backgammon.fairdice.FairDiceError`) where that
     cannot be done."""
     games, dice = _games_and_dice(data)
-    checks = tuple(
-        _check_game(number, events, kept)
-        for number, (events, kept) in enumerate(zip(games, dice, strict=True), start=1)
-    )
-    report = DiceReport(checks)
+    # A match's first game starts from no seeds, and each next game from the seeds the one
+    # before ended with; a game's record alone does not say what it started from.
+    whole_match = isinstance(data, dict) and "games" in data
+    carried: list[str | None] = ["", ""] if whole_match else [None, None]
+    checks = []
+    for number, (events, kept) in enumerate(zip(games, dice, strict=True), start=1):
+        check = _check_game(number, events, kept, carried)
+        checks.append(check)
+        carried = list(check.seeds)
+    report = DiceReport(tuple(checks))
     if not report.checked:
         raise UnrevealedSeedError(
             "No game of this record is over, so no server seed is revealed yet: check the "
@@ -219,7 +248,10 @@ def _games_and_dice(data: object) -> tuple[list[Sequence[Any]], list[Any]]:
     return games, dice
 
 
-def _check_game(number: int, events: object, kept: object) -> GameCheck:
+def _check_game(number: int, events: object, kept: object, carried: list[str | None]
+                ) -> GameCheck:
+    """Game ``number``'s check; ``carried``: each seat's seed as the game began (None: not
+    known), which its seed events change."""
     where = f"game {number}"
     try:
         # Read without the server seed, which may break the commitment: that is reported.
@@ -229,9 +261,13 @@ def _check_game(number: int, events: object, kept: object) -> GameCheck:
         seed = None if revealed is None else parse_server_seed(revealed)
     except FairDiceError as exc:
         raise type(exc)(f"The dice of {where}: {exc}") from exc
-    rolls = _rolls(events, where)
+    rolls, given = _rolls_and_seeds(events, where)
+    expected = [given.get(seat, carried[seat]) for seat in (0, 1)]
+    replaced = tuple(seat for seat in (0, 1)
+                     if expected[seat] is not None and expected[seat] != dice.seeds[seat])
     if seed is None:
-        return GameCheck(number, len(rolls), dice.commitment, dice.seeds, None, False, ())
+        return GameCheck(number, len(rolls), dice.commitment, dice.seeds, None, False, (),
+                         replaced)
     kept_promise = commitment_of(seed) == dice.commitment
     mismatches = tuple(
         Mismatch(number, roll, recorded, derive_roll(seed, dice.seeds, roll))
@@ -239,15 +275,18 @@ def _check_game(number: int, events: object, kept: object) -> GameCheck:
         if derive_roll(seed, dice.seeds, roll) != recorded
     )
     return GameCheck(
-        number, len(rolls), dice.commitment, dice.seeds, seed.hex(), kept_promise, mismatches
+        number, len(rolls), dice.commitment, dice.seeds, seed.hex(), kept_promise, mismatches,
+        replaced,
     )
 
 
-def _rolls(events: object, where: str) -> list[Dice]:
-    """The dice of each roll of a game's events, in order."""
+def _rolls_and_seeds(events: object, where: str) -> tuple[list[Dice], dict[int, str]]:
+    """The dice of each roll of a game's events, in order, and the last seed each seat gave
+    in them."""
     if not isinstance(events, list):
         raise NotARecordError(f"The record of {where} is not a list of events.")
     rolls = []
+    seeds: dict[int, str] = {}
     for index, data in enumerate(events, start=1):
         try:
             event = Event.from_dict(data)
@@ -257,7 +296,9 @@ def _rolls(events: object, where: str) -> list[Dice]:
             if event.dice is None:
                 raise NotARecordError(f"Event {index} of {where} is a roll without its dice.")
             rolls.append(event.dice)
-    return rolls
+        elif event.action is Action.SEED and event.seed is not None:
+            seeds[event.player] = event.seed
+    return rolls, seeds
 
 
 def _dice(dice: Dice) -> str:

@@ -228,7 +228,8 @@ async def _invalid_request(_request: Request, exc: Exception) -> JSONResponse:
 
 
 def _place(error: Any) -> list[str | int]:
-    """An error's place, the names the client chose (an unknown field's, a key of its own)
+    """An error's place, each name in it as the schemas spell names (an unknown field's too:
+    a word of at most 40 letters, digits, ``_`` or ``-`` can carry no markup), any other
     left out.
 
     >>> _place({"loc": ("body", "names", 0), "type": "string_type"})
@@ -236,13 +237,10 @@ def _place(error: Any) -> list[str | int]:
     >>> _place({"loc": ("body", "<b>x</b>"), "type": "extra_forbidden"})
     ['body', '…']
     """
-    parts = list(error.get("loc", ()))
-    if error.get("type") == "extra_forbidden" and parts:
-        parts[-1] = "…"
     return [
         part if isinstance(part, int) and not isinstance(part, bool)
         else str(part) if _NAME.fullmatch(str(part)) else "…"
-        for part in parts
+        for part in error.get("loc", ())
     ]
 
 

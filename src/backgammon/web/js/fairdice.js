@@ -46,8 +46,9 @@ export async function rollOf(key, seeds, number) {
 
 /**
  * Check a match record (GET /api/matches/{id}/record): for each game {number, rolls,
- * revealed, kept (the seed hashes to the commitment), mismatches: [{roll, recorded,
- * derived}]}. Throws an Error whose message is "notRecord" for what is not a record with
+ * revealed, kept (the seed hashes to the commitment), replaced (the seats whose seed in the
+ * dice is not the one their seed events gave: a match starts from no seeds, a game from the
+ * seeds the one before ended with), mismatches: [{roll, recorded, derived}]}. Throws an Error whose message is "notRecord" for what is not a record with
  * fair dice.
  */
 export async function checkRecord(record) {
@@ -57,6 +58,7 @@ export async function checkRecord(record) {
     throw new Error("notRecord");
   }
   const checks = [];
+  let carried = ["", ""];
   for (const [index, events] of games.entries()) {
     const fair = dice[index] || {};
     const seeds = fair.seeds;
@@ -64,7 +66,17 @@ export async function checkRecord(record) {
       throw new Error("notRecord");
     }
     const rolls = events.filter((event) => event && event.action === "roll").map((event) => event.dice);
-    const check = { number: index + 1, rolls: rolls.length, revealed: false, kept: false, mismatches: [] };
+    const given = [...carried];
+    for (const event of events) {
+      if (event && event.action === "seed" && (event.player === 0 || event.player === 1)) {
+        given[event.player] = event.seed;
+      }
+    }
+    const replaced = [0, 1].filter((seat) => given[seat] !== seeds[seat]);
+    carried = [...seeds];
+    const check = {
+      number: index + 1, rolls: rolls.length, revealed: false, kept: false, replaced, mismatches: [],
+    };
     checks.push(check);
     if (!fair.server_seed) continue;
     check.revealed = true;

@@ -17,6 +17,7 @@ function gameText(check) {
   const number = check.number;
   if (!check.revealed) return t("verify.gameHidden", { number });
   if (!check.kept) return t("verify.gameBroken", { number });
+  if (check.replaced.length) return t("verify.gameSeedReplaced", { number });
   if (check.mismatches.length) {
     const first = check.mismatches[0];
     return t("verify.gameDiffers", {
@@ -59,7 +60,7 @@ async function check(event) {
   }
   const revealed = checks.filter((each) => each.revealed);
   if (!revealed.length) return verdict("verify.nothingRevealed", null);
-  const ok = revealed.every((each) => each.kept && !each.mismatches.length);
+  const ok = revealed.every((each) => each.kept && !each.replaced.length && !each.mismatches.length);
   return verdict(ok ? "verify.allMatch" : "verify.mismatch", ok);
 }
 
