@@ -92,7 +92,30 @@ def encode(body: Any) -> bytes:
     return json.dumps(body, allow_nan=True).encode()
 
 
-bodies = action_bodies.map(encode) | anything.map(encode) | st.binary(max_size=64)
+#: What no careless client writes but an attacker does: numbers of thousands of digits (past
+#: Python's 4,300-digit limit), JSON nested thousands deep.
+hostile = (
+    st.integers(4000, 6000).map(lambda n: b'{"action": "roll", "version": ' + b"9" * n + b"}")
+    | st.integers(1000, 6000).map(lambda n: b"[" * n + b"]" * n)
+    | st.integers(1000, 3000).map(lambda n: b'{"a":' * n + b"1" + b"}" * n)
+)
+bodies = (action_bodies.map(encode) | anything.map(encode) | st.binary(max_size=64)
+          | hostile)
+#: The JSON endpoints besides the actions, new matches and joins, each family once.
+OTHER_POSTS = ["/api/v1/engine/move", "/api/v1/engine/eval", "/api/v1/engine/cube",
+               "/api/analyses", "/api/accounts", "/api/session", "/api/matches/{id}/seed",
+               "/api/matches/{id}/analysis", "/api/matches/{id}/take"]
+engine_bodies = st.fixed_dictionaries(
+    {},
+    optional={
+        "position": st.sampled_from(["4HPwATDgc/ABMA", "4HPwATDgc/ABMA:cAkAAAAAAAAA"]) | anything,
+        "dice": st.lists(st.integers(0, 7), max_size=3) | anything,
+        "plies": st.integers(-1, 4) | anything,
+        "plays": st.integers(0, 40) | anything,
+        "match": anything, "cube": anything, "text": anything, "name": anything,
+        "password": anything, "seat": anything, "seed": anything,
+    },
+)
 views = st.sampled_from(["0", "1"]) | st.text(max_size=4)
 ids = st.text(max_size=40)
 #: What an Authorization header may hold: the match's token (None here), garbage, or nothing.
@@ -104,7 +127,8 @@ authorizations = st.none() | st.just("") | printable | printable.map(lambda text
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     database = tmp_path_factory.mktemp("fuzz") / "games.sqlite"
     options = Settings(database_url=sqlite_url(database), computer_pause=0, allow_seed=True,
-                       create_rate=None, hint_rate=None, action_rate=None)
+                       create_rate=None, hint_rate=None, action_rate=None, upload_rate=None,
+                       signin_rate=None, account_rate=None)
     with TestClient(create_app(options)) as test_client:
         yield test_client
 
@@ -184,6 +208,23 @@ def test_fuzzed_reads(client: TestClient, matches: dict[str, str], known: bool, 
     sent = headers(authorization, matches["hints token"])
     answered(client.get(path, params={"view": view}, headers=sent))
     assert snapshot(client, matches["hints"]) == before
+
+
+@settings(FUZZ, max_examples=600)
+@given(path=st.sampled_from(OTHER_POSTS), body=engine_bodies.map(encode) | bodies,
+       authorization=authorizations)
+def test_fuzzed_other_endpoints(client: TestClient, matches: dict[str, str], path: str,
+                                body: bytes, authorization: str | None) -> None:
+    match_id = matches["hints"]
+    before = snapshot(client, match_id)
+    response = client.post(
+        path.replace("{id}", match_id), content=body,
+        headers={"Content-Type": "application/json",
+                 **headers(authorization, matches["hints token"])},
+    )
+    answered(response)
+    if not path.endswith("/seed"):  # a seed before the first roll may well be taken
+        assert snapshot(client, match_id)["version"] == before["version"]
 
 
 @settings(FUZZ, max_examples=300)

@@ -218,11 +218,12 @@ def read_labels(out: Path) -> list[dict[str, Any]]:
 
 
 def label(out: Path, settings: Settings, chunk: int = 10, workers: int = 1,
-          limit: int | None = None, on_chunk: Any = None) -> int:
+          limit: int | None = None, on_chunk: Any = None, minutes: float | None = None) -> int:
     """Roll out the positions of ``out`` that no chunk holds yet, ``chunk`` a file, with
     ``workers`` processes (each takes whole positions); stop after ``limit`` new labels
-    (None: all). ``on_chunk(path)`` is called after each chunk is written (to commit it).
-    Returns how many labels were added."""
+    (None: all) or once ``minutes`` have passed (the labels done then are written, those
+    under way dropped). ``on_chunk(path)`` is called after each chunk is written (to commit
+    it). Returns how many labels were added."""
     _, positions = read_positions(out)
     done = read_labels(out)
     for index, row in enumerate(done):
@@ -236,18 +237,22 @@ def label(out: Path, settings: Settings, chunk: int = 10, workers: int = 1,
     tasks = [(index, candidate, settings, digest) for index, candidate in todo]
     made = 0
     pending: list[dict[str, Any]] = []
+    deadline = None if minutes is None else time.monotonic() + 60 * minutes
     context = multiprocessing.get_context("fork")
     with context.Pool(workers) if workers > 1 else _Serial() as pool:
         for row in pool.imap(_label_one, tasks):
             pending.append(row)
             made += 1
-            if len(pending) == chunk or made == len(tasks):
+            late = deadline is not None and time.monotonic() > deadline
+            if len(pending) == chunk or made == len(tasks) or late:
                 number += 1
                 path = out / f"labels-{number:04d}.jsonl.gz"
                 _write_lines(path, pending)
                 pending = []
                 if on_chunk is not None:
                     on_chunk(path)
+            if late:
+                break
     return made
 
 

@@ -59,6 +59,8 @@ ARGUMENTS: tuple[Argument, ...] = (
     arg("--seed", type=int, default=1, help="choose: the draw's seed"),
     arg("--workers", type=int, default=1, help="label: processes"),
     arg("--limit", type=int, default=None, help="label: stop after this many new labels"),
+    arg("--minutes", type=float, default=None,
+        help="label: stop after this many minutes (the labels under way then are dropped)"),
     arg("--chunk", type=int, default=10, help="label: labels a file"),
     arg("--commit", action="store_true", help="label: commit each chunk to git as written"),
     arg("--weights", type=Path, action="append", default=[],
@@ -99,7 +101,7 @@ def _label(args: argparse.Namespace) -> int:
             _commit(path)
 
     made = truth.label(args.out, truth.Settings(), args.chunk, args.workers, args.limit,
-                       commit)
+                       commit, args.minutes)
     print(f"{made} labels added; {len(truth.read_labels(args.out))} in all")
     return 0
 
