@@ -226,7 +226,7 @@ def test_old_records_without_fair_dice_still_load() -> None:
 def played_match() -> Match:
     """A 3-point match of fair dice, two games resigned after a few rolls."""
     match = Match(3, dice=FairMatchDice())
-    match.game.dice_source.add_seed(1, "bob")  # type: ignore[attr-defined]
+    match.game.add_seed(1, "bob")  # recorded as a seed event, as a player gives it
     while not match.is_over:
         game = match.game
         for _ in range(6):
