@@ -23,6 +23,7 @@ import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
+from typing import assert_never
 
 import numpy as np
 
@@ -43,7 +44,9 @@ from ..game import (
     Game,
     GameEnded,
     OpeningRoll,
+    ResignationAccepted,
     ResignationOffered,
+    ResignationRejected,
     Rolled,
     Taken,
     TurnPlayed,
@@ -335,22 +338,27 @@ class _GameJudge:
     def judge(self) -> GameAnalysis:
         end: GameEnded | None = None
         for entry in self.game.history():
-            if isinstance(entry, OpeningRoll):
-                self.reroll = entry.reroll
-            elif isinstance(entry, Rolled):
-                self.rolled = entry
-            elif isinstance(entry, TurnPlayed):
-                self._turn(entry)
-            elif isinstance(entry, Doubled):
-                self._double(entry)
-            elif isinstance(entry, Beavered):
-                self._beaver()
-            elif isinstance(entry, Taken | Dropped):
-                self._answer(entry)
-            elif isinstance(entry, ResignationOffered):
-                self._resignation(entry)
-            elif isinstance(entry, GameEnded):
-                end = entry
+            match entry:
+                case OpeningRoll():
+                    self.reroll = entry.reroll
+                case Rolled():
+                    self.rolled = entry
+                case TurnPlayed():
+                    self._turn(entry)
+                case Doubled():
+                    self._double(entry)
+                case Beavered():
+                    self._beaver()
+                case Taken() | Dropped():
+                    self._answer(entry)
+                case ResignationOffered():
+                    self._resignation(entry)
+                case ResignationAccepted() | ResignationRejected():
+                    pass  # judged with the offer, which knows whether it was accepted
+                case GameEnded():
+                    end = entry
+                case _:
+                    assert_never(entry)
         score = self.game.score.score if self.game.score is not None else (0, 0)
         return GameAnalysis(
             self.number,

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import assert_never
 
 from ..cube import jacoby_applies
 from ..game import (
@@ -229,39 +230,44 @@ def event_lines(game: Game, start: int, names: tuple[str, str]) -> list[str]:
     return [
         line
         for entry in game.history()
-        if entry.index >= start and not isinstance(entry, GameEnded)
+        if entry.index >= start
         for line in _entry_lines(entry, names)
     ]
 
 
 def _entry_lines(entry: Entry, names: tuple[str, str]) -> list[str]:
     name = names[entry.seat]
-    if isinstance(entry, OpeningRoll):
-        return _opening_lines(entry, names)
-    if isinstance(entry, Rolled):
-        if entry.opening:
+    match entry:
+        case OpeningRoll():
+            return _opening_lines(entry, names)
+        case Rolled(opening=True):
             return []  # the opening roll's sentence says it
-        race = " (rolled for them: the race needs no decision)" if entry.auto else ""
-        return [f"{name} rolls {entry.dice[0]}-{entry.dice[1]}{race}."]
-    if isinstance(entry, TurnPlayed):
-        if not entry.play.steps:
+        case Rolled():
+            race = " (rolled for them: the race needs no decision)" if entry.auto else ""
+            return [f"{name} rolls {entry.dice[0]}-{entry.dice[1]}{race}."]
+        case TurnPlayed(play=play) if not play.steps:
             return [f"{name} dances with {entry.dice[0]}-{entry.dice[1]}: no checker can move."]
-        forced = " (the only legal play)" if entry.auto else ""
-        return [f"{name} plays {entry.play}{forced}."]
-    if isinstance(entry, Doubled):
-        return [f"{name} doubles to {entry.value}."]
-    if isinstance(entry, Beavered):
-        return [f"{name} beavers: the cube goes to {entry.value} and {name} keeps it."]
-    if isinstance(entry, Taken):
-        return [f"{name} takes: the cube is at {entry.value}, {names[entry.owner]}'s."]
-    if isinstance(entry, Dropped):
-        return [f"{name} drops."]
-    if isinstance(entry, ResignationOffered):
-        return [f"{name} offers to resign {WIN_NAMES[entry.level]}."]
-    if isinstance(entry, ResignationAccepted):
-        return [f"{name} accepts the resignation."]
-    assert isinstance(entry, ResignationRejected)
-    return [f"{name} rejects the resignation: the game goes on."]
+        case TurnPlayed():
+            forced = " (the only legal play)" if entry.auto else ""
+            return [f"{name} plays {entry.play}{forced}."]
+        case Doubled():
+            return [f"{name} doubles to {entry.value}."]
+        case Beavered():
+            return [f"{name} beavers: the cube goes to {entry.value} and {name} keeps it."]
+        case Taken():
+            return [f"{name} takes: the cube is at {entry.value}, {names[entry.owner]}'s."]
+        case Dropped():
+            return [f"{name} drops."]
+        case ResignationOffered():
+            return [f"{name} offers to resign {WIN_NAMES[entry.level]}."]
+        case ResignationAccepted():
+            return [f"{name} accepts the resignation."]
+        case ResignationRejected():
+            return [f"{name} rejects the resignation: the game goes on."]
+        case GameEnded():
+            return []  # the result is said apart, with the score
+        case _:
+            assert_never(entry)
 
 
 def _opening_lines(entry: OpeningRoll, names: tuple[str, str]) -> list[str]:

@@ -9,7 +9,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterator, Mapping
 from datetime import datetime
 from functools import cache, lru_cache
-from typing import Any
+from typing import Any, assert_never
 
 from starlette.responses import Response
 
@@ -24,12 +24,14 @@ from ..game import (
     Dropped,
     Entry,
     Game,
+    GameEnded,
     GameResult,
     OpeningRoll,
     Phase,
     ResignationAccepted,
     ResignationOffered,
     ResignationRejected,
+    Rolled,
     Taken,
     TurnPlayed,
     begun,
@@ -518,32 +520,36 @@ def _entry_view(entry: Entry) -> EntryView | None:
     """The entry as the page shows it; None for what the page does not list (a roll, whose
     dice go with its play, and the game's end, which the result says)."""
     seat = entry.seat
-    if isinstance(entry, OpeningRoll):
-        return EntryView(seat=seat, kind="opening", dice=list(entry.dice), auto=entry.auto)
-    if isinstance(entry, TurnPlayed):
-        play = str(entry.play) if entry.play.steps else None
-        steps = [
-            PlayedStepView.model_validate(
-                {"from": step.from_point, "to": step.to_point, "hit": step.hit}
+    match entry:
+        case OpeningRoll():
+            return EntryView(seat=seat, kind="opening", dice=list(entry.dice), auto=entry.auto)
+        case TurnPlayed():
+            play = str(entry.play) if entry.play.steps else None
+            steps = [
+                PlayedStepView.model_validate(
+                    {"from": step.from_point, "to": step.to_point, "hit": step.hit}
+                )
+                for step in entry.play.steps
+            ]
+            return EntryView(
+                seat=seat, kind="play", dice=list(entry.dice), play=play, steps=steps,
+                auto=entry.auto,
             )
-            for step in entry.play.steps
-        ]
-        return EntryView(
-            seat=seat, kind="play", dice=list(entry.dice), play=play, steps=steps,
-            auto=entry.auto,
-        )
-    if isinstance(entry, Doubled):
-        return EntryView(seat=seat, kind="double", value=entry.value)
-    if isinstance(entry, Beavered):
-        return EntryView(seat=seat, kind="beaver", value=entry.value)
-    if isinstance(entry, Taken):
-        return EntryView(seat=seat, kind="take")
-    if isinstance(entry, Dropped):
-        return EntryView(seat=seat, kind="drop")
-    if isinstance(entry, ResignationOffered):
-        return EntryView(seat=seat, kind="resign", level=int(entry.level))
-    if isinstance(entry, ResignationAccepted):
-        return EntryView(seat=seat, kind="accept")
-    if isinstance(entry, ResignationRejected):
-        return EntryView(seat=seat, kind="reject")
-    return None
+        case Doubled():
+            return EntryView(seat=seat, kind="double", value=entry.value)
+        case Beavered():
+            return EntryView(seat=seat, kind="beaver", value=entry.value)
+        case Taken():
+            return EntryView(seat=seat, kind="take")
+        case Dropped():
+            return EntryView(seat=seat, kind="drop")
+        case ResignationOffered():
+            return EntryView(seat=seat, kind="resign", level=int(entry.level))
+        case ResignationAccepted():
+            return EntryView(seat=seat, kind="accept")
+        case ResignationRejected():
+            return EntryView(seat=seat, kind="reject")
+        case Rolled() | GameEnded():
+            return None
+        case _:
+            assert_never(entry)

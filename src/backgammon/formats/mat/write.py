@@ -4,6 +4,7 @@ package's notes on the format, and on what it cannot hold)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import assert_never
 
 from ...game import (
     Beavered,
@@ -12,6 +13,7 @@ from ...game import (
     Game,
     GameEnded,
     OpeningRoll,
+    ResignationAccepted,
     ResignationOffered,
     ResignationRejected,
     Rolled,
@@ -150,42 +152,51 @@ def _entries(game: Game, number: int) -> list[_Entry]:
     rolled: tuple[Rolled, _Entry] | None = None
     for index, entry in enumerate(history):
         following = [type(later) for later in history[index + 1 : index + 3]]
-        if isinstance(entry, OpeningRoll) and entry.automatic_double:
-            raise MatFormatError(
-                None, f"Game {number} has an automatic double, which a .mat file cannot record."
-            )
-        if isinstance(entry, Rolled):
-            # The opening roll's winner makes the first entry, with both dice.
-            rolled = (entry, _Entry(entry.seat, f"{max(entry.dice)}{min(entry.dice)}:"))
-            entries.append(rolled[1])
-        elif isinstance(entry, TurnPlayed):
-            if entry.play.steps and rolled is not None:
-                rolled[1].text += " " + _play_text(entry.play)
-            rolled = None
-        elif isinstance(entry, Doubled):
-            entries.append(_Entry(entry.seat, f" Doubles => {entry.value}"))
-        elif isinstance(entry, Beavered):
-            # GNU Backgammon takes the doubler's roll after "Beavers" as the take, and loses
-            # its way on a "Takes" or "Drops" written there (its ParseMatMove keeps the beaver
-            # pending, for the rest of the file); so a beaver that no roll takes is written as
-            # the second double it is in gnubg's own record, which reads right.
-            word = "Beavers" if following == [Taken, Rolled] else "Doubles"
-            entries.append(_Entry(entry.seat, f" {word} => {entry.value}"))
-        elif isinstance(entry, Taken):
-            if not (isinstance(history[index - 1], Beavered) and following[:1] == [Rolled]):
-                entries.append(_Entry(entry.seat, " Takes"))
-        elif isinstance(entry, Dropped):
-            entries.append(_Entry(entry.seat, " Drops"))
-        elif isinstance(entry, GameEnded):
-            plural = "" if entry.points == 1 else "s"
-            # A claim is scored as the absent side's resignation would be; the words after
-            # the points say so, and GNU Backgammon reads past them.
-            claimed = f" {CLAIMED}" if entry.reason == "claim" else ""
-            entries.append(
-                _Entry(entry.winner, f" Wins {entry.points} point{plural}{claimed}", False)
-            )
-        # The opening roll is its winner's first roll, and an accepted resignation the
-        # winner's "Wins" line.
+        match entry:
+            case OpeningRoll(automatic_double=True):
+                raise MatFormatError(
+                    None,
+                    f"Game {number} has an automatic double, which a .mat file cannot record.",
+                )
+            case OpeningRoll() | ResignationOffered() | ResignationAccepted():
+                # The opening roll is its winner's first roll, and an accepted resignation
+                # the winner's "Wins" line.
+                pass
+            case ResignationRejected():
+                pass  # left out above
+            case Rolled():
+                # The opening roll's winner makes the first entry, with both dice.
+                rolled = (entry, _Entry(entry.seat, f"{max(entry.dice)}{min(entry.dice)}:"))
+                entries.append(rolled[1])
+            case TurnPlayed():
+                if entry.play.steps and rolled is not None:
+                    rolled[1].text += " " + _play_text(entry.play)
+                rolled = None
+            case Doubled():
+                entries.append(_Entry(entry.seat, f" Doubles => {entry.value}"))
+            case Beavered():
+                # GNU Backgammon takes the doubler's roll after "Beavers" as the take, and
+                # loses its way on a "Takes" or "Drops" written there (its ParseMatMove keeps
+                # the beaver pending, for the rest of the file); so a beaver that no roll
+                # takes is written as the second double it is in gnubg's own record, which
+                # reads right.
+                word = "Beavers" if following == [Taken, Rolled] else "Doubles"
+                entries.append(_Entry(entry.seat, f" {word} => {entry.value}"))
+            case Taken():
+                if not (isinstance(history[index - 1], Beavered) and following[:1] == [Rolled]):
+                    entries.append(_Entry(entry.seat, " Takes"))
+            case Dropped():
+                entries.append(_Entry(entry.seat, " Drops"))
+            case GameEnded():
+                plural = "" if entry.points == 1 else "s"
+                # A claim is scored as the absent side's resignation would be; the words
+                # after the points say so, and GNU Backgammon reads past them.
+                claimed = f" {CLAIMED}" if entry.reason == "claim" else ""
+                entries.append(
+                    _Entry(entry.winner, f" Wins {entry.points} point{plural}{claimed}", False)
+                )
+            case _:
+                assert_never(entry)
     if rolled is not None and len(rolled[0].position.legal_plays(rolled[0].dice)) == 1:
         # Rolled, then resigned or stopped: eXtreme Gammon's "???" says no play follows,
         # where a reader would otherwise make the one legal play (as gnubg does).

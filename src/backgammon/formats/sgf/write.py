@@ -3,12 +3,18 @@ notes on the format, and on what it cannot hold)."""
 
 from __future__ import annotations
 
+from typing import assert_never
+
 from ...game import (
     Beavered,
     Doubled,
     Dropped,
     Game,
+    GameEnded,
     OpeningRoll,
+    ResignationAccepted,
+    ResignationOffered,
+    ResignationRejected,
     Rolled,
     Taken,
     TurnPlayed,
@@ -104,21 +110,27 @@ def _nodes(game: Game) -> list[str]:
     history = list(game.history())
     for index, entry in enumerate(history):
         colour = "WB"[entry.seat]
-        if isinstance(entry, Rolled):
-            later = (e for e in history[index + 1 :] if isinstance(e, (Rolled, TurnPlayed)))
-            if not isinstance(next(later, None), TurnPlayed):
-                # Rolled and never played (the player resigned): gnubg's set-dice node.
-                nodes.append(f"\n;PL[{colour}]DI[{entry.dice[0]}{entry.dice[1]}]")
-        elif isinstance(entry, TurnPlayed):
-            dice = f"{entry.dice[0]}{entry.dice[1]}"
-            steps = "".join(_letter(p, entry.seat) for s in entry.play.steps for p in s[:2])
-            nodes.append(f"\n;{colour}[{dice}{steps}]")
-        elif isinstance(entry, (Doubled, Beavered)):
-            nodes.append(f"\n;{colour}[double]")  # gnubg's record of a beaver: a double
-        elif isinstance(entry, Taken):
-            nodes.append(f"\n;{colour}[take]")
-        elif isinstance(entry, Dropped):
-            nodes.append(f"\n;{colour}[drop]")
+        match entry:
+            case Rolled():
+                later = (e for e in history[index + 1 :] if isinstance(e, (Rolled, TurnPlayed)))
+                if not isinstance(next(later, None), TurnPlayed):
+                    # Rolled and never played (the player resigned): gnubg's set-dice node.
+                    nodes.append(f"\n;PL[{colour}]DI[{entry.dice[0]}{entry.dice[1]}]")
+            case TurnPlayed():
+                dice = f"{entry.dice[0]}{entry.dice[1]}"
+                steps = "".join(_letter(p, entry.seat) for s in entry.play.steps for p in s[:2])
+                nodes.append(f"\n;{colour}[{dice}{steps}]")
+            case Doubled() | Beavered():
+                nodes.append(f"\n;{colour}[double]")  # gnubg's record of a beaver: a double
+            case Taken():
+                nodes.append(f"\n;{colour}[take]")
+            case Dropped():
+                nodes.append(f"\n;{colour}[drop]")
+            case (OpeningRoll() | ResignationOffered() | ResignationAccepted()
+                  | ResignationRejected() | GameEnded()):
+                pass  # the game's root node holds the result; the rest has no node
+            case _:
+                assert_never(entry)
     return nodes
 
 
