@@ -1,4 +1,4 @@
-"""The layers of the package import only downwards (README, Architecture), and the core needs
+"""The layers of the package import only downwards (docs/dev/architecture.md), and the core needs
 nothing outside the standard library.
 
 Each module's imports are read from its source (``ast``), at any depth (inside functions too,

@@ -6,7 +6,7 @@ own before the first roll. Every roll is then derived from the server seed, the 
 seeds and the roll's number by HMAC-SHA256, and when the game ends the server seed is revealed:
 anyone can check that it hashes to the commitment and recompute every roll.
 
-The derivation (the README's "Provably fair dice" says the same for other programs):
+The derivation (docs/guide/online.md, "Provably fair dice", says the same for other programs):
 
 - the key is the server seed's 32 bytes; the message is the ASCII text
   ``"{seed 0}:{seed 1}:{roll}:{block}"``: seat 0's seed and seat 1's (empty when none), the

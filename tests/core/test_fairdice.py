@@ -1,6 +1,6 @@
-"""Provably fair dice: the derivation (against the README's test vector and an independent
-reading of the HMAC), its lack of bias, the commitment and its reveal, the players' seeds,
-records with fair dice, and the verifier against tampered records."""
+"""Provably fair dice: the derivation (against the test vector of docs/guide/online.md and an
+independent reading of the HMAC), its lack of bias, the commitment and its reveal, the players'
+seeds, records with fair dice, and the verifier against tampered records."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ from backgammon.game.verify import (
 )
 from backgammon.match import Match
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+README = Path(__file__).resolve().parents[2] / "docs" / "guide" / "online.md"
 SEED = bytes(range(32))
 
 

@@ -1,4 +1,4 @@
-"""The players' seeds for the provably fair dice (the README's "Provably fair dice").
+"""The players' seeds for the provably fair dice (docs/guide/online.md, "Provably fair dice").
 
 A seed is an event of the game's record (``{"action": "seed", "player": 0, "seed": ...}``),
 so it raises the match's version like any action: another process's copy of the match takes
