@@ -202,7 +202,7 @@ def start_server(
         # server just as the player sends on it (uvicorn's default is 5 s).
         "--timeout-keep-alive",
         "120",
-        # As the app is served (the serve command, the README's deployment): pushes go
+        # As the app is served (the serve command, docs/guide/deploying.md): pushes go
         # uncompressed. --uvicorn=--ws-per-message-deflate=true measures them compressed.
         "--ws-per-message-deflate",
         "false",

@@ -78,7 +78,7 @@ LEVELS: dict[Level, tuple[int, float]] = {
 #: The depth at which each level takes its cube decisions. A cube decision is one search a
 #: turn, not one a play, so a level affords more depth there than in its plays: at 2-ply
 #: (about 20 ms a decision) the errors on the gnubg-judged cube set are within 3
-#: millipoints, at 0-ply about twice that (the README's cube section).
+#: millipoints, at 0-ply about twice that (docs/lab/computer-player.md, cube decisions).
 CUBE_PLIES: dict[Level, int] = {
     Level.BEGINNER: 0,
     Level.CASUAL: 0,

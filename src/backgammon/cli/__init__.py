@@ -486,7 +486,7 @@ def _serve(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     settings = replace(settings, host=args.host or settings.host, port=args.port or settings.port)
     print(f"Backgammon: open http://{settings.host}:{settings.port}/ (Ctrl-C stops it).")
-    # The WebSockets' pushes go uncompressed (see the README's "Live updates"): a push is a
+    # The WebSockets' pushes go uncompressed (docs/guide/http-api.md, "Live updates"): a push is a
     # kilobyte or two, and compressing it cost each action more CPU than the rest of its push.
     # TimedHttp: a request must arrive whole within a deadline (a half-sent one holds no
     # connection for long).

@@ -348,7 +348,7 @@ class EntryView(BaseModel):
 
 
 class FairDiceView(BaseModel):
-    """A game's provably fair dice (the README's "Provably fair dice"): the commitment
+    """A game's provably fair dice (docs/guide/online.md, "Provably fair dice"): the commitment
     published before its first roll, the players' seeds, and the server seed once the game
     is over."""
 

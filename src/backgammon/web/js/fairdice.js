@@ -1,4 +1,4 @@
-// Provably fair dice in the browser: the README's "Provably fair dice" derivation, with
+// Provably fair dice in the browser: the derivation of docs/guide/online.md ("Provably fair dice"), with
 // WebCrypto, and the check of a match record's rolls against it (as `backgammon verify-dice`
 // does). No page here: verify.js shows the check.
 

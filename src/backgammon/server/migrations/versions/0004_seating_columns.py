@@ -46,7 +46,7 @@ def upgrade() -> None:
         seating = changed.get("seating")
         if seating is None:
             # Saved before seats had tokens, when whoever had its id could act in it:
-            # whoever opens it first now takes its seats (``unheld``; the README says so).
+            # whoever opens it first now takes its seats (``unheld``; docs/guide/online.md says so).
             seating = changed["seating"] = {
                 "keys": [], "online": False, "invite": None, "claim_seconds": 0.0,
                 "spent": None, "unheld": True,
