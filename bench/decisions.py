@@ -50,13 +50,13 @@ from gnubg_judge import GnubgJudge
 from backgammon.analysis.decisions import SKILL_THRESHOLDS, Mark
 from backgammon.bot import Bot
 from backgammon.bot.bearoff import BearoffEvaluator
-from backgammon.bot.duel import Chooser, opening_roll
 from backgammon.bot.evaluator import Evaluator, NetworkEvaluator
 from backgammon.bot.pubeval import PubEval
 from backgammon.bot.shipped import shipped_evaluator
 from backgammon.errors import BackgammonError
 from backgammon.moves import Play
 from backgammon.position import Position
+from backgammon.training.duel import Chooser, opening_roll
 
 DEFAULT_SET = str(Path(__file__).resolve().parent / "data" / "decisions.jsonl.gz")
 #: The classes in the order they are printed (gnubg's, bench/gnubg_judge.py's CLASSES).

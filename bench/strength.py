@@ -31,10 +31,10 @@ from gnubg_judge import GnubgJudge
 
 from backgammon.bot import Bot
 from backgammon.bot.bearoff import BearoffEvaluator, shipped_table
-from backgammon.bot.duel import Chooser, DuelResult, GreedyPlayer, duel
 from backgammon.bot.evaluator import NetworkEvaluator
 from backgammon.bot.pubeval import PubEval
 from backgammon.bot.shipped import shipped_evaluator
+from backgammon.training.duel import Chooser, DuelResult, GreedyPlayer, duel
 
 
 def measure(name: str, opponent: object, games: int, seed: int, plies: int = 0) -> DuelResult:

@@ -17,7 +17,10 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "backgammon"
 
 #: The layers from the bottom up; a module may import its own layer and those below it.
-LAYERS = ("core", "game", "formats", "bot", "analysis", "server", "cli")
+LAYERS = ("core", "game", "formats", "bot", "training", "analysis", "server", "cli")
+#: The layers that may import training, beside itself: it is the command line's alone, so that
+#: playing, analysing and serving never depend on how the networks were made.
+TRAINING_USERS = ("training", "cli")
 
 #: What each layer may import from outside the standard library.
 THIRD_PARTY = {
@@ -25,6 +28,7 @@ THIRD_PARTY = {
     "game": set(),
     "formats": set(),
     "bot": {"numpy", "numba", "tqdm"},
+    "training": {"numpy", "numba", "tqdm"},
     "analysis": {"numpy", "tqdm"},
     "server": {"fastapi", "pydantic", "pydantic_core", "starlette", "uvicorn", "sqlalchemy",
                "alembic", "limits", "slowapi", "argon2", "redis", "psycopg", "psycopg_pool",
@@ -38,7 +42,7 @@ def layer_of(module: str) -> str:
     top = module.split(".")[0]
     if top in ("game", "match"):
         return "game"
-    if top in ("formats", "bot", "analysis", "server", "cli"):
+    if top in ("formats", "bot", "training", "analysis", "server", "cli"):
         return top
     if top == "web":
         return "server"
@@ -98,6 +102,9 @@ def test_imports_go_down(name: str, path: Path) -> None:
         assert LAYERS.index(layer_of(target)) <= LAYERS.index(layer), (
             f"{name} ({layer}) imports {target} ({layer_of(target)}), a layer above it"
         )
+        assert layer_of(target) != "training" or layer in TRAINING_USERS, (
+            f"{name} ({layer}) imports {target}: training is the command line's alone"
+        )
 
 
 def test_the_checker_sees_a_layer_violation() -> None:
@@ -106,4 +113,5 @@ def test_the_checker_sees_a_layer_violation() -> None:
     found = imports("moves", source)
     assert "position" in found and "dice" in found
     assert layer_of("bot.search") == "bot" and layer_of("match") == "game"
+    assert layer_of("training.generations") == "training"
     assert LAYERS.index(layer_of("server.app")) > LAYERS.index(layer_of("position"))

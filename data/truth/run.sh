@@ -1,5 +1,5 @@
 #!/bin/bash
-# The truth set's rollouts (backgammon.bot.truth): every position of positions.jsonl.gz rolled
+# The truth set's rollouts (backgammon.training.truth): every position of positions.jsonl.gz rolled
 # out to the end at 0-ply with luck adjustment until its equity's standard error is at most
 # 0.01 (at most 2,592 trials), ten a chunk, each chunk committed as it is written (COMMIT=0:
 # written, not committed). Resumable: run it again on any clone and it goes on from the last

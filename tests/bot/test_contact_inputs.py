@@ -21,11 +21,11 @@ from backgammon.bot.contact_inputs import (
 )
 from backgammon.bot.encoding import CONTACT_INPUTS, RACE_INPUTS, boards, encode_contact
 from backgammon.bot.evaluator import NetworkEvaluator
-from backgammon.bot.generations import save_generation
 from backgammon.bot.kernel import Engine, boards_of
 from backgammon.bot.kernel import evaluate as kernel_evaluate
 from backgammon.bot.network import Network, load_networks, save_networks
-from backgammon.bot.refit import RefitError, Settings, refit
+from backgammon.training.generations import save_generation
+from backgammon.training.refit import RefitError, Settings, refit
 
 _EXTRA = len(EXTRA_FEATURES)
 

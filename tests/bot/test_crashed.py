@@ -13,16 +13,16 @@ import pytest
 from test_kernel import random_positions
 
 from backgammon import Position
-from backgammon.bot import generations, supervised
-from backgammon.bot import train as td
 from backgammon.bot.contact_inputs import CONTACT_INPUTS_V2
 from backgammon.bot.encoding import CONTACT_INPUTS, RACE_INPUTS, boards, is_crashed
 from backgammon.bot.evaluator import NetworkEvaluator
-from backgammon.bot.generations import save_generation
 from backgammon.bot.kernel import Engine, boards_of
 from backgammon.bot.kernel import evaluate as kernel_evaluate
 from backgammon.bot.network import Network, load_networks, save_networks
-from backgammon.bot.refit import RefitError, Settings, refit
+from backgammon.training import generations, supervised
+from backgammon.training import train as td
+from backgammon.training.generations import save_generation
+from backgammon.training.refit import RefitError, Settings, refit
 
 # The other side in the hand-built positions: 15 checkers in contact, never crashed.
 _SOUND = {20: 2, 13: 5, 8: 3, 6: 5}

@@ -11,14 +11,10 @@ import pytest
 from backgammon import ALL_ROLLS, Position
 from backgammon.bot import (
     FakeEvaluator,
-    GreedyPlayer,
     Network,
     NetworkEvaluator,
     Probabilities,
-    generations,
-    supervised,
 )
-from backgammon.bot.duel import duel, play_game
 from backgammon.bot.encoding import (
     CONTACT_FEATURES,
     CONTACT_INPUTS,
@@ -37,8 +33,10 @@ from backgammon.bot.network import (
     save_networks,
 )
 from backgammon.bot.pubeval import PubEval
-from backgammon.bot.train import CHECKPOINT, NETWORKS, SelfPlay, Settings, train
 from backgammon.cli import build_parser, main
+from backgammon.training import generations, supervised
+from backgammon.training.duel import GreedyPlayer, duel, play_game
+from backgammon.training.train import CHECKPOINT, NETWORKS, SelfPlay, Settings, train
 
 
 def random_positions(games: int, seed: int) -> list[Position]:

@@ -9,10 +9,15 @@ import numpy as np
 import pytest
 
 from backgammon import Position
-from backgammon.bot import Network, NetworkEvaluator, generations
+from backgammon.bot import Network, NetworkEvaluator
 from backgammon.bot.bearoff import is_bearoff, shipped_table
 from backgammon.bot.encoding import CONTACT_INPUTS, RACE_INPUTS
-from backgammon.bot.generations import (
+from backgammon.bot.kernel import Engine, board_of, position_of
+from backgammon.bot.network import load_networks, save_networks
+from backgammon.bot.rollout import rollout
+from backgammon.cli import main as cli_main
+from backgammon.training import generations
+from backgammon.training.generations import (
     GenerationsError,
     Settings,
     draw,
@@ -21,11 +26,7 @@ from backgammon.bot.generations import (
     save_generation,
     train,
 )
-from backgammon.bot.kernel import Engine, board_of, position_of
-from backgammon.bot.network import load_networks, save_networks
-from backgammon.bot.rollout import rollout
-from backgammon.bot.train import NETWORKS
-from backgammon.cli import main as cli_main
+from backgammon.training.train import NETWORKS
 
 
 def small() -> NetworkEvaluator:

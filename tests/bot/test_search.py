@@ -17,13 +17,11 @@ from backgammon import ALL_ROLLS, Position
 from backgammon.bot import (
     Bot,
     FakeEvaluator,
-    GreedyPlayer,
     Level,
     MoveFilter,
     PubEval,
     Search,
     act,
-    duel,
     play_match,
     play_out,
     player,
@@ -39,6 +37,7 @@ from backgammon.dice import ManualDice, SeededDice
 from backgammon.formats.mat import import_mat, read_mat
 from backgammon.game import Action, Game, Phase
 from backgammon.match import Match
+from backgammon.training.duel import GreedyPlayer, duel
 
 
 class CountingEvaluator(FakeEvaluator):

@@ -12,9 +12,9 @@ from backgammon.bot.bearoff import BearoffEvaluator
 from backgammon.bot.encoding import CONTACT_INPUTS, RACE_INPUTS
 from backgammon.bot.network import load_networks, save_networks
 from backgammon.bot.search import Search
-from backgammon.bot.supervised import Settings, generate, label, main, train
-from backgammon.bot.train import CHECKPOINT, NETWORKS
 from backgammon.cli import main as cli_main
+from backgammon.training.supervised import Settings, generate, label, main, train
+from backgammon.training.train import CHECKPOINT, NETWORKS
 
 
 def small_evaluator() -> NetworkEvaluator:

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from backgammon import Position
-from backgammon.bot import truth
 from backgammon.cli import main
+from backgammon.training import truth
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 RACE = "AAAAAP8PAAAAAA"  # no contact left, not all home

@@ -8,16 +8,16 @@
   question that depends on the stake asked with the core's :class:`~backgammon.cube.CubeContext`
   (re-exported here with :class:`~backgammon.cube.CubeOwner` and
   :class:`~backgammon.cube.MatchScore`); bots playing games through the engine
-  (:mod:`.player`, :mod:`.selfplay`).
-* Measuring and training: Tesauro's pubeval as a baseline (:mod:`.pubeval`), games between
-  players (:mod:`.duel`) and self-play TD(lambda) training (:mod:`.train`).
+  (:mod:`.player`, :mod:`.selfplay`); Tesauro's pubeval as a baseline (:mod:`.pubeval`).
+
+Training it (self-play, rollout-labelled generations, refits, duels between players, the
+truth set) is :mod:`backgammon.training`'s, which only the command line imports.
 """
 
 from ..cube import CubeContext, CubeOwner, MatchScore
 from .bearoff import BearoffEvaluator, BearoffTable
 from .bot import Bot, Hint, Level, ResignationAnswer
 from .cube import CubeAction, CubeDecision, CubeResponse
-from .duel import Chooser, DuelResult, GreedyPlayer, duel
 from .evaluator import Evaluator, FakeEvaluator, NetworkEvaluator
 from .met import MatchEquityTable
 from .network import Network
@@ -30,16 +30,13 @@ __all__ = [
     "BearoffEvaluator",
     "BearoffTable",
     "Bot",
-    "Chooser",
     "CubeAction",
     "CubeContext",
     "CubeDecision",
     "CubeOwner",
     "CubeResponse",
-    "DuelResult",
     "Evaluator",
     "FakeEvaluator",
-    "GreedyPlayer",
     "Hint",
     "Level",
     "MatchEquityTable",
@@ -53,7 +50,6 @@ __all__ = [
     "Search",
     "act",
     "decide",
-    "duel",
     "play_match",
     "play_out",
 ]

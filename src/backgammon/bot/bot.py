@@ -192,7 +192,7 @@ class Bot:
     ) -> Play:
         """The bot's choice among ``plays``, the legal plays (two or more) of one roll from
         ``position``, ranked as :meth:`best_play` ranks them (without ``cube``: the
-        :class:`~backgammon.bot.duel.Chooser` of cubeless duels)."""
+        :class:`~backgammon.training.duel.Chooser` of cubeless duels)."""
         ranked = self.search.rank(
             plays, self.plies, self.filters, noise=self.noise, rng=self._rng, weights=_weights(cube)
         )

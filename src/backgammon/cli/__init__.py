@@ -351,7 +351,7 @@ def _train(args: argparse.Namespace) -> int:
     if args.stage == "rollout":
         import shlex
 
-        from ..bot import generations
+        from ..training import generations
 
         defaults = generations.Settings()
         return generations.train(
@@ -378,7 +378,7 @@ def _train(args: argparse.Namespace) -> int:
         )
     eval_games = 200 if args.eval_games is None else args.eval_games
     if args.stage == "search":
-        from ..bot import supervised
+        from ..training import supervised
 
         return supervised.train(
             supervised.Settings(
@@ -397,7 +397,7 @@ def _train(args: argparse.Namespace) -> int:
                 progress=not args.no_progress,
             )
         )
-    from ..bot.train import Settings, train
+    from ..training.train import Settings, train
 
     return train(
         Settings(

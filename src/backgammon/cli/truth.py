@@ -1,4 +1,4 @@
-"""``backgammon truth``: build, label and read the truth set (:mod:`backgammon.bot.truth`).
+"""``backgammon truth``: build, label and read the truth set (:mod:`backgammon.training.truth`).
 
 :mod:`backgammon.cli` registers it::
 
@@ -33,9 +33,9 @@ from typing import Any
 
 import numpy as np
 
-from ..bot import truth
 from ..bot.probabilities import EQUITY_WEIGHTS
 from ..errors import BackgammonError
+from ..training import truth
 from . import Argument, arg
 
 SUMMARY = (

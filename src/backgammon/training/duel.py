@@ -20,10 +20,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from ..bot.evaluator import Evaluator
+from ..bot.search import best_plays
 from ..moves import Play
 from ..position import Position
-from .evaluator import Evaluator
-from .search import best_plays
 
 
 class Chooser(Protocol):

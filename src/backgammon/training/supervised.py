@@ -10,7 +10,7 @@ those five-output targets by minibatch gradient steps on the cross-entropy
 (:meth:`Network.fit`). The next round labels fresh positions with the improved networks.
 Positions the bearoff table answers exactly train neither network. No reference program is
 involved: the data are the bot's own play and search. (Labels from rollouts of the bot's own
-positions, in generations, are :mod:`backgammon.bot.generations`: ``--stage rollout``.)
+positions, in generations, are :mod:`backgammon.training.generations`: ``--stage rollout``.)
 
 After each round the networks (with the bearoff table, as in play) duel pubeval (logged to
 ``out/progress.jsonl``) and are written to ``out/checkpoint.npz``, with a copy
@@ -38,15 +38,15 @@ import numpy as np
 from numpy.typing import NDArray
 from tqdm import tqdm  # type: ignore[import-untyped]
 
+from ..bot.bearoff import BearoffEvaluator, is_bearoff
+from ..bot.contact_inputs import contact_encoder
+from ..bot.encoding import boards, encode_race, is_race
+from ..bot.evaluator import NetworkEvaluator
+from ..bot.network import OUTPUTS, Array, save_networks
+from ..bot.pubeval import PubEval
+from ..bot.search import Search, best_plays
 from ..position import Position
-from .bearoff import BearoffEvaluator, is_bearoff
-from .contact_inputs import contact_encoder
 from .duel import DuelResult, GreedyPlayer, duel, opening_roll
-from .encoding import boards, encode_race, is_race
-from .evaluator import NetworkEvaluator
-from .network import OUTPUTS, Array, save_networks
-from .pubeval import PubEval
-from .search import Search, best_plays
 from .train import CHECKPOINT, EVALUATION_SEED, settings_json
 
 #: Positions labelled in one batch of the search (a batch's tree is evaluated at once).
@@ -259,7 +259,7 @@ def train(settings: Settings) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """The command line: ``python -m backgammon.bot.supervised --from FILE ...``."""
+    """The command line: ``python -m backgammon.training.supervised --from FILE ...``."""
     defaults = Settings()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--from", dest="start", type=Path, default=defaults.start,

@@ -34,15 +34,15 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm  # type: ignore[import-untyped]
 
+from ..bot.contact_inputs import contact_encoder
+from ..bot.encoding import CONTACT_INPUTS, RACE_INPUTS, boards, encode_race, is_race
+from ..bot.evaluator import NetworkEvaluator, terminal_values
+from ..bot.network import OUTPUTS, Network, lambda_returns, save_networks
+from ..bot.pubeval import PubEval
+from ..bot.search import best_plays
 from ..moves import Play
 from ..position import Position
-from .contact_inputs import contact_encoder
 from .duel import DuelResult, GreedyPlayer, duel, opening_roll
-from .encoding import CONTACT_INPUTS, RACE_INPUTS, boards, encode_race, is_race
-from .evaluator import NetworkEvaluator, terminal_values
-from .network import OUTPUTS, Network, lambda_returns, save_networks
-from .pubeval import PubEval
-from .search import best_plays
 
 CHECKPOINT = "checkpoint.npz"
 NETWORKS = ("contact", "race")

@@ -48,13 +48,13 @@ from typing import Any
 
 import numpy as np
 
+from ..bot.bearoff import is_bearoff, shipped_table
+from ..bot.encoding import either_crashed
+from ..bot.kernel import Engine
+from ..bot.kernel.engine import board_of
+from ..bot.probabilities import EQUITY_WEIGHTS
 from ..errors import BackgammonError
 from ..position import Position
-from .bearoff import is_bearoff, shipped_table
-from .encoding import either_crashed
-from .kernel import Engine
-from .kernel.engine import board_of
-from .probabilities import EQUITY_WEIGHTS
 
 #: The classes of the truth set, as GNU Backgammon's benchmarks split positions, with the
 #: back game apart (crashed and back-game positions are where the networks err most).
@@ -306,7 +306,7 @@ def _label_one(task: tuple[int, Candidate, Settings, str]) -> dict[str, Any]:
 
 
 def _filters(plies: int) -> tuple[Any, ...]:
-    from .search import DEFAULT_FILTERS
+    from ..bot.search import DEFAULT_FILTERS
 
     return tuple(DEFAULT_FILTERS) if plies else ()
 
@@ -315,7 +315,7 @@ def _networks_digest() -> str:
     """A short digest of the networks file that plays the rollouts."""
     from importlib import resources
 
-    from .shipped import WEIGHTS, WEIGHTS_VARIABLE
+    from ..bot.shipped import WEIGHTS, WEIGHTS_VARIABLE
 
     named = os.environ.get(WEIGHTS_VARIABLE)
     data = (Path(named).read_bytes() if named

@@ -52,16 +52,16 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm  # type: ignore[import-untyped]
 
+from ..bot.bearoff import BearoffEvaluator, is_bearoff, shipped_table
+from ..bot.encoding import is_race
+from ..bot.evaluator import NetworkEvaluator
+from ..bot.kernel import Boards, Engine, board_of, legal_results_batch, position_of
+from ..bot.network import OUTPUTS, Array, Network, save_networks
+from ..bot.pubeval import PubEval
+from ..bot.rollout import rollouts
 from ..errors import BackgammonError
 from ..position import Position
-from .bearoff import BearoffEvaluator, is_bearoff, shipped_table
 from .duel import DuelResult, GreedyPlayer, duel
-from .encoding import is_race
-from .evaluator import NetworkEvaluator
-from .kernel import Boards, Engine, board_of, legal_results_batch, position_of
-from .network import OUTPUTS, Array, Network, save_networks
-from .pubeval import PubEval
-from .rollout import rollouts
 from .supervised import fit_rows
 from .train import EVALUATION_SEED, settings_json
 

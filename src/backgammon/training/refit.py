@@ -1,8 +1,8 @@
 """A contact network trained from scratch on the kept generations, with a validation split:
-the controlled comparison of contact encodings (``python -m backgammon.bot.refit``).
+the controlled comparison of contact encodings (``python -m backgammon.training.refit``).
 
 The positions and rollout targets of ``data/generations/gen-*.npz``
-(:mod:`backgammon.bot.generations`), and of the folders of ``more_data`` (``--more-data``,
+(:mod:`backgammon.training.generations`), and of the folders of ``more_data`` (``--more-data``,
 generations labelled by other networks), are split by generation: every ``holdout``-th generation
 is kept for validation, so that no game gives positions to both sides of the split. A new
 contact network of ``hidden`` units, on contact encoding ``encoding`` (1:
@@ -23,7 +23,7 @@ started from the contact network it takes the crashed positions from, and writte
 With ``start``, the contact network of that file is the starting point instead of random
 weights: with zero weights on the inputs it lacks (:func:`extend_inputs`: encoding 2 begins
 with encoding 1's inputs, so the function is unchanged) and widened to ``hidden`` units
-(:func:`~backgammon.bot.generations.widen`). Its validation loss before any training is
+(:func:`~backgammon.training.generations.widen`). Its validation loss before any training is
 logged as ``start_validation``, the figure a trained network must beat.
 
 The networks written to ``out`` are the new contact network with the race network of the
@@ -49,11 +49,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from ..bot.contact_inputs import CONTACT_INPUTS_V2, contact_encoder
+from ..bot.encoding import CONTACT_INPUTS, is_crashed, is_race
+from ..bot.network import OUTPUTS, Array, Network, load_networks, save_networks
 from ..errors import BackgammonError
-from .contact_inputs import CONTACT_INPUTS_V2, contact_encoder
-from .encoding import CONTACT_INPUTS, is_crashed, is_race
 from .generations import load_generation, numbered, widen
-from .network import OUTPUTS, Array, Network, load_networks, save_networks
 from .train import NETWORKS, settings_json
 
 #: Contact inputs of each encoding version.
@@ -216,7 +216,7 @@ def _last_networks(data: Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """The command line: ``python -m backgammon.bot.refit --encoding 2 --out FILE ...``."""
+    """The command line: ``python -m backgammon.training.refit --encoding 2 --out FILE ...``."""
     defaults = Settings()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=defaults.data)
@@ -244,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
         encoding=args.encoding, hidden=args.hidden,
         epochs=args.epochs, batch=args.batch, lr=args.lr, seed=args.seed,
         holdout=args.holdout, race_from=args.race_from, start=args.start, crashed=args.crashed,
-        command=shlex.join(["python", "-m", "backgammon.bot.refit", *(argv or sys.argv[1:])]),
+        command=shlex.join(["python", "-m", "backgammon.training.refit", *(argv or sys.argv[1:])]),
     ))
     return 0
 
