@@ -179,20 +179,42 @@ def test_against_the_computer_the_token_holds_the_persons_seat_only(
 
 
 def test_hints_and_analyses_are_the_players_only(client: TestClient) -> None:
-    created, joined = online_match(client)
+    match = create(client, opponent="human")
+    other = create(client, opponent="human")
+    match_id = match["id"]
+    play_to(client, match_id, {0: match["token"], 1: match["token"]},
+            lambda s: s["phase"] == "move")
+    hint = f"/api/matches/{match_id}/hint"
+    refused(client, match_id, 401, "Bearer", lambda: client.get(hint))
+    refused(client, match_id, 403, "holds no seat",
+            lambda: client.get(hint, headers=bearer(other["token"])))
+    assert client.get(hint, headers=bearer(match["token"])).status_code == 200
+    analysis = f"/api/matches/{match_id}/analysis"
+    refused(client, match_id, 401, "Bearer", lambda: client.post(analysis))
+    refused(client, match_id, 403, "holds no seat",
+            lambda: client.get(analysis, headers=bearer("guess")))
+
+
+def test_no_engine_help_reaches_an_online_match_before_it_ends(client: TestClient) -> None:
+    created, joined = online_match(client, length=1)
     match_id = created["id"]
     tokens = {0: created["token"], 1: joined["token"]}
     state = play_to(client, match_id, tokens, lambda s: s["phase"] == "move")
     waits = state["to_act"]
     hint = f"/api/matches/{match_id}/hint"
-    refused(client, match_id, 401, "Bearer", lambda: client.get(hint))
-    refused(client, match_id, 403, f"not seat {waits}",
-            lambda: client.get(hint, headers=bearer(tokens[1 - waits])))
-    assert client.get(hint, headers=bearer(tokens[waits])).status_code == 200
     analysis = f"/api/matches/{match_id}/analysis"
-    refused(client, match_id, 401, "Bearer", lambda: client.post(analysis))
-    refused(client, match_id, 403, "holds no seat",
-            lambda: client.get(analysis, headers=bearer("guess")))
+    for token in tokens.values():
+        refused(client, match_id, 403, "Hints are off in an online match between people",
+                lambda token=token: client.get(hint, headers=bearer(token)))
+        for method in ("GET", "POST"):
+            refused(client, match_id, 403, "Analyses are off in an online match",
+                    lambda token=token, method=method: client.request(
+                        method, analysis, headers=bearer(token)))
+    # Once the match is over, both players may look back on it with the engine.
+    act(client, match_id, tokens[waits], seat=waits, action="resign", level=1)
+    act(client, match_id, tokens[1 - waits], seat=1 - waits, action="accept")
+    assert state_of(client, match_id)["match_over"]
+    assert client.post(analysis, headers=bearer(tokens[0])).status_code in (200, 202)
 
 
 # Online play

@@ -117,6 +117,8 @@ def test_two_browsers_play_an_online_game_that_a_third_watches(
         elif "confirm" in seen["actions"][seat]:
             page.click('.controls [data-action="confirm"]')
         else:
+            # No engine help in an online game between people: no hint to ask for.
+            assert page.is_hidden("#hint-button")
             move(page, seen)
         # Every page, the spectator's too, shows the action.
         all_at([first, second, spectator], state["version"] + 1)
@@ -127,6 +129,8 @@ def test_two_browsers_play_an_online_game_that_a_third_watches(
     for page in (first, second, spectator):
         wait_version(page, state["version"])
         assert page.get_attribute("#board", "data-phase") == "opening"  # the next game's
+        # A money session goes on: no analysis until it is over.
+        assert page.is_hidden("#analyse-button")
     screenshot(spectator, "online-spectator.png")
 
 

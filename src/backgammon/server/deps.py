@@ -154,4 +154,16 @@ def check_holds(held: frozenset[int], seat: int) -> None:
         )
 
 
+def no_engine_help(live: LiveMatch, help_name: str) -> None:
+    """403 while an online match between people is in play: no help of the engine (hints,
+    analyses) reaches a player of it until the match is over, as on the sites people play
+    on; at one screen and against the computer the help is the player's own business."""
+    if live.seating.online and not live.match.is_over:
+        raise HTTPException(
+            status.HTTP_403_FORBIDDEN,
+            f"{help_name} are off in an online match between people until the match is over: "
+            "each player plays on their own judgement.",
+        )
+
+
 Held = Annotated[frozenset[int], Depends(get_held)]

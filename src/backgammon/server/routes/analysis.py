@@ -21,7 +21,7 @@ from ...formats.matchid import decode_match_id
 from ...match import Match
 from ...position import Position
 from ..analyses import Analyses, AnalysisFailedError
-from ..deps import Live, get_held
+from ..deps import Live, get_held, no_engine_help
 from ..guards import rate_limited
 from ..schemas import Ascii, DecisionBoard, UploadMat
 from ..views import board_view
@@ -30,7 +30,8 @@ router = APIRouter(prefix="/api", tags=["analysis"])
 
 _ANSWERS: dict[int | str, dict[str, Any]] = {
     401: {"description": "a match's analysis: no seat token"},
-    403: {"description": "a match's analysis: the token holds no seat of the match"},
+    403: {"description": "a match's analysis: the token holds no seat of the match, or the "
+          "match is online between people and not over"},
     200: {"description": "the report, as ``backgammon analyse --json`` writes it"},
     202: {"description": "the analysis under way: ``status``, ``done``, ``total``"},
     409: {"description": "the match could not be analysed (the reason is said)"},
@@ -50,6 +51,7 @@ def _answer(response: Response, report: dict[str, Any]) -> dict[str, Any]:
 
 
 async def _match_analysis(request: Request, live: Live, response: Response) -> dict[str, Any]:
+    no_engine_help(live, "Analyses")
     try:
         client = request.client.host if request.client else "unknown"
         report = await _analyses(request).of(live.id, live.version, live.match.to_dict, client)

@@ -29,7 +29,7 @@ from ...bot.probabilities import Probabilities
 from ...game import Game, Phase
 from ...moves import Step
 from .. import computer
-from ..deps import Held, Live, check_holds
+from ..deps import Held, Live, check_holds, no_engine_help
 from ..guards import BoundedPool, rate_limited
 from ..hint_schemas import Chances, CubeHint, HintStepView, HintView, PlayHint, ResignationHint
 from ..live import LiveMatch
@@ -59,7 +59,8 @@ _Question = Callable[[Bot], HintView]
     dependencies=[Depends(rate_limited("hint"))],
     responses={
         401: {"description": "no seat token"},
-        403: {"description": "the token does not hold the seat the game waits for"},
+        403: {"description": "the token does not hold the seat the game waits for, or the "
+              "match is online between people and not over (no engine help then)"},
         404: {"description": "no such match"},
         409: {"description": "no hint now: the game waits for nobody, the computer, or "
               "a decision hints do not cover"},
@@ -84,6 +85,7 @@ def _question(live: LiveMatch, view: int, lang: str, held: frozenset[int]) -> _Q
     """What to ask the bot now, read from the match; 409 when there is nothing to ask, 403
     when the seat asked for is not one of the ``held``."""
     match, game = live.match, live.match.game
+    no_engine_help(live, "Hints")
     if match.is_over:
         raise _refuse("The match is over.")
     seat = game.player_to_act

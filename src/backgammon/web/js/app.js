@@ -263,8 +263,9 @@ function render() {
     if (button.dataset.action !== "resign") button.hidden = !allowed(state, button.dataset.action);
   }
   $(".controls .resign").hidden = !allowed(state, "resign");
-  // Once a game has ended there is something to look back on (for its players).
-  const ended = state.match_over || state.record.some((game) => game.result);
+  // Once a game has ended there is something to look back on (for its players); online
+  // between people, once the match has (no engine help while it is played).
+  const ended = state.match_over || (!state.online && state.record.some((game) => game.result));
   $("#analyse-button").hidden = !ended || !seatsHeld(state.id).length;
   $("#watching").hidden = seatsHeld(state.id).length > 0;
   renderOnline(state);

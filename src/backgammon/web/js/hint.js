@@ -29,6 +29,8 @@ const $ = (selector) => document.querySelector(selector);
 function hintable(state) {
   const seat = state.to_act;
   if (state.match_over || seat === null || state.seats[seat].kind !== "human") return false;
+  // An online match between people gets no engine help until it is over (the server refuses).
+  if (state.online) return false;
   if (state.phase === "roll") return state.actions[seat].includes("double");
   return ["move", "confirm", "cube", "resign"].includes(state.phase);
 }
