@@ -33,22 +33,22 @@ from backgammon.game.verify import (
 )
 from backgammon.match import Match
 
-README = Path(__file__).resolve().parents[2] / "docs" / "guide" / "online.md"
+GUIDE = Path(__file__).resolve().parents[2] / "docs" / "guide" / "online.md"
 SEED = bytes(range(32))
 
 
 Row = tuple[int, str, str, tuple[int, int]]
 
 
-def readme_vector() -> tuple[str, str, tuple[str, str], list[Row]]:
-    """The README's test vector: server seed, commitment, seeds, and (roll, message, HMAC
-    prefix, dice) rows."""
-    text = README.read_text(encoding="utf-8")
+def guide_vector() -> tuple[str, str, tuple[str, str], list[Row]]:
+    """The test vector of docs/guide/online.md: server seed, commitment, seeds, and (roll,
+    message, HMAC prefix, dice) rows."""
+    text = GUIDE.read_text(encoding="utf-8")
     section = text.split("## Provably fair dice", 1)[1].split("\n## ", 1)[0]
     server = re.search(r"server seed `([0-9a-f]{64})`", section)
     commitment = re.search(r"commitment `([0-9a-f]{64})`", section)
     seeds = re.search(r"seeds `([^`]*)` \(seat 0\) and `([^`]*)` \(seat 1\)", section)
-    assert server and commitment and seeds, "the README's test vector is incomplete"
+    assert server and commitment and seeds, "the guide's test vector is incomplete"
     rows = [
         (int(roll), message, prefix, (int(first), int(second)))
         for roll, message, prefix, first, second in re.findall(
@@ -59,8 +59,8 @@ def readme_vector() -> tuple[str, str, tuple[str, str], list[Row]]:
     return server[1], commitment[1], (seeds[1], seeds[2]), rows
 
 
-def test_the_readme_test_vector() -> None:
-    server, commitment, seeds, rows = readme_vector()
+def test_the_guides_test_vector() -> None:
+    server, commitment, seeds, rows = guide_vector()
     key = bytes.fromhex(server)
     assert commitment_of(key) == commitment == hashlib.sha256(key).hexdigest()
     for roll, message, prefix, dice in rows:
@@ -70,8 +70,8 @@ def test_the_readme_test_vector() -> None:
         assert derive_roll(key, seeds, roll) == dice
 
 
-def test_the_readme_vector_covers_a_skipped_byte() -> None:
-    server, _, _, rows = readme_vector()
+def test_the_guides_vector_covers_a_skipped_byte() -> None:
+    server, _, _, rows = guide_vector()
     key = bytes.fromhex(server)
     skipped = [roll for roll, message, *_ in rows
                if hmac.new(key, message.encode(), hashlib.sha256).digest()[0] >= 252]
@@ -86,7 +86,7 @@ def test_each_of_the_36_rolls_has_exactly_seven_bytes() -> None:
 
 
 def test_a_skipped_byte_moves_on_to_the_next_one() -> None:
-    # Roll 70 of the README's vector starts with 252: the roll is the second byte's.
+    # Roll 70 of the guide's vector starts with 252: the roll is the second byte's.
     digest = hmac.new(SEED, b"alice:bob:70:0", hashlib.sha256).digest()
     assert digest[0] >= 252 > digest[1]
     k = digest[1] % 36
@@ -133,7 +133,7 @@ def test_a_seed_is_taken_only_before_the_first_roll() -> None:
     game.dice_source.add_seed(0, "alice")  # type: ignore[attr-defined]
     game.dice_source.add_seed(1, "bob")  # type: ignore[attr-defined]
     game.roll(0)
-    assert game.events[0].dice == (4, 5)  # the README's roll 1: seat 1 starts
+    assert game.events[0].dice == (4, 5)  # the guide's roll 1: seat 1 starts
     with pytest.raises(FairDiceError, match="before its first roll"):
         game.dice_source.add_seed(1, "other")  # type: ignore[attr-defined]
 
