@@ -41,7 +41,7 @@ test: lint $(AXE)
 	$(BIN)/pytest
 
 bench: $(DEV)
-	$(BIN)/python bench/movegen.py
+	$(BIN)/python bench/rules/movegen.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis tests/web/node_modules

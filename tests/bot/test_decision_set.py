@@ -1,4 +1,4 @@
-"""The fixed set of gnubg-judged checker-play decisions (bench/decisions.py, bench/data/):
+"""The fixed set of gnubg-judged checker-play decisions (bench/bot/decisions.py, bench/data/):
 it loads, its plays are exactly our rules' legal plays, and it tells a weak player from the
 shipped networks."""
 
@@ -14,7 +14,7 @@ import pytest
 from backgammon.bot import Bot
 from backgammon.bot.pubeval import PubEval
 
-BENCH = Path(__file__).resolve().parents[2] / "bench"
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "bot"
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +66,7 @@ def test_pubeval_errs_far_more_than_the_shipped_networks(decisions: ModuleType) 
 
 
 def test_the_crashed_set_holds_only_legal_crashed_decisions(decisions: ModuleType) -> None:
-    decision_set = decisions.load(str(BENCH / "data" / "decisions-crashed.jsonl.gz"))
+    decision_set = decisions.load(str(BENCH.parent / "data" / "decisions-crashed.jsonl.gz"))
     assert "--classes crashed" in decision_set.header["command"]
     assert decision_set.header["classes"] == ["crashed"]
     assert len(decision_set.decisions) >= 500

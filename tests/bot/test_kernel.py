@@ -2,7 +2,7 @@
 encodings and networks, and the bot's choices at 0 to 2 plies.
 
 The first test to run compiles the kernel (or loads it from numba's cache in __pycache__).
-A larger move generation check runs in bench/engine.py (``--check``).
+A larger move generation check runs in bench/bot/engine.py (``--check``).
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def bot_positions(count: int, seed: int) -> list[Position]:
 
 def test_move_generation_gives_the_cores_results() -> None:
     """The results for all 21 rolls of 20,000 positions of random games (420,000 calls;
-    bench/engine.py --check runs more): the kernel's distinct results are the results of the
+    bench/bot/engine.py --check runs more): the kernel's distinct results are the results of the
     core's plays, one play for each."""
     ws = workspace()
     positions = random_positions(20_000, seed=11)

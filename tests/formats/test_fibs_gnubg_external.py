@@ -1,4 +1,4 @@
-"""Our board lines read by GNU Backgammon's own ``external`` server (bench/vs_gnubg.py): gnubg
+"""Our board lines read by GNU Backgammon's own ``external`` server (bench/bot/vs_gnubg.py): gnubg
 1.07 answers them with plays and cube actions our rules accept, in whole games and matches
 against our bot. Skipped where Debian's gnubg is not installed."""
 
@@ -16,7 +16,7 @@ from backgammon import Position
 from backgammon.cube import CubeContext
 from backgammon.formats.fibs import BoardState, FibsSide, ScoreOrder, write_board
 
-BENCH = Path(__file__).resolve().parents[2] / "bench" / "vs_gnubg.py"
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "bot" / "vs_gnubg.py"
 
 pytestmark = pytest.mark.skipif(
     shutil.which("/usr/games/gnubg") is None, reason="Debian's gnubg is not installed"

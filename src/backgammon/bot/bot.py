@@ -64,7 +64,7 @@ class Level(StrEnum):
 
 #: Each level's search depth and the standard deviation of the noise on its choices (in
 #: points of equity), in the manner of GNU Backgammon's levels. World class (3-ply) takes
-#: about a second a decision (bench/bot.py): for hints and analysis more than for play.
+#: about a second a decision (bench/bot/bot.py): for hints and analysis more than for play.
 LEVELS: dict[Level, tuple[int, float]] = {
     Level.BEGINNER: (0, 0.15),
     Level.CASUAL: (0, 0.08),

@@ -58,7 +58,7 @@ class MoveFilter:
 
 
 #: GNU Backgammon's "normal" filter after 0-ply, and a narrower one after 1-ply: on 80
-#: decisions of bench/bot.py, keeping 2 plays within 0.06 (rather than 3 within 0.08) for
+#: decisions of bench/bot/bot.py, keeping 2 plays within 0.06 (rather than 3 within 0.08) for
 #: 2-ply chose the same play 78 times and cut the 95th percentile of the time by a quarter.
 DEFAULT_FILTERS = (MoveFilter(8, 0.16), MoveFilter(2, 0.06))
 

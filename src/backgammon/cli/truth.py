@@ -54,7 +54,7 @@ ARGUMENTS: tuple[Argument, ...] = (
         help="choose: leave out matches with a player of this name (a computer opponent)"),
     arg("--people", type=int, default=500, help="choose: positions from people's matches"),
     arg("--decisions", type=Path, action="append", default=[],
-        help="choose: a decision set of engine games (bench/decisions.py), repeatable"),
+        help="choose: a decision set of engine games (bench/bot/decisions.py), repeatable"),
     arg("--engines", type=int, default=500, help="choose: positions from engine games"),
     arg("--seed", type=int, default=1, help="choose: the draw's seed"),
     arg("--workers", type=int, default=1, help="label: processes"),

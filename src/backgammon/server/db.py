@@ -195,7 +195,7 @@ def make_engine(url: str) -> Engine:
     # A connection for each of the threads that may write at once (Starlette's pool has 40),
     # kept open once made: connections beyond the pool's size are closed when given back and
     # made again at the next busy moment, which cost the server and PostgreSQL about a tenth
-    # more CPU an action under load (bench/server.py). The database must allow 50 a process,
+    # more CPU an action under load (bench/server/server.py). The database must allow 50 a process,
     # with the actions' saves' own (:class:`.saves.AsyncDriverSaves`).
     options: dict[str, Any] = {} if is_sqlite else {"pool_size": 40, "max_overflow": 0}
     engine = create_engine(parsed, json_serializer=json_text, **options)

@@ -147,7 +147,7 @@ class DriverSaves:
     """Actions' saves on SQLite, each (the match's row, and the action's key) sent on one
     connection of the driver's own, kept open: SQLAlchemy's way to a statement (a
     connection from the pool, a transaction, an execution context, a result) cost more CPU
-    than SQLite's write (``bench/server.py``). The statements are SQLAlchemy's
+    than SQLite's write (``bench/server/server.py``). The statements are SQLAlchemy's
     (:data:`SAVE`, and ``keep``, the key's write :func:`keeping` made), compiled once,
     their values converted by their columns' types; a failure is SQLAlchemy's error
     (:class:`~sqlalchemy.exc.DBAPIError`) as for any other write. For one thread at a time

@@ -136,7 +136,7 @@ def candidates_from_mat(paths: Iterable[Path], seed: int, skip_players: Sequence
 
 
 def candidates_from_decisions(path: Path) -> Iterator[Candidate]:
-    """The positions of a decision set of ``bench/decisions.py`` (JSON lines, gzipped: a
+    """The positions of a decision set of ``bench/bot/decisions.py`` (JSON lines, gzipped: a
     header, then one decision a line with its Position ID)."""
     with gzip.open(path, "rt", encoding="utf-8") as lines:
         next(lines)

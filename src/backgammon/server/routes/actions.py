@@ -150,7 +150,7 @@ class DirectActions:
     to :func:`post_action`, its refusals answered by the app's handlers (``refused`` for an
     HTTPException, ``malformed`` for a RequestValidationError), past FastAPI's routing and
     the layers around it (its exception middleware, its exit stack, its request handler),
-    which cost an online action a tenth of its CPU (``bench/server.py``). Every other
+    which cost an online action a tenth of its CPU (``bench/server/server.py``). Every other
     request, and an action the pattern does not see (under a root path), goes on to the app,
     whose route is the same function, documented at /docs. Placed inside the app's guards
     (the body's limit, CSRF), so that they hold for actions too."""

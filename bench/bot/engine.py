@@ -1,14 +1,14 @@
 """The engine kernel's speed: move generation, 0-ply evaluations, self-play and rollouts,
 against gnubg-nn's move generator and the pure-Python path.
 
-    .venv/bin/python bench/engine.py [--positions 1000] [--seed 1] [--games 1000]
+    .venv/bin/python bench/bot/engine.py [--positions 1000] [--seed 1] [--games 1000]
                                      [--trials 1296] [--check 0] [--fresh]
 
 Single-process figures are in processor seconds (``time.process_time``), so that other work
 on a shared machine slows them less; the rollout over every core is in wall seconds.
 ``--fresh`` compiles the kernel into an empty numba cache first and prints the seconds each
 part took (a fresh checkout's first call); otherwise the first calls load the cache. The
-positions are bench/movegen.py's (seeded random games). ``--check N`` also compares the
+positions are bench/rules/movegen.py's (seeded random games). ``--check N`` also compares the
 kernel's results with ``Position.legal_plays`` on N such positions and all 21 rolls. The last
 line is for machines: ``engine movegen_calls_per_s=... ...``.
 """
@@ -22,6 +22,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 # The cache directory must be chosen before numba is imported.
@@ -29,6 +30,9 @@ if "--fresh" in sys.argv:
     os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="numba-cache-")
 
 import numpy as np
+
+# The positions and the timers of bench/rules/movegen.py, the same for both benches.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules"))
 from movegen import random_positions, time_gnubg, time_ours
 
 from backgammon import ALL_ROLLS, Position
@@ -38,7 +42,7 @@ from backgammon.bot.kernel.movegen import generate, workspace
 from backgammon.bot.rollout import rollout
 from backgammon.bot.shipped import shipped_evaluator
 
-#: Today's pure-Python self-play (bench/bot.py: 0-ply money games with the cube, through the
+#: Today's pure-Python self-play (bench/bot/bot.py: 0-ply money games with the cube, through the
 #: game engine), the issue's baseline.
 BASELINE_GAMES_PER_S = 25.0
 

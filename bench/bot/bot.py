@@ -1,6 +1,6 @@
 """The bot's speed: milliseconds per decision at 0 to 3 ply, and self-play games a second.
 
-    .venv/bin/python bench/bot.py [--positions 200] [--seed 1] [--games 20]
+    .venv/bin/python bench/bot/bot.py [--positions 200] [--seed 1] [--games 20]
 
 The decisions are a fixed set of (position, roll) pairs from seeded games of the shipped bot
 against itself at 0-ply, each with at least two legal plays. Every decision starts from an

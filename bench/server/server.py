@@ -1,6 +1,6 @@
 """The server's speed: simulated players on loopback, each playing games through the REST API.
 
-    .venv/bin/python bench/server.py [--players 200] [--seconds 30] [--think 0] [--ramp 2]
+    .venv/bin/python bench/server/server.py [--players 200] [--seconds 30] [--think 0] [--ramp 2]
         [--online] [--processes 2] [--workers 1] [--database-url URL --redis-url URL]
         [--also-pid PID ...] [--uvicorn=OPTION ...] [--reference] [--floor]
 
@@ -38,7 +38,7 @@ request as a multiple of it (``ratio``): the machine's speed moves by a third wi
 so a run's figures are read against the speed it ran at (the ratio moves too: 2.3 to 3.4 for
 SQLite in one process over a day of runs on one machine, as its milliseconds did).
 With ``--floor`` (and ``--online``) the same players then play against
-``bench/server_floor.py``'s bare app, served as the web app was (its processes on the run's
+``bench/server/server_floor.py``'s bare app, served as the web app was (its processes on the run's
 PostgreSQL and Redis where it had them, else one process, its matches in its memory), and
 the line adds its CPU a request (``floor_ms``) and the steady part's above it
 (``above_ms``): what serving alone costs in that set-up, at that load, in that hour, and
@@ -615,13 +615,13 @@ def main() -> None:
     parser.add_argument(
         "--reference",
         action="store_true",
-        help="time the same actions in-process (bench/server_inprocess.py) before and after "
+        help="time the same actions in-process (bench/server/server_inprocess.py) before and after "
         "the run, and give the server's CPU an action as a multiple of theirs",
     )
     parser.add_argument(
         "--floor",
         action="store_true",
-        help="run the same players against bench/server_floor.py's bare app too, after the "
+        help="run the same players against bench/server/server_floor.py's bare app too, after the "
         "run, and give the server's CPU a request above that floor (with --online)",
     )
     options = parser.parse_args()
@@ -666,7 +666,7 @@ def serve_and_run(
 
 def reference() -> float:
     """The CPU seconds of an action driven in-process, in a loop, without sockets
-    (``bench/server_inprocess.py``, beside this script, 3,000 actions): the machine's speed
+    (``bench/server/server_inprocess.py``, beside this script, 3,000 actions): the machine's speed
     of the moment, which moves by a third within an hour."""
     script = Path(__file__).resolve().parent / "server_inprocess.py"
     out = subprocess.run([sys.executable, str(script), "--actions", "3000"], check=True,
@@ -725,7 +725,7 @@ def report(
     if floor is not None and requests and floor.steady[1]:
         floor_ms = floor.steady[2] / floor.steady[1] * 1000
         above = server / requests * 1000 - floor_ms
-        print(f"floor (bench/server_floor.py, the same players after the run): server CPU "
+        print(f"floor (bench/server/server_floor.py, the same players after the run): server CPU "
               f"{floor_ms:.2f} ms a request ({floor.errors} errors, an action lost "
               f"{floor.lost}, doubled {floor.doubled}); the steady part's is {above:.2f} ms "
               f"above it")

@@ -1,9 +1,9 @@
 """The server's CPU an action, in-process: the web app driven through ASGI, without sockets.
 
-    .venv/bin/python bench/server_inprocess.py [--actions 3000] [--profile FILE]
+    .venv/bin/python bench/server/server_inprocess.py [--actions 3000] [--profile FILE]
 
 The app (``create_app``, on an SQLite file in a temporary folder) plays seeded one-point
-matches with both seats human, made as ``bench/server.py``'s players make them (each action
+matches with both seats human, made as ``bench/server/server.py``'s players make them (each action
 the first on offer, with ``record_since``); each request is one ASGI call, so what is timed is
 the app alone: FastAPI and its middleware, the action, the state answered and the save, not
 uvicorn, the sockets or any push (no page watches). It prints the process's CPU time per
@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from server import next_action  # bench/server.py, beside this script
+from server import next_action  # bench/server/server.py, beside this script
 
 
 async def call(

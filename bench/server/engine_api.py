@@ -1,10 +1,10 @@
 """The engine API's latency: ``POST /api/v1/engine/move`` at 0-ply, one question at a time.
 
-    .venv/bin/python bench/engine_api.py [--requests 500] [--plies 0] [--warmup 20]
+    .venv/bin/python bench/server/engine_api.py [--requests 500] [--plies 0] [--warmup 20]
 
 The script starts the server itself (``uvicorn backgammon.server:create_app`` in a child
 process on a free 127.0.0.1 port, SQLite in a temporary folder, no rate limits: the harness
-of bench/server.py), then asks ``--requests`` move questions in turn over one keep-alive
+of bench/server/server.py), then asks ``--requests`` move questions in turn over one keep-alive
 connection: positions met in games of the bot against itself (so openings, middle games and
 bear-offs), each with a roll, a tenth of them by XGID with the match score, the rest by GNU
 Backgammon Position ID. The latency is timed from send to parsed answer, on loopback, after

@@ -1,6 +1,6 @@
 """The web app's CPU an action, part by part: what a sampling profiler cannot tell apart.
 
-    .venv/bin/python bench/server.py --online ... --app cpu_parts:create_app \\
+    .venv/bin/python bench/server/server.py --online ... --app cpu_parts:create_app \\
         --uvicorn=--app-dir=bench
 
 A sampling profiler (py-spy) samples the event loop's thread while it runs or waits to run:
@@ -137,7 +137,7 @@ def _report() -> None:
 
 
 def create_app() -> Any:
-    """The server's app (settings from the environment, as ``bench/server.py`` gives them),
+    """The server's app (settings from the environment, as ``bench/server/server.py`` gives them),
     its parts timed."""
     _timed_async(actions, "post_action", "action", then=_report)
     _timed_sync(actions, "apply", "rules")

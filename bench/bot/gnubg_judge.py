@@ -3,7 +3,7 @@ reference for the benchmarks only; the package never imports it).
 
 Equities are cubeless money equities (win 1, gammon 2, backgammon 3) of the player who made
 the play, as gnubg's network sees the position after it at ``plies`` (gnubg's count: 0 is the
-network alone). Shared by ``bench/strength.py`` and ``bench/decisions.py``.
+network alone). Shared by ``bench/bot/strength.py`` and ``bench/bot/decisions.py``.
 """
 
 from __future__ import annotations

@@ -8,13 +8,13 @@ takes each seat once):
 - against GNU Backgammon's own 0-ply network (PyPI ``gnubg-nn``, a measuring reference only),
   ``--gnubg-games`` games, when gnubg-nn is installed.
 
-(The error rate judged by gnubg-nn on a fixed set of decisions is ``bench/decisions.py``'s.)
+(The error rate judged by gnubg-nn on a fixed set of decisions is ``bench/bot/decisions.py``'s.)
 
 With ``--against FILE``, also head to head against the networks of FILE (with the bearoff
-table), ``--against-games`` games: ``BACKGAMMON_WEIGHTS=new.npz python bench/strength.py
+table), ``--against-games`` games: ``BACKGAMMON_WEIGHTS=new.npz python bench/bot/strength.py
 --against src/backgammon/bot/weights/td.npz`` compares a new checkpoint with the shipped one.
 
-Run: ``python bench/strength.py`` (``BACKGAMMON_WEIGHTS=FILE`` measures another checkpoint).
+Run: ``python bench/bot/strength.py`` (``BACKGAMMON_WEIGHTS=FILE`` measures another checkpoint).
 """
 
 from __future__ import annotations

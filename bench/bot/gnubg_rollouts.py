@@ -1,6 +1,6 @@
 """Our rollouts against GNU Backgammon's own (Debian's ``gnubg -t``) on a set of positions.
 
-    .venv/bin/python bench/gnubg_rollouts.py [--trials 1296] [--gnubg-trials 648] [--seed 1]
+    .venv/bin/python bench/bot/gnubg_rollouts.py [--trials 1296] [--gnubg-trials 648] [--seed 1]
                                              [--workers W] [IDS ...]
 
 Each position (a gnubg Position ID, the player on roll before rolling) is rolled out by both

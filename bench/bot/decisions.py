@@ -24,8 +24,8 @@ difference from the first over the same decisions, with the standard error of th
 differences. ``--gnubg`` and ``--pubeval`` measure those players as well, as references.
 
 Run:
-    python bench/decisions.py build --decisions 2000 --out bench/data/decisions.jsonl.gz
-    python bench/decisions.py measure --plies 0 [--weights A.npz --weights B.npz]
+    python bench/bot/decisions.py build --decisions 2000 --out bench/data/decisions.jsonl.gz
+    python bench/bot/decisions.py measure --plies 0 [--weights A.npz --weights B.npz]
 """
 
 from __future__ import annotations
@@ -58,8 +58,8 @@ from backgammon.moves import Play
 from backgammon.position import Position
 from backgammon.training.duel import Chooser, opening_roll
 
-DEFAULT_SET = str(Path(__file__).resolve().parent / "data" / "decisions.jsonl.gz")
-#: The classes in the order they are printed (gnubg's, bench/gnubg_judge.py's CLASSES).
+DEFAULT_SET = str(Path(__file__).resolve().parents[1] / "data" / "decisions.jsonl.gz")
+#: The classes in the order they are printed (gnubg's, bench/bot/gnubg_judge.py's CLASSES).
 CLASS_ORDER = ("contact", "crashed", "race", "bear-off")
 #: Equity losses are stored rounded to this many decimals (0.01 millipoints).
 DECIMALS = 5
@@ -210,7 +210,7 @@ def build(args: argparse.Namespace) -> None:
     finally:
         pool.shutdown(cancel_futures=True)  # the candidates not needed are never judged
     header = {
-        "command": "python bench/decisions.py " + " ".join(sys.argv[1:]),
+        "command": "python bench/bot/decisions.py " + " ".join(sys.argv[1:]),
         "judge": f"gnubg-nn {args.plies}-ply, cubeless money equity",
         "plies": args.plies,
         "sampled": len(kept) + trivial,

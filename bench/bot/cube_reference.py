@@ -15,8 +15,9 @@ the taker's error (the same for the answer to a double), in millipoints a decisi
 money and match positions apart and together, with their standard errors.
 
 Run:
-    python bench/cube_reference.py build --positions 400 --out bench/data/cube_reference.jsonl.gz
-    python bench/cube_reference.py measure bench/data/cube_reference.jsonl.gz
+    python bench/bot/cube_reference.py build --positions 400 \
+        --out bench/data/cube_reference.jsonl.gz
+    python bench/bot/cube_reference.py measure bench/data/cube_reference.jsonl.gz
 """
 
 from __future__ import annotations

@@ -16,9 +16,9 @@ status 1.
 Games come in pairs with the same seeded dice, each side taking each seat once (the opening
 roll decides who starts, so the seats swap who moves first). The figure is our bot's points a
 game (or share of matches won) with the standard error of the mean over the pairs (the pairs
-are independent; the two games of a pair are not), as in ``bench/strength.py``.
+are independent; the two games of a pair are not), as in ``bench/bot/strength.py``.
 
-Run: ``PYTHONPATH=src python bench/vs_gnubg.py --games 200 --plies 0 --gnubg-plies 0``
+Run: ``PYTHONPATH=src python bench/bot/vs_gnubg.py --games 200 --plies 0 --gnubg-plies 0``
 (``--seconds S``: no new pair after S seconds; ``--match-length 5``: 5-point matches).
 """
 

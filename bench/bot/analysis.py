@@ -1,6 +1,6 @@
 """The analysis's speed and its agreement with GNU Backgammon's, per player.
 
-    .venv/bin/python bench/analysis.py [FILE.mat ...] [--plies 0 2] [--workers 1 2] [--no-gnubg]
+    .venv/bin/python bench/bot/analysis.py [FILE.mat ...] [--plies 0 2] [--workers 1 2] [--no-gnubg]
 
 For each file (by default the 7-point matches GNU Backgammon played in tests/data) and each
 depth and each number of worker processes (default: one per core), the time of our analysis
@@ -25,7 +25,7 @@ from backgammon.analysis import Analyser
 from backgammon.analysis.statistics import PlayerStatistics
 from backgammon.formats.mat import read_mat
 
-DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
+DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 GNUBG = shutil.which("gnubg") or "/usr/games/gnubg"
 
 #: The rows compared: gnubg's section and label, and our figure (counts, or rates in mEMG;

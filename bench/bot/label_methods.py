@@ -1,6 +1,6 @@
 """Labelling methods against the truth set: each one's error, noise and cost a label.
 
-    .venv/bin/python bench/label_methods.py [--truth data/truth] [--limit N] [--classes ...]
+    .venv/bin/python bench/bot/label_methods.py [--truth data/truth] [--limit N] [--classes ...]
 
 For each position of the truth set labelled so far (bear-offs left out: the table answers
 them exactly), each method labels the position twice, with two seeds where it has dice, and
@@ -66,7 +66,10 @@ METHODS: dict[str, Method] = {
     "36 plain trials, 18 turns": rolled_out(36, 18, False),
     "36 luck-adjusted, 9 turns": rolled_out(36, 9, True),
     "144 luck-adjusted, 9 turns": rolled_out(144, 9, True),
+    "36 luck-adjusted, 18 turns": rolled_out(36, 18, True),
+    "36 luck-adjusted, 27 turns": rolled_out(36, 27, True),
     "36 luck-adjusted, to the end": rolled_out(36, 0, True),
+    "108 luck-adjusted, to the end": rolled_out(108, 0, True),
 }
 
 

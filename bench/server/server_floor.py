@@ -1,12 +1,12 @@
 """The floor under the server's CPU an action: an app that does nothing but what any server of
 online play must, served and loaded as the web app is.
 
-    .venv/bin/python bench/server.py --online ... --app server_floor:create_app \\
+    .venv/bin/python bench/server/server.py --online ... --app server_floor:create_app \\
         --uvicorn=--app-dir=bench
 
 ``create_app`` is a bare ASGI app that speaks just enough of the web app's API for
-``bench/server.py``'s online players: a match is made and joined, each seat watches it through
-its WebSocket, and each action (a POST naming the version it was made on) is checked against
+``bench/server/server.py``'s online players: a match is made and joined, each seat watches it
+through its WebSocket, and each action (a POST naming the version it was made on) is checked against
 the match's version, answered with a state of the size the web app answers (about 1.9 KB of
 JSON, the median of an action's answer with the record's changes only), and pushed to the
 other seat's WebSocket. The seats take turns for ever; the players' next action is always a
@@ -17,7 +17,7 @@ of their CPU a request is the serving itself, and how that part moves with the h
 the load's shape (pauses or none).
 
 Where the server's environment names PostgreSQL and Redis (``BACKGAMMON_DATABASE_URL``,
-``BACKGAMMON_REDIS_URL``, as ``bench/server.py --database-url ... --redis-url ...`` sets
+``BACKGAMMON_REDIS_URL``, as ``bench/server/server.py --database-url ... --redis-url ...`` sets
 them), the floor is that of a server of several processes (:class:`SharedMatches`): the database is
 the source of truth (each action one conditional UPDATE of the match's row, sent from the event
 loop on psycopg's asyncio connections, the action acknowledged once it is committed), and

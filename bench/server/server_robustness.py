@@ -1,7 +1,7 @@
 """The server under crashes, abuse, hostile requests and slow or many watchers.
 
-    .venv/bin/python bench/server_robustness.py [--kills 30] [--actions 300] [--watchers 600]
-    .venv/bin/python bench/server_robustness.py --abuse-only [--database URL --redis URL]
+    .venv/bin/python bench/server/server_robustness.py [--kills 30] [--actions 300] [--watchers 600]
+    .venv/bin/python bench/server/server_robustness.py --abuse-only [--database URL --redis URL]
 
 First, one table of abuse (:func:`abuse`, on a server of its own as ``backgammon serve`` runs
 it, with the request deadline at 2 s): the lobby's latency, unloaded and while the heaviest
@@ -48,7 +48,7 @@ import httpx
 from server import free_port, next_action, percentile, start_server, wait_until_up
 from websockets.asyncio.client import connect
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "server"))
 
 from conftest import ServerProcess  # noqa: E402

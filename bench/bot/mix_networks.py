@@ -11,8 +11,8 @@ and ``t``: the outputs are the sigmoid of ``t``-mixed output logits of the two n
 exact ensemble that the evaluator and the compiled kernel run as one network of the summed
 width (at the summed cost).
 
-Run: ``PYTHONPATH=src python bench/mix_networks.py average A.npz B.npz --t 0.5 --out C.npz``,
-then measure ``C.npz`` as any networks file (``bench/decisions.py measure --weights C.npz``).
+Run: ``PYTHONPATH=src python bench/bot/mix_networks.py average A.npz B.npz --t 0.5 --out C.npz``,
+then measure ``C.npz`` as any networks file (``bench/bot/decisions.py measure --weights C.npz``).
 
 >>> a, b = Network.create(3, 2, seed=1), Network.create(3, 2, seed=2)
 >>> x = np.ones((1, 3), dtype=np.float32)
@@ -70,7 +70,7 @@ def main() -> None:
     second = load_networks(args.second, ("contact",))[0]
     mix = average if args.how == "average" else ensemble
     contact = mix(first["contact"], second["contact"], args.t)
-    command = "python bench/mix_networks.py " + " ".join(sys.argv[1:])
+    command = "python bench/bot/mix_networks.py " + " ".join(sys.argv[1:])
     save_networks(args.out, {"contact": contact, "race": first["race"]}, {"command": command})
     print(f"{args.out}: contact {contact.inputs}-{contact.hidden}-5 ({args.how}, t = {args.t})")
 

@@ -1,6 +1,6 @@
 """Move generation speed: ``Position.legal_plays`` against gnubg_nn's generator.
 
-    .venv/bin/python bench/movegen.py [--positions 1000] [--seed 1] [--repeat 5]
+    .venv/bin/python bench/rules/movegen.py [--positions 1000] [--seed 1] [--repeat 5]
 
 Builds a fixed set of positions from seeded random games (a random legal play each turn, the
 plays put in a fixed order first, so the set is the same on every run and for every version

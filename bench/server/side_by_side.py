@@ -1,13 +1,13 @@
-"""Two versions of the server measured at once: ``bench/server.py`` run on a git revision
+"""Two versions of the server measured at once: ``bench/server/server.py`` run on a git revision
 and on the working tree together, each with its own players, so that both meet the same
 machine.
 
-    .venv/bin/python bench/side_by_side.py REVISION [--runs 2] [-- OPTIONS FOR server.py]
+    .venv/bin/python bench/server/side_by_side.py REVISION [--runs 2] [-- OPTIONS FOR server.py]
 
 On a shared virtual machine the CPU an action costs moves by a tenth or more from one minute
 to the next, more than most changes: two runs one after the other compare the minutes as
 much as the code. Here each run starts both at once (the revision's checkout in a temporary
-git worktree, with its own ``bench/server.py``, so that each is served as its version
+git worktree, with its own ``bench/server/server.py``, so that each is served as its version
 deploys it) and prints their figure lines and the ratio of their server CPU a request.
 The options after ``--`` go to both (default: ``--online --players 250 --think 2 --seconds 60
 --ramp 10``: half of the usual 500 players each).
@@ -23,7 +23,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent.parent
+HERE = Path(__file__).resolve().parents[2]
 DEFAULT = ["--online", "--players", "250", "--think", "2", "--seconds", "60", "--ramp", "10"]
 
 
@@ -35,15 +35,19 @@ def cpu_of(line: str) -> float:
     """
     found = re.search(r"cpu_ms=([0-9.]+)", line)
     if found is None:
-        raise SystemExit(f"bench/server.py printed no figures: {line!r}")
+        raise SystemExit(f"bench/server/server.py printed no figures: {line!r}")
     return float(found[1])
 
 
 def start(checkout: Path, options: list[str]) -> subprocess.Popen[str]:
-    """``bench/server.py`` of ``checkout`` serving its own code, with ``options``."""
+    """``bench/server/server.py`` of ``checkout`` serving its own code, with ``options``."""
     environ = dict(os.environ, PYTHONPATH=str(checkout / "src"))
+    # bench/server/server.py since the benches were grouped by area, bench/server/server.py before.
+    script = checkout / "bench" / "server" / "server.py"
+    if not script.exists():
+        script = checkout / "bench" / "server.py"
     return subprocess.Popen(
-        [sys.executable, str(checkout / "bench" / "server.py"), *options],
+        [sys.executable, str(script), *options],
         cwd=checkout, env=environ, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )
 
@@ -51,7 +55,7 @@ def start(checkout: Path, options: list[str]) -> subprocess.Popen[str]:
 def last_line(process: subprocess.Popen[str]) -> str:
     output, _ = process.communicate()
     if process.returncode:
-        raise SystemExit(f"bench/server.py failed ({process.returncode}):\n{output}")
+        raise SystemExit(f"bench/server/server.py failed ({process.returncode}):\n{output}")
     return output.strip().splitlines()[-1]
 
 
@@ -59,7 +63,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("revision", help="the git revision to measure beside the working tree")
     parser.add_argument("--runs", type=int, default=2, help="runs of both at once")
-    parser.add_argument("options", nargs="*", help="options for bench/server.py, after --")
+    parser.add_argument("options", nargs="*", help="options for bench/server/server.py, after --")
     arguments = parser.parse_args()
     options = arguments.options or DEFAULT
     with tempfile.TemporaryDirectory(prefix="side-by-side-") as folder:

@@ -1,9 +1,9 @@
 """The web app timed from inside: where an action's latency goes, seen by the server.
 
-    .venv/bin/python bench/server.py --online ... --app timed_app:create_app \\
+    .venv/bin/python bench/server/server.py --online ... --app timed_app:create_app \\
         --uvicorn=--app-dir=bench
 
-``bench/server.py`` times each action from the players' side, with their own process's
+``bench/server/server.py`` times each action from the players' side, with their own process's
 delays and the sockets' in it. This app factory serves the same app and prints to stderr, for
 each of its processes, every ``EVERY`` actions: the median, 90th and 99th percentiles (ms) of
 the time from an action's arrival in the app to its answer's last byte, of its save within it
@@ -107,6 +107,6 @@ class Timed:
 
 
 def create_app() -> Timed:
-    """The server's app (settings from the environment, as ``bench/server.py`` gives them),
+    """The server's app (settings from the environment, as ``bench/server/server.py`` gives them),
     timed."""
     return Timed(server_app.create_app())
