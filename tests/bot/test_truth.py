@@ -102,3 +102,18 @@ def test_a_label_of_another_position_stops_the_run(tmp_path: Path) -> None:
         stream.write(json.dumps({"id": "4HPwATDgc/ABMA", "class": "contact"}) + "\n")
     with pytest.raises(truth.TruthError, match="not of its position"):
         truth.label(tmp_path, truth.Settings(), limit=1)
+
+
+def test_the_machinery_labels_for_training_too(tmp_path: Path) -> None:
+    """Other settings make a label factory: positions where 0-ply and 2-ply disagree most,
+    rolled out truncated."""
+    pool = [truth.Candidate(p, truth.position_class(Position.from_id(p)), "test")
+            for p in (Position.initial().id(), "jOeFBwCMGRxQNg", _race(), _bearoff())]
+    gaps = truth.disagreements(pool, 2)
+    assert len(gaps) == 2 and all("0/2-ply gap" in c.source for c in gaps)
+    assert all(c.cls != "bearoff" for c in gaps)
+    truth.choose(tmp_path, [("gaps", gaps, 2)], truth.SHARES, 1, {"command": "test"})
+    settings = truth.Settings(target_se=1.0, max_trials=324, truncate=2)
+    assert truth.label(tmp_path, settings) == 2
+    assert all(row["truncate"] == 2 and row["trials"] == 324
+               for row in truth.read_labels(tmp_path))

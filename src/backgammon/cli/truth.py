@@ -56,12 +56,21 @@ ARGUMENTS: tuple[Argument, ...] = (
     arg("--decisions", type=Path, action="append", default=[],
         help="choose: a decision set of engine games (bench/bot/decisions.py), repeatable"),
     arg("--engines", type=int, default=500, help="choose: positions from engine games"),
+    arg("--disagreements", type=int, default=0,
+        help="choose: this many more positions, those of all the candidates whose 0-ply and "
+        "2-ply equities differ most (a label factory's, not the truth set's)"),
     arg("--seed", type=int, default=1, help="choose: the draw's seed"),
     arg("--workers", type=int, default=1, help="label: processes"),
     arg("--limit", type=int, default=None, help="label: stop after this many new labels"),
     arg("--minutes", type=float, default=None,
         help="label: stop after this many minutes (the labels under way then are dropped)"),
     arg("--chunk", type=int, default=10, help="label: labels a file"),
+    arg("--target-se", type=float, default=truth.Settings.target_se,
+        help="label: trials until the equity's standard error is at most this"),
+    arg("--max-trials", type=int, default=truth.Settings.max_trials,
+        help="label: the most trials a position"),
+    arg("--truncate", type=int, default=0,
+        help="label: turns before the 0-ply value stands in (0: to the end, the truth's)"),
     arg("--commit", action="store_true", help="label: commit each chunk to git as written"),
     arg("--weights", type=Path, action="append", default=[],
         help="report: a networks file to judge (default: the shipped networks)"),
@@ -83,9 +92,11 @@ def _choose(args: argparse.Namespace) -> int:
     engines = [c for path in args.decisions for c in truth.candidates_from_decisions(path)]
     header = {"command": "backgammon " + " ".join(args.argv), "people_source": args.source,
               "engine_source": [str(path) for path in args.decisions]}
-    chosen = truth.choose(args.out, [("people", people, args.people),
-                                     ("engines", engines, args.engines)],
-                          truth.SHARES, args.seed, header)
+    groups = [("people", people, args.people), ("engines", engines, args.engines)]
+    if args.disagreements:
+        gaps = truth.disagreements([*people, *engines], args.disagreements)
+        groups.append(("disagreements", gaps, len(gaps)))
+    chosen = truth.choose(args.out, groups, truth.SHARES, args.seed, header)
     counts: dict[str, int] = defaultdict(int)
     for candidate in chosen:
         counts[candidate.cls] += 1
@@ -100,8 +111,10 @@ def _label(args: argparse.Namespace) -> int:
         if args.commit:
             _commit(path)
 
-    made = truth.label(args.out, truth.Settings(), args.chunk, args.workers, args.limit,
-                       commit, args.minutes)
+    settings = truth.Settings(target_se=args.target_se, max_trials=args.max_trials,
+                              truncate=args.truncate)
+    made = truth.label(args.out, settings, args.chunk, args.workers, args.limit, commit,
+                       args.minutes)
     print(f"{made} labels added; {len(truth.read_labels(args.out))} in all")
     return 0
 

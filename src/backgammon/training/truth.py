@@ -167,6 +167,25 @@ def draw(candidates: Iterable[Candidate], count: int, shares: dict[str, float], 
     return chosen
 
 
+def disagreements(candidates: Sequence[Candidate], count: int) -> list[Candidate]:
+    """The ``count`` candidates (bear-offs left out) whose 0-ply and 2-ply cubeless equities
+    differ most: where the network is most likely wrong, so where a label teaches most."""
+    from ..bot import Bot, Level
+
+    bot = Bot(level=Level.WORLD_CLASS)
+    gaps = []
+    for candidate in candidates:
+        if candidate.cls == "bearoff":
+            continue
+        position = Position.from_id(candidate.id)
+        gap = abs(bot.evaluate(position, plies=2).equity - bot.evaluate(position, plies=0).equity)
+        gaps.append((gap, candidate))
+        bot.search.clear()  # the candidates are many; the cache would only grow
+    gaps.sort(key=lambda pair: -pair[0])
+    return [Candidate(c.id, c.cls, f"{c.source} (0/2-ply gap {gap:.3f})")
+            for gap, c in gaps[:count]]
+
+
 def choose(out: Path, groups: Sequence[tuple[str, list[Candidate], int]],
            shares: dict[str, float], seed: int, header: dict[str, Any]) -> list[Candidate]:
     """Write ``out/positions.jsonl.gz``: from each group (a name, its candidates, how many
@@ -201,12 +220,17 @@ def read_positions(out: Path) -> tuple[dict[str, Any], list[Candidate]]:
 
 @dataclass(frozen=True)
 class Settings:
-    """How each position of the truth set is rolled out."""
+    """How each position is rolled out: trials in blocks until the equity's standard error is
+    at most ``target_se`` (or ``max_trials`` are spent), both sides playing at ``plies``,
+    ``truncate`` turns then the 0-ply value (0: to the end; the truth set's). Other settings
+    make the same machinery a label factory for training positions (each label records
+    them)."""
 
     target_se: float = 0.01
     max_trials: int = 2592
     plies: int = 0
     seed: int = 20261207
+    truncate: int = 0
 
 
 def read_labels(out: Path) -> list[dict[str, Any]]:
@@ -286,7 +310,8 @@ def _label_one(task: tuple[int, Candidate, Settings, str]) -> dict[str, Any]:
         values = np.zeros((0, 5))
         while True:
             results, lucks = engine.rollout_trials(
-                position, len(values), BLOCK, seed, truncate=0, luck=True, stratify=True,
+                position, len(values), BLOCK, seed, truncate=settings.truncate, luck=True,
+                stratify=True,
                 plies=settings.plies, filters=_filters(settings.plies),
             )
             values = np.concatenate([values, results - lucks])
@@ -296,7 +321,8 @@ def _label_one(task: tuple[int, Candidate, Settings, str]) -> dict[str, Any]:
                 break
         mean = values.mean(axis=0)
         se = values.std(axis=0, ddof=1) / math.sqrt(len(values))
-        row.update(method="rollout", trials=len(values), plies=settings.plies, truncate=0,
+        row.update(method="rollout", trials=len(values), plies=settings.plies,
+                   truncate=settings.truncate,
                    luck=True, seed=seed, probabilities=[round(float(v), 6) for v in mean],
                    se=[round(float(v), 6) for v in se],
                    equity=round(float(mean @ _EQUITY - 1.0), 6),
