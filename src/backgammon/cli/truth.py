@@ -53,6 +53,13 @@ ARGUMENTS: tuple[Argument, ...] = (
     arg("--skip-player", action="append", default=[],
         help="choose: leave out matches with a player of this name (a computer opponent)"),
     arg("--people", type=int, default=500, help="choose: positions from people's matches"),
+    arg("--every-turn", action="store_true",
+        help="choose: every turn of the .mat files a candidate, not one a game"),
+    arg("--natural", action="store_true",
+        help="choose: draw as the candidates come, not to the truth set's class shares"),
+    arg("--exclude", type=Path, action="append", default=[],
+        help="choose: leave out the positions of this folder (the truth set's, for training "
+        "labels), repeatable"),
     arg("--decisions", type=Path, action="append", default=[],
         help="choose: a decision set of engine games (bench/bot/decisions.py), repeatable"),
     arg("--engines", type=int, default=500, help="choose: positions from engine games"),
@@ -86,17 +93,22 @@ def truth_command(args: argparse.Namespace) -> int:
 
 
 def _choose(args: argparse.Namespace) -> int:
+    excluded = {c.id for folder in args.exclude for c in truth.read_positions(folder)[1]}
     people = [c for folder in args.mat_dir
               for c in truth.candidates_from_mat(
-                  (p for p in folder.rglob("*") if p.is_file()), args.seed, args.skip_player)]
-    engines = [c for path in args.decisions for c in truth.candidates_from_decisions(path)]
+                  (p for p in folder.rglob("*") if p.is_file()), args.seed, args.skip_player,
+                  args.every_turn)
+              if c.id not in excluded]
+    engines = [c for path in args.decisions for c in truth.candidates_from_decisions(path)
+               if c.id not in excluded]
     header = {"command": "backgammon " + " ".join(args.argv), "people_source": args.source,
               "engine_source": [str(path) for path in args.decisions]}
     groups = [("people", people, args.people), ("engines", engines, args.engines)]
     if args.disagreements:
         gaps = truth.disagreements([*people, *engines], args.disagreements)
         groups.append(("disagreements", gaps, len(gaps)))
-    chosen = truth.choose(args.out, groups, truth.SHARES, args.seed, header)
+    shares = None if args.natural else truth.SHARES
+    chosen = truth.choose(args.out, groups, shares, args.seed, header)
     counts: dict[str, int] = defaultdict(int)
     for candidate in chosen:
         counts[candidate.cls] += 1

@@ -108,11 +108,11 @@ class Candidate:
     source: str
 
 
-def candidates_from_mat(paths: Iterable[Path], seed: int, skip_players: Sequence[str] = ()
-                        ) -> Iterator[Candidate]:
+def candidates_from_mat(paths: Iterable[Path], seed: int, skip_players: Sequence[str] = (),
+                        every_turn: bool = False) -> Iterator[Candidate]:
     """One turn drawn at random from each game of each readable ``.mat`` file (a file the
-    rules refuse is passed over), skipping matches with a player named in ``skip_players``
-    (computer opponents in a corpus of people's matches)."""
+    rules refuse is passed over), or ``every_turn``, skipping matches with a player named in
+    ``skip_players`` (computer opponents in a corpus of people's matches)."""
     from ..formats.mat import import_mat
     from ..game.history import TurnPlayed
 
@@ -129,10 +129,10 @@ def candidates_from_mat(paths: Iterable[Path], seed: int, skip_players: Sequence
             turns = [entry for entry in game.history() if isinstance(entry, TurnPlayed)]
             if not turns:
                 continue
-            turn = rng.choice(turns)
-            position = turn.position
-            yield Candidate(position.id(), position_class(position),
-                            f"{path.name}#game{number}turn{turn.index}")
+            for turn in turns if every_turn else [rng.choice(turns)]:
+                position = turn.position
+                yield Candidate(position.id(), position_class(position),
+                                f"{path.name}#game{number}turn{turn.index}")
 
 
 def candidates_from_decisions(path: Path) -> Iterator[Candidate]:
@@ -145,11 +145,16 @@ def candidates_from_decisions(path: Path) -> Iterator[Candidate]:
             yield Candidate(position.id(), position_class(position), path.name)
 
 
-def draw(candidates: Iterable[Candidate], count: int, shares: dict[str, float], seed: int
-         ) -> list[Candidate]:
+def draw(candidates: Iterable[Candidate], count: int, shares: dict[str, float] | None,
+         seed: int) -> list[Candidate]:
     """``count`` distinct candidates with the classes in ``shares``' proportions (a class
-    short of candidates leaves its places to the others, in order of share)."""
+    short of candidates leaves its places to the others, in order of share); None: as they
+    come, drawn at random."""
     rng = random.Random(seed)
+    if shares is None:
+        pool = list({candidate.id: candidate for candidate in candidates}.values())
+        rng.shuffle(pool)
+        return pool[:count]
     by_class: dict[str, list[Candidate]] = {cls: [] for cls in shares}
     seen: set[str] = set()
     for candidate in candidates:
@@ -187,7 +192,8 @@ def disagreements(candidates: Sequence[Candidate], count: int) -> list[Candidate
 
 
 def choose(out: Path, groups: Sequence[tuple[str, list[Candidate], int]],
-           shares: dict[str, float], seed: int, header: dict[str, Any]) -> list[Candidate]:
+           shares: dict[str, float] | None, seed: int, header: dict[str, Any]
+           ) -> list[Candidate]:
     """Write ``out/positions.jsonl.gz``: from each group (a name, its candidates, how many
     to draw), that many by :func:`draw`, all shuffled together; ``header`` (the command,
     the sources and their licences) is the file's first line. Refuses to overwrite a list
@@ -248,6 +254,10 @@ def label(out: Path, settings: Settings, chunk: int = 10, workers: int = 1,
     (None: all) or once ``minutes`` have passed (the labels done then are written, those
     under way dropped). ``on_chunk(path)`` is called after each chunk is written (to commit
     it). Returns how many labels were added."""
+    if settings.max_trials % 36:
+        raise TruthError(
+            f"Trials come in blocks of 36 (each first roll as often); got {settings.max_trials}."
+        )
     _, positions = read_positions(out)
     done = read_labels(out)
     for index, row in enumerate(done):
@@ -310,8 +320,8 @@ def _label_one(task: tuple[int, Candidate, Settings, str]) -> dict[str, Any]:
         values = np.zeros((0, 5))
         while True:
             results, lucks = engine.rollout_trials(
-                position, len(values), BLOCK, seed, truncate=settings.truncate, luck=True,
-                stratify=True,
+                position, len(values), min(BLOCK, settings.max_trials), seed,
+                truncate=settings.truncate, luck=True, stratify=True,
                 plies=settings.plies, filters=_filters(settings.plies),
             )
             values = np.concatenate([values, results - lucks])
