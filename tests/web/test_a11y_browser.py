@@ -423,6 +423,12 @@ def test_the_cube_and_a_games_end_are_heard(server: str, page: Any) -> None:
     # computer accepts, and the game's end is said.
     tab_to(page, "resign")
     page.keyboard.press("Enter")
+    # Asked once more, in a dialog whose focus is on keeping playing: back to "Resign".
+    page.wait_for_selector("#resign-dialog[open]")
+    assert page.evaluate("document.activeElement.id") == "resign-no"
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("document.activeElement.id") == "resign-yes"
+    page.keyboard.press("Enter")
     heard = hear(page, "You offer to resign a single game", heard)
     heard = hear(page, "Computer accepts", heard)
     hear(page, "Computer wins 2 points.", heard)

@@ -1008,12 +1008,35 @@ def test_a_match_won_by_a_resignation_says_the_winners_score_first(
     page.click("#board", position={"x": 20, "y": 20})
     wait_version(page, 1)
     page.click('[data-action="resign"]')
+    page.click("#resign-yes")
     wait_version(page, 2)
     page.click('[data-action="accept"]')
     wait_version(page, 3)
     state = fetch_state(server, match_id)
     assert state["match_over"] and state["score"] == [1, 0]
     assert page.inner_text("#status") == "White wins the match, 1–0."
+
+
+def test_resigning_is_asked_once_more(server: str, page: Any) -> None:
+    match_id = post(server, "/api/matches", {"opponent": "human", "seed": SEED, "length": 3})["id"]
+    page.goto(match_url(server, match_id))
+    page.wait_for_selector('[data-place="p24"]')
+    page.click("#board", position={"x": 20, "y": 20})
+    wait_version(page, 1)
+    page.select_option("#resign-level", "2")
+    page.click('[data-action="resign"]')
+    page.wait_for_selector("#resign-dialog[open]")
+    assert page.inner_text("#resign-question") == (
+        "Offer to resign a gammon? If your opponent accepts, the game ends."
+    )
+    screenshot(page, "resign-dialog.png")
+    page.keyboard.press("Enter")  # the default: keep playing
+    page.wait_for_selector("#resign-dialog[open]", state="detached")
+    assert fetch_state(server, match_id)["version"] == 1  # nothing was sent
+    page.click('[data-action="resign"]')
+    page.click("#resign-yes")
+    wait_version(page, 2)
+    assert fetch_state(server, match_id)["resignation"]["level"] == 2
 
 
 def test_too_many_actions_are_said_as_such(tmp_path: Path, page: Any) -> None:

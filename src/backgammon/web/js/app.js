@@ -517,6 +517,14 @@ function setUpBoardInput() {
   $("#home-side").addEventListener("change", (event) => chooseHomeSide(event.target.value));
 }
 
+/** Ask before resigning: the level chosen, said in a dialog that keeps playing by default. */
+function confirmResignation() {
+  const level = t(`resign.level.${$("#resign-level").value}`);
+  $("#resign-question").textContent = t("resign.confirm", { level });
+  $("#resign-dialog").returnValue = "";
+  $("#resign-dialog").showModal();
+}
+
 /** What the address names: a match (?match=ID), its analysis (&analyse=1), the analysis of
  * an uploaded file (?analysis=ID), or else the setup form. */
 function route() {
@@ -611,9 +619,16 @@ async function main() {
   for (const button of document.querySelectorAll(".controls [data-action]")) {
     button.addEventListener("click", () => {
       const action = button.dataset.action;
-      send(action === "resign" ? { action, level: Number($("#resign-level").value) } : { action });
+      if (action === "resign") confirmResignation();
+      else send({ action });
     });
   }
+  // Resigning is asked once more (it may end the game), keeping playing the default.
+  $("#resign-dialog").addEventListener("close", () => {
+    if ($("#resign-dialog").returnValue === "resign") {
+      send({ action: "resign", level: Number($("#resign-level").value) });
+    }
+  });
   for (const button of document.querySelectorAll("[data-copy]")) {
     button.addEventListener("click", () => navigator.clipboard?.writeText($(`#${button.dataset.copy}`).value));
   }
