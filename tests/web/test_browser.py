@@ -1039,6 +1039,23 @@ def test_resigning_is_asked_once_more(server: str, page: Any) -> None:
     assert fetch_state(server, match_id)["resignation"]["level"] == 2
 
 
+def test_copying_an_id_says_it_was_copied(server: str, page: Any) -> None:
+    match_id = post(server, "/api/matches", {"opponent": "human", "seed": SEED})["id"]
+    page.goto(match_url(server, match_id))
+    page.wait_for_selector('[data-place="p24"]')
+    button = page.locator('[data-copy="gnubg-id"]')
+    assert button.inner_text() == "Copy"
+    button.click()
+    # Copied (the clipboard of a secure context), or selected with the keys to press: said.
+    page.wait_for_function(
+        "() => ['Copied', 'Press Ctrl+C'].includes("
+        "document.querySelector('[data-copy=\"gnubg-id\"]').textContent)"
+    )
+    page.wait_for_function(
+        "() => document.querySelector('[data-copy=\"gnubg-id\"]').textContent === 'Copy'"
+    )
+
+
 def test_too_many_actions_are_said_as_such(tmp_path: Path, page: Any) -> None:
     running = Running(tmp_path / "games.sqlite", action_rate="1/minute")
     try:

@@ -7,6 +7,7 @@ import { closeAnalysis, openAnalysis, relabelAnalysis, setUpAnalysis } from "./a
 import { announceChange, announcePickUp, announcePutBack, setUpAnnouncements } from "./announce.js";
 import { ApiError, act, createMatch, getState, matUrl, refusal, takeSeats, watch, withRecord } from "./api.js";
 import { renderBoard } from "./board.js";
+import { copyField } from "./copy.js";
 import { enableDrag } from "./drag.js";
 import { renderFairDice, setUpFairDice } from "./fair.js";
 import { keepFocus, keyboardFocus } from "./focus.js";
@@ -630,7 +631,7 @@ async function main() {
     }
   });
   for (const button of document.querySelectorAll("[data-copy]")) {
-    button.addEventListener("click", () => navigator.clipboard?.writeText($(`#${button.dataset.copy}`).value));
+    button.addEventListener("click", () => copyField($(`#${button.dataset.copy}`), button));
   }
   window.addEventListener("popstate", route);
   route();

@@ -3,6 +3,7 @@
 // game the opponent has left.
 
 import { ApiError, joinMatch, refusal } from "./api.js";
+import { copyField } from "./copy.js";
 import { signedIn } from "./csrf.js";
 import { t } from "./i18n.js";
 import { setUpLobby, showLobby } from "./lobby.js";
@@ -27,7 +28,7 @@ export function setUpOnline({ open, refresh, claim }) {
   const form = $("#setup-form");
   form.addEventListener("input", () => offerRated(form));
   offerRated(form);
-  $("#invite-copy").addEventListener("click", () => navigator.clipboard?.writeText($("#invite-link").value));
+  $("#invite-copy").addEventListener("click", () => copyField($("#invite-link"), $("#invite-copy")));
   for (const button of document.querySelectorAll("[data-claim]")) {
     button.addEventListener("click", () => claim({
       action: "claim", level: Number($("#claim-level").value), match: button.dataset.claim === "match",
