@@ -130,6 +130,16 @@ def test_the_check_names_a_replaced_player_seed(server: str, page: Any) -> None:
     ]
 
 
+def test_the_way_back_leads_to_the_match_checked(server: str, page: Any) -> None:
+    match_id = post(server, "/api/matches", {"opponent": "human", "length": 1})["id"]
+    finish_game(server, match_id)
+    page.goto(f"{server}/verify.html")
+    page.fill("#verify-match", match_id)
+    page.click('#verify-form button[type="submit"]')
+    page.wait_for_selector('#verify-verdict[data-ok="true"]')
+    assert page.get_attribute("#verify-back", "href") == f"/?match={match_id}"
+
+
 def test_the_check_says_what_it_cannot_read(
     server: str, page: Any
 ) -> None:

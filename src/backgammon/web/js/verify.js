@@ -37,8 +37,10 @@ function verdict(key, ok) {
 async function recordOf(form) {
   const pasted = form.record.value.trim();
   if (pasted) return JSON.parse(pasted);
-  const response = await fetch(`/api/matches/${encodeURIComponent(form.match.value.trim())}/record`);
+  const id = form.match.value.trim();
+  const response = await fetch(`/api/matches/${encodeURIComponent(id)}/record`);
   if (!response.ok) throw new Error("notFound");
+  $("#verify-back").href = `/?match=${encodeURIComponent(id)}`; // back to the match checked
   return response.json();
 }
 
