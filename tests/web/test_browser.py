@@ -136,12 +136,18 @@ def test_two_players_at_one_screen(server: str, page: Any) -> None:
     state = fetch_state(server, match_id)
     assert state["phase"] == "roll" and state["to_act"] == 0
     assert state["record"][0]["entries"][-1]["play"] == str(play)
+    # The play just made stays marked until the next roll: where each checker left and landed.
+    marks = page.locator(".last-play .play-mark")
+    assert [(marks.nth(i).get_attribute("data-from"), marks.nth(i).get_attribute("data-to"))
+            for i in range(marks.count())] == [
+        (place(step.from_point, 1), place(step.to_point, 1)) for step in play.steps]
     screenshot(page, "browser-two-players.png")
 
     # White rolls with the button, makes one step, and the page is reloaded mid-turn.
     page.click('[data-action="roll"]')
     game.roll(0)
     wait_version(page, len(game.events))
+    assert page.locator(".last-play").count() == 0  # rolled: the marks have gone
     assert game.turn is not None
     step = game.turn.legal_steps()[0]
     click_step(page, game, step)

@@ -16,6 +16,7 @@ import {
   LANGUAGES, applyMessages, browserLanguage, formatNumber, has, isolate, language, loadMessages,
   plural, t,
 } from "./i18n.js";
+import { markLastPlay } from "./lastplay.js";
 import { relabelLobby } from "./lobby.js";
 import { obviousStep, sourcesOf, stepBetween, targetsOf } from "./moves.js";
 import { claimSeat, join, onlineOptions, renderOnline, setUpOnline, showLobby } from "./online.js";
@@ -252,6 +253,7 @@ function render() {
   const board = $("#board");
   const focused = keyboardFocus(board);
   renderBoard(board, model, { onPlace, onBoard });
+  markLastPlay(board, state);
   // The home board on the left is the same drawing mirrored (css/style.css).
   board.classList.toggle("is-mirrored", homeSide() === "left");
   board.classList.toggle("can-drag", model.sources.size > 0);

@@ -303,10 +303,12 @@ function checkerSpot(place, index, view) {
  * (the hint's panel says the play in words).
  *
  * board: {view, points, bar, off} as the state gives them, before the steps; steps: [{from,
- * to, hit, number}] with from and to places ("p1".."p24", "bar0", "off1", ...).
+ * to, hit, number}] with from and to places ("p1".."p24", "bar0", "off1", ...). `layer`: the
+ * marks' own class, so that two kinds live side by side ("play-marks", a hint's; "last-play",
+ * the play just made).
  */
-export function drawPlayMarks(svg, board, steps) {
-  svg.querySelector(".play-marks")?.remove();
+export function drawPlayMarks(svg, board, steps, layer = "play-marks") {
+  svg.querySelector(`.${layer}`)?.remove();
   if (!steps.length) return;
   // The checkers on each place as the steps go, so that each arrow starts at the top checker.
   const counts = new Map();
@@ -315,16 +317,16 @@ export function drawPlayMarks(svg, board, steps) {
     counts.set(`bar${seat}`, board.bar[seat]);
     counts.set(`off${seat}`, board.off[seat]);
   }
-  const layer = el("g", { class: "play-marks", "aria-hidden": "true" }, svg);
-  const defs = el("defs", {}, layer);
+  const marks = el("g", { class: `play-marks-layer ${layer}`, "aria-hidden": "true" }, svg);
+  const defs = el("defs", {}, marks);
   const marker = el("marker", {
-    id: "play-mark-arrow", viewBox: "0 0 10 10", refX: 8, refY: 5,
+    id: `${layer}-arrow`, viewBox: "0 0 10 10", refX: 8, refY: 5,
     markerWidth: 5, markerHeight: 5, orient: "auto-start-reverse",
   }, defs);
   el("path", { d: "M 0 0 L 10 5 L 0 10 z", class: "play-mark-head" }, marker);
   const badges = [];
-  const arrows = el("g", {}, layer);
-  const numbers = el("g", {}, layer); // over every arrow
+  const arrows = el("g", {}, marks);
+  const numbers = el("g", {}, marks); // over every arrow
   for (const step of steps) {
     const left = counts.get(step.from) || 1;
     const from = checkerSpot(step.from, left - 1, board.view);
@@ -345,7 +347,7 @@ export function drawPlayMarks(svg, board, steps) {
     el("circle", { cx: to.x, cy: to.y, r: R + 2, class: "play-mark-to" }, group);
     el("path", {
       d: `M ${from.x} ${from.y} Q ${control.x} ${control.y} ${to.x} ${to.y}`,
-      class: "play-mark-line", "marker-end": "url(#play-mark-arrow)",
+      class: "play-mark-line", "marker-end": `url(#${layer}-arrow)`,
     }, group);
     // The number halfway along the curve; moved toward the middle of the board while it
     // would cover another's (the checkers of a double often go the same way).
