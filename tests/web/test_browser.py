@@ -141,6 +141,10 @@ def test_two_players_at_one_screen(server: str, page: Any) -> None:
     assert [(marks.nth(i).get_attribute("data-from"), marks.nth(i).get_attribute("data-to"))
             for i in range(marks.count())] == [
         (place(step.from_point, 1), place(step.to_point, 1)) for step in play.steps]
+    # And its dice stay in view, spent, on Black's side.
+    rolled = state["record"][0]["entries"][-1]["dice"]
+    assert page.get_attribute("#board .dice", "data-dice") == ",".join(map(str, rolled))
+    assert page.locator("#board .dice .die.is-used").count() == len(rolled)
     screenshot(page, "browser-two-players.png")
 
     # White rolls with the button, makes one step, and the page is reloaded mid-turn.

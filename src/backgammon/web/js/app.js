@@ -16,7 +16,7 @@ import {
   LANGUAGES, applyMessages, browserLanguage, formatNumber, has, isolate, language, loadMessages,
   plural, t,
 } from "./i18n.js";
-import { markLastPlay } from "./lastplay.js";
+import { lastPlay, markLastPlay } from "./lastplay.js";
 import { relabelLobby } from "./lobby.js";
 import { obviousStep, sourcesOf, stepBetween, targetsOf } from "./moves.js";
 import { claimSeat, join, onlineOptions, renderOnline, setUpOnline, showLobby } from "./online.js";
@@ -71,6 +71,9 @@ function allowed(state, action) {
 function boardModel(state) {
   const names = [0, 1].map((seat) => playerName(state, seat));
   const mover = state.on_roll;
+  // Until the next roll, the dice of the play just made stay in view, spent, on their side.
+  const last = state.dice?.length ? null : lastPlay(state);
+  const lastDice = last && last.dice[0] === last.dice[1] ? Array(4).fill(last.dice[0]) : last?.dice;
   const movable = movableSteps(state);
   const sources = sourcesOf(movable, mover);
   const selected = sources.has(page.selected) ? page.selected : null;
@@ -83,7 +86,8 @@ function boardModel(state) {
     off: state.board.off,
     colours: state.seats.map((seat) => seat.colour),
     names,
-    dice: state.dice,
+    dice: last ? lastDice.map((value) => ({ value, used: true })) : state.dice,
+    diceSeat: last ? last.seat : mover,
     openingTie: state.opening_tie,
     cube: state.cube,
     sources,

@@ -210,13 +210,15 @@ function drawDice(layer, model) {
     group.setAttribute("data-dice", `${first},${second}`);
     return;
   }
-  const x0 = model.mover === model.view ? HALF_X.right : HALF_X.left;
+  // Whose dice: the mover's, or the last play's while they stay in view until the next roll.
+  const owner = model.diceSeat ?? model.mover;
+  const x0 = owner === model.view ? HALF_X.right : HALF_X.left;
   const size = model.dice.length > 2 ? 30 : 34;
   const gap = size + 8;
   const start = x0 - (gap * (model.dice.length - 1)) / 2;
-  model.dice.forEach((d, i) => die(group, start + gap * i, MIDDLE, size, d.value, d.used, model.colours[model.mover]));
+  model.dice.forEach((d, i) => die(group, start + gap * i, MIDDLE, size, d.value, d.used, model.colours[owner]));
   const faces = model.dice.map((d) => (d.used ? t("dice.used", { value: d.value }) : formatNumber(d.value)));
-  group.setAttribute("aria-label", t("dice.label", { player: model.names[model.mover], dice: faces.join(", ") }));
+  group.setAttribute("aria-label", t("dice.label", { player: model.names[owner], dice: faces.join(", ") }));
   group.setAttribute("data-dice", model.dice.map((d) => d.value).join(","));
 }
 

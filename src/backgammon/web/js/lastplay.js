@@ -5,14 +5,14 @@ import { drawPlayMarks } from "./board.js";
 
 /**
  * The last play of the game in play, while nothing has happened since but its being over
- * (the next player has not rolled): {seat, steps}, or null.
+ * (the next player has not rolled): {seat, dice, steps}, or null.
  */
 export function lastPlay(state) {
   if (state.phase !== "roll" || !state.record.length) return null;
   const entries = state.record[state.record.length - 1].entries;
   const last = entries[entries.length - 1];
   if (!last || last.kind !== "play" || !last.steps?.length) return null;
-  return { seat: last.seat, steps: last.steps };
+  return { seat: last.seat, dice: last.dice, steps: last.steps };
 }
 
 /** Draw (or take away) the marks of the last play on the board `svg` of `state`. */
