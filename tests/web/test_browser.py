@@ -653,11 +653,11 @@ def fetch_hint(base: str, match_id: str) -> dict[str, Any]:
 
 
 def marks(page: Any) -> list[tuple[str, str, str]]:
-    """The steps drawn over the board: (from place, to place, number)."""
+    """The steps of a hint drawn over the board: (from place, to place, number)."""
     return [
         (node.get_attribute("data-from"), node.get_attribute("data-to"),
          node.get_attribute("data-number"))
-        for node in page.query_selector_all("#board .play-mark")
+        for node in page.query_selector_all("#board .play-marks .play-mark")
     ]
 
 

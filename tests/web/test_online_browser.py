@@ -120,6 +120,10 @@ def test_two_browsers_play_an_online_game_that_a_third_watches(
             # No engine help in an online game between people: no hint to ask for.
             assert page.is_hidden("#hint-button")
             move(page, seen)
+        if state["version"] == 3:
+            # The tab of the player the game waits for says so; the other's does not.
+            assert page.title() == "Your turn · Backgammon"
+            assert pages[1 - seat].title() == "Backgammon"
         # Every page, the spectator's too, shows the action.
         all_at([first, second, spectator], state["version"] + 1)
     state = fetch_state(server, match_id, 0)

@@ -266,6 +266,11 @@ function render() {
   board.dataset.phase = state.phase;
   renderPlayers(state);
   $("#status").textContent = statusText(state);
+  // Online, the tab's title says when the game waits for this browser's player (the page may
+  // be behind another tab).
+  const waits = state.online && !state.match_over && state.to_act !== null
+    && seatsHeld(state.id).includes(state.to_act);
+  document.title = waits ? t("app.titleYourTurn", { title: t("app.title") }) : t("app.title");
   for (const button of document.querySelectorAll(".controls [data-action]")) {
     if (button.dataset.action !== "resign") button.hidden = !allowed(state, button.dataset.action);
   }
