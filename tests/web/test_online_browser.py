@@ -71,14 +71,24 @@ def test_two_browsers_play_an_online_game_that_a_third_watches(
     assert first.locator(".controls button:visible").count() == 0
     screenshot(first, "online-invite.png")
 
-    # The other player opens the invitation and takes seat 1; both pages see the game begin.
+    # The other player opens the invitation, gives a name and takes seat 1; both pages see
+    # the game begin, with both names.
     second.goto(link)
+    second.wait_for_selector("#join-form")
+    assert second.inner_text("#join-heading") == "You are invited to a game"
+    second.fill('#join-form [name="player_name"]', "Bob")
+    second.click("#join-form button[type=submit]")
     second.wait_for_function("id => location.search === `?match=${id}`", arg=match_id)
     second.wait_for_selector('[data-place="p24"]')
     first.wait_for_selector("#invite", state="hidden")
-    assert fetch_state(server, match_id, 0)["seats"][0]["name"] == "Ann"
+    seats = fetch_state(server, match_id, 0)["seats"]
+    assert (seats[0]["name"], seats[1]["name"]) == ("Ann", "Bob")
+    first.wait_for_function(
+        "() => [...document.querySelectorAll('.player .name')].some(n => n.textContent === 'Bob')"
+    )
     # A second use of the invitation is refused, and says why.
     spectator.goto(link)
+    spectator.click("#join-form button[type=submit]")
     spectator.wait_for_function("document.querySelector('#setup-message').textContent !== ''")
     assert "has been used" in spectator.inner_text("#setup-message")
 
@@ -112,6 +122,10 @@ def test_two_browsers_play_an_online_game_that_a_third_watches(
         seat = state["to_act"]
         page = pages[seat]
         seen = fetch_state(server, match_id, seat)  # as that page draws it
+        if state["version"] == 3:
+            # Before acting: the tab of the player the game waits for says so, the other's not.
+            assert page.title() == "Your turn · Backgammon"
+            assert pages[1 - seat].title() == "Backgammon"
         if "roll" in seen["actions"][seat]:
             page.click('.controls [data-action="roll"]')
         elif "confirm" in seen["actions"][seat]:
@@ -120,10 +134,6 @@ def test_two_browsers_play_an_online_game_that_a_third_watches(
             # No engine help in an online game between people: no hint to ask for.
             assert page.is_hidden("#hint-button")
             move(page, seen)
-        if state["version"] == 3:
-            # The tab of the player the game waits for says so; the other's does not.
-            assert page.title() == "Your turn · Backgammon"
-            assert pages[1 - seat].title() == "Backgammon"
         # Every page, the spectator's too, shows the action.
         all_at([first, second, spectator], state["version"] + 1)
     state = fetch_state(server, match_id, 0)

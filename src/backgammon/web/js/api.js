@@ -55,8 +55,8 @@ export async function createMatch(options) {
 }
 
 /** Take the seat an invite gives ({id, seat, token}); its token is kept in the browser. */
-export async function joinMatch(invite) {
-  const joined = await request("POST", "/api/matches/join", { invite });
+export async function joinMatch(invite, name = "") {
+  const joined = await request("POST", "/api/matches/join", name ? { invite, name } : { invite });
   keepSeat(joined.id, joined.token, [joined.seat]);
   return joined;
 }

@@ -19,7 +19,7 @@ import {
 import { lastPlay, markLastPlay } from "./lastplay.js";
 import { relabelLobby } from "./lobby.js";
 import { obviousStep, sourcesOf, stepBetween, targetsOf } from "./moves.js";
-import { claimSeat, join, onlineOptions, renderOnline, setUpOnline, showLobby } from "./online.js";
+import { claimSeat, onlineOptions, renderOnline, setUpOnline, showJoin, showLobby } from "./online.js";
 import { homeSide, language as chosenLanguage, setHomeSide, setLanguage } from "./prefs.js";
 import { seatsHeld, takeSeatFromAddress } from "./seats.js";
 
@@ -412,6 +412,7 @@ async function openMatch(id) {
   if (page.stopWatching) page.stopWatching();
   closeAnalysis();
   $("#setup").hidden = true;
+  $("#join").hidden = true;
   $("#play").hidden = false;
   $("#new-game").hidden = false;
   page.state = null;
@@ -459,6 +460,7 @@ function showSetup() {
   closeAnalysis();
   page.state = null;
   $("#play").hidden = true;
+  $("#join").hidden = true;
   $("#new-game").hidden = true;
   $("#setup").hidden = false;
   showLobby();
@@ -545,7 +547,7 @@ function route() {
   const upload = params.get("analysis");
   takeSeatFromAddress(id);
   const invite = location.pathname.match(/^\/join\/([\w-]+)$/);
-  if (invite) join(invite[1]);
+  if (invite) showJoin(invite[1]);
   else if (id && params.get("analyse")) showMatchAnalysis(id);
   else if (id) openMatch(id);
   else if (upload) showAnalysis({ upload });

@@ -24,8 +24,9 @@ const online = {
 export function setUpOnline({ open, refresh, claim }) {
   online.open = open;
   online.refresh = refresh;
-  setUpLobby({ join });
   const form = $("#setup-form");
+  // From the lobby, the joiner's name is the one the setup form beside it holds.
+  setUpLobby({ join: (invite) => join(invite, String(new FormData(form).get("player_name") || "").trim()) });
   form.addEventListener("input", () => offerRated(form));
   offerRated(form);
   $("#invite-copy").addEventListener("click", () => copyField($("#invite-link"), $("#invite-copy")));
@@ -63,11 +64,26 @@ function inviteLink(invite) {
   return `${location.origin}/join/${encodeURIComponent(invite)}`;
 }
 
-/** Take the seat `invite` gives, then show its match; a spent or unknown invite says so. */
-export async function join(invite) {
+/** An invite's address opened: ask the joiner's name, then take the seat. */
+export function showJoin(invite) {
+  $("#setup").hidden = true;
+  $("#play").hidden = true;
+  $("#join").hidden = false;
+  const form = $("#join-form");
+  form.onsubmit = (event) => {
+    event.preventDefault();
+    $("#join").hidden = true;
+    join(invite, String(new FormData(form).get("player_name") || "").trim());
+  };
+  form.elements.namedItem("player_name").focus();
+}
+
+/** Take the seat `invite` gives (under `name`, if any), then show its match; a spent or
+ * unknown invite says so. */
+export async function join(invite, name = "") {
   $("#message").textContent = "";
   try {
-    const joined = await joinMatch(invite);
+    const joined = await joinMatch(invite, name);
     history.replaceState(null, "", `/?match=${encodeURIComponent(joined.id)}`);
     await online.open(joined.id);
   } catch (error) {
@@ -75,6 +91,7 @@ export async function join(invite) {
     const key = status === 410 ? "error.inviteSpent" : status === 404 ? "error.inviteUnknown" : refusal(error, "error.refused");
     history.replaceState(null, "", "/");
     $("#setup-message").textContent = t(key);
+    $("#setup").hidden = false;
     showLobby();
   }
 }
