@@ -157,6 +157,8 @@ def test_a_game_joined_from_the_lobby_and_claimed_from_a_player_who_left(
         first, second, _ = contexts
         first.goto(running.url + "/")
         first.check('input[name="opponent"][value="online"]')
+        assert not first.is_checked('input[name="lobby"]')  # a friend's game unless asked
+        first.check('input[name="lobby"]')
         first.fill('input[name="player_name"]', "Ann")
         first.click("#setup-form button[type=submit]")
         first.wait_for_selector("#invite:not([hidden])")

@@ -34,6 +34,7 @@ def test_a_signed_in_player_creates_a_rated_match_another_joins_it(
     assert rated.is_disabled()  # a position
     page.fill("#setup-position", "")
     rated.check()
+    page.check('input[name="lobby"]')  # listed, for another to find
     page.click("#setup-form button[type=submit]")
     page.wait_for_function("() => location.search.startsWith('?match=')")
     match = page.evaluate("new URLSearchParams(location.search).get('match')")
