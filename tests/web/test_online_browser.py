@@ -70,6 +70,12 @@ def test_two_browsers_play_an_online_game_that_a_third_watches(
     assert "Waiting for your opponent" in first.inner_text("#status")
     assert first.locator(".controls button:visible").count() == 0
     screenshot(first, "online-invite.png")
+    # The creator opening their own link keeps their seat and still waits.
+    first.goto(link)
+    first.wait_for_function("id => location.search === `?match=${id}`", arg=match_id)
+    first.wait_for_selector("#invite:not([hidden])")
+    assert "Waiting for your opponent" in first.inner_text("#status")
+    assert fetch_state(server, match_id, 0)["waiting_for_opponent"]
 
     # The other player opens the invitation, gives a name and takes seat 1; both pages see
     # the game begin, with both names.

@@ -7,7 +7,7 @@ import { copyField } from "./copy.js";
 import { signedIn } from "./csrf.js";
 import { t } from "./i18n.js";
 import { setUpLobby, showLobby } from "./lobby.js";
-import { inviteSpent, seatOf, seatsHeld } from "./seats.js";
+import { inviteSpent, matchOfInvite, seatOf, seatsHeld } from "./seats.js";
 
 export { showLobby };
 
@@ -66,6 +66,13 @@ function inviteLink(invite) {
 
 /** An invite's address opened: ask the joiner's name, then take the seat. */
 export function showJoin(invite) {
+  // The creator opening their own link keeps their seat and waits for their friend.
+  const own = matchOfInvite(invite);
+  if (own) {
+    history.replaceState(null, "", `/?match=${encodeURIComponent(own)}`);
+    online.open(own);
+    return;
+  }
   $("#setup").hidden = true;
   $("#play").hidden = true;
   $("#join").hidden = false;

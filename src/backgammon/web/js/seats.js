@@ -21,6 +21,13 @@ export function seatOf(id) {
   return held[id] || stored()[id] || null;
 }
 
+/** The match this browser made whose open invite is `invite` (its creator opened their own
+ * link), or null. */
+export function matchOfInvite(invite) {
+  const all = { ...stored(), ...held };
+  return Object.keys(all).find((id) => all[id] && all[id].invite === invite) || null;
+}
+
 /** The seats of match `id` this browser may act for: [] when it only watches. */
 export function seatsHeld(id) {
   const seat = seatOf(id);
