@@ -92,6 +92,10 @@ def test_two_browsers_play_an_online_game_that_a_third_watches(
     first.wait_for_function(
         "() => [...document.querySelectorAll('.player .name')].some(n => n.textContent === 'Bob')"
     )
+    # Each player's own panel ("You") is beside their home board, at the bottom of their page.
+    for own, other, name in ((first, second, "Ann"), (second, first, "Bob")):
+        assert own.inner_text('.player[data-side="bottom"] .name') == "You"
+        assert other.inner_text('.player[data-side="top"] .name') == name
     # A second use of the invitation is refused, and says why.
     spectator.goto(link)
     spectator.click("#join-form button[type=submit]")

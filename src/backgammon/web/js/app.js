@@ -236,7 +236,9 @@ function renderRecord(state) {
 
 function renderPlayers(state) {
   for (const panel of document.querySelectorAll(".player")) {
-    const seat = Number(panel.dataset.seat);
+    // Each player's panel beside their own home board: the viewer's at the bottom.
+    const seat = panel.dataset.side === "bottom" ? state.view : 1 - state.view;
+    panel.dataset.seat = String(seat);
     const swatch = panel.querySelector(".swatch");
     swatch.className = `swatch checker--${state.seats[seat].colour}`;
     swatch.setAttribute("aria-label", t(`colour.${state.seats[seat].colour}`));
