@@ -2,8 +2,8 @@
 # Training labels for positions people reached (every turn of the bglab matches, the truth
 # set's positions left out): each rolled out to the end at 0-ply, 36 luck-adjusted trials
 # (unbiased against the truth set, noise about 0.038 a label: bench/bot/label_methods.py),
-# 100 a chunk (the first chunk holds 500), each chunk committed as written (COMMIT=0: not committed). Resumable on any
-# clone: run it again. Low priority, one process unless WORKERS says. Usage:
+# 100 a chunk (the first holds 500), each committed as written (COMMIT=0: not committed).
+# Resumable on any clone: run it again. Low priority, one process unless WORKERS says. Usage:
 #   nohup data/labels/people-end36/run.sh > /tmp/labels.log 2>&1 &
 cd "$(dirname "$0")/../../.."
 export OPENBLAS_NUM_THREADS=1
