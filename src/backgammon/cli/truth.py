@@ -136,7 +136,8 @@ def _commit(path: Path) -> None:
     for attempt in range(10):
         added = subprocess.run(["git", "add", str(path)], capture_output=True)
         done = added.returncode == 0 and subprocess.run(
-            ["git", "commit", "--quiet", "-m", f"truth set: {path.name}", "--", str(path)],
+            ["git", "commit", "--quiet", "-m", f"labels: {path.parent.name}/{path.name}", "--",
+             str(path)],
             capture_output=True,
         ).returncode == 0
         if done:
