@@ -67,6 +67,8 @@ METHODS: dict[str, Method] = {
     "36 luck-adjusted, 9 turns": rolled_out(36, 9, True),
     "144 luck-adjusted, 9 turns": rolled_out(144, 9, True),
     "36 luck-adjusted, 18 turns": rolled_out(36, 18, True),
+    "72 luck-adjusted, 18 turns": rolled_out(72, 18, True),
+    "108 luck-adjusted, 18 turns": rolled_out(108, 18, True),
     "36 luck-adjusted, 27 turns": rolled_out(36, 27, True),
     "36 luck-adjusted, to the end": rolled_out(36, 0, True),
     "108 luck-adjusted, to the end": rolled_out(108, 0, True),
