@@ -1,8 +1,9 @@
 """The heaviest engine request the API allows never stalls the other clients: while a 3-ply
-move answer of as many plays as it allows is thought out, the lobby answers within a small
-multiple of its unloaded time. The compiled kernel releases the interpreter's lock (numba
-``nogil``), so the thread that thinks leaves the event loop free; before it did, the lobby
-waited as long as the engine (8 s here, 20 s and more on a busier server).
+move answer of as many plays as it allows is thought out, or the computer thinks out its turn
+at world class, the lobby answers within a small multiple of its unloaded time. The compiled
+kernel releases the interpreter's lock (numba ``nogil``), so the thread that thinks leaves the
+event loop free; before it did, the lobby waited as long as the engine (8 s here, 20 s and
+more on a busier server).
 
 The server is a real process (uvicorn on a loopback port), on SQLite and on PostgreSQL with
 Redis. The bound is generous: this measures a stall of seconds, not a latency.
@@ -64,4 +65,35 @@ def test_the_heaviest_engine_request_leaves_the_lobby_answering(
     assert loaded and max(loaded) < max(20 * unloaded, 0.25), (
         f"the lobby waited {max(loaded):.3f} s (unloaded {unloaded:.4f} s) while the engine "
         f"thought for {answered[0]:.1f} s"
+    )
+
+
+def test_the_computer_thinking_at_world_class_leaves_the_lobby_answering(
+    database: Settings, launch: Callable[..., Any]
+) -> None:
+    server = launch(database, BACKGAMMON_ALLOW_SEED="1")
+    warm = {**HEAVIEST, "position": "4HPwATDgc/ABMA", "dice": [2, 1], "plays": 1}
+    assert server.request("POST", "/api/v1/engine/move", warm)[0] == 200
+    for _ in range(5):
+        _timed(server, "GET", "/api/lobby")
+    unloaded = statistics.median(_timed(server, "GET", "/api/lobby") for _ in range(20))
+    # Seed 11: seat 1, the computer, wins the opening roll and thinks out its first play.
+    status, made = server.request("POST", "/api/matches", {
+        "opponent": "computer", "level": "world-class", "seed": 11})
+    assert status == 201, made
+    status, state = server.request("POST", f"/api/matches/{made['id']}/actions",
+                                   {"seat": 0, "action": "roll", "version": 0}, made["token"])
+    assert status == 200, state
+    loaded: list[float] = []
+    started = time.perf_counter()
+    while state["to_act"] != 0:  # until the computer has played and the person is to roll
+        assert time.perf_counter() - started < 120, "the computer never played"
+        loaded.append(_timed(server, "GET", "/api/lobby"))
+        state = server.state(made["id"])
+    thought = time.perf_counter() - started
+    print(f"lobby unloaded {unloaded * 1000:.1f} ms, worst {max(loaded) * 1000:.1f} ms over "
+          f"{len(loaded)} while the computer played for {thought:.1f} s")
+    assert loaded and max(loaded) < max(20 * unloaded, 0.25), (
+        f"the lobby waited {max(loaded):.3f} s (unloaded {unloaded:.4f} s) while the computer "
+        f"played for {thought:.1f} s"
     )
