@@ -26,6 +26,7 @@ from limits.aio.strategies import MovingWindowRateLimiter as SharedLimiter
 from limits.errors import StorageError
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
+from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 _T = TypeVar("_T")
@@ -160,10 +161,15 @@ def _window(item: RateLimitItem) -> str:
     return unit if item.multiples == 1 else f"{item.multiples} {unit}s"
 
 
+def client_of(connection: HTTPConnection) -> str:
+    """The address a request or a WebSocket comes from: the key of every per-client limit."""
+    return connection.client.host if connection.client else "unknown"
+
+
 async def count(request: Request, kind: str) -> None:
     """Count ``request`` against its client's limit of ``kind`` (429 when one too many)."""
     limits: RateLimits = request.app.state.limits
-    await limits.check(kind, request.client.host if request.client else "unknown")
+    await limits.check(kind, client_of(request))
 
 
 def rate_limited(kind: str) -> Callable[[Request], Awaitable[None]]:

@@ -22,7 +22,7 @@ from ...match import Match
 from ...position import Position
 from ..analyses import Analyses, AnalysisFailedError
 from ..deps import Live, get_held, no_engine_help
-from ..guards import rate_limited
+from ..guards import client_of, rate_limited
 from ..schemas import Ascii, DecisionBoard, UploadMat
 from ..views import board_view
 
@@ -53,8 +53,9 @@ def _answer(response: Response, report: dict[str, Any]) -> dict[str, Any]:
 async def _match_analysis(request: Request, live: Live, response: Response) -> dict[str, Any]:
     no_engine_help(live, "Analyses")
     try:
-        client = request.client.host if request.client else "unknown"
-        report = await _analyses(request).of(live.id, live.version, live.match.to_dict, client)
+        report = await _analyses(request).of(
+            live.id, live.version, live.match.to_dict, client_of(request)
+        )
     except AnalysisFailedError as exc:
         raise HTTPException(status.HTTP_409_CONFLICT, str(exc)) from None
     return _answer(response, report)
@@ -104,7 +105,7 @@ async def upload(request: Request, body: UploadMat) -> dict[str, Any]:
     read in a worker thread once the pool has taken it (each client may have
     ``per_client`` analyses under way: 429 beyond; 503 when the pool is full)."""
     analyses = _analyses(request)
-    client = request.client.host if request.client else "unknown"
+    client = client_of(request)
     async with analyses.admitted(client):
         match = await run_in_threadpool(_read_upload, body.text)
         key, progress = await analyses.upload(match, client)

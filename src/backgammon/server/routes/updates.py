@@ -8,7 +8,7 @@ from fastapi import APIRouter, WebSocket, status
 
 from ..computer import Computer
 from ..deps import MATCH_ID_LENGTH
-from ..guards import SocketCaps
+from ..guards import SocketCaps, client_of
 from ..hub import WATCHER_NAME, Hub
 from ..store import MatchStore, UnknownMatchError
 
@@ -73,7 +73,7 @@ async def updates(
         await socket.close(code=4404, reason="There is no match with this id.")
         return
     caps: SocketCaps = socket.app.state.socket_caps
-    client = socket.client.host if socket.client else "unknown"
+    client = client_of(socket)
     refused = caps.take(client, match_id)
     if refused is not None:
         await socket.close(code=status.WS_1013_TRY_AGAIN_LATER, reason=refused)
