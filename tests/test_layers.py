@@ -21,6 +21,9 @@ LAYERS = ("core", "game", "formats", "bot", "training", "analysis", "server", "c
 #: The layers that may import training, beside itself: it is the command line's alone, so that
 #: playing, analysing and serving never depend on how the networks were made.
 TRAINING_USERS = ("training", "cli")
+#: The layers that may import the bot's modules; every other imports its face, the package
+#: ``backgammon.bot`` alone, so that what lies behind it can change without touching them.
+BOT_INSIDERS = ("bot", "training")
 
 #: What each layer may import from outside the standard library.
 THIRD_PARTY = {
@@ -105,6 +108,10 @@ def test_imports_go_down(name: str, path: Path) -> None:
         assert layer_of(target) != "training" or layer in TRAINING_USERS, (
             f"{name} ({layer}) imports {target}: training is the command line's alone"
         )
+        assert not target.startswith("bot.") or layer in BOT_INSIDERS, (
+            f"{name} ({layer}) imports {target}: outside the bot, import its face "
+            "(backgammon.bot) only"
+        )
 
 
 def test_the_checker_sees_a_layer_violation() -> None:
@@ -115,3 +122,5 @@ def test_the_checker_sees_a_layer_violation() -> None:
     assert layer_of("bot.search") == "bot" and layer_of("match") == "game"
     assert layer_of("training.generations") == "training"
     assert LAYERS.index(layer_of("server.app")) > LAYERS.index(layer_of("position"))
+    plays = imports("analysis.reasons.plays", PACKAGE / "analysis" / "reasons" / "plays.py")
+    assert "bot" in plays and not any(name.startswith("bot.") for name in plays)

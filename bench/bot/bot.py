@@ -20,7 +20,7 @@ import time
 
 from backgammon import Position
 from backgammon.bot import Bot
-from backgammon.bot.selfplay import selfplay
+from backgammon.training.selfplay import selfplay
 
 Decision = tuple[Position, tuple[int, int]]
 

@@ -31,6 +31,8 @@ Dice = tuple[int, int]
 
 #: The 21 distinct rolls, doubles included, as (higher, lower).
 ALL_ROLLS: tuple[Dice, ...] = tuple((a, b) for a in range(1, 7) for b in range(1, a + 1))
+#: The chance of each roll of :data:`ALL_ROLLS`: 1/36 for a double, 2/36 for the others.
+ROLL_CHANCES: tuple[float, ...] = tuple((1 if a == b else 2) / 36 for a, b in ALL_ROLLS)
 
 _ROLLS = frozenset((a, b) for a in range(1, 7) for b in range(1, 7))
 

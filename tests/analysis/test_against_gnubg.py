@@ -15,8 +15,8 @@ import pytest
 from backgammon.analysis import Analyser
 from backgammon.analysis.statistics import PlayerStatistics
 from backgammon.bot import Bot
-from backgammon.bot.selfplay import selfplay
 from backgammon.formats.mat import export_mat, read_mat
+from backgammon.training.selfplay import selfplay
 
 DATA = Path(__file__).parents[1] / "data"
 GNUBG = shutil.which("gnubg") or "/usr/games/gnubg"

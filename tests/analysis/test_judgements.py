@@ -14,13 +14,13 @@ from backgammon.analysis.decisions import luck_mark, skill_mark
 from backgammon.analysis.stakes import may_double
 from backgammon.analysis.statistics import PlayerStatistics, gather, rating_name
 from backgammon.bot import Bot
-from backgammon.bot.selfplay import selfplay
 from backgammon.cube import CubeContext, CubeOwner, MatchScore
 from backgammon.dice import ManualDice
 from backgammon.formats.ids import gnubg_id_of
 from backgammon.game import Game, Rules, SetUp
 from backgammon.match import Match
 from backgammon.position import Position
+from backgammon.training.selfplay import selfplay
 
 
 @pytest.fixture(scope="module")

@@ -9,12 +9,7 @@ import numpy as np
 import pytest
 
 from backgammon import ALL_ROLLS, Position
-from backgammon.bot import (
-    FakeEvaluator,
-    Network,
-    NetworkEvaluator,
-    Probabilities,
-)
+from backgammon.bot import FakeEvaluator, NetworkEvaluator, Probabilities
 from backgammon.bot.encoding import (
     CONTACT_FEATURES,
     CONTACT_INPUTS,
@@ -26,6 +21,7 @@ from backgammon.bot.encoding import (
 )
 from backgammon.bot.evaluator import terminal_values
 from backgammon.bot.network import (
+    Network,
     equities,
     flip_outputs,
     lambda_returns,

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 from backgammon import Position
-from backgammon.bot import Network, NetworkEvaluator
+from backgammon.bot import NetworkEvaluator
 from backgammon.bot.bearoff import is_bearoff, shipped_table
 from backgammon.bot.encoding import CONTACT_INPUTS, RACE_INPUTS
 from backgammon.bot.kernel import Engine, board_of, position_of
-from backgammon.bot.network import load_networks, save_networks
+from backgammon.bot.network import Network, load_networks, save_networks
 from backgammon.bot.rollout import rollout
 from backgammon.cli import main as cli_main
 from backgammon.training import generations

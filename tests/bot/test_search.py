@@ -18,9 +18,7 @@ from backgammon.bot import (
     Bot,
     FakeEvaluator,
     Level,
-    MoveFilter,
     PubEval,
-    Search,
     act,
     play_match,
     play_out,
@@ -29,8 +27,7 @@ from backgammon.bot import (
 from backgammon.bot.bot import LEVELS
 from backgammon.bot.kernel import boards_of
 from backgammon.bot.network import Array, equities, flip_outputs
-from backgammon.bot.search import ROLL_WEIGHTS
-from backgammon.bot.selfplay import selfplay
+from backgammon.bot.search import ROLL_WEIGHTS, MoveFilter, Search
 from backgammon.cli import main
 from backgammon.cube import HIGHEST_CUBE, CubeContext, MatchScore
 from backgammon.dice import ManualDice, SeededDice
@@ -38,6 +35,7 @@ from backgammon.formats.mat import import_mat, read_mat
 from backgammon.game import Action, Game, Phase
 from backgammon.match import Match
 from backgammon.training.duel import GreedyPlayer, duel
+from backgammon.training.selfplay import selfplay
 
 
 class CountingEvaluator(FakeEvaluator):

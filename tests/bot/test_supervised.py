@@ -7,10 +7,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from backgammon.bot import Network, NetworkEvaluator
+from backgammon.bot import NetworkEvaluator
 from backgammon.bot.bearoff import BearoffEvaluator
 from backgammon.bot.encoding import CONTACT_INPUTS, RACE_INPUTS
-from backgammon.bot.network import load_networks, save_networks
+from backgammon.bot.network import Network, load_networks, save_networks
 from backgammon.bot.search import Search
 from backgammon.cli import main as cli_main
 from backgammon.training.supervised import Settings, generate, label, main, train

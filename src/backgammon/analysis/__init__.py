@@ -71,6 +71,7 @@ the bot's):
 >>> analysis.statistics[0].unforced_moves, analysis.statistics[1].total_moves
 (1, 0)
 """
+from ..bot import Scale
 from .decisions import (
     Alternative,
     CubeError,
@@ -82,7 +83,6 @@ from .decisions import (
     Rollout,
 )
 from .engine import Analyser, AnalysisError, GameAnalysis, MatchAnalysis, Progress
-from .stakes import Scale
 from .statistics import PlayerStatistics
 
 __all__ = [

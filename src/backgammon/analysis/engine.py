@@ -1,7 +1,7 @@
 """The analysis engine: every decision of a game or a match judged by the bot at a chosen
 depth, read from the game's one typed walk over its record (``Game.history()``).
 
->>> from backgammon.bot.evaluator import FakeEvaluator
+>>> from backgammon.bot import FakeEvaluator
 >>> from backgammon.dice import ManualDice
 >>> from backgammon.match import Match
 >>> match = Match(3, dice=ManualDice(["3 1", "6 5"]), players=("Ann", "Bob"))
@@ -26,15 +26,11 @@ from dataclasses import dataclass
 from typing import assert_never
 
 import numpy as np
+from numpy.typing import NDArray
 
-from ..bot import Bot
-from ..bot.cube import CubeDecision
-from ..bot.evaluator import Evaluator
-from ..bot.met import TABLE, equity_after
-from ..bot.network import Array, equities, flip_outputs
-from ..bot.search import ROLL_WEIGHTS
+from ..bot import Bot, CubeDecision, Evaluator, Scale, equity_after, match_equity
 from ..cube import CubeContext, CubeOwner
-from ..dice import ALL_ROLLS, Dice
+from ..dice import ALL_ROLLS, ROLL_CHANCES, Dice
 from ..errors import BackgammonError
 from ..formats.matchid import MatchIdState, encode_match_id
 from ..game import (
@@ -64,7 +60,7 @@ from .decisions import (
     luck_mark,
     skill_mark,
 )
-from .stakes import Scale, may_double, weights_at
+from .stakes import may_double
 from .statistics import PlayerStatistics, gather
 
 #: Called as the analysis goes on with the number of decisions judged and their total.
@@ -187,7 +183,7 @@ class Analyser:
     ) -> GameAnalysis:
         """Game ``number`` (from 1) judged, from a bot that remembers no other game;
         ``tick`` is called after each decision."""
-        self.bot.search.clear()
+        self.bot.forget()
         return _GameJudge(self, game, number, tick).judge()
 
     def _in_workers(
@@ -223,17 +219,16 @@ class Analyser:
         both at the depth of the best), and the plays weighed, best first (none when the
         roll left no choice: then the play is judged at the full depth for its equity)."""
         plays = position.legal_plays(dice)
-        weights = weights_at(cube)
         if len(plays) <= 1:
-            played = self._equity(play, self.plies, weights)
+            played = self._equity(play, self.plies, cube)
             return str(play), played, played, ()
-        ranked = self.bot.search.rank(plays, self.plies, self.bot.filters, weights=weights)
+        ranked = self.bot.rank(plays, cube)
         best = ranked[0]
         mine = next(r for r in ranked if r.play == play)
         played = mine.equity
         if mine.plies < best.plies:
             # As gnubg keeps the played move through its filters: judged as deep as the best.
-            played = self._equity(play, best.plies, weights)
+            played = self._equity(play, best.plies, cube)
         shown = [
             Alternative(str(r.play), r.equity, r.plies)
             for r in ranked[: self.alternatives]
@@ -245,10 +240,9 @@ class Analyser:
             return str(play), played, played, tuple(shown)
         return str(best.play), best.equity, played, tuple(shown)
 
-    def _equity(self, play: Play, plies: int, weights: Array | None) -> float:
+    def _equity(self, play: Play, plies: int, cube: CubeContext) -> float:
         """The equity (EMG) of ``play`` for its mover, ``plies`` deep."""
-        values = flip_outputs(self.bot.search.values([play.result], plies))
-        return float(equities(values, weights)[0])
+        return float(self.bot.play_equities([play.result], plies, cube)[0])
 
     def luck(self, position: Position, dice: Dice, cube: CubeContext, first: bool) -> float:
         """How much better the roll ``dice`` is (EMG, at 0 plies) than the average roll, for
@@ -258,20 +252,20 @@ class Analyser:
         mine = self._roll_values(position, cube)
         rolled = mine[ALL_ROLLS.index((max(dice), min(dice)))]
         if not first:
-            return float(rolled - mine @ ROLL_WEIGHTS)
+            return float(rolled - mine @ np.array(ROLL_CHANCES))
         theirs = self._roll_values(position.flip(), cube.flip())
         mixed = [(m, t) for (a, b), m, t in zip(ALL_ROLLS, mine, theirs, strict=True) if a != b]
         # The opponent's EMG is the negative of the player's (the scales are symmetric).
         return float(rolled - sum(m - t for m, t in mixed) / (2 * len(mixed)))
 
-    def _roll_values(self, position: Position, cube: CubeContext) -> Array:
+    def _roll_values(self, position: Position, cube: CubeContext) -> NDArray[np.float32]:
         """The equity (EMG, 0 plies) of the best play of each roll of ``ALL_ROLLS``."""
         groups = [
             [p.result for p in position.legal_plays(roll)] or [position.flip()]
             for roll in ALL_ROLLS
         ]
         flat = [result for group in groups for result in group]
-        values = equities(flip_outputs(self.bot.search.values(flat, 0)), weights_at(cube))
+        values = self.bot.play_equities(flat, 0, cube)
         bounds = np.cumsum([0] + [len(group) for group in groups])
         return np.array([values[a:b].max() for a, b in itertools.pairwise(bounds)])
 
@@ -550,8 +544,7 @@ class _GameJudge:
             won = float(end.points)
         else:
             mine = score if end.winner == 0 else score.flip()
-            before = TABLE.equity(mine.away, mine.opponent_away, mine.post_crawford)
-            won = equity_after(mine, won=end.points) - before
+            won = equity_after(mine, won=end.points) - match_equity(mine)
         return (won, -won) if end.winner == 0 else (-won, won)
 
 

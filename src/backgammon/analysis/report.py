@@ -36,9 +36,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..bot import Scale
 from .decisions import CubeError, Decision, Kind, LuckMark, Mark
 from .engine import GameAnalysis, MatchAnalysis
-from .stakes import Scale
 from .statistics import PlayerStatistics
 
 #: The version of the JSON's layout.

@@ -32,15 +32,13 @@ import secrets
 from collections.abc import Iterable
 
 import numpy as np
+from numpy.typing import NDArray
 
-from ..bot.kernel import Engine
-from ..bot.network import Array, equities, flip_outputs
-from ..bot.rollout import rollouts
+from ..bot import Scale, equities, flip_outputs, rollout, weights_at
 from ..moves import Play
 from ..position import Side
 from .decisions import Alternative, Decision, Kind, Rollout, skill_mark
 from .engine import AnalysisError, GameAnalysis, MatchAnalysis
-from .stakes import Scale, weights_at
 
 #: GNU Backgammon's usual rollout: 1,296 trials (36 squared, each pair of first rolls once).
 TRIALS = 1296
@@ -73,12 +71,11 @@ def rollout_decision(
     truncate: int = 0,
     seed: int | None = None,
     workers: int | None = None,
-    engine: Engine | None = None,
 ) -> Decision:
     """``decision`` (an unforced checker play) re-judged by rolling out each of its
     alternatives over ``trials`` trials, ``truncate`` turns deep (0: to the end), from
     ``seed`` (None: a random one, kept in the result), with ``workers`` processes (None: one a
-    core) and ``engine``'s networks (the shipped ones by default)."""
+    core)."""
     if decision.kind is not Kind.CHECKER or not decision.unforced:
         raise AnalysisError(
             f"Only an unforced checker play can be rolled out; move {decision.move_number} "
@@ -89,11 +86,11 @@ def rollout_decision(
     plays = {str(p): p for p in decision.position.legal_plays(decision.dice)}
     chosen = [plays[a.text] for a in decision.alternatives]
     live = [p for p in chosen if not p.result.is_game_over()]
-    # One seed for every play: their trials get the same dice (rollouts() would vary it).
+    # One seed for every play: their trials get the same dice.
     seed = secrets.randbits(62) if seed is None else seed
     results = [
-        rollouts([p.result], decision.cube.flip(), trials, truncate=truncate, seed=seed,
-                 workers=workers, engine=engine)[0]
+        rollout(p.result, decision.cube.flip(), trials, truncate=truncate, seed=seed,
+                workers=workers)
         for p in live
     ]
     weights = weights_at(decision.cube)
@@ -129,7 +126,7 @@ def rollout_decision(
     )
 
 
-def _finished(play: Play, weights: Array | None) -> float:
+def _finished(play: Play, weights: NDArray[np.float32] | None) -> float:
     """The exact equity for the mover of a play that ends the game (the mover bore off)."""
     outcome = play.result.outcome()
     assert outcome is not None and outcome.winner is Side.OPPONENT
@@ -146,7 +143,6 @@ def with_rollouts(
     truncate: int = 0,
     seed: int | None = None,
     workers: int | None = None,
-    engine: Engine | None = None,
 ) -> MatchAnalysis:
     """``analysis`` with the checker decisions at ``places`` ((game, move) pairs, from 1)
     rolled out (:func:`rollout_decision`); every place is checked before any is rolled out.
@@ -154,7 +150,7 @@ def with_rollouts(
     chosen = [find_decision(analysis, game, move) for game, move in places]
     rolled = {
         id(d): rollout_decision(d, trials=trials, truncate=truncate, seed=seed,
-                                workers=workers, engine=engine)
+                                workers=workers)
         for d in chosen
     }
     games: list[GameAnalysis] = [

@@ -1,18 +1,9 @@
-"""The stake a decision is judged at: the EMG scale of a cube and score (:class:`Scale`, the
-match equity table's, from :mod:`backgammon.bot.met`, which rollouts and the engine's answers
-report by too), the weights of the bot's checker play there, and whether the player has a cube
-decision at all."""
+"""Whether the player has a cube decision at all. (The stake a decision is judged at, the EMG
+scale of a cube and score, is the bot's :class:`~backgammon.bot.Scale`.)"""
 
 from __future__ import annotations
 
-from ..bot.met import Scale, play_weights
-from ..bot.network import Array
 from ..cube import CubeContext
-
-
-def weights_at(cube: CubeContext) -> Array | None:
-    """The weights of the bot's checker play at the cube's score (None: money play)."""
-    return None if cube.match is None else play_weights(cube.match, cube.value)
 
 
 def may_double(cube: CubeContext) -> bool:
@@ -29,4 +20,4 @@ def may_double(cube: CubeContext) -> bool:
     return cube.match is None or cube.match.score[0] + cube.value < cube.match.length
 
 
-__all__ = ["Scale", "may_double", "weights_at"]
+__all__ = ["may_double"]

@@ -1,39 +1,74 @@
 """The computer player: evaluation by networks it trained itself, search, and the cube.
 
-* Evaluation: the input encoding (:mod:`.encoding`), the numpy networks (:mod:`.network`),
-  evaluators (:mod:`.evaluator`), exact bear-offs (:mod:`.bearoff`) and the shipped weights
-  (:mod:`.shipped`).
-* Play: n-ply search with move filters (:mod:`.search`) and the :class:`Bot` with its levels
-  (:mod:`.bot`); cube decisions (:mod:`.cube`) with match equities (:mod:`.met`), every
-  question that depends on the stake asked with the core's :class:`~backgammon.cube.CubeContext`
-  (re-exported here with :class:`~backgammon.cube.CubeOwner` and
-  :class:`~backgammon.cube.MatchScore`); bots playing games through the engine
-  (:mod:`.player`, :mod:`.selfplay`); Tesauro's pubeval as a baseline (:mod:`.pubeval`).
+This package's face is the list below; every other layer imports the bot from here alone (the
+layers test checks it), so that what lies behind (the compiled kernel, the encodings, the
+search's filters) can change without touching a caller.
+
+* :class:`Bot` at its :class:`Level` (:data:`LEVELS`) answers every question of a game: the
+  best play and :class:`Hint` lists, the cube (:class:`CubeDecision`, :class:`CubeAction`,
+  :class:`CubeResponse`), resignations (:class:`ResignationAnswer`), and the equity of plays.
+  Every question that depends on the stake takes the core's
+  :class:`~backgammon.cube.CubeContext` (re-exported with :class:`~backgammon.cube.CubeOwner`
+  and :class:`~backgammon.cube.MatchScore`).
+* Evaluators give positions their :class:`Probabilities`: the shipped networks
+  (:class:`NetworkEvaluator` with the exact bear-offs of :class:`BearoffEvaluator`), Tesauro's
+  :class:`PubEval` as a baseline, a :class:`FakeEvaluator` for fast tests.
+* Bots playing games through the game engine: :func:`decide`, :func:`act`, :func:`best_play`,
+  :func:`play_out`, :func:`play_match`, and the questions they answer
+  (:class:`CubeQuestion` at a :class:`CubeMoment`, :class:`ResignationQuestion`).
+* :func:`rollout` (:class:`RolloutResult`), and the engine API's answers as JSON
+  (:func:`move_answer`, :func:`eval_answer`, :func:`cube_answer`).
+* The stake: match equities (:class:`MatchEquityTable`, :func:`match_equity`,
+  :func:`equity_after`), equity normalised to money (:class:`Scale`), the weights of
+  match-aware checker play (:func:`weights_at`) and the outputs' arithmetic
+  (:func:`equities`, :func:`flip_outputs`).
 
 Training it (self-play, rollout-labelled generations, refits, duels between players, the
 truth set) is :mod:`backgammon.training`'s, which only the command line imports.
+
+>>> from backgammon import Position
+>>> str(Bot().best_play(Position.initial(), (6, 5)))  # the shipped networks, at 0-ply
+'24/13'
 """
 
 from ..cube import CubeContext, CubeOwner, MatchScore
-from .bearoff import BearoffEvaluator, BearoffTable
-from .bot import Bot, Hint, Level, ResignationAnswer
+from .answers import PROBABILITY_NAMES, cube_answer, eval_answer, move_answer
+from .bearoff import BearoffEvaluator, BearoffTable, build_table
+from .bot import LEVELS, MAX_PLIES, Bot, Hint, Level, ResignationAnswer
 from .cube import CubeAction, CubeDecision, CubeResponse
+from .cube_points import cube_points
 from .evaluator import Evaluator, FakeEvaluator, NetworkEvaluator
-from .met import MatchEquityTable
-from .network import Network
-from .player import act, decide, play_match, play_out
+from .met import MatchEquityTable, Scale, equity_after, match_equity, weights_at
+from .network import equities, flip_outputs
+from .player import (
+    CubeMoment,
+    CubeQuestion,
+    ResignationQuestion,
+    act,
+    best_play,
+    decide,
+    play_match,
+    play_out,
+)
 from .probabilities import Probabilities
 from .pubeval import PubEval
-from .search import MoveFilter, Search
+from .rollout import RolloutResult, rollout
+from .search import Ranked
+from .shipped import shipped_evaluator
 
 __all__ = [
+    "LEVELS",
+    "MAX_PLIES",
+    "PROBABILITY_NAMES",
     "BearoffEvaluator",
     "BearoffTable",
     "Bot",
     "CubeAction",
     "CubeContext",
     "CubeDecision",
+    "CubeMoment",
     "CubeOwner",
+    "CubeQuestion",
     "CubeResponse",
     "Evaluator",
     "FakeEvaluator",
@@ -41,15 +76,29 @@ __all__ = [
     "Level",
     "MatchEquityTable",
     "MatchScore",
-    "MoveFilter",
-    "Network",
     "NetworkEvaluator",
     "Probabilities",
     "PubEval",
+    "Ranked",
     "ResignationAnswer",
-    "Search",
+    "ResignationQuestion",
+    "RolloutResult",
+    "Scale",
     "act",
+    "best_play",
+    "build_table",
+    "cube_answer",
+    "cube_points",
     "decide",
+    "equities",
+    "equity_after",
+    "eval_answer",
+    "flip_outputs",
+    "match_equity",
+    "move_answer",
     "play_match",
     "play_out",
+    "rollout",
+    "shipped_evaluator",
+    "weights_at",
 ]

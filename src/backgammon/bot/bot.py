@@ -24,6 +24,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ..cube import CubeContext, CubeOwner, MatchScore
 from ..dice import check_dice
@@ -40,10 +41,10 @@ from .cube import (
 from .evaluator import Evaluator
 from .kernel import Engine, KernelError
 from .kernel.engine import MAX_PLIES as KERNEL_MAX_PLIES
-from .met import equity_after, play_weights
-from .network import Array
+from .met import equity_after, weights_at
+from .network import equities, flip_outputs
 from .probabilities import Probabilities
-from .search import DEFAULT_FILTERS, MoveFilter, Search
+from .search import DEFAULT_FILTERS, MoveFilter, Ranked, Search
 
 if TYPE_CHECKING:
     from ..cube import CubeContext
@@ -194,7 +195,8 @@ class Bot:
         ``position``, ranked as :meth:`best_play` ranks them (without ``cube``: the
         :class:`~backgammon.training.duel.Chooser` of cubeless duels)."""
         ranked = self.search.rank(
-            plays, self.plies, self.filters, noise=self.noise, rng=self._rng, weights=_weights(cube)
+            plays, self.plies, self.filters, noise=self.noise, rng=self._rng,
+            weights=weights_at(cube),
         )
         return ranked[0].play
 
@@ -210,7 +212,7 @@ class Bot:
         :meth:`best_play` ranks them, and each equity is the match's, in money units."""
         plays = position.legal_plays(check_dice(dice))
         ranked = self.search.rank(
-            plays, self.plies, self.filters, at_least=n, weights=_weights(cube)
+            plays, self.plies, self.filters, at_least=n, weights=weights_at(cube)
         )
         return [
             Hint(r.play, Probabilities.from_values(r.values), r.equity) for r in ranked[:n]
@@ -221,6 +223,30 @@ class Bot:
         the bot's depth)."""
         depth = self.plies if plies is None else plies
         return Probabilities.from_values(self.search.values([position], depth)[0])
+
+    def rank(self, plays: Sequence[Play], cube: CubeContext | None = None) -> list[Ranked]:
+        """``plays`` (of one roll) ranked best first as :meth:`hints` ranks them, each with the
+        depth it was judged at (those the filters dropped, shallower), with no noise."""
+        return self.search.rank(plays, self.plies, self.filters, weights=weights_at(cube))
+
+    def forget(self) -> None:
+        """Forget every value the search remembers (as a bot judging a new game does)."""
+        self.search.clear()
+
+    def play_equities(
+        self, results: Sequence[Position], plies: int, cube: CubeContext | None = None
+    ) -> NDArray[np.float32]:
+        """The equity (EMG) of each play's result for the player who made it, at ``plies``
+        and the cube's score (cubeless): how the bot's ranking values each play, the player on
+        roll in ``results`` being the opponent.
+
+        >>> from backgammon.bot import FakeEvaluator
+        >>> after = Position.initial().parse_play("8/5 6/5", (3, 1)).result
+        >>> Bot(evaluator=FakeEvaluator()).play_equities([after], 0).shape
+        (1,)
+        """
+        values = flip_outputs(self.search.values(list(results), plies))
+        return equities(values, weights_at(cube))
 
     # The cube
 
@@ -358,13 +384,6 @@ class _ResignationValues:
         points = self.cube.points(level)
         match = self.cube.match
         return float(points) if match is None else equity_after(match, won=points)
-
-
-def _weights(cube: CubeContext | None) -> Array | None:
-    """The equity weights of checker play at the cube's match score (None: money play's)."""
-    if cube is None or cube.match is None:
-        return None
-    return play_weights(cube.match, cube.value)
 
 
 def _context(

@@ -194,6 +194,28 @@ def play_weights(score: MatchScore, cube: int = 1) -> NDArray[np.float32]:
     )
 
 
+def weights_at(cube: CubeContext | None) -> NDArray[np.float32] | None:
+    """The weights of checker play at the cube's score (:func:`play_weights`), or None in
+    money play, where the outputs' plain money weights apply.
+
+    >>> weights_at(CubeContext()) is None, weights_at(CubeContext(match=MatchScore(7))) is None
+    (True, False)
+    """
+    if cube is None or cube.match is None:
+        return None
+    return play_weights(cube.match, cube.value)
+
+
+def match_equity(score: MatchScore) -> float:
+    """The chance of winning the match at ``score``, for the player whose score it is, before
+    the game now played.
+
+    >>> match_equity(MatchScore(7, (3, 3)))
+    0.5
+    """
+    return TABLE.equity(score.away, score.opponent_away, score.post_crawford)
+
+
 def gammon_value(score: MatchScore, cube: int = 1) -> float:
     """What winning a gammon adds to winning a single game, for the player whose ``score`` it
     is, with the cube at ``cube``, in units of what a single game's win gains over its loss."""
@@ -248,5 +270,7 @@ __all__ = [
     "Scale",
     "equity_after",
     "gammon_value",
+    "match_equity",
     "play_weights",
+    "weights_at",
 ]

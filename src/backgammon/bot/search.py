@@ -6,7 +6,7 @@ position after the play that the player on roll makes with that roll, chosen at 
 inside GNU Backgammon's searches.
 
 With the compiled kernel of the networks (``Search(evaluator, engine=...)``, as every
-:class:`~backgammon.bot.Bot` of the networks has) the values at 1 ply or more come from
+:class:`~backgammon.bot.Bot` of the networks has) the values at every depth come from
 :meth:`~backgammon.bot.kernel.Engine.values`, which keeps the whole tree below the positions
 asked about as boards. Without it (any other evaluator) each level of the tree is evaluated
 as one batch: every position of a level is expanded (its rolls and legal plays), all their
@@ -118,10 +118,10 @@ class Search:
         return result
 
     def _evaluate(self, positions: list[Position], plies: int) -> Array:
+        if self.engine is not None:  # every depth in the kernel: one path for a decision
+            return self.engine.values(boards_of(positions), plies)
         if plies == 0:
             return self.evaluator.evaluate_batch(positions)
-        if self.engine is not None:
-            return self.engine.values(boards_of(positions), plies)
         over, values = terminal_values(*boards(positions))
         live = [p for p, done in zip(positions, over, strict=True) if not done]
         if live:

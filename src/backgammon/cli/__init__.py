@@ -46,7 +46,13 @@ from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
-from ..bot import Level
+try:
+    from ..bot import Level
+except ModuleNotFoundError as missing:  # the package installed without its "bot" extra
+    raise SystemExit(
+        f"The command line needs the computer player's libraries ({missing.name} is missing): "
+        "pip install 'backgammon[bot]'."
+    ) from None
 from ..dice import DiceSource, ManualDice, SecureDice, SeededDice, parse_dice
 from ..errors import BackgammonError
 from ..formats.ids import setup_from_id
@@ -427,11 +433,12 @@ def _train(args: argparse.Namespace) -> int:
 def _bearoff(args: argparse.Namespace) -> int:
     import time
 
-    from ..bot.bearoff import POSITIONS, build_table
+    from ..bot import build_table
 
     started = time.monotonic()
-    build_table().save(args.out)
-    print(f"Wrote the bearoff table ({POSITIONS} positions) to {args.out} "
+    table = build_table()
+    table.save(args.out)
+    print(f"Wrote the bearoff table ({len(table.off)} positions) to {args.out} "
           f"in {time.monotonic() - started:.1f} s.")
     return 0
 
@@ -450,9 +457,9 @@ def _bearoff(args: argparse.Namespace) -> int:
 def _selfplay(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from ..bot.bot import Bot
-    from ..bot.selfplay import selfplay
+    from ..bot import Bot
     from ..formats.mat import export_mat
+    from ..training.selfplay import selfplay
 
     if args.games < 1 or args.match_length < 0:
         raise BackgammonError("Play at least one game, and a match of 0 points or more.")

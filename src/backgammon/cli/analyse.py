@@ -38,7 +38,7 @@ from ..analysis import Analyser
 from ..analysis.html import html_report
 from ..analysis.report import text_report, to_json
 from ..analysis.rollout import TRIALS, with_rollouts
-from ..bot.bot import MAX_PLIES
+from ..bot import MAX_PLIES
 from ..errors import BackgammonError
 from ..formats.mat import MatWarning, read_mat
 from . import Argument, arg

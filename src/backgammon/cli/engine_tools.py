@@ -27,11 +27,18 @@ import json
 from typing import Any
 
 from ..analysis.reasons import LANGUAGES, cube_reasons, hints_reasons, say_all
-from ..bot import Bot
-from ..bot.answers import PROBABILITY_NAMES, cube_answer, eval_answer, move_answer
-from ..bot.bot import MAX_PLIES, Hint
-from ..bot.player import CubeMoment, CubeQuestion
-from ..bot.probabilities import Probabilities
+from ..bot import (
+    MAX_PLIES,
+    PROBABILITY_NAMES,
+    Bot,
+    CubeMoment,
+    CubeQuestion,
+    Hint,
+    Probabilities,
+    cube_answer,
+    eval_answer,
+    move_answer,
+)
 from ..cube import CubeContext
 from ..dice import Dice, parse_dice
 from ..formats.ids import setup_from_id

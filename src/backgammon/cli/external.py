@@ -46,8 +46,7 @@ import sys
 from dataclasses import replace
 from typing import TextIO
 
-from ..bot import Bot, Level
-from ..bot.cube import CubeAction, CubeResponse
+from ..bot import Bot, CubeAction, CubeResponse, Level
 from ..errors import BackgammonError
 from ..formats.fibs import BoardState, ScoreOrder, read_board
 from . import Argument, arg

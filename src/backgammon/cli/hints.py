@@ -17,11 +17,18 @@ from ..analysis.reasons import (
     resignation_reasons,
     say_all,
 )
-from ..bot import Bot, Level
-from ..bot.bot import LEVELS, Hint, ResignationAnswer
-from ..bot.cube import CubeAction, CubeDecision
-from ..bot.player import CubeQuestion, ResignationQuestion
-from ..bot.probabilities import Probabilities
+from ..bot import (
+    LEVELS,
+    Bot,
+    CubeAction,
+    CubeDecision,
+    CubeQuestion,
+    Hint,
+    Level,
+    Probabilities,
+    ResignationAnswer,
+    ResignationQuestion,
+)
 from ..dice import Dice
 from ..game import Action, Game, Phase
 from ..moves import Play

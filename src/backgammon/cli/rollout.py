@@ -31,7 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from ..bot.rollout import RolloutResult, rollout
+from ..bot import RolloutResult, rollout
 from ..cube import CubeContext
 from ..formats.ids import setup_from_id
 from ..match import Match

@@ -6,8 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from ..bot import Level
-from ..bot.bot import LEVELS
+from ..bot import LEVELS, Level
 from ..dice import DiceSource
 from ..errors import BackgammonError
 from ..formats.ids import IdSetting

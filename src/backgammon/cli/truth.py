@@ -24,16 +24,11 @@ with ``--commit`` each chunk is committed to git as it is written (only that fil
 from __future__ import annotations
 
 import argparse
-import math
 import subprocess
 import time
 from collections import defaultdict
 from pathlib import Path
-from typing import Any
 
-import numpy as np
-
-from ..bot.probabilities import EQUITY_WEIGHTS
 from ..errors import BackgammonError
 from ..training import truth
 from . import Argument, arg
@@ -151,40 +146,10 @@ def _report(args: argparse.Namespace) -> int:
     if not labels:
         raise BackgammonError(f"{args.out} has no labels yet.")
     for weights in args.weights or [None]:
-        errors = truth_errors(labels, weights)
+        errors = truth.errors(labels, weights)
         print(f"{weights or 'shipped networks'}: 0-ply cubeless equity error against "
               f"{len(labels)} truth labels (RMS with the truth's variance subtracted; mean "
               "absolute)")
         for cls, (count, rms, mae) in errors.items():
             print(f"  {cls:9} {count:5}  rms {rms:.4f}  mean {mae:.4f}")
     return 0
-
-
-def truth_errors(labels: list[dict[str, Any]], weights: Path | None
-                 ) -> dict[str, tuple[int, float, float]]:
-    """Each class's (count, RMS error less the truth's variance, mean absolute error) of the
-    0-ply equity of the networks in ``weights`` (None: the shipped ones), bear-offs by the
-    table; ``all`` for every label."""
-    from ..bot.bearoff import BearoffEvaluator
-    from ..bot.evaluator import NetworkEvaluator
-    from ..bot.shipped import shipped_evaluator
-    from ..position import Position
-
-    evaluator = (shipped_evaluator() if weights is None
-                 else BearoffEvaluator(NetworkEvaluator.load(weights)))
-    values = evaluator.evaluate_batch([Position.from_id(row["id"]) for row in labels])
-    equities = np.asarray(values) @ np.array(EQUITY_WEIGHTS) - 1.0
-    groups: dict[str, list[int]] = defaultdict(list)
-    for index, row in enumerate(labels):
-        groups[row["class"]].append(index)
-        groups["all"].append(index)
-    result = {}
-    for cls in (*truth.CLASSES, "all"):
-        rows = groups.get(cls)
-        if not rows:
-            continue
-        diff = np.array([equities[i] - labels[i]["equity"] for i in rows])
-        noise = np.array([labels[i]["equity_se"] ** 2 for i in rows])
-        rms = math.sqrt(max(float((diff**2).mean() - noise.mean()), 0.0))
-        result[cls] = (len(rows), rms, float(np.abs(diff).mean()))
-    return result

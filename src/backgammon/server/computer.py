@@ -24,9 +24,8 @@ from typing import Any, TypeVar
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.concurrency import run_in_threadpool
 
-from ..bot import Bot, Level
+from ..bot import Bot, Level, best_play
 from ..bot import act as bot_act
-from ..bot.player import best_play
 from ..game import Action, Game, Phase
 from ..match import Match
 from .hub import Hub

@@ -1,6 +1,7 @@
 """Training the computer player, apart from playing: nothing but the command line imports it.
 
-* Games between players, same dice both seatings (:mod:`.duel`), to measure networks.
+* Games between players, same dice both seatings (:mod:`.duel`), to measure networks; games
+  of the bot against itself written as a match (:mod:`.selfplay`).
 * Self-play TD(lambda) (:mod:`.train`), supervised refits on the bot's own search
   (:mod:`.supervised`), rollout-labelled generations of its own positions
   (:mod:`.generations`), refits of the kept generations (:mod:`.refit`).

@@ -41,6 +41,7 @@ import multiprocessing
 import os
 import random
 import time
+from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -48,11 +49,13 @@ from typing import Any
 
 import numpy as np
 
-from ..bot.bearoff import is_bearoff, shipped_table
+from ..bot.bearoff import BearoffEvaluator, is_bearoff, shipped_table
 from ..bot.encoding import either_crashed
+from ..bot.evaluator import NetworkEvaluator
 from ..bot.kernel import Engine
 from ..bot.kernel.engine import board_of
 from ..bot.probabilities import EQUITY_WEIGHTS
+from ..bot.shipped import shipped_evaluator
 from ..errors import BackgammonError
 from ..position import Position
 
@@ -374,3 +377,28 @@ def _write_lines(path: Path, rows: Sequence[dict[str, Any]]) -> None:
 def _read_lines(path: Path) -> list[dict[str, Any]]:
     with gzip.open(path, "rt", encoding="utf-8") as stream:
         return [json.loads(line) for line in stream if line.strip()]
+
+
+def errors(labels: Sequence[dict[str, Any]], weights: Path | None
+           ) -> dict[str, tuple[int, float, float]]:
+    """Each class's (count, RMS error less the truth's variance, mean absolute error) of the
+    0-ply equity of the networks in ``weights`` (None: the shipped ones), bear-offs by the
+    table; ``all`` for every label."""
+    evaluator = (shipped_evaluator() if weights is None
+                 else BearoffEvaluator(NetworkEvaluator.load(weights)))
+    values = evaluator.evaluate_batch([Position.from_id(row["id"]) for row in labels])
+    equities = np.asarray(values) @ np.array(EQUITY_WEIGHTS) - 1.0  # as the labels' equity
+    groups: dict[str, list[int]] = defaultdict(list)
+    for index, row in enumerate(labels):
+        groups[row["class"]].append(index)
+        groups["all"].append(index)
+    result = {}
+    for cls in (*CLASSES, "all"):
+        rows = groups.get(cls)
+        if not rows:
+            continue
+        diff = np.array([equities[i] - labels[i]["equity"] for i in rows])
+        noise = np.array([labels[i]["equity_se"] ** 2 for i in rows])
+        rms = math.sqrt(max(float((diff**2).mean() - noise.mean()), 0.0))
+        result[cls] = (len(rows), rms, float(np.abs(diff).mean()))
+    return result

@@ -21,11 +21,17 @@ Reason('win_chances', backgammons=0.01, gammons=0.3, wins=0.9)
 
 from __future__ import annotations
 
-from ...bot.bot import ResignationAnswer
-from ...bot.cube import CubeAction, CubeDecision, CubeResponse
-from ...bot.cube_points import cube_points
-from ...bot.player import CubeMoment, CubeQuestion, ResignationQuestion
-from ...bot.probabilities import Probabilities
+from ...bot import (
+    CubeAction,
+    CubeDecision,
+    CubeMoment,
+    CubeQuestion,
+    CubeResponse,
+    Probabilities,
+    ResignationAnswer,
+    ResignationQuestion,
+    cube_points,
+)
 from ...game import Action
 from ...position import Position
 from .reason import Code, Reason

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...bot.bot import Hint
+from ...bot import Hint
 from ...moves import Play
 from .features import Features
 from .reason import Code, Reason

@@ -23,8 +23,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
-from ...bot import Bot, Level
-from ...bot.answers import cube_answer, eval_answer, move_answer
+from ...bot import Bot, Level, cube_answer, eval_answer, move_answer
 from ...cube import MAX_MATCH_LENGTH, CubeContext, CubeOwner, MatchScore
 from ...dice import Dice
 from ...errors import BackgammonError

@@ -23,9 +23,14 @@ from ...analysis.reasons import (
     resignation_reasons,
     say_all,
 )
-from ...bot import Bot, Level
-from ...bot.player import CubeMoment, CubeQuestion, ResignationQuestion
-from ...bot.probabilities import Probabilities
+from ...bot import (
+    Bot,
+    CubeMoment,
+    CubeQuestion,
+    Level,
+    Probabilities,
+    ResignationQuestion,
+)
 from ...game import Game, Phase
 from ...moves import Step
 from .. import computer

@@ -1,6 +1,6 @@
 """Bot-against-bot games through the game engine, for ``backgammon selfplay``.
 
->>> from backgammon.bot.evaluator import FakeEvaluator
+>>> from backgammon.bot import Bot, FakeEvaluator
 >>> match = selfplay(games=2, seed=1, bots=(Bot(evaluator=FakeEvaluator()),) * 2)
 >>> sum(game.result is not None for game in match.games)
 2
@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..bot import Bot, play_match
 from ..dice import SeededDice
 from ..match import Match
-from .bot import Bot
-from .player import play_match
 
 
 def selfplay(
