@@ -111,7 +111,7 @@ def test_the_kernel_evaluates_a_version_2_network_as_numpy_does() -> None:
     contact = Network.create(CONTACT_INPUTS_V2, 16, seed=4)
     race = Network.create(RACE_INPUTS, 8, seed=5)
     positions = random_positions(2000, seed=22)
-    numpy_values = NetworkEvaluator(contact, race).evaluate_batch(positions)
+    numpy_values = NetworkEvaluator(contact, race).reference_boards(*boards(positions))
     kernel_values = Engine(contact, race).evaluate(boards_of(positions))
     np.testing.assert_allclose(kernel_values, numpy_values, atol=1e-5, rtol=0)
 

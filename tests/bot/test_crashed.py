@@ -94,15 +94,14 @@ def test_crashed_positions_go_to_the_crashed_network_in_numpy_and_the_kernel() -
     positions = random_positions(3000, seed=7)
     mine, theirs = boards(positions)
     crashed = is_crashed(mine, theirs)
-    with_crashed = NetworkEvaluator(contact, race, crashed_net).evaluate_batch(positions)
-    without = NetworkEvaluator(contact, race).evaluate_batch(positions)
+    with_crashed = NetworkEvaluator(contact, race, crashed_net).reference_boards(mine, theirs)
+    without = NetworkEvaluator(contact, race).reference_boards(mine, theirs)
     # Within float32's rounding, not equal: the batches differ in size, and BLAS may sum a
     # matrix product of another shape in another order (one unit in the last place).
     np.testing.assert_allclose(with_crashed[~crashed], without[~crashed], atol=1e-6, rtol=0)
     np.testing.assert_allclose(
         with_crashed[crashed],
-        NetworkEvaluator(crashed_net, race).evaluate_batch(
-            [p for p, c in zip(positions, crashed, strict=True) if c]),
+        NetworkEvaluator(crashed_net, race).reference_boards(mine[crashed], theirs[crashed]),
         atol=1e-6, rtol=0)
     assert not np.allclose(with_crashed[crashed], without[crashed])
     np.testing.assert_allclose(
@@ -112,7 +111,8 @@ def test_crashed_positions_go_to_the_crashed_network_in_numpy_and_the_kernel() -
     narrow = Network.create(CONTACT_INPUTS, 8, seed=4)
     np.testing.assert_allclose(
         Engine(contact, race, crashed=narrow).evaluate(boards_of(positions)),
-        NetworkEvaluator(contact, race, narrow).evaluate_batch(positions), atol=1e-5, rtol=0)
+        NetworkEvaluator(contact, race, narrow).reference_boards(mine, theirs),
+        atol=1e-5, rtol=0)
 
 
 def test_a_file_without_a_crashed_network_loads_as_before(tmp_path: Path) -> None:

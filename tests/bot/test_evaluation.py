@@ -246,8 +246,9 @@ def test_network_evaluator_uses_both_networks_and_exact_ends() -> None:
     mine, theirs = boards(batch)
     races = is_race(mine, theirs)
     assert np.allclose(values[-1], [0, 0, 0, 1, 0])
-    assert np.allclose(values[:-1][~races[:-1]],
-                       contact.forward(encode_contact(mine[:-1], theirs[:-1]))[~races[:-1]])
+    expected = contact.forward(encode_contact(mine[:-1], theirs[:-1]))[~races[:-1]]
+    assert np.allclose(values[:-1][~races[:-1]], expected, atol=1e-5, rtol=0)
+    assert np.allclose(evaluator.reference_boards(mine, theirs), values, atol=1e-5, rtol=0)
     first = evaluator.evaluate(batch[0])
     assert first.as_tuple() == pytest.approx(tuple(values[0]))
 

@@ -155,13 +155,15 @@ def test_evaluations_are_the_shipped_evaluators() -> None:
     mine, theirs = boards(positions)
     assert is_bearoff(mine, theirs).sum() > 50 and is_race(mine, theirs).sum() > 200
     kernel_values = Engine.shipped().evaluate(boards_of(positions))
-    np.testing.assert_allclose(kernel_values, shipped_evaluator().evaluate_batch(positions),
+    np.testing.assert_allclose(kernel_values, shipped_evaluator().reference_boards(mine, theirs),
                                atol=1e-5, rtol=0)
+    # One path: the evaluators themselves answer from the kernel.
+    np.testing.assert_array_equal(shipped_evaluator().evaluate_batch(positions), kernel_values)
     networks = load_shipped_networks()
     bare = Engine(networks.contact, networks.race)
     np.testing.assert_allclose(
         bare.evaluate(boards_of(positions)),
-        NetworkEvaluator(networks.contact, networks.race).evaluate_batch(positions),
+        NetworkEvaluator(networks.contact, networks.race).reference_boards(mine, theirs),
         atol=1e-5, rtol=0,
     )
     assert isinstance(shipped_evaluator(), BearoffEvaluator)

@@ -27,7 +27,7 @@ from __future__ import annotations
 import functools
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from importlib import resources
 from itertools import product
 from pathlib import Path
@@ -37,7 +37,7 @@ from numpy.typing import NDArray
 
 from ..position import Position
 from .encoding import Board, boards
-from .evaluator import BoardEvaluator
+from .evaluator import BoardEvaluator, NetworkEvaluator
 from .network import OUTPUTS, Array
 from .probabilities import Probabilities
 
@@ -205,9 +205,9 @@ class BearoffTable:
             raise ValueError(f"A bearoff table has {POSITIONS} rows of {MAX_ROLLS} entries.")
         self.off = off
         self.first = first
-        # Chances of needing at least i rolls, for the race sums of outputs().
-        self._off_tail = np.cumsum(off[:, ::-1], axis=1)[:, ::-1]
-        self._first_tail = np.cumsum(first[:, ::-1], axis=1)[:, ::-1]
+        # Chances of needing at least i rolls, for the race sums of outputs() and the kernel's.
+        self.off_tail = np.ascontiguousarray(np.cumsum(off[:, ::-1], axis=1)[:, ::-1])
+        self.first_tail = np.ascontiguousarray(np.cumsum(first[:, ::-1], axis=1)[:, ::-1])
 
     def rolls(self, points: Sequence[int]) -> NDArray[np.float32]:
         """The distribution of the rolls to bear off every checker on points 1..6."""
@@ -238,11 +238,11 @@ class BearoffTable:
         mine_rows = rank(mine[:, 1 : POINTS + 1])
         theirs_rows = rank(theirs[:, 1 : POINTS + 1])
         mine_off, theirs_off = self.off[mine_rows], self.off[theirs_rows]
-        win = (mine_off * self._off_tail[theirs_rows]).sum(axis=1)
-        win_gammon = (mine_off * self._first_tail[theirs_rows]).sum(axis=1)
+        win = (mine_off * self.off_tail[theirs_rows]).sum(axis=1)
+        win_gammon = (mine_off * self.first_tail[theirs_rows]).sum(axis=1)
         # Needing more than j rolls: the tail from j + 1.
         later = np.zeros_like(mine_off)
-        later[:, :-1] = self._first_tail[mine_rows][:, 1:]
+        later[:, :-1] = self.first_tail[mine_rows][:, 1:]
         lose_gammon = (theirs_off * later).sum(axis=1)
         values = np.zeros((len(mine), OUTPUTS), dtype=np.float32)
         values[:, 0] = win
@@ -324,13 +324,32 @@ class BearoffEvaluator:
         return self.evaluate_boards(*boards(positions))
 
     def evaluate_boards(self, mine: Board, theirs: Board) -> Array:
-        """The outputs of a batch given as count arrays (see :func:`encoding.boards`)."""
+        """The outputs of a batch given as count arrays (see :func:`encoding.boards`): from
+        the compiled kernel when the base is the networks, as every search computes them."""
+        if isinstance(self.base, NetworkEvaluator):
+            return self.base.engine(self.table).evaluate(np.stack((mine, theirs), axis=1))
+        return self._with_table(mine, theirs, self.base.evaluate_boards)
+
+    def reference_boards(self, mine: Board, theirs: Board) -> Array:
+        """:meth:`evaluate_boards` in numpy (the base's
+        :meth:`~.evaluator.NetworkEvaluator.reference_boards`): what the tests hold the kernel
+        to."""
+        base = self.base
+        return self._with_table(
+            mine, theirs,
+            base.reference_boards if isinstance(base, NetworkEvaluator) else base.evaluate_boards,
+        )
+
+    def _with_table(
+        self, mine: Board, theirs: Board, evaluate: Callable[[Board, Board], Array]
+    ) -> Array:
+        """The table's exact values of the bear-offs, ``evaluate``'s of the rest."""
         exact = is_bearoff(mine, theirs)
         if not exact.any():
-            return self.base.evaluate_boards(mine, theirs)
+            return evaluate(mine, theirs)
         values = np.zeros((len(mine), OUTPUTS), dtype=np.float32)
         values[exact] = self.table.outputs(mine[exact], theirs[exact])
         rest = ~exact
         if rest.any():
-            values[rest] = self.base.evaluate_boards(mine[rest], theirs[rest])
+            values[rest] = evaluate(mine[rest], theirs[rest])
         return values

@@ -14,16 +14,20 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ..position import Position
-from .contact_inputs import Encoder, contact_encoder
+from .contact_inputs import contact_encoder
 from .encoding import Board, boards, either_crashed, encode_race, is_race
 from .network import OUTPUTS, Array, Network, load_networks
 from .probabilities import Probabilities
+
+if TYPE_CHECKING:
+    from .bearoff import BearoffTable
+    from .kernel.engine import Engine
 
 
 class Evaluator(Protocol):
@@ -104,10 +108,13 @@ class NetworkEvaluator:
             networks["crashed"] = self.crashed
         return networks
 
-    @property
-    def encode_contact(self) -> Encoder:
-        """The contact network's encoding."""
-        return contact_encoder(self.contact.inputs)
+    def engine(self, table: BearoffTable | None = None) -> Engine:
+        """The compiled kernel of these networks (with the bearoff ``table`` where given).
+        Built afresh at each call, which costs nothing, so that it sees the weights a trainer
+        has changed in place or replaced."""
+        from .kernel.engine import Engine  # the kernel is built on this module's evaluators
+
+        return Engine(self.contact, self.race, table, self.crashed)
 
     def evaluate(self, position: Position) -> Probabilities:
         return Probabilities.from_values(self.evaluate_batch([position])[0])
@@ -117,7 +124,13 @@ class NetworkEvaluator:
         return self.evaluate_boards(mine, theirs)
 
     def evaluate_boards(self, mine: Board, theirs: Board) -> Array:
-        """The outputs of a batch given as count arrays (see :func:`encoding.boards`)."""
+        """The outputs of a batch given as count arrays (see :func:`encoding.boards`), from
+        the compiled kernel, as every search and rollout computes them."""
+        return self.engine().evaluate(np.stack((mine, theirs), axis=1))
+
+    def reference_boards(self, mine: Board, theirs: Board) -> Array:
+        """:meth:`evaluate_boards` in numpy, step by step: the readable reference the tests
+        hold the kernel to (tests/bot/test_kernel.py), used by nothing in play."""
         over, values = terminal_values(mine, theirs)
         race = is_race(mine, theirs) & ~over
         contact = ~(race | over)
@@ -129,7 +142,7 @@ class NetworkEvaluator:
                 values[crashed] = self.crashed.forward(
                     encode_crashed(mine[crashed], theirs[crashed])
                 )
-        encode_contact = self.encode_contact
+        encode_contact = contact_encoder(self.contact.inputs)
         if contact.all():
             return self.contact.forward(encode_contact(mine, theirs))
         if race.any():

@@ -49,8 +49,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ..bot.contact_inputs import CONTACT_INPUTS_V2, contact_encoder
+from ..bot.contact_inputs import CONTACT_INPUTS_V2
 from ..bot.encoding import CONTACT_INPUTS, is_crashed, is_race
+from ..bot.kernel import encoder
 from ..bot.network import OUTPUTS, Array, Network, load_networks, save_networks
 from ..errors import BackgammonError
 from .generations import load_generation, numbered, widen
@@ -147,7 +148,7 @@ def refit(settings: Settings) -> dict[str, Any]:
     if settings.crashed and settings.start is None:
         raise RefitError("A crashed network starts from the contact network of --start.")
     inputs = ENCODINGS[settings.encoding]
-    encode = contact_encoder(inputs)
+    encode = encoder(inputs)
     (mine, theirs, targets), (v_mine, v_theirs, v_targets) = contact_data(
         settings.data, settings.holdout, settings.crashed, settings.more_data
     )

@@ -39,9 +39,9 @@ from numpy.typing import NDArray
 from tqdm import tqdm  # type: ignore[import-untyped]
 
 from ..bot.bearoff import BearoffEvaluator, is_bearoff
-from ..bot.contact_inputs import contact_encoder
-from ..bot.encoding import boards, encode_race, is_race
+from ..bot.encoding import RACE_INPUTS, boards, is_race
 from ..bot.evaluator import NetworkEvaluator
+from ..bot.kernel import encoder
 from ..bot.network import OUTPUTS, Array, save_networks
 from ..bot.pubeval import PubEval
 from ..bot.search import Search, best_plays
@@ -167,8 +167,8 @@ def fit_rows(
     each network's mean squared error over the last pass (before each step)."""
     errors: dict[str, float] = {}
     for name, network, chosen, encode in (
-        ("contact", evaluator.contact, rows[0], contact_encoder(evaluator.contact.inputs)),
-        ("race", evaluator.race, rows[1], encode_race),
+        ("contact", evaluator.contact, rows[0], encoder(evaluator.contact.inputs)),
+        ("race", evaluator.race, rows[1], encoder(RACE_INPUTS)),
     ):
         if not chosen.any():
             continue

@@ -34,9 +34,9 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm  # type: ignore[import-untyped]
 
-from ..bot.contact_inputs import contact_encoder
-from ..bot.encoding import CONTACT_INPUTS, RACE_INPUTS, boards, encode_race, is_race
+from ..bot.encoding import CONTACT_INPUTS, RACE_INPUTS, boards, is_race
 from ..bot.evaluator import NetworkEvaluator, terminal_values
+from ..bot.kernel import encoder
 from ..bot.network import OUTPUTS, Network, lambda_returns, save_networks
 from ..bot.pubeval import PubEval
 from ..bot.search import best_plays
@@ -167,8 +167,8 @@ def train_on_game(evaluator: NetworkEvaluator, positions: list[Position], lam: f
     values = np.empty((len(mine), OUTPUTS), dtype=np.float32)
     batches = []
     for network, rows, encode in (
-        (evaluator.contact, ~race, contact_encoder(evaluator.contact.inputs)),
-        (evaluator.race, race, encode_race),
+        (evaluator.contact, ~race, encoder(evaluator.contact.inputs)),
+        (evaluator.race, race, encoder(RACE_INPUTS)),
     ):
         if rows.any():
             inputs = encode(mine[rows], theirs[rows])

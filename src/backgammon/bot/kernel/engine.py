@@ -22,6 +22,8 @@ from ...dice import check_dice
 from ...errors import BackgammonError
 from ...position import Position
 from ..bearoff import BearoffEvaluator, BearoffTable
+from ..contact_inputs import Encoder, contact_encoder
+from ..encoding import RACE_INPUTS, Board, Inputs
 from ..evaluator import Evaluator, NetworkEvaluator
 from ..network import Network
 from . import deep as _deep
@@ -116,10 +118,7 @@ class Engine:
         if table is None:
             off = off_tail = first_tail = np.zeros((0, 1), dtype=np.float32)
         else:
-            off = table.off
-            # The chance of needing at least i rolls (as BearoffTable's race sums use it).
-            off_tail = np.ascontiguousarray(np.cumsum(table.off[:, ::-1], axis=1)[:, ::-1])
-            first_tail = np.ascontiguousarray(np.cumsum(table.first[:, ::-1], axis=1)[:, ::-1])
+            off, off_tail, first_tail = table.off, table.off_tail, table.first_tail
         self.nets: _evaluate.Nets = (
             contact.w1, contact.b1, contact.w2, contact.b2,
             race.w1, race.b1, race.w2, race.b2,
@@ -145,7 +144,7 @@ class Engine:
                 "The compiled kernel runs a NetworkEvaluator's networks (contact, race and "
                 f"crashed) only; this evaluator is a {type(base).__name__}."
             )
-        return cls(base.contact, base.race, table, base.crashed)
+        return base.engine(table)
 
     def evaluate(self, boards: Boards) -> NDArray[np.float32]:
         """The 0-ply outputs ``(n, 5)`` of boards, as the shipped evaluator gives them."""
@@ -210,6 +209,28 @@ class Engine:
             board_of(position), first, trials, seed, truncate, luck, stratify, plies, keep,
             threshold, self.nets,
         )
+
+
+def encoder(inputs: int) -> Encoder:
+    """The compiled encoding of a network taking ``inputs`` inputs: the race network's, or a
+    contact encoding's. It takes count arrays as the numpy encoders do (the readable reference,
+    :func:`~backgammon.bot.contact_inputs.contact_encoder` and
+    :func:`~backgammon.bot.encoding.encode_race`) and gives the same numbers bit for bit.
+
+    >>> from backgammon.bot.encoding import RACE_INPUTS, boards
+    >>> encoder(RACE_INPUTS)(*boards([Position.initial()])).shape
+    (1, 226)
+    """
+    race = inputs == RACE_INPUTS
+    if not race:
+        contact_encoder(inputs)  # an EncodingError, with a sentence, for a width none has
+
+    def encode(mine: Board, theirs: Board) -> Inputs:
+        boards = np.ascontiguousarray(np.stack((mine, theirs), axis=1), dtype=np.int8)
+        encoded: Inputs = _evaluate.encode_batch(boards, race, inputs)
+        return encoded
+
+    return encode
 
 
 def _windows(
