@@ -387,7 +387,7 @@ def errors(labels: Sequence[dict[str, Any]], weights: Path | None
     evaluator = (shipped_evaluator() if weights is None
                  else BearoffEvaluator(NetworkEvaluator.load(weights)))
     values = evaluator.evaluate_batch([Position.from_id(row["id"]) for row in labels])
-    equities = np.asarray(values) @ np.array(EQUITY_WEIGHTS) - 1.0  # as the labels' equity
+    equities = np.asarray(values, dtype=np.float64) @ _EQUITY - 1.0  # as the labels' equity
     groups: dict[str, list[int]] = defaultdict(list)
     for index, row in enumerate(labels):
         groups[row["class"]].append(index)
