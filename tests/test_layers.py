@@ -30,7 +30,7 @@ THIRD_PARTY = {
     "core": set(),
     "game": set(),
     "formats": set(),
-    "bot": {"numpy", "numba", "tqdm"},
+    "bot": {"numpy", "numba", "tqdm", "ray"},
     "training": {"numpy", "numba", "tqdm"},
     "analysis": {"numpy", "tqdm"},
     "server": {"fastapi", "pydantic", "pydantic_core", "starlette", "uvicorn", "sqlalchemy",

@@ -11,4 +11,5 @@ options=(--out data/labels/people-end36 --workers "${WORKERS:-1}" --target-se 1
          --max-trials 36 --truncate 0 --chunk 100)
 [ "${COMMIT:-1}" = 1 ] && options+=(--commit)
 [ -n "${MINUTES:-}" ] && options+=(--minutes "$MINUTES")
+[ -n "${RAY:-}" ] && options+=(--ray "$RAY")
 exec nice -n 19 "${PYTHON:-.venv/bin/python}" -m backgammon.cli truth label "${options[@]}"

@@ -71,11 +71,12 @@ def rollout_decision(
     truncate: int = 0,
     seed: int | None = None,
     workers: int | None = None,
+    ray: str | None = None,
 ) -> Decision:
     """``decision`` (an unforced checker play) re-judged by rolling out each of its
     alternatives over ``trials`` trials, ``truncate`` turns deep (0: to the end), from
     ``seed`` (None: a random one, kept in the result), with ``workers`` processes (None: one a
-    core)."""
+    core; on the Ray cluster at ``ray`` where given)."""
     if decision.kind is not Kind.CHECKER or not decision.unforced:
         raise AnalysisError(
             f"Only an unforced checker play can be rolled out; move {decision.move_number} "
@@ -90,7 +91,7 @@ def rollout_decision(
     seed = secrets.randbits(62) if seed is None else seed
     results = [
         rollout(p.result, decision.cube.flip(), trials, truncate=truncate, seed=seed,
-                workers=workers)
+                workers=workers, ray=ray)
         for p in live
     ]
     weights = weights_at(decision.cube)
@@ -143,6 +144,7 @@ def with_rollouts(
     truncate: int = 0,
     seed: int | None = None,
     workers: int | None = None,
+    ray: str | None = None,
 ) -> MatchAnalysis:
     """``analysis`` with the checker decisions at ``places`` ((game, move) pairs, from 1)
     rolled out (:func:`rollout_decision`); every place is checked before any is rolled out.
@@ -150,7 +152,7 @@ def with_rollouts(
     chosen = [find_decision(analysis, game, move) for game, move in places]
     rolled = {
         id(d): rollout_decision(d, trials=trials, truncate=truncate, seed=seed,
-                                workers=workers)
+                                workers=workers, ray=ray)
         for d in chosen
     }
     games: list[GameAnalysis] = [

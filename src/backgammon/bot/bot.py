@@ -342,6 +342,7 @@ class Bot:
         luck: bool = True,
         progress: bool = False,
         plies: int = 0,
+        ray: str | None = None,
     ) -> RolloutResult:
         """Roll ``position`` out with this bot's networks and move filters, playing at
         ``plies`` (0 by default, whatever the bot's depth: deeper trials cost far more;
@@ -351,7 +352,7 @@ class Bot:
         engine = self.search.engine or Engine.from_evaluator(self.evaluator)
         return rollout(
             position, cube, trials, plies, truncate, seed, workers, luck, progress, engine,
-            self.filters,
+            self.filters, ray,
         )
 
 

@@ -46,7 +46,6 @@ trials' covariance through the model's gradient.
 from __future__ import annotations
 
 import math
-import multiprocessing
 import os
 import secrets
 from collections.abc import Callable, Sequence
@@ -64,6 +63,7 @@ from .cube import cube_efficiency, match_decision, money_decision
 from .kernel import Engine
 from .kernel.engine import MAX_PLAY_PLIES
 from .met import Scale
+from .pools import cluster_cpus, worker_pool
 from .probabilities import EQUITY_WEIGHTS, Probabilities
 from .search import DEFAULT_FILTERS, MoveFilter
 
@@ -150,6 +150,7 @@ def rollout(
     progress: bool = False,
     engine: Engine | None = None,
     filters: Sequence[MoveFilter] = DEFAULT_FILTERS,
+    ray: str | None = None,
 ) -> RolloutResult:
     """Roll ``position`` out (player on roll, before rolling) over ``trials`` trials.
 
@@ -159,11 +160,13 @@ def rollout(
     stands in (0: to the end). ``seed``: the dice (None: a random seed, reported in the
     result). ``workers``: processes (None: one a core; 1 runs in this process). ``luck``:
     variance reduction. ``progress``: a progress bar on standard error. ``engine``: the
-    networks (the shipped ones by default).
+    networks (the shipped ones by default). ``ray``: run the workers on the Ray cluster at that
+    address instead (:mod:`.pools`; ``workers`` None: one a CPU of the cluster); the result is
+    the same as here with the same seed.
     """
     return rollouts(
         [position], cube, trials, plies, truncate, seed, workers, luck, progress, engine,
-        filters,
+        filters, ray,
     )[0]
 
 
@@ -179,6 +182,7 @@ def rollouts(
     progress: bool = False,
     engine: Engine | None = None,
     filters: Sequence[MoveFilter] = DEFAULT_FILTERS,
+    ray: str | None = None,
 ) -> list[RolloutResult]:
     """:func:`rollout` of each of ``positions`` (with the same cube), sharing one set of
     processes, as labelling many positions needs. Position ``i`` is rolled out with the
@@ -209,9 +213,9 @@ def rollouts(
         raise RolloutError(f"A seed is a whole number from 0 to 2**63 - 1; got {seed}.")
     seeds = [(seed + index * _SEED_STEP) % 2**63 for index in range(len(positions))]
     engine = engine or Engine.shipped()
-    workers = workers or os.cpu_count() or 1
+    workers = workers or cluster_cpus(ray) or os.cpu_count() or 1
     play = _Play(plies, tuple(filters), truncate, luck)
-    values = _run(engine, positions, seeds, trials, play, workers, progress)
+    values = _run(engine, positions, seeds, trials, play, workers, progress, ray)
     return [
         _summary(position, cube, rows, trials, plies, truncate, position_seed, luck)
         for position, rows, position_seed in zip(positions, values, seeds, strict=True)
@@ -266,7 +270,7 @@ def _piece(task: _Task) -> tuple[int, int, NDArray[np.float64]]:
 
 def _run(
     engine: Engine, positions: Sequence[Position], seeds: list[int], trials: int,
-    play: _Play, workers: int, progress: bool,
+    play: _Play, workers: int, progress: bool, ray: str | None,
 ) -> NDArray[np.float64]:
     """Every trial's (luck-adjusted) outputs, in trial order: ``(positions, trials, 5)``."""
     chunks = _chunks(trials, len(positions), workers, play.plies)
@@ -279,17 +283,15 @@ def _run(
     values = np.zeros((len(positions), trials, 5))
     bar = tqdm(total=trials * len(positions), unit="trial", disable=not progress,
                desc="rollout")
-    if workers == 1 or len(tasks) == 1:
+    if ray is None and (workers == 1 or len(tasks) == 1):
         _set_engine(engine)
         for index, first, piece in map(_piece, tasks):
             values[index, first : first + len(piece)] = piece
             bar.update(len(piece))
     else:
-        # Forked workers inherit the compiled kernel and the weights; where there is no fork
-        # the engine travels to each worker (which loads the kernel from numba's cache).
-        methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("fork" if "fork" in methods else None)
-        with context.Pool(min(workers, len(tasks)), _set_engine, (engine,)) as pool:
+        # Forked workers inherit the compiled kernel and the weights; elsewhere (no fork, a
+        # cluster) the engine travels to each worker, which loads the kernel from its cache.
+        with worker_pool(min(workers, len(tasks)), _set_engine, (engine,), ray) as pool:
             for index, first, piece in pool.imap_unordered(_piece, tasks):
                 values[index, first : first + len(piece)] = piece
                 bar.update(len(piece))

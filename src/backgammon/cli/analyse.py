@@ -42,6 +42,7 @@ from ..bot import MAX_PLIES
 from ..errors import BackgammonError
 from ..formats.mat import MatWarning, read_mat
 from . import Argument, arg
+from .rollout import RAY
 
 #: The subcommand's summary, for the list of commands.
 SUMMARY = (
@@ -95,6 +96,7 @@ ARGUMENTS: tuple[Argument, ...] = (
         help=f"trials of each rolled-out play (default {TRIALS})"),
     arg("--truncate", type=_count(0, "turns"), default=0, metavar="T",
         help="turns a rollout plays before the 0-ply value stands in (default 0: to the end)"),
+    RAY,
     arg("--no-progress", action="store_true", help="no progress bar"),
 )
 
@@ -131,7 +133,7 @@ def analyse_command(args: argparse.Namespace) -> int:
             analysis = analyser.analyse(match, progress)
     if args.rollout:
         analysis = with_rollouts(analysis, args.rollout, trials=args.trials,
-                                 truncate=args.truncate, workers=args.workers)
+                                 truncate=args.truncate, workers=args.workers, ray=args.ray)
     print(text_report(analysis), end="")
     for path, write in ((args.json, _json), (args.html, html_report)):
         if path is not None:

@@ -51,6 +51,13 @@ def _whole(text: str) -> int:
     return number
 
 
+#: ``--ray ADDRESS``, for every subcommand that rolls out (:mod:`backgammon.bot.pools`).
+RAY = arg(
+    "--ray", metavar="ADDRESS", default=None,
+    help="run the workers on the Ray cluster at ADDRESS ('auto': the one this machine joined; "
+    "'local': one started here), with the same result as here; needs backgammon[cluster]",
+)
+
 ARGUMENTS: tuple[Argument, ...] = (
     arg("id", metavar="ID",
         help="the position: a gnubg Position ID, a full gnubg ID (Position ID:Match ID) or an "
@@ -66,7 +73,8 @@ ARGUMENTS: tuple[Argument, ...] = (
         "to the end)"),
     arg("--seed", type=_whole, metavar="S", help="seed of the dice (default: a random one, shown)"),
     arg("--workers", type=_whole, metavar="W",
-        help="processes to use (default: one a core)"),
+        help="processes to use (default: one a core, of this machine or of the cluster)"),
+    RAY,
     arg("--no-luck", dest="luck", action="store_false",
         help="no variance reduction (faster games, wider intervals)"),
     arg("--no-progress", dest="progress", action="store_false", help="no progress bar"),
@@ -95,6 +103,7 @@ def rollout_command(args: argparse.Namespace) -> int:
         workers=args.workers or None,
         luck=args.luck,
         progress=args.progress,
+        ray=args.ray,
     )
     if args.json:
         print(json.dumps(result.as_dict(), indent=2))

@@ -32,6 +32,7 @@ from pathlib import Path
 from ..errors import BackgammonError
 from ..training import truth
 from . import Argument, arg
+from .rollout import RAY
 
 SUMMARY = (
     "The truth set: choose its positions, roll them out to the end (resumable, chunk by "
@@ -63,6 +64,7 @@ ARGUMENTS: tuple[Argument, ...] = (
         "2-ply equities differ most (a label factory's, not the truth set's)"),
     arg("--seed", type=int, default=1, help="choose: the draw's seed"),
     arg("--workers", type=int, default=1, help="label: processes"),
+    RAY,
     arg("--limit", type=int, default=None, help="label: stop after this many new labels"),
     arg("--minutes", type=float, default=None,
         help="label: stop after this many minutes (the labels under way then are dropped)"),
@@ -121,7 +123,7 @@ def _label(args: argparse.Namespace) -> int:
     settings = truth.Settings(target_se=args.target_se, max_trials=args.max_trials,
                               truncate=args.truncate)
     made = truth.label(args.out, settings, args.chunk, args.workers, args.limit, commit,
-                       args.minutes)
+                       args.minutes, args.ray)
     print(f"{made} labels added; {len(truth.read_labels(args.out))} in all")
     return 0
 

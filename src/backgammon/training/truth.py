@@ -37,7 +37,6 @@ import gzip
 import hashlib
 import json
 import math
-import multiprocessing
 import os
 import random
 import time
@@ -54,6 +53,7 @@ from ..bot.encoding import either_crashed
 from ..bot.evaluator import NetworkEvaluator
 from ..bot.kernel import Engine
 from ..bot.kernel.engine import board_of
+from ..bot.pools import worker_pool
 from ..bot.probabilities import EQUITY_WEIGHTS
 from ..bot.shipped import shipped_evaluator
 from ..errors import BackgammonError
@@ -251,9 +251,11 @@ def read_labels(out: Path) -> list[dict[str, Any]]:
 
 
 def label(out: Path, settings: Settings, chunk: int = 10, workers: int = 1,
-          limit: int | None = None, on_chunk: Any = None, minutes: float | None = None) -> int:
+          limit: int | None = None, on_chunk: Any = None, minutes: float | None = None,
+          ray: str | None = None) -> int:
     """Roll out the positions of ``out`` that no chunk holds yet, ``chunk`` a file, with
-    ``workers`` processes (each takes whole positions); stop after ``limit`` new labels
+    ``workers`` processes (each takes whole positions; on the Ray cluster at ``ray`` where
+    given, :mod:`backgammon.bot.pools`); stop after ``limit`` new labels
     (None: all) or once ``minutes`` have passed (the labels done then are written, those
     under way dropped). ``on_chunk(path)`` is called after each chunk is written (to commit
     it). Returns how many labels were added."""
@@ -275,8 +277,8 @@ def label(out: Path, settings: Settings, chunk: int = 10, workers: int = 1,
     made = 0
     pending: list[dict[str, Any]] = []
     deadline = None if minutes is None else time.monotonic() + 60 * minutes
-    context = multiprocessing.get_context("fork")
-    with context.Pool(workers) if workers > 1 else _Serial() as pool:
+    serial = workers <= 1 and ray is None
+    with _Serial() if serial else worker_pool(workers, ray=ray) as pool:
         for row in pool.imap(_label_one, tasks):
             pending.append(row)
             made += 1
