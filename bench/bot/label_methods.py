@@ -43,7 +43,7 @@ def search(plies: int) -> Method:
     bot = Bot(level=Level.WORLD_CLASS)
 
     def label(position: Position, seed: int) -> float:
-        bot.search.clear()  # each label thought out afresh, as a new position would be
+        bot.forget()  # each label thought out afresh, as a new position would be
         return bot.evaluate(position, plies=plies).equity
 
     return label
@@ -61,6 +61,7 @@ METHODS: dict[str, Method] = {
     "0-ply": search(0),
     "1-ply": search(1),
     "2-ply": search(2),
+    "3-ply": search(3),
     "36 plain trials, 9 turns": rolled_out(36, 9, False),
     "144 plain trials, 9 turns": rolled_out(144, 9, False),
     "36 plain trials, 18 turns": rolled_out(36, 18, False),
