@@ -38,9 +38,9 @@ from starlette.websockets import WebSocket
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from backgammon.server import app as server_app
-from backgammon.server import views
-from backgammon.server.routes import actions
-from backgammon.server.store import MatchStore
+from backgammon.server.play import views
+from backgammon.server.play.routes import actions
+from backgammon.server.play.store import MatchStore
 
 #: Actions between two printed lines.
 EVERY = 2000

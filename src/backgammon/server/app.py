@@ -20,37 +20,29 @@ from fastapi.telemetry import TelemetryConfig
 from starlette.exceptions import HTTPException
 from starlette.responses import Response
 
-from .accounts import Accounts
-from .action_calls import ACTION_SCHEMAS
-from .analyses import Analyses
-from .computer import Computer
+from .accounts import routes as account_routes
+from .accounts.ratings import Ratings
+from .accounts.sessions import CsrfGuard, Sessions
+from .accounts.users import Accounts
+from .analysis import routes as analysis_routes
+from .analysis.analyses import Analyses
 from .db import Checkpoints, is_shared, make_engine, migrate
-from .guards import BodyLimit, BoundedPool, RateLimits, SocketCaps
-from .headers import SecurityHeaders, mask_access_log
-from .hub import Hub
-from .keys import ActionKeys
-from .news import read_news
-from .rated import Ratings
-from .relay import Relay
-from .routes import (
-    accounts,
-    actions,
-    analysis,
-    dice,
-    help,
-    hints,
-    matches,
-    players,
-    seats,
-    tutorial,
-    updates,
-)
-from .routes.actions import DirectActions
-from .routes.engine import router as engine_router
-from .sessions import CsrfGuard, Sessions
+from .engine_api.routes import router as engine_router
+from .http.guards import BodyLimit, BoundedPool, RateLimits, SocketCaps
+from .http.headers import SecurityHeaders, mask_access_log
+from .lobby import routes as lobby_routes
+from .pages import help, players, tutorial
+from .play.action_calls import ACTION_SCHEMAS
+from .play.computer import Computer
+from .play.idempotency import ActionKeys
+from .play.news import read_news
+from .play.relay import Relay
+from .play.routes import actions, fair_dice, hints, matches, updates
+from .play.routes.actions import DirectActions
+from .play.store import MatchStore
+from .play.views import Shown
+from .play.watchers import Hub
 from .settings import Settings
-from .store import MatchStore
-from .views import Shown
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 #: FastAPI's OpenTelemetry, off (``BACKGAMMON_TELEMETRY``).
@@ -158,14 +150,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(HTTPException, _refused)
     # The actions first: they are most of the requests, and the routes are tried in order.
     app.include_router(actions.router)
-    app.include_router(seats.router)  # before matches: /api/matches/join is not a match id
+    app.include_router(lobby_routes.router)  # before matches: /api/matches/join is not a match id
     app.include_router(matches.router)
-    app.include_router(dice.router)
+    app.include_router(fair_dice.router)
     app.include_router(hints.router)
-    app.include_router(analysis.router)
+    app.include_router(analysis_routes.router)
     app.include_router(engine_router)
     app.include_router(updates.router)
-    app.include_router(accounts.router)
+    app.include_router(account_routes.router)
     app.include_router(players.router)
     app.include_router(help.router)  # before the page's files, which would answer /help/ too
     app.include_router(tutorial.router)

@@ -1,0 +1,5 @@
+"""Playing a match: the matches in memory and their saves (:mod:`.store`, :mod:`.saves`,
+:mod:`.idempotency`), who sits where (:mod:`.seats`, :mod:`.live`), the computer's turns
+(:mod:`.computer`), the watching pages (:mod:`.watchers`), the other processes told of each
+save (:mod:`.relay`, :mod:`.news`), the state a page sees (:mod:`.views`, :mod:`.schemas`),
+and the API (:mod:`.routes`)."""
