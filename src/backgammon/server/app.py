@@ -38,7 +38,7 @@ from .play.idempotency import ActionKeys
 from .play.news import read_news
 from .play.relay import Relay
 from .play.routes import actions, fair_dice, hints, matches, updates
-from .play.routes.actions import DirectActions
+from .play.service import MatchService
 from .play.store import MatchStore
 from .play.views import Shown
 from .play.watchers import Hub
@@ -83,6 +83,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     users = Accounts(engine, queue=settings.hashing_queue)
     checkpoints = Checkpoints(engine)
+    keys = ActionKeys(engine)
+    ratings = Ratings(engine)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -124,9 +126,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.socket_caps = SocketCaps(settings.sockets_per_client, settings.sockets_per_match)
     app.state.analyses = analyses
     app.state.accounts = users
-    app.state.keys = ActionKeys(engine)
+    app.state.keys = keys
+    app.state.matches = MatchService(store, hub, computer, keys, ratings)
     app.state.sessions = Sessions(engine, settings.session_days)
-    app.state.ratings = Ratings(engine)
+    app.state.ratings = ratings
     app.state.limits = RateLimits(
         {
             "create": settings.create_rate,
@@ -138,8 +141,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         },
         settings.redis_url,
     )
-    # Innermost first: actions go straight to their route inside the guards.
-    app.add_middleware(DirectActions, refused=_refused, malformed=_invalid_request)
     app.add_middleware(
         BodyLimit, max_bytes=settings.max_body, larger={"/api/analyses": settings.max_upload}
     )

@@ -12,6 +12,7 @@ from ..settings import Settings
 from .computer import Computer
 from .live import LiveMatch
 from .seats import SECRET_LENGTH
+from .service import MatchService
 from .store import MatchStore, UnknownMatchError
 from .watchers import Hub
 
@@ -83,10 +84,17 @@ async def get_match(
     return await store.fresh(live)
 
 
+async def get_matches(request: Request) -> MatchService:
+    """The app's service that acts on matches."""
+    matches: MatchService = request.app.state.matches
+    return matches
+
+
 Setup = Annotated[Settings, Depends(get_settings)]
 Store = Annotated[MatchStore, Depends(get_store)]
 Watchers = Annotated[Hub, Depends(get_hub)]
 Computers = Annotated[Computer, Depends(get_computer)]
+Matches = Annotated[MatchService, Depends(get_matches)]
 Live = Annotated[LiveMatch, Depends(get_match)]
 LiveToAct = Annotated[LiveMatch, Depends(get_match_to_act)]
 

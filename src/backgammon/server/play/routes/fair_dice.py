@@ -11,17 +11,12 @@ game is over, its server seed; ``GET /api/matches/{id}/record`` gives the record
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, HTTPException, status
+from fastapi import APIRouter, Depends
 from starlette.responses import Response
 
-from ....errors import BackgammonError
-from ....fairdice import FairDice
-from ....game import Act, Action
 from ...http.guards import rate_limited
-from ..deps import Held, Live, Store, Watchers, check_holds
+from ..deps import Held, Live, Matches, check_holds
 from ..schemas import AddSeed, State
-from ..views import Shown
-from .actions import save_or_refuse
 
 router = APIRouter(prefix="/api/matches", tags=["actions"])
 
@@ -39,31 +34,11 @@ router = APIRouter(prefix="/api/matches", tags=["actions"])
     },
 )
 async def add_seed(
-    live: Live, held: Held, request: AddSeed, store: Store, hub: Watchers
+    live: Live, held: Held, request: AddSeed, matches: Matches
 ) -> Response:
     """Add a seat's own seed to the fair dice of the game in play, before its first roll
     (it replaces the seat's earlier one, and holds for the next games until changed); the
     rolls are then derived from it too, so the server cannot have chosen them alone. The
     request carries the seat's token (``Authorization: Bearer <token>``)."""
     check_holds(held, request.seat)
-    async with live.lock:
-        await store.current(live)  # a roll taken elsewhere refuses the seed
-        game = live.match.game
-        dice = game.dice_source
-        if not isinstance(dice, FairDice):
-            raise HTTPException(
-                status.HTTP_409_CONFLICT,
-                "This match rolls seeded dice (for tests and reproductions), which take no "
-                "player's seed.",
-            )
-        before = live.version
-        try:
-            # Refused once the game's first roll is drawn, or the game over.
-            game.act(request.seat, Act(Action.SEED, seed=request.seed))
-        except BackgammonError as exc:
-            raise HTTPException(status.HTTP_409_CONFLICT, str(exc)) from None
-        await save_or_refuse(store, live, before)
-        # The state is made once, for the watching pages and the answer.
-        shown = Shown(live)
-        hub.publish(live, shown=shown)
-    return shown.response(request.seat)
+    return await matches.add_seed(live, request.seat, request.seed)
