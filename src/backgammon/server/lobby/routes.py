@@ -5,7 +5,6 @@ and the live matches to watch. The seat tokens themselves are checked by
 from __future__ import annotations
 
 from datetime import datetime
-from functools import partial
 from pathlib import Path
 from typing import Annotated
 
@@ -15,13 +14,13 @@ from fastapi.responses import FileResponse
 from starlette.concurrency import run_in_threadpool
 
 from ...match import Match
-from ..accounts.ratings import Book, RatedMatchError, Seated
+from ..accounts.ratings import Seated
 from ..accounts.sessions import Viewer
 from ..http.guards import rate_limited
-from ..play.deps import Live, Store, Watchers
-from ..play.saves import MatchChangedError
+from ..play.deps import Live, Matches, Store
 from ..play.schemas import Joined, JoinMatch, LiveMatchEntry, LivePlayer, LobbyEntry, Taken
-from ..play.seats import digest_of, new_secret
+from ..play.seats import digest_of
+from ..play.service import SPENT
 from ..play.store import UnknownMatchError
 from .queries import find_invite, live_matches, open_matches
 
@@ -35,7 +34,6 @@ LOBBY_SIZE = 100
 #: The most live matches listed, the latest acted in first.
 LIVE_SIZE = 50
 
-_SPENT = "This invite has been used: its seat is taken."
 
 
 @router.post(
@@ -50,7 +48,7 @@ _SPENT = "This invite has been used: its seat is taken."
     },
 )
 async def join(
-    request: JoinMatch, store: Store, hub: Watchers, account: Viewer, ratings: Book
+    request: JoinMatch, store: Store, matches: Matches, account: Viewer
 ) -> Joined:
     """Take the seat an online match's invite gives: the answer's ``token`` holds it (send
     it as ``Authorization: Bearer <token>``). The invite is then spent: a second use is
@@ -62,36 +60,13 @@ async def join(
         raise HTTPException(status.HTTP_404_NOT_FOUND, "No match has this invite.")
     match_id, spent = found
     if spent:
-        raise HTTPException(status.HTTP_410_GONE, _SPENT)
+        raise HTTPException(status.HTTP_410_GONE, SPENT)
     try:
         live = await store.get(match_id)
     except UnknownMatchError:
         raise HTTPException(status.HTTP_404_NOT_FOUND, "No match has this invite.") from None
-    async with live.lock:
-        invite = live.seating.invite
-        if invite is None or invite.digest != digest:
-            raise HTTPException(status.HTTP_410_GONE, _SPENT)
-        await ratings.check_joiner(live.id, invite.seat, account)
-        token = new_secret()
-        seating, players, before = live.seating, live.match.players, live.version
-        live.seating = seating.joined(token)
-        if request.name is not None:
-            named = list(players)
-            named[invite.seat] = request.name
-            live.match.players = (named[0], named[1])
-        # An event of the record, so the version moves: a page that reconnects with the
-        # version it saw before is sent the seat taken.
-        live.match.game.join(invite.seat)
-        try:
-            await store.save_seating(
-                live, digest, before, partial(ratings.joined, live.id, invite.seat, account)
-            )
-        except MatchChangedError:
-            raise HTTPException(status.HTTP_410_GONE, _SPENT) from None
-        except RatedMatchError as exc:  # the account's row changed since the check
-            raise HTTPException(status.HTTP_403_FORBIDDEN, str(exc)) from None
-        hub.publish(live)
-    return Joined(id=live.id, seat=invite.seat, token=token)
+    seat, token = await matches.join(live, digest, account, request.name)
+    return Joined(id=live.id, seat=seat, token=token)
 
 
 @router.post(
@@ -104,29 +79,12 @@ async def join(
         429: {"description": "too many requests from this address"},
     },
 )
-async def take(live: Live, store: Store, hub: Watchers) -> Taken:
+async def take(live: Live, matches: Matches) -> Taken:
     """Take the seats of a match saved before seats had tokens (its state says ``unheld``):
     then anyone who knew its id could act in it, so the first who asks now holds its seats
     played by people (both at one screen; against the computer, the person's), with the
     answer's ``token``. Once taken, a match is refused (409) like any other."""
-    async with live.lock:
-        await store.current(live)
-        if not live.seating.unheld:
-            raise HTTPException(
-                status.HTTP_409_CONFLICT,
-                "This match's seats are held already: only their token may act in it.",
-            )
-        token = new_secret()
-        seats = frozenset(i for i, seat in enumerate(live.seats) if seat.kind == "human")
-        live.seating = live.seating.taken(token, seats)
-        try:
-            await store.save_taken(live)
-        except MatchChangedError:
-            raise HTTPException(
-                status.HTTP_409_CONFLICT,
-                "This match's seats were taken meanwhile: only their token may act in it.",
-            ) from None
-        hub.publish(live, again=True)  # no new event: the state no longer says unheld
+    seats, token = await matches.take(live)
     return Taken(id=live.id, seats=sorted(seats), token=token)
 
 

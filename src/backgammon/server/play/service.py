@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from functools import partial
 from typing import Protocol
 
 from fastapi import HTTPException, status
@@ -28,17 +29,22 @@ from ...fairdice import FairDice
 from ...game import Act, Action
 from ...match import Match
 from ...position import WinKind
-from ..accounts.ratings import Ratings
+from ..accounts.ratings import RatedMatchError, Ratings
+from ..accounts.users import Account
 from .computer import Computer
 from .idempotency import ActionKeys, KeptKey, digest
 from .live import LiveMatch, as_it_was
 from .saves import MatchChangedError
 from .schemas import ActionRequest, Claim, Play, Resign, Step
+from .seats import new_secret
 from .store import MatchStore
 from .views import Shown, claim_refusal, claim_window
 from .watchers import Hub
 
 log = logging.getLogger(__name__)
+
+#: The refusal of an invite whose seat is taken.
+SPENT = "This invite has been used: its seat is taken."
 
 
 class ActionOptions(Protocol):
@@ -58,8 +64,9 @@ class ActionOptions(Protocol):
 
 class MatchService:
     """Acting on the matches of one app: a person's action (:meth:`act`), a seat's seed for
-    the fair dice (:meth:`add_seed`), and the save that refuses a request it cannot keep
-    (:meth:`save`)."""
+    the fair dice (:meth:`add_seed`), a seat taken with an invite (:meth:`join`) or the
+    seats of an unheld match (:meth:`take`), and the save that refuses a request it cannot
+    keep (:meth:`save`)."""
 
     def __init__(
         self,
@@ -192,6 +199,64 @@ class MatchService:
             shown = Shown(live)
             self.hub.publish(live, shown=shown)
         return shown.response(seat)
+
+    async def join(
+        self, live: LiveMatch, digest: str, account: Account | None, name: str | None
+    ) -> tuple[int, str]:
+        """Take the seat of ``live``'s open invite whose digest is ``digest``, for
+        ``account`` (None: a guest), named ``name`` where given: the seat and its new token
+        (HTTPException 410 where the invite is spent, 403 where a rated match refuses the
+        account)."""
+        async with live.lock:
+            invite = live.seating.invite
+            if invite is None or invite.digest != digest:
+                raise HTTPException(status.HTTP_410_GONE, SPENT)
+            await self.ratings.check_joiner(live.id, invite.seat, account)
+            token = new_secret()
+            seating, players, before = live.seating, live.match.players, live.version
+            live.seating = seating.joined(token)
+            if name is not None:
+                named = list(players)
+                named[invite.seat] = name
+                live.match.players = (named[0], named[1])
+            # An event of the record, so the version moves: a page that reconnects with the
+            # version it saw before is sent the seat taken.
+            live.match.game.join(invite.seat)
+            try:
+                await self.store.save_seating(
+                    live, digest, before,
+                    partial(self.ratings.joined, live.id, invite.seat, account),
+                )
+            except MatchChangedError:
+                raise HTTPException(status.HTTP_410_GONE, SPENT) from None
+            except RatedMatchError as exc:  # the account's row changed since the check
+                raise HTTPException(status.HTTP_403_FORBIDDEN, str(exc)) from None
+            self.hub.publish(live)
+        return invite.seat, token
+
+    async def take(self, live: LiveMatch) -> tuple[frozenset[int], str]:
+        """Take the seats played by people of ``live``, a match saved before seats had
+        tokens: those seats and their new token (HTTPException 409 where they are held
+        already, or were taken meanwhile elsewhere)."""
+        async with live.lock:
+            await self.store.current(live)
+            if not live.seating.unheld:
+                raise HTTPException(
+                    status.HTTP_409_CONFLICT,
+                    "This match's seats are held already: only their token may act in it.",
+                )
+            token = new_secret()
+            seats = frozenset(i for i, seat in enumerate(live.seats) if seat.kind == "human")
+            live.seating = live.seating.taken(token, seats)
+            try:
+                await self.store.save_taken(live)
+            except MatchChangedError:
+                raise HTTPException(
+                    status.HTTP_409_CONFLICT,
+                    "This match's seats were taken meanwhile: only their token may act in it.",
+                ) from None
+            self.hub.publish(live, again=True)  # no new event: the state no longer says unheld
+        return seats, token
 
     async def save(
         self,
