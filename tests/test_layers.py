@@ -32,7 +32,7 @@ THIRD_PARTY = {
     "analysis": {"numpy", "tqdm"},
     "server": {"fastapi", "pydantic", "pydantic_core", "starlette", "uvicorn", "sqlalchemy",
                "alembic", "limits", "slowapi", "argon2", "redis", "psycopg", "psycopg_pool",
-               "numpy"},
+               "numpy", "jinja2", "markupsafe"},
     "cli": {"tqdm", "uvicorn", "numpy"},
 }
 

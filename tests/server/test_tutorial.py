@@ -24,7 +24,7 @@ from backgammon.bot import Bot
 from backgammon.errors import IllegalPlayError
 from backgammon.server import Settings, create_app
 from backgammon.server.pages.help import HELP, LANGUAGES
-from backgammon.server.pages.tutorial import (
+from backgammon.server.pages.tutorial_script import (
     TUTORIAL,
     TutorialError,
     follow,

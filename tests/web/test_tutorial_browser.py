@@ -17,7 +17,7 @@ from browser_support import centre, screenshot
 
 from backgammon import Position
 from backgammon.server.pages.help import LANGUAGES
-from backgammon.server.pages.tutorial import TUTORIAL
+from backgammon.server.pages.tutorial_script import TUTORIAL
 
 RAW: list[dict[str, Any]] = json.loads((TUTORIAL / "script.json").read_text())["steps"]
 

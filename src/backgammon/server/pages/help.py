@@ -21,15 +21,16 @@ from typing import Any
 
 from fastapi import APIRouter
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from markupsafe import Markup
 
 from ...cube import CubeOwner
 from ...errors import BackgammonError
 from ...formats.svg import BoardLabels, board_svg
 from ...position import Position
+from .languages import LANGUAGES
+from .templates import render as render_template
 
 HELP = Path(__file__).resolve().parents[2] / "web" / "help"
-#: The languages, in the game's order (its language menu's).
-LANGUAGES = ("en", "vi", "mt", "fa", "km")
 #: The topics, in the navigation's order; "index" is the contents page at /help/<lang>/.
 TOPICS = ("index", "rules", "faq", "strategy", "variants", "cube")
 
@@ -97,7 +98,7 @@ def labels(lang: str) -> BoardLabels:
 def render(lang: str, topic: str) -> str:
     """The whole page of ``topic`` in ``lang``."""
     fragment = (HELP / lang / f"{topic}.html").read_text(encoding="utf-8")
-    return _page(lang, topic, boards(fragment, labels(lang)))
+    return _page(lang, topic, Markup(boards(fragment, labels(lang))))
 
 
 _BOARD = re.compile(r"<board\b([^>]*?)/?>(?:\s*</board>)?")
@@ -144,63 +145,49 @@ def boards(fragment: str, board_labels: BoardLabels) -> str:
     return _BOARD.sub(draw, fragment)
 
 
-def _navigation(lang: str, topic: str | None) -> str:
-    page = words(lang)
-    topics = []
-    for name in TOPICS:
-        href = f"/help/{lang}/" if name == "index" else f"/help/{lang}/{name}"
-        current = ' aria-current="page"' if name == topic else ""
-        topics.append(f'<li><a href="{href}"{current}>{escape(page["topics"][name])}</a></li>')
-    languages = []
-    for other in LANGUAGES:
-        target = f"/help/{other}/" if topic in (None, "index") else f"/help/{other}/{topic}"
-        current = ' aria-current="true"' if other == lang else ""
-        direction = ' dir="rtl"' if words(other)["dir"] == "rtl" else ""
-        languages.append(
-            f'<li><a href="{target}" lang="{other}" hreflang="{other}"{direction}{current}>'
-            f'{escape(words(other)["language"])}</a></li>'
-        )
-    return (
-        f'<nav class="topics" aria-label="{escape(page["nav_topics"])}"><ul>{"".join(topics)}'
-        f'</ul></nav><nav class="languages" aria-label="{escape(page["nav_languages"])}"><ul>'
-        f'{"".join(languages)}</ul></nav>'
+def _topics(lang: str, topic: str | None) -> list[dict[str, Any]]:
+    """The links to each topic in ``lang``, the page's own (``topic``) marked."""
+    names = words(lang)["topics"]
+    return [
+        {"href": f"/help/{lang}/" if name == "index" else f"/help/{lang}/{name}",
+         "name": names[name], "current": name == topic}
+        for name in TOPICS
+    ]
+
+
+def _languages(lang: str, topic: str | None) -> list[dict[str, Any]]:
+    """The links to ``topic`` (the contents where None) in each language."""
+    return [
+        {"href": f"/help/{other}/" if topic in (None, "index") else f"/help/{other}/{topic}",
+         "lang": other, "dir": words(other)["dir"], "name": words(other)["language"],
+         "current": other == lang}
+        for other in LANGUAGES
+    ]
+
+
+def _page(lang: str, topic: str | None, content: Markup) -> str:
+    say = words(lang)
+    title = say["not_found_title"] if topic is None else say["topics"][topic]
+    return render_template(
+        "help.html",
+        lang=lang,
+        dir=say["dir"],
+        title=f"{title} · {say['site']}",
+        stylesheets=("/help/help.css",),
+        say=say,
+        topics=_topics(lang, topic),
+        links=_languages(lang, topic),
+        content=content,
+        # The translation's note carries its own markup (a link).
+        note=Markup(say.get("note") or ""),
     )
-
-
-def _page(lang: str, topic: str | None, content: str) -> str:
-    page = words(lang)
-    title = page["not_found_title"] if topic is None else page["topics"][topic]
-    note = f'<p class="translation-note">{page["note"]}</p>' if page.get("note") else ""
-    return f"""<!doctype html>
-<html lang="{lang}" dir="{page["dir"]}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{escape(title)} · {escape(page["site"])}</title>
-<link rel="stylesheet" href="/help/help.css">
-</head>
-<body>
-<header class="help-top">
-<a class="skip" href="#content">{escape(page["skip"])}</a>
-<p class="site"><a href="/">{escape(page["back"])}</a> ·
-<a href="/tutorial/{lang}">{escape(page["tutorial"])}</a></p>
-{_navigation(lang, topic)}
-</header>
-<main id="content">
-{content}
-</main>
-<footer>{note}<p><a href="/">{escape(page["back"])}</a></p></footer>
-</body>
-</html>
-"""
 
 
 def _not_found(lang: str, path: str) -> HTMLResponse:
     """404: a sentence in the language asked for (English when it is not one of ours), and the
     navigation to every page there is."""
-    page = words(lang)
-    content = (
-        f'<h1>{escape(page["not_found_title"])}</h1>'
-        f'<p>{escape(page["not_found"].format(path=path))}</p>'
-    )
+    say = words(lang)
+    content = Markup(render_template(
+        "help_not_found.html", say=say, sentence=say["not_found"].format(path=path)
+    ))
     return HTMLResponse(_page(lang, None, content), status_code=404)

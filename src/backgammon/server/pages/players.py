@@ -18,13 +18,15 @@ from urllib.parse import quote
 
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse
+from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
 
 from ..accounts.ratings import Book
 from ..accounts.routes import PlayerName, PlayerView, player_view
 from ..accounts.sessions import SESSION_COOKIE, Viewer, set_cookies
 from ..accounts.users import NAME_LENGTHS, PASSWORD_LENGTHS, Users
-from .help import LANGUAGES
+from .languages import LANGUAGES
+from .templates import render as render_template
 
 MESSAGES = Path(__file__).resolve().parents[2] / "web" / "messages"
 
@@ -219,26 +221,14 @@ def _chart(player: PlayerView, words: dict[str, str], lang: str) -> str:
 
 def _page(lang: str, title: str, body: str, script: bool = False) -> str:
     words = catalogue(lang)
-    direction = words.get("meta.dir", "ltr")
-    module = '<script type="module" src="/js/account.js"></script>' if script else ""
-    return f"""<!doctype html>
-<html lang="{lang}" dir="{direction}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{escape(title)} · {escape(words["app.title"])}</title>
-<link rel="stylesheet" href="/help/help.css">
-<link rel="stylesheet" href="/css/account.css">
-{module}
-</head>
-<body>
-<header class="help-top"><p class="site"><a href="/">{escape(words["account.back"])}</a></p>
-</header>
-<main id="content">
-<h1>{escape(title)}</h1>
-{body}
-</main>
-</body>
-</html>
-"""
-
+    return render_template(
+        "players.html",
+        lang=lang,
+        dir=words.get("meta.dir", "ltr"),
+        title=f"{title} · {words['app.title']}",
+        stylesheets=("/help/help.css", "/css/account.css"),
+        scripts=("/js/account.js",) if script else (),
+        back=words["account.back"],
+        heading=title,
+        content=Markup(body),  # made of escaped words (:func:`_forms`, :func:`_player`)
+    )
