@@ -82,6 +82,8 @@ class MatchStore:
         watched: Callable[[str], bool] = lambda _id: False,
         *,
         shared: bool = False,
+        shown: Callable[[LiveMatch, Mapping[int | None, str], bool], None] | None = None,
+        saved: Callable[[str, int, str | None], None] | None = None,
     ) -> None:
         self.engine = engine
         # For the statements that are each their own transaction: the reads, and a save
@@ -104,11 +106,13 @@ class MatchStore:
         #: ``again``: read from its row, it may be new at the version they were shown (a
         #: seat taken elsewhere). A page shown a state already (:meth:`hold`) is not again.
         self.shown: Callable[[LiveMatch, Mapping[int | None, str], bool], None] = (
-            lambda _live, _shared, _again: None
+            shown or (lambda _live, _shared, _again: None)
         )
-        self.saved: Callable[[str, int, str | None], None] = lambda _id, _version, _news: None
+        self.saved: Callable[[str, int, str | None], None] = (
+            saved or (lambda _id, _version, _news: None)
+        )
         #: Whether :attr:`saved` tells other processes, which take a save's news (news_of).
-        self.telling = False
+        self.telling = saved is not None
         # The refreshing tasks under way, kept so that they are not collected before they end.
         self._tasks: set[asyncio.Task[None]] = set()
         # By last use, the least recent first, with the time of that use.

@@ -57,6 +57,31 @@ async def create_match(
         )
     online = request.opponent not in ("computer", "human")
     refuse_unratable(request.rated, account, request.length, online, bool(request.position))
+    match = _new_match(request)
+    against = request.opponent == "computer"
+    seats = (
+        SeatSettings("human"),
+        SeatSettings("computer", Level(request.level)) if against else SeatSettings("human"),
+    )
+    online = request.opponent == "online"
+    token, invite = new_secret(), new_secret() if online else None
+    seating = Seating(
+        [Key(digest_of(token), frozenset({0}) if against or online else frozenset({0, 1}))],
+        online=online,
+        invite=None
+        if invite is None
+        else Invite(digest_of(invite), 1, invite if request.lobby else None),
+        claim_seconds=settings.claim_seconds,
+    )
+    live = await store.add(match, seats, request.seed, seating)
+    await ratings.note_creator(live, account, request.rated)
+    computer.wake(live)  # a position set up with the computer to play
+    return Created(**state_of(live, 0).model_dump(), token=token, invite=invite)
+
+
+def _new_match(request: CreateMatch) -> Match:
+    """The match ``request`` asks for, waiting for its opening roll or set up from its
+    ``position``; 422 where the rules refuse it."""
     try:
         setting = None
         if request.position is not None:
@@ -76,7 +101,7 @@ async def create_match(
         colours = ("white", "black") if request.colour == "white" else ("black", "white")
         against = request.opponent == "computer"
         names = request.names or (("Player", "Computer") if against else _names(colours))
-        match = Match(
+        return Match(
             length,
             rules,
             dice_for(request.seed),
@@ -89,24 +114,6 @@ async def create_match(
         )
     except BackgammonError as exc:
         raise HTTPException(422, str(exc)) from None
-    seats = (
-        SeatSettings("human"),
-        SeatSettings("computer", Level(request.level)) if against else SeatSettings("human"),
-    )
-    online = request.opponent == "online"
-    token, invite = new_secret(), new_secret() if online else None
-    seating = Seating(
-        [Key(digest_of(token), frozenset({0}) if against or online else frozenset({0, 1}))],
-        online=online,
-        invite=None
-        if invite is None
-        else Invite(digest_of(invite), 1, invite if request.lobby else None),
-        claim_seconds=settings.claim_seconds,
-    )
-    live = await store.add(match, seats, request.seed, seating)
-    await ratings.note_creator(live, account, request.rated)
-    computer.wake(live)  # a position set up with the computer to play
-    return Created(**state_of(live, 0).model_dump(), token=token, invite=invite)
 
 
 def _names(colours: tuple[str, str]) -> tuple[str, str]:

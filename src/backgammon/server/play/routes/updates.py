@@ -9,6 +9,7 @@ from fastapi import APIRouter, WebSocket, status
 from ...http.guards import SocketCaps, client_of
 from ..computer import Computer
 from ..deps import MATCH_ID_LENGTH
+from ..live import LiveMatch
 from ..store import MatchStore, UnknownMatchError
 from ..watchers import WATCHER_NAME, Hub
 
@@ -40,30 +41,12 @@ async def updates(
     already, or a match with ``sockets_per_match`` watchers, with 1013; a page too slow to
     read the states sent is closed with 1013, and reconnects.
     """
-    store: MatchStore = socket.app.state.store
-    hub: Hub = socket.app.state.hub
-    computer: Computer = socket.app.state.computer
     await socket.accept()
-    # Read here rather than by FastAPI, whose refusal on a WebSocket is not a sentence.
-    if view not in ("0", "1"):
-        await socket.close(code=status.WS_1008_POLICY_VIOLATION, reason="The view is seat 0 or 1.")
+    refusal = _refusal(view, since, record, watcher)
+    if refusal is not None:
+        await socket.close(code=status.WS_1008_POLICY_VIOLATION, reason=refusal)
         return
-    if not (since == "-1" or (since.isdigit() and len(since) < 10)):
-        await socket.close(
-            code=status.WS_1008_POLICY_VIOLATION, reason="since is a version the page saw."
-        )
-        return
-    if record not in ("whole", "changes"):
-        await socket.close(
-            code=status.WS_1008_POLICY_VIOLATION, reason="The record is whole or changes."
-        )
-        return
-    if watcher and re.fullmatch(WATCHER_NAME, watcher) is None:
-        await socket.close(
-            code=status.WS_1008_POLICY_VIOLATION,
-            reason="The watcher's name is 16 to 64 letters, digits, '-' or '_'.",
-        )
-        return
+    store: MatchStore = socket.app.state.store
     try:
         if len(match_id) > MATCH_ID_LENGTH:
             raise UnknownMatchError(match_id)
@@ -78,17 +61,48 @@ async def updates(
     if refused is not None:
         await socket.close(code=status.WS_1013_TRY_AGAIN_LATER, reason=refused)
         return
-    page = hub.watcher(socket, int(view), int(since), changes=record == "changes", name=watcher)
+    try:
+        await _watch(socket, live, int(view), int(since), record == "changes", watcher)
+    finally:
+        caps.give_back(client, match_id)
+
+
+def _refusal(view: str, since: str, record: str, watcher: str) -> str | None:
+    """Why the socket's query is refused, or None where it is well formed (read here rather
+    than by FastAPI, whose refusal on a WebSocket is not a sentence).
+
+    >>> _refusal("0", "-1", "whole", ""), _refusal("2", "-1", "whole", "")
+    (None, 'The view is seat 0 or 1.')
+    """
+    if view not in ("0", "1"):
+        return "The view is seat 0 or 1."
+    if not (since == "-1" or (since.isdigit() and len(since) < 10)):
+        return "since is a version the page saw."
+    if record not in ("whole", "changes"):
+        return "The record is whole or changes."
+    if watcher and re.fullmatch(WATCHER_NAME, watcher) is None:
+        return "The watcher's name is 16 to 64 letters, digits, '-' or '_'."
+    return None
+
+
+async def _watch(
+    socket: WebSocket, live: LiveMatch, view: int, since: int, changes: bool, name: str
+) -> None:
+    """Send ``live``'s states to ``socket`` until it disconnects: the state now, if the page
+    has not seen it, then each one after (and wake the computer, if it is to act)."""
+    store: MatchStore = socket.app.state.store
+    hub: Hub = socket.app.state.hub
+    computer: Computer = socket.app.state.computer
+    page = hub.watcher(socket, view, since, changes=changes, name=name)
     try:
         # Joined (and following the other processes' news) before the state is read, so no
         # event falls between the two.
-        await hub.join(match_id, page)
+        await hub.join(live.id, page)
         hub.catch_up(await store.fresh(live), page)
         page.start()
         computer.wake(live)
         while (await socket.receive())["type"] != "websocket.disconnect":
             pass
     finally:
-        hub.leave(match_id, page)
+        hub.leave(live.id, page)
         page.stop()
-        caps.give_back(client, match_id)
