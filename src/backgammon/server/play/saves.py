@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 from typing import Any, NamedTuple, cast
+from weakref import WeakKeyDictionary
 
 import psycopg
 from psycopg.types.json import set_json_dumps
@@ -29,6 +30,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql.dml import UpdateBase
 
+from ...game import Game
 from ...match import Match
 from ..db import ActionKeyRow, JSONText, MatchRow, json_text, now
 from .idempotency import KeptKey
@@ -99,11 +101,40 @@ def save_values(
     """The values of a save's statements (:data:`SAVE`, :func:`keeping`)."""
     # The record's text, made mostly of its events' texts, each made once.
     values = {"match_id": match_id, "before": before,
-              "new_record": JSONText(match.to_json(secrets=True)),
+              "new_record": JSONText(match.to_json(secrets=True, events=events_json)),
               "new_version": version, "stamp": now()}
     if key is not None:
         values.update(the_seat=key.seat, the_key=key.key, the_digest=key.digest)
     return values
+
+
+#: Each game's events as JSON text, as its last save wrote them, and how many events that text
+#: holds, by game (the live match's and the computer's copy's alike; a game no longer used
+#: leaves with it). A match's record is written whole at each action, and a game's events are
+#: only ever added: only the events since are written out.
+_EVENTS: WeakKeyDictionary[Game, tuple[int, str]] = WeakKeyDictionary()
+
+
+def events_json(game: Game) -> str:
+    """``game``'s events as a JSON array (:func:`backgammon.match.events_json`), extended from
+    the one made at its last save with the events since.
+
+    >>> from backgammon.dice import ManualDice
+    >>> from backgammon.match import events_json as written_whole
+    >>> game = Match(3, dice=ManualDice(["6 1"])).game
+    >>> events_json(game)
+    '[]'
+    >>> game.roll(0)
+    >>> events_json(game) == written_whole(game) != '[]'
+    True
+    """
+    made, text = _EVENTS.get(game, (0, ""))
+    events = game.events
+    if made != len(events):
+        new = ",".join(event.text for event in events[made:])
+        text = f"{text},{new}" if made else new
+        _EVENTS[game] = (len(events), text)
+    return f"[{text}]"
 
 
 def check_saved(result: CursorResult[Any], match_id: str, key: KeptKey | None) -> None:
