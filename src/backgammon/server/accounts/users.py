@@ -1,7 +1,7 @@
 """Accounts: a name, a password, a FIBS rating.
 
 Accounts are optional: a guest plays under a name of the page's choosing, and only a match
-between two accounts can be rated (:mod:`.rated`). Passwords are kept as Argon2id hashes
+between two accounts can be rated (:mod:`.ratings`). Passwords are kept as Argon2id hashes
 (``argon2-cffi``'s :class:`~argon2.PasswordHasher`, with its default cost, RFC 9106's
 second recommendation); a hash made with an older cost is redone at the next sign-in. A sign-in
 under an unknown name verifies a hash all the same, so the time of the answer does not say

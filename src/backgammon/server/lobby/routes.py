@@ -1,6 +1,6 @@
 """Online play: take the seat an invite gives, the lobby of matches waiting for an opponent,
 and the live matches to watch. The seat tokens themselves are checked by
-:func:`..deps.get_held`."""
+:func:`..play.deps.get_held`."""
 
 from __future__ import annotations
 

@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from html import escape
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 from urllib.parse import quote
 
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse
-from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
 
 from ..accounts.ratings import Book
@@ -86,17 +84,14 @@ async def account_page(request: Request, account: Viewer, lang: Lang = None) -> 
     """Sign up or in, or, signed in, the account's name, its page and sign-out."""
     code = page_language(lang, request.headers.get("accept-language", ""))
     words = catalogue(code)
-    if account is None:
-        body = _forms(words)
-    else:
-        page = f"/players/{quote(account.name)}?lang={code}"
-        body = (
-            f'<p>{escape(words["account.signedInAs"].format(name=account.name))}</p>'
-            f'<p><a href="{page}">{escape(words["account.yourPage"])}</a></p>'
-            f'<p><button type="button" id="sign-out">{escape(words["account.signOut"])}'
-            "</button></p>"
-        )
-    response = HTMLResponse(_page(code, words["account.title"], body, script=True))
+    own = {"signed_in": None} if account is None else {
+        "signed_in": words["account.signedInAs"].format(name=account.name),
+        "own_page": f"/players/{quote(account.name)}?lang={code}",
+    }
+    response = HTMLResponse(_page(
+        "account.html", code, words["account.title"], script=True,
+        forms=FORMS, refusals=REFUSALS, names=NAME_LENGTHS, passwords=PASSWORD_LENGTHS, **own,
+    ))
     secret = request.cookies.get(SESSION_COOKIE)
     if account is not None and secret is not None:
         # Given again, so that a browser that lost the CSRF cookie can still sign out.
@@ -114,89 +109,70 @@ async def player_page(
     try:
         player = await run_in_threadpool(player_view, accounts, ratings, name)
     except HTTPException:
-        body = f'<p>{escape(words["player.notFound"])}</p>'
-        return HTMLResponse(_page(code, words["player.notFound"], body), status_code=404)
-    return HTMLResponse(_page(code, player.name, _player(player, words, code)))
+        missing = _page("player.html", code, words["player.notFound"], facts=None)
+        return HTMLResponse(missing, status_code=404)
+    return HTMLResponse(_page("player.html", code, player.name, **_player(player, code)))
 
 
-def _forms(words: dict[str, str]) -> str:
-    """The sign-in and sign-up forms; the sentences the script shows on a refusal ride on
-    the form as data attributes, in the page's language."""
-    refusals = " ".join(
-        f'data-{kind}="{escape(words[f"account.{kind}"])}"'
-        for kind in ("wrong", "taken", "invalid", "busy", "failed")
-    )
-    forms = []
-    for form, action, autocomplete in (
-        ("sign-in", "account.signIn", "current-password"),
-        ("sign-up", "account.signUp", "new-password"),
-    ):
-        rules = form == "sign-up"
-        name_hint = f' aria-describedby="{form}-name-rules"' if rules else ""
-        password_hint = f' aria-describedby="{form}-password-rules"' if rules else ""
-        low, high = NAME_LENGTHS
-        name_rules = (
-            f'<p id="{form}-name-rules" class="rules">{escape(words["account.nameRules"])}</p>'
-            if rules else ""
-        )
-        password_rules = (
-            f'<p id="{form}-password-rules" class="rules">'
-            f'{escape(words["account.passwordRules"])}</p>' if rules else ""
-        )
-        # The pattern and lengths only mirror the server's rules, which decide.
-        pattern = r' pattern="[A-Za-z][A-Za-z0-9_\-]*"' if rules else ""
-        forms.append(
-            f'<section aria-labelledby="{form}-heading"><h2 id="{form}-heading">'
-            f"{escape(words[action])}</h2>"
-            f'<form id="{form}" class="account-form" {refusals}>'
-            f'<p><label>{escape(words["account.name"])}<br><input name="name" required '
-            f'autocomplete="username" minlength="{low}" maxlength="{high}"{pattern}'
-            f"{name_hint}></label></p>{name_rules}"
-            f'<p><label>{escape(words["account.password"])}<br><input name="password" '
-            f'type="password" required autocomplete="{autocomplete}" '
-            f'minlength="{PASSWORD_LENGTHS[0]}" maxlength="{PASSWORD_LENGTHS[1]}"'
-            f"{password_hint}></label></p>{password_rules}"
-            f'<p class="refusal" role="alert"></p>'
-            f'<p><button type="submit">{escape(words[action])}</button></p></form></section>'
-        )
-    return f'<p>{escape(words["account.guest"])}</p>{"".join(forms)}'
+#: The account page's two forms: their ids, the words of their heading and button, the
+#: password's autocomplete, and whether the form says the rules of names and passwords (the
+#: pattern and lengths only mirror the server's rules, which decide).
+FORMS = (
+    {"id": "sign-in", "action": "account.signIn", "autocomplete": "current-password",
+     "rules": False},
+    {"id": "sign-up", "action": "account.signUp", "autocomplete": "new-password",
+     "rules": True},
+)
+#: The refusals the account page's script says, each a data attribute of the forms.
+REFUSALS = ("wrong", "taken", "invalid", "busy", "failed")
+#: The columns of a player's results.
+HEADS = ("player.date", "player.opponent", "player.length", "player.result", "player.change",
+         "player.after")
 
 
-def _player(player: PlayerView, words: dict[str, str], lang: str) -> str:
-    facts = (
-        f'<dl class="facts"><dt>{escape(words["player.rating"])}</dt>'
-        f"<dd>{number(player.rating, lang)}</dd>"
-        f'<dt>{escape(words["player.experience"])}</dt>'
-        f"<dd>{number(player.experience, lang, places=0)}</dd>"
-        f'<dt>{escape(words["player.since"])}</dt><dd>{player.created[:10]}</dd></dl>'
-    )
-    if not player.results:
-        return f'{facts}<p>{escape(words["player.none"])}</p>'
-    rows = []
-    for result in player.results:
-        opponent = f"/players/{quote(result.opponent)}?lang={lang}"
-        outcome = words["player.won"] if result.won else words["player.lost"]
-        rows.append(
-            f"<tr><td>{result.finished[:10]}</td>"
-            f'<td><a href="{opponent}">{escape(result.opponent)}</a></td>'
-            f"<td>{number(result.length, lang, places=0)}</td><td>{escape(outcome)}</td>"
-            f'<td class="number">{number(result.change, lang, signed=True)}</td>'
-            f'<td class="number">{number(result.rating_after, lang)}</td></tr>'
-        )
-    heads = "".join(
-        f'<th scope="col">{escape(words[key])}</th>'
-        for key in ("player.date", "player.opponent", "player.length", "player.result",
-                    "player.change", "player.after")
-    )
-    return (
-        f'{facts}<h2>{escape(words["player.history"])}</h2>{_chart(player, words, lang)}'
-        f'<h2>{escape(words["player.results"])}</h2>'
-        f'<table class="results"><thead><tr>{heads}</tr></thead>'
-        f'<tbody>{"".join(rows)}</tbody></table>'
+def _page(template: str, lang: str, title: str, script: bool = False, **values: Any) -> str:
+    """The page ``template`` in ``lang``, headed ``title``, in the pages' one shell."""
+    words = catalogue(lang)
+    if "forms" in values:
+        values["forms"] = [{**form, "label": words[form["action"]]} for form in values["forms"]]
+    return render_template(
+        template,
+        lang=lang,
+        dir=words.get("meta.dir", "ltr"),
+        title=f"{title} · {words['app.title']}",
+        stylesheets=("/help/help.css", "/css/account.css"),
+        scripts=("/js/account.js",) if script else (),
+        say=words,
+        heading=title,
+        **values,
     )
 
 
-def _chart(player: PlayerView, words: dict[str, str], lang: str) -> str:
+def _player(player: PlayerView, lang: str) -> dict[str, Any]:
+    """What a player's page shows, its numbers written in ``lang``'s digits."""
+    words = catalogue(lang)
+    facts = {
+        "rating": number(player.rating, lang),
+        "experience": number(player.experience, lang, places=0),
+        "since": player.created[:10],
+    }
+    results = [
+        {
+            "date": result.finished[:10],
+            "opponent": result.opponent,
+            "opponent_page": f"/players/{quote(result.opponent)}?lang={lang}",
+            "length": number(result.length, lang, places=0),
+            "outcome": words["player.won"] if result.won else words["player.lost"],
+            "change": number(result.change, lang, signed=True),
+            "after": number(result.rating_after, lang),
+        }
+        for result in player.results
+    ]
+    chart = _chart(player, words, lang) if player.results else None
+    return {"facts": facts, "results": results, "chart": chart, "heads": HEADS}
+
+
+def _chart(player: PlayerView, words: dict[str, str], lang: str) -> dict[str, str]:
     """The rating before the first rated match and after each, as a line (oldest left); its
     text alternative says where it starts and ends, and the table below holds every value."""
     oldest_first = player.results[::-1]
@@ -212,23 +188,4 @@ def _chart(player: PlayerView, words: dict[str, str], lang: str) -> str:
     label = words["player.chart"].format(
         first=number(ratings[0], lang), last=number(ratings[-1], lang)
     )
-    return (
-        f'<svg class="rating-chart" viewBox="-4 -4 {width + 8} {height + 8}" role="img" '
-        f'aria-label="{escape(label)}"><polyline points="{points}" fill="none" '
-        'stroke="currentColor" stroke-width="2"/></svg>'
-    )
-
-
-def _page(lang: str, title: str, body: str, script: bool = False) -> str:
-    words = catalogue(lang)
-    return render_template(
-        "players.html",
-        lang=lang,
-        dir=words.get("meta.dir", "ltr"),
-        title=f"{title} · {words['app.title']}",
-        stylesheets=("/help/help.css", "/css/account.css"),
-        scripts=("/js/account.js",) if script else (),
-        back=words["account.back"],
-        heading=title,
-        content=Markup(body),  # made of escaped words (:func:`_forms`, :func:`_player`)
-    )
+    return {"box": f"-4 -4 {width + 8} {height + 8}", "points": points, "label": label}

@@ -131,17 +131,79 @@ TUTORIAL_NOT_FOUND = """\
 {% endblock %}
 """
 
-#: The account page and each player's page: the link back to the game, the page's heading.
+#: The account page and each player's page: the link back to the game, the page's heading,
+#: then its content (``{% block content %}``).
 PLAYERS = """\
 {% extends "shell.html" %}
 {% block body %}
-<header class="help-top"><p class="site"><a href="/">{{ back }}</a></p>
+<header class="help-top"><p class="site"><a href="/">{{ say["account.back"] }}</a></p>
 </header>
 <main id="content">
 <h1>{{ heading }}</h1>
-{{ content }}
+{% block content %}{% endblock %}
 </main>
 {% endblock %}
+"""
+
+#: The account page: signed in, who and the way out; else the forms to sign in and up (the
+#: sentences the script shows on a refusal ride on each form as data attributes).
+ACCOUNT = """\
+{% extends "players.html" %}
+{% block content -%}
+{% if signed_in -%}
+<p>{{ signed_in }}</p><p><a href="{{ own_page }}">{{ say["account.yourPage"] }}</a></p>\
+<p><button type="button" id="sign-out">{{ say["account.signOut"] }}</button></p>
+{%- else -%}
+<p>{{ say["account.guest"] }}</p>
+{%- for form in forms -%}
+<section aria-labelledby="{{ form.id }}-heading"><h2 id="{{ form.id }}-heading">\
+{{ form.label }}</h2><form id="{{ form.id }}" class="account-form"\
+{% for kind in refusals %} data-{{ kind }}="{{ say["account." ~ kind] }}"{% endfor %}>\
+<p><label>{{ say["account.name"] }}<br><input name="name" required autocomplete="username" \
+minlength="{{ names[0] }}" maxlength="{{ names[1] }}"\
+{% if form.rules %} pattern="[A-Za-z][A-Za-z0-9_\\-]*" \
+aria-describedby="{{ form.id }}-name-rules"{% endif %}></label></p>\
+{% if form.rules %}<p id="{{ form.id }}-name-rules" class="rules">\
+{{ say["account.nameRules"] }}</p>{% endif %}\
+<p><label>{{ say["account.password"] }}<br><input name="password" type="password" required \
+autocomplete="{{ form.autocomplete }}" minlength="{{ passwords[0] }}" \
+maxlength="{{ passwords[1] }}"\
+{% if form.rules %} aria-describedby="{{ form.id }}-password-rules"{% endif %}></label></p>\
+{% if form.rules %}<p id="{{ form.id }}-password-rules" class="rules">\
+{{ say["account.passwordRules"] }}</p>{% endif %}\
+<p class="refusal" role="alert"></p><p><button type="submit">{{ form.label }}</button></p>\
+</form></section>
+{%- endfor -%}
+{%- endif %}
+{%- endblock %}
+"""
+
+#: A player's page: the rating, the experience, and the rated matches (the latest first),
+#: with the rating's history drawn as a line (oldest left), its values all in the table.
+PLAYER = """\
+{% extends "players.html" %}
+{% block content -%}
+{% if facts is none -%}
+<p>{{ say["player.notFound"] }}</p>
+{%- else -%}
+<dl class="facts"><dt>{{ say["player.rating"] }}</dt><dd>{{ facts.rating }}</dd>\
+<dt>{{ say["player.experience"] }}</dt><dd>{{ facts.experience }}</dd>\
+<dt>{{ say["player.since"] }}</dt><dd>{{ facts.since }}</dd></dl>
+{%- if not results -%}
+<p>{{ say["player.none"] }}</p>
+{%- else -%}
+<h2>{{ say["player.history"] }}</h2><svg class="rating-chart" viewBox="{{ chart.box }}" \
+role="img" aria-label="{{ chart.label }}"><polyline points="{{ chart.points }}" fill="none" \
+stroke="currentColor" stroke-width="2"/></svg><h2>{{ say["player.results"] }}</h2>\
+<table class="results"><thead><tr>\
+{% for key in heads %}<th scope="col">{{ say[key] }}</th>{% endfor %}</tr></thead><tbody>\
+{% for row in results %}<tr><td>{{ row.date }}</td>\
+<td><a href="{{ row.opponent_page }}">{{ row.opponent }}</a></td><td>{{ row.length }}</td>\
+<td>{{ row.outcome }}</td><td class="number">{{ row.change }}</td>\
+<td class="number">{{ row.after }}</td></tr>{% endfor %}</tbody></table>
+{%- endif -%}
+{%- endif %}
+{%- endblock %}
 """
 
 _ENVIRONMENT = Environment(
@@ -154,6 +216,8 @@ _ENVIRONMENT = Environment(
             "tutorial.html": TUTORIAL,
             "tutorial_not_found.html": TUTORIAL_NOT_FOUND,
             "players.html": PLAYERS,
+            "account.html": ACCOUNT,
+            "player.html": PLAYER,
         }
     ),
     autoescape=True,
@@ -166,8 +230,8 @@ def render(name: str, **values: Any) -> str:
     """The template ``name`` filled with ``values``; the shell's ``stylesheets`` and
     ``scripts`` default to none.
 
-    >>> page = render("players.html", lang="en", dir="ltr", title="A & B", back="Back",
-    ...               heading="<b>", content="")
+    >>> page = render("players.html", lang="en", dir="ltr", title="A & B",
+    ...               say={"account.back": "Back"}, heading="<b>")
     >>> '<html lang="en" dir="ltr">' in page, "<title>A &amp; B</title>" in page
     (True, True)
     >>> "<h1>&lt;b&gt;</h1>" in page

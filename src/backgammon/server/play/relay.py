@@ -6,7 +6,7 @@ where they are all of a game still in play (:func:`.news.news_of`) and, after a 
 action, the new state (the part every page shares and each seat's side), and every process
 whose pages watch that match (and only those: each follows the channels of the matches it
 shows) shows them that state as told, its copy taking the events when it next uses the
-match (:meth:`.hub.Hub.told`, :meth:`.store.MatchStore.hold`), or, where a page saw another
+match (:meth:`.watchers.Hub.told`, :meth:`.store.MatchStore.hold`), or, where a page saw another
 version, brings its copy up to date at once and shows the pages each event it lacked
 (:meth:`.store.MatchStore.current`): from the notice's events where they go on from its copy
 and make the score they were told with, else from the row. A notice lost (Redis restarted,

@@ -60,7 +60,7 @@ SAVE = (
 
 
 def keeping(dialect: str) -> tuple[UpdateBase, UpdateBase | None]:
-    """The statements that keep an action's key (:class:`.keys.KeptKey`) on the ``dialect``'s
+    """The statements that keep an action's key (:class:`.idempotency.KeptKey`) on the ``dialect``'s
     database: the key's write, made after the save in its transaction (the seat's row added
     or replaced), and, on PostgreSQL, the save and the key's write as one statement, its own
     transaction: one round trip instead of four (BEGIN, the save, the key, COMMIT), which

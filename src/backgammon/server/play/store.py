@@ -229,7 +229,7 @@ class MatchStore:
         """Keep what another process told (the row holds version ``newer``, and, with
         ``news``, what its save added: :func:`.news.read_news`), for ``live`` to take when next
         brought up to its row (:meth:`current`): its pages were shown the state told
-        already (:meth:`.hub.Hub.told`), and until an action or a reader needs the match,
+        already (:meth:`.watchers.Hub.told`), and until an action or a reader needs the match,
         taking its events would be work for nothing."""
         live.heard = max(live.heard, newer)
         if news is not None:
