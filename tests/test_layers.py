@@ -144,3 +144,20 @@ def test_the_server_has_no_import_cycle() -> None:
             if name not in seen:
                 seen.add(name)
                 ahead.extend(graph[name])
+
+
+#: The most lines a function of the server may have: a longer one is split into named steps.
+LONGEST_FUNCTION = 60
+
+
+def test_no_function_of_the_server_is_longer_than_a_screen() -> None:
+    long = []
+    for name, path in modules():
+        if name.split(".")[0] != "server":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                lines = (node.end_lineno or node.lineno) - node.lineno + 1
+                if lines > LONGEST_FUNCTION:
+                    long.append(f"{name}.{node.name} ({lines} lines)")
+    assert long == []
