@@ -7,9 +7,10 @@ the version it was made on and is refused if the database holds another
 lost is marked stale and read again from its row before it is next used (:meth:`MatchStore.
 current`). With a database that several processes share (``shared``: anything but SQLite),
 every use of a match first compares its version with the row's, and a copy behind the row
-takes the events it lacks from the record, one at a time, each shown to the watching pages.
-A match not in memory (after a restart) is rebuilt by replaying its record; seeded dice then
-resume where the record left them, so they go on exactly as they would have.
+takes the events it lacks from the record, one at a time, each shown to the watching pages
+(:mod:`.copies`). A match not in memory (after a restart) is rebuilt by replaying its
+record; seeded dice then resume where the record left them, so they go on exactly as they
+would have.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import logging
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from sqlalchemy import (
@@ -33,11 +34,11 @@ from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from ...dice import SeededDice
-from ...errors import BackgammonError
 from ...match import Match
 from ..db import SAVING_CONNECTIONS, MatchRow, autocommitting, now
+from .copies import catch_up, may_hold, take_news
 from .idempotency import KeptKey
-from .live import LiveMatch, SeatSettings, events_in, fair_dice_of
+from .live import LiveMatch, SeatSettings, events_in
 from .news import News, news_of
 from .saves import (
     SAVE,
@@ -199,7 +200,7 @@ class MatchStore:
         if not (self.shared or live.stale):
             return
         news, live.news = live.news, []
-        if news and self._take_news(live, news) and live.version == newer:
+        if news and take_news(live, news, self.shown) and live.version == newer:
             return
         # An unheld match (:attr:`.seats.Seating.unheld`) is read whole: its seats may have
         # been taken elsewhere, which changes its settings, not its record.
@@ -213,17 +214,12 @@ class MatchStore:
             # seat taken is in its settings too.
             if live.seating.invite is None:
                 record = await run_in_threadpool(self._record, live.id)
-                if self._catch_up(live, record):
+                if catch_up(live, record, self.shown):
                     return
         live.adopt(await run_in_threadpool(self._load, live.id))
         self.shown(live, {}, True)
 
-    @staticmethod
-    def may_hold(live: LiveMatch) -> bool:
-        """Whether ``live`` can take news (:meth:`hold`) rather than be read from its row:
-        a copy whose save failed, a match unheld or waiting for its opponent (whose seats
-        may have been taken elsewhere) are read."""
-        return not (live.stale or live.seating.unheld or live.seating.invite is not None)
+    may_hold = staticmethod(may_hold)
 
     def hold(self, live: LiveMatch, newer: int, news: News | None = None) -> None:
         """Keep what another process told (the row holds version ``newer``, and, with
@@ -285,73 +281,6 @@ class MatchStore:
         driver, self._driver = self._driver, None
         if driver is not None:
             driver.close()
-
-    def _take_news(self, live: LiveMatch, news: Sequence[News]) -> bool:
-        """Apply to ``live`` the events of the ``news`` (:func:`.news.read_news`, in the order
-        they were told) that it lacks, each shown; False where they do not go on from it (a
-        notice lost), and ``live`` marked stale (to be read whole) if one cannot be applied."""
-        if not self.may_hold(live):
-            return False
-        for told in news:
-            before, games, events = told.before, told.games, told.events
-            if before + len(events) <= live.version:
-                continue  # taken already, from the row
-            if before != live.version or games != len(live.match.games):
-                return False
-            # What the copy makes of the events must be what the process that told made;
-            # the state it told is shown after the last.
-            shared: dict[int | None, str] = {} if told.shared is None else {before: told.shared}
-            if (not self._apply(live, [(games - 1, event) for event in events], shared)
-                    or told.score != list(live.match.score) or live.match.game.result is not None):
-                live.stale = True
-                return False
-        return True
-
-    def _catch_up(self, live: LiveMatch, record: dict[str, Any]) -> bool:
-        """Apply to ``live`` the events of ``record`` (its row's, ``Match.to_dict()``) that it
-        lacks, one at a time, each shown; False, and ``live`` to be read again whole, where
-        the record does not go on from it."""
-        have = live.match.games
-        games: list[list[dict[str, Any]]] = record.get("games", [])
-        missing: list[tuple[int, dict[str, Any]]] = []
-        for index, events in enumerate(games):
-            start = len(have[index].events) if index < len(have) else 0
-            missing.extend((index, event) for event in events[start:])
-        if sum(map(len, games)) - live.version != len(missing) or not missing:
-            return False  # a game of this copy's is longer than the row's
-        if len(games) != len(have):
-            # A new game's fair dice were drawn by the process that started it: only the
-            # row's are the match's.
-            return False
-        if not self._apply(live, missing):
-            return False
-        # The row's dice are the match's, and a match claimed whole is over there too.
-        return (record.get("dice") == fair_dice_of(live.match)
-                and record.get("forfeited") == live.match.forfeited)
-
-    def _apply(
-        self,
-        live: LiveMatch,
-        missing: list[tuple[int, dict[str, Any]]],
-        shared: Mapping[int | None, str] | None = None,
-    ) -> bool:
-        """Apply the events ``missing`` (each with its game's index, the game in play's) to
-        ``live`` one at a time, each shown (the last with the texts ``shared``, made by the
-        process that told them); False if one cannot be (the copy is then to be read
-        whole)."""
-        try:
-            for number, (index, event) in enumerate(missing, 1):
-                if index != len(live.match.games) - 1:
-                    return False
-                # A player's seed is an event too, so the dice have it before they roll.
-                live.match.game.apply_record([event], f"game {index + 1}")
-                self.shown(live, shared if shared and number == len(missing) else {}, False)
-        except BackgammonError:
-            return False
-        # Seeded dice go on from the rolls the record has drawn, as they would have.
-        if isinstance(live.match.dice_source, SeededDice):
-            live.match.dice_source.resume(live.match.rolls_drawn)
-        return True
 
     async def save(
         self,
