@@ -35,7 +35,7 @@ THIRD_PARTY = {
     "analysis": {"numpy", "tqdm"},
     "server": {"fastapi", "pydantic", "pydantic_core", "starlette", "uvicorn", "sqlalchemy",
                "alembic", "limits", "slowapi", "argon2", "redis", "psycopg", "psycopg_pool",
-               "numpy"},
+               "numpy", "jinja2", "markupsafe"},
     "cli": {"tqdm", "uvicorn", "numpy"},
 }
 
@@ -124,3 +124,49 @@ def test_the_checker_sees_a_layer_violation() -> None:
     assert LAYERS.index(layer_of("server.app")) > LAYERS.index(layer_of("position"))
     plays = imports("analysis.reasons.plays", PACKAGE / "analysis" / "reasons" / "plays.py")
     assert "bot" in plays and not any(name.startswith("bot.") for name in plays)
+
+
+def test_the_server_has_no_import_cycle() -> None:
+    """No module of the server imports one that imports it back, however far round: each
+    imports the sibling module that defines a name, and a package's ``__init__`` re-exports
+    at most (so a module named through its package, ``from ..play import computer``, is the
+    module, not the package's ``__init__``)."""
+    server = {name: path for name, path in modules() if name.split(".")[0] == "server"}
+    graph: dict[str, set[str]] = {}
+    for name, path in server.items():
+        found = set()
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                base = package[: len(package) - node.level + 1]
+                target = ".".join([*base, node.module] if node.module else base)
+                named = {f"{target}.{alias.name}" for alias in node.names} & server.keys()
+                found |= named or ({target} & server.keys())
+        graph[name] = found
+    for start in graph:
+        seen: set[str] = set()
+        ahead = list(graph[start])
+        while ahead:
+            name = ahead.pop()
+            assert name != start, f"{start} imports itself back, through {sorted(seen)}"
+            if name not in seen:
+                seen.add(name)
+                ahead.extend(graph[name])
+
+
+#: The most lines a function of the server may have: a longer one is split into named steps.
+LONGEST_FUNCTION = 60
+
+
+def test_no_function_of_the_server_is_longer_than_a_screen() -> None:
+    long = []
+    for name, path in modules():
+        if name.split(".")[0] != "server":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                lines = (node.end_lineno or node.lineno) - node.lineno + 1
+                if lines > LONGEST_FUNCTION:
+                    long.append(f"{name}.{node.name} ({lines} lines)")
+    assert long == []

@@ -38,9 +38,10 @@ from starlette.websockets import WebSocket
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from backgammon.server import app as server_app
-from backgammon.server import views
-from backgammon.server.routes import actions
-from backgammon.server.store import MatchStore
+from backgammon.server.play import service, views
+from backgammon.server.play.routes import actions
+from backgammon.server.play.service import MatchService
+from backgammon.server.play.store import MatchStore
 
 #: Actions between two printed lines.
 EVERY = 2000
@@ -139,8 +140,8 @@ def _report() -> None:
 def create_app() -> Any:
     """The server's app (settings from the environment, as ``bench/server/server.py`` gives them),
     its parts timed."""
-    _timed_async(actions, "post_action", "action", then=_report)
-    _timed_sync(actions, "apply", "rules")
+    _timed_async(MatchService, "act", "action", then=_report)
+    _timed_sync(service, "apply", "rules")
     _timed_async(actions, "read_action", "request")
     _timed_async(MatchStore, "save", "save")
     _timed_sync(views.Shown, "text", "states")

@@ -22,7 +22,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from backgammon.server import app as server_app
-from backgammon.server.store import MatchStore
+from backgammon.server.play.store import MatchStore
 
 #: Actions between two printed lines.
 EVERY = 1000

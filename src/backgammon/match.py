@@ -21,7 +21,7 @@ The match's record is the records of its games, in order; replaying them rebuild
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .cube import MAX_MATCH_LENGTH, MatchScore, is_whole
@@ -199,11 +199,14 @@ class Match:
             "games": [[event.to_dict() for event in game.events] for game in self.games],
         }
 
-    def to_json(self, *, secrets: bool = False) -> str:
+    def to_json(
+        self, *, secrets: bool = False, events: Callable[[Game], str] | None = None
+    ) -> str:
         """:meth:`to_dict` as compact JSON text (``secrets`` as there), which
         :meth:`from_json` rebuilds exactly. The games' events are written from the texts
-        they keep (:meth:`.game.Game.events_json`), so that a record written out at each
-        action costs little more than its new events.
+        they keep (:attr:`.game.Event.text`), each game's as a JSON array by ``events``
+        where given (a caller that writes the record out again and again, as the server
+        does at each action, may keep what it wrote: :func:`events_json` by default).
 
         >>> import json
         >>> from backgammon.dice import ManualDice
@@ -212,7 +215,7 @@ class Match:
         >>> json.loads(match.to_json()) == match.to_dict()
         True
         """
-        games = ",".join(game.events_json() for game in self.games)
+        games = ",".join(map(events or events_json, self.games))
         settings = json.dumps(self._settings(secrets), separators=(",", ":"))
         return f'{settings[:-1]},"games":[{games}]}}'
 
@@ -339,3 +342,17 @@ def _colours(value: object) -> tuple[str, str]:
     if not (isinstance(value, list) and len(value) == 2 and all(isinstance(c, str) for c in value)):
         raise BackgammonError(f"A saved match names two colours; got {value!r}.")
     return (value[0], value[1])
+
+
+def events_json(game: Game) -> str:
+    """``game``'s events as a compact JSON array of their texts (:attr:`.game.Event.text`).
+
+    >>> from backgammon.dice import ManualDice
+    >>> game = Match(3, dice=ManualDice(["6 1"])).game
+    >>> events_json(game)
+    '[]'
+    >>> game.roll(0)
+    >>> events_json(game).startswith('[{"action":')
+    True
+    """
+    return f"[{','.join(event.text for event in game.events)}]"

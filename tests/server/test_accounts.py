@@ -27,7 +27,8 @@ from sqlalchemy.orm import Session
 
 from backgammon.match import Match
 from backgammon.server import Settings, create_app
-from backgammon.server.accounts import Account
+from backgammon.server.accounts.ratings import RatedMatchError, Ratings
+from backgammon.server.accounts.users import Account
 from backgammon.server.db import (
     Base,
     MatchAccountRow,
@@ -40,8 +41,7 @@ from backgammon.server.db import (
     migrate,
     now,
 )
-from backgammon.server.rated import RatedMatchError, Ratings
-from backgammon.server.saves import MatchChangedError
+from backgammon.server.play.saves import MatchChangedError
 from backgammon.server.settings import sqlite_url
 
 with warnings.catch_warnings():
@@ -302,7 +302,7 @@ def test_wrong_passwords_from_anywhere_hold_a_name_for_a_window_only(database: S
 
 
 def test_a_crowd_of_sign_ins_is_refused_beyond_the_hashing_queue(app: FastAPI) -> None:
-    from backgammon.server.accounts import Accounts
+    from backgammon.server.accounts.users import Accounts
 
     class SlowHasher:
         def hash(self, password: str) -> str:

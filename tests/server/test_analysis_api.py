@@ -19,7 +19,8 @@ from backgammon.analysis import Analyser
 from backgammon.analysis.report import to_json
 from backgammon.errors import BackgammonError
 from backgammon.formats.mat import import_mat
-from backgammon.server import Settings, analyses, create_app
+from backgammon.server import Settings, create_app
+from backgammon.server.analysis import analyses
 from backgammon.server.db import AnalysisRow, make_engine
 from backgammon.server.settings import sqlite_url
 
@@ -255,7 +256,7 @@ def test_one_client_cannot_fill_the_pool_of_analyses(
 def test_a_file_longer_than_an_analysis_takes_is_refused_before_it_is_read(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from backgammon.server.routes import analysis
+    from backgammon.server.analysis import routes as analysis
 
     def never(text: str) -> None:
         raise AssertionError("the file was read")

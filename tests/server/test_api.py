@@ -34,8 +34,9 @@ from backgammon.bot import Bot, Level
 from backgammon.dice import SeededDice
 from backgammon.formats.mat import import_mat
 from backgammon.game import Game, Phase, Rules
-from backgammon.server import Settings, computer, create_app
+from backgammon.server import Settings, create_app
 from backgammon.server.db import Base, MatchRow, alembic_config, make_engine, migrate
+from backgammon.server.play import computer
 from backgammon.server.settings import sqlite_url
 
 with warnings.catch_warnings():

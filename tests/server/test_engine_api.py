@@ -17,7 +17,8 @@ import pytest
 from backgammon import Position
 from backgammon.bot import Bot, CubeContext, CubeOwner, Level, MatchScore
 from backgammon.bot.answers import cube_answer, eval_answer, move_answer
-from backgammon.server import Settings, computer, create_app
+from backgammon.server import Settings, create_app
+from backgammon.server.play import computer
 from backgammon.server.settings import sqlite_url
 
 with warnings.catch_warnings():

@@ -20,8 +20,8 @@ from starlette.websockets import WebSocketDisconnect
 from backgammon import BackgammonError
 from backgammon.cube import HIGHEST_CUBE
 from backgammon.server import Settings, create_app
-from backgammon.server.guards import BoundedPool, RateLimits
-from backgammon.server.seats import new_secret
+from backgammon.server.http.guards import BoundedPool, RateLimits
+from backgammon.server.play.seats import new_secret
 from backgammon.server.settings import sqlite_url
 
 with warnings.catch_warnings():

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from backgammon.server import Settings, create_app
-from backgammon.server.headers import MaskedAccessLog
+from backgammon.server.http.headers import MaskedAccessLog
 from backgammon.server.settings import sqlite_url
 
 with warnings.catch_warnings():

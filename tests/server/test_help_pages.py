@@ -19,7 +19,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from backgammon.server import Settings, create_app
-from backgammon.server.routes.help import HELP, LANGUAGES, TOPICS
+from backgammon.server.pages.help import HELP, LANGUAGES, TOPICS
 from backgammon.server.settings import sqlite_url
 
 ROOT = Path(__file__).resolve().parents[2]

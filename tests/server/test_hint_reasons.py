@@ -15,7 +15,7 @@ from backgammon import Position
 from backgammon.analysis.reasons import LANGUAGES, hints_reasons, say_all
 from backgammon.bot import Bot, Level
 from backgammon.server import Settings, create_app
-from backgammon.server.routes.hints import Lang
+from backgammon.server.play.routes.hints import Lang
 from backgammon.server.settings import sqlite_url
 
 with warnings.catch_warnings():

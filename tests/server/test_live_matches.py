@@ -19,8 +19,8 @@ from sqlalchemy import event, update
 
 from backgammon.server import Settings, create_app
 from backgammon.server.db import MatchRow, now
-from backgammon.server.lobby import live_matches
-from backgammon.server.seats import digest_of
+from backgammon.server.lobby.queries import live_matches
+from backgammon.server.play.seats import digest_of
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # Starlette asks for httpx's successor

@@ -16,8 +16,8 @@ from test_api import client_for
 from backgammon.match import Match
 from backgammon.server import Settings
 from backgammon.server.db import MatchRow, alembic_config, make_engine, migrate, now
-from backgammon.server.lobby import find_invite, open_matches
-from backgammon.server.seats import digest_of
+from backgammon.server.lobby.queries import find_invite, open_matches
+from backgammon.server.play.seats import digest_of
 
 HUMANS = [{"kind": "human", "level": None}] * 2
 KEY = {"digest": digest_of("creator"), "seats": [0]}

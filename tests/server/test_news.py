@@ -1,5 +1,5 @@
 """A process that saves an action tells the others what it added (its news, through Redis:
-:func:`backgammon.server.news.news_of`); a copy that follows the match takes the events from
+:func:`backgammon.server.play.news.news_of`); a copy that follows the match takes the events from
 the news without reading its row, and one that missed a notice, or cannot apply what it was
 told, reads the row instead. (Two stores on one database, each checking its row, play the
 two processes.)"""
@@ -16,15 +16,15 @@ import pytest
 from backgammon.fairdice import FairMatchDice
 from backgammon.game import Act, Action
 from backgammon.match import Match
-from backgammon.server import store as store_module
 from backgammon.server.db import make_engine, migrate
-from backgammon.server.hub import Hub
-from backgammon.server.live import LiveMatch, SeatSettings, events_in
-from backgammon.server.news import News, news_of, read_news
-from backgammon.server.seats import Seating
+from backgammon.server.play import store as store_module
+from backgammon.server.play.live import LiveMatch, SeatSettings, events_in
+from backgammon.server.play.news import News, news_of, read_news
+from backgammon.server.play.seats import Seating
+from backgammon.server.play.store import MatchStore
+from backgammon.server.play.views import Shown
+from backgammon.server.play.watchers import Hub
 from backgammon.server.settings import sqlite_url
-from backgammon.server.store import MatchStore
-from backgammon.server.views import Shown
 
 HUMANS = (SeatSettings("human"), SeatSettings("human"))
 

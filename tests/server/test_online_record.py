@@ -19,11 +19,11 @@ from backgammon.game.verify import verify_dice
 from backgammon.match import Match
 from backgammon.server import Settings
 from backgammon.server.db import make_engine, migrate
-from backgammon.server.live import LiveMatch, SeatSettings
-from backgammon.server.saves import MatchChangedError
-from backgammon.server.seats import Seating
+from backgammon.server.play.live import LiveMatch, SeatSettings
+from backgammon.server.play.saves import MatchChangedError
+from backgammon.server.play.seats import Seating
+from backgammon.server.play.store import MatchStore
 from backgammon.server.settings import sqlite_url
-from backgammon.server.store import MatchStore
 
 HUMANS = (SeatSettings("human"), SeatSettings("human"))
 

@@ -16,7 +16,7 @@ pytest.importorskip("redis", reason="redis-py (the server extra) is not installe
 
 from redis import asyncio as redis
 
-from backgammon.server.relay import PREFIX, Relay
+from backgammon.server.play.relay import PREFIX, Relay
 
 #: Seconds a notice may take, a guard against a test that would hang, never a measure.
 PATIENCE = 10.0
@@ -125,7 +125,7 @@ def test_a_redis_that_will_not_stop_answering_still_relays_every_notice(
         parts = urlsplit(redis_url)
         denied = urlunsplit(parts._replace(netloc=f"relaying:any@{parts.netloc}"))
         try:
-            with caplog.at_level(logging.INFO, logger="backgammon.server.relay"):
+            with caplog.at_level(logging.INFO, logger="backgammon.server.play.relay"):
                 async with relays(denied, redis_url) as ((first, second), (_, heard)):
                     assert "CLIENT REPLY OFF was refused" in caplog.text
                     await second.follow("m1")

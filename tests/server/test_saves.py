@@ -17,8 +17,8 @@ from backgammon.dice import SeededDice
 from backgammon.game import Act, Action
 from backgammon.match import Match
 from backgammon.server.db import MatchRow, make_engine, migrate, now
-from backgammon.server.keys import KeptKey
-from backgammon.server.saves import (
+from backgammon.server.play.idempotency import KeptKey
+from backgammon.server.play.saves import (
     SAVE,
     AsyncDriverSaves,
     DriverSaves,

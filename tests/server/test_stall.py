@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from backgammon.server import Settings
-from backgammon.server.routes.engine import MOST_DEEP_PLAYS
+from backgammon.server.engine_api.routes import MOST_DEEP_PLAYS
 
 pytest.importorskip("uvicorn")
 

@@ -23,8 +23,8 @@ from backgammon import Position
 from backgammon.bot import Bot
 from backgammon.errors import IllegalPlayError
 from backgammon.server import Settings, create_app
-from backgammon.server.routes.help import HELP, LANGUAGES
-from backgammon.server.routes.tutorial import (
+from backgammon.server.pages.help import HELP, LANGUAGES
+from backgammon.server.pages.tutorial_script import (
     TUTORIAL,
     TutorialError,
     follow,

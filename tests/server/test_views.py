@@ -13,8 +13,8 @@ from backgammon.game import Act, Action, Rules
 from backgammon.match import Match
 from backgammon.position import WinKind
 from backgammon.server.db import now
-from backgammon.server.live import LiveMatch, SeatSettings
-from backgammon.server.views import state_of, step_view
+from backgammon.server.play.live import LiveMatch, SeatSettings
+from backgammon.server.play.views import state_of, step_view
 
 
 def live(match: Match) -> LiveMatch:
@@ -163,7 +163,7 @@ def test_the_texts_shown_are_the_states() -> None:
     import json
 
     from backgammon.fairdice import FairDice, FairMatchDice
-    from backgammon.server.views import Shown
+    from backgammon.server.play.views import Shown
 
     chooser = random.Random(11)
     for seed in range(3):

@@ -257,7 +257,7 @@ def warm_the_computer() -> None:
     then kept, so it costs a server started later nothing)."""
     from backgammon.bot import Level
     from backgammon.dice import ManualDice
-    from backgammon.server.computer import _bot, best_play
+    from backgammon.server.play.computer import _bot, best_play
 
     for level in Level:
         game = Game(dice=ManualDice(["6 1"]))

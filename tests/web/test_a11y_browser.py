@@ -27,7 +27,7 @@ from browser_support import (
     wait_version,
 )
 
-from backgammon.server.routes.help import HELP, LANGUAGES, TOPICS
+from backgammon.server.pages.help import HELP, LANGUAGES, TOPICS
 
 AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
 #: The impacts that fail the audit; "moderate" and "minor" are axe's advice.

@@ -31,7 +31,7 @@ from browser_support import (
 )
 from support import analyser_held_after_one
 
-from backgammon.server import analyses
+from backgammon.server.analysis import analyses
 
 Json = dict[str, Any]
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from backgammon.server.routes.help import LANGUAGES
+from backgammon.server.pages.help import LANGUAGES
 
 TITLES = {"en": "The rules of backgammon", "fa": "قوانین تخته نرد"}
 

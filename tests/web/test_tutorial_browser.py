@@ -16,8 +16,8 @@ import pytest
 from browser_support import centre, screenshot
 
 from backgammon import Position
-from backgammon.server.routes.help import LANGUAGES
-from backgammon.server.routes.tutorial import TUTORIAL
+from backgammon.server.pages.help import LANGUAGES
+from backgammon.server.pages.tutorial_script import TUTORIAL
 
 RAW: list[dict[str, Any]] = json.loads((TUTORIAL / "script.json").read_text())["steps"]
 

@@ -105,8 +105,6 @@ class Game(NamedActions):
         self.colours = colours
         self.on_over = on_over
         self.events: list[Event] = []
-        # The events' JSON text as made so far, and how many events it holds (events_json).
-        self._events_json: tuple[int, str] = (0, "")
         self._rolls = 0  # the ROLL events among them (rolls_drawn)
         # The state, all of it derived from the events.
         self.phase = Phase.OPENING
@@ -471,17 +469,6 @@ class Game(NamedActions):
         ['TurnPlayed']
         """
         return _history.walk(self, [*self._moments, self._moment()], start)
-
-    def events_json(self) -> str:
-        """The events as a compact JSON array of their texts (:attr:`Event.text`), extended
-        from the one made before with the events since (a match's record is written whole at
-        each action, :meth:`backgammon.match.Match.to_json`; events are only ever added)."""
-        made, text = self._events_json
-        if made != len(self.events):
-            new = ",".join(event.text for event in self.events[made:])
-            text = f"{text},{new}" if made else new
-            self._events_json = (len(self.events), text)
-        return f"[{text}]"
 
     @property
     def rolls_drawn(self) -> int:

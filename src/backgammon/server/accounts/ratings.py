@@ -1,0 +1,355 @@
+"""Who sits at a match with an account, rated matches, and the results that move ratings.
+
+A signed-in player's new match notes their account at their seat (``match_accounts``); one
+who joins it later (an invite, the lobby) is noted at theirs. A match created ``rated`` is
+rated once two different accounts sit at it: when it ends, :meth:`Ratings.finish` applies
+the FIBS formula (:mod:`backgammon.ratings`) to both ratings and writes the result, at most
+once (``rated_results`` holds one row a match). Both the joiner's account and the result are
+written in the transaction that saves the join or the last action (the ``connection`` the
+store passes), so that neither can be kept without the other: a crash between the two, or a
+join that loses a race to another process, leaves no account or rating apart from its match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Annotated, Any
+
+from fastapi import Depends, HTTPException, Request
+from sqlalchemy import Connection, Engine, Select, SQLColumnExpression, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, aliased
+from starlette.concurrency import run_in_threadpool
+
+from ...match import Match
+from ...ratings import rating_change
+from ..db import MatchAccountRow, RatedResultRow, UserRow, now
+from ..play.live import LiveMatch
+from .users import Account, AccountError
+
+
+class RatedMatchError(AccountError):
+    """A rated match asked for where none can be: a guest, money play, no opponent online,
+    or one account at both seats."""
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's name and rating as a list of matches shows them (the lobby, the live
+    matches)."""
+
+    name: str
+    rating: float
+    experience: int
+    #: Whether the match is rated.
+    rated: bool
+
+
+@dataclass(frozen=True)
+class Result:
+    """One rated match from one player's side."""
+
+    match_id: str
+    opponent: str
+    length: int
+    won: bool
+    rating_before: float
+    change: float
+    finished_at: datetime
+
+    @property
+    def rating_after(self) -> float:
+        """The player's rating once this match was counted."""
+        return self.rating_before + self.change
+
+
+@dataclass(frozen=True)
+class Seated:
+    """The accounts at a match's two seats (None at a guest's), and whether it is rated."""
+
+    seats: tuple[Standing | None, Standing | None]
+    rated: bool
+
+
+#: The users at a match's two seats, joined by :func:`with_accounts`.
+_SEAT0, _SEAT1 = aliased(UserRow, name="seat0"), aliased(UserRow, name="seat1")
+
+
+def with_accounts(
+    query: Select[*tuple[Any, ...]], match_id: SQLColumnExpression[str]
+) -> Select[*tuple[Any, ...]]:
+    """``query`` with seven more columns, which :func:`seated` reads: whether the match whose
+    id is ``match_id`` (a column of ``query``'s) is rated, and the name, rating and experience
+    of the account at each of its seats, each None where there is none. They are left joins
+    on keys, so that each row of ``query`` stays one row (a ``LIMIT`` still counts matches)."""
+    # Columns, not the rows: a list anyone may read has no use for the password hashes.
+    return (
+        query.add_columns(
+            MatchAccountRow.rated,
+            _SEAT0.name, _SEAT0.rating, _SEAT0.experience,
+            _SEAT1.name, _SEAT1.rating, _SEAT1.experience,
+        )
+        .outerjoin(MatchAccountRow, MatchAccountRow.match_id == match_id)
+        .outerjoin(_SEAT0, _SEAT0.id == MatchAccountRow.user0)
+        .outerjoin(_SEAT1, _SEAT1.id == MatchAccountRow.user1)
+    )
+
+
+def seated(
+    rated: bool | None,
+    name0: str | None, rating0: float | None, experience0: int | None,
+    name1: str | None, rating1: float | None, experience1: int | None,
+) -> Seated | None:
+    """The columns :func:`with_accounts` adds to a row, as the accounts at the match's seats;
+    None for a match no signed-in player has created or joined."""
+    if rated is None:
+        return None
+    return Seated(
+        (_standing(name0, rating0, experience0, rated),
+         _standing(name1, rating1, experience1, rated)),
+        rated,
+    )
+
+
+def _standing(
+    name: str | None, rating: float | None, experience: int | None, rated: bool
+) -> Standing | None:
+    if name is None or rating is None or experience is None:  # a guest's seat
+        return None
+    return Standing(name, rating, experience, rated)
+
+
+def check_rated(
+    creator: Account | None, length: int, online: bool, from_position: bool = False
+) -> None:
+    """Refuse (RatedMatchError) a rated match that could not be rated: one created by a
+    guest, a money session, one set up from a position, or one not against another person
+    online.
+
+    >>> try:
+    ...     check_rated(None, 5, online=True)
+    ... except RatedMatchError as error:  # doctest: +ELLIPSIS
+    ...     print(error)
+    Only a signed-in player can create a rated match; ...
+    """
+    if creator is None:
+        raise RatedMatchError(
+            "Only a signed-in player can create a rated match; sign in first."
+        )
+    if length < 1:
+        raise RatedMatchError("Money sessions are not rated: give the match a length.")
+    if from_position:
+        raise RatedMatchError("A rated match starts from the opening, not from a position.")
+    if not online:
+        raise RatedMatchError(
+            "Only a match against another signed-in player online can be rated, not one "
+            "against the computer or at one screen."
+        )
+
+
+def _check_joiner(row: MatchAccountRow | None, seat: int, player: Account | None) -> None:
+    """RatedMatchError unless ``player`` may take ``seat`` of the match whose accounts are
+    ``row``: a rated match is between two accounts."""
+    if row is None or not row.rated:
+        return
+    if player is None:
+        raise RatedMatchError("This match is rated: sign in to join it.")
+    if player.id == (row.user1 if seat == 0 else row.user0):
+        raise RatedMatchError("A rated match is between two accounts, not one.")
+
+
+class Ratings:
+    """The accounts at the matches of one database, and their ratings' history. The plain
+    methods read or write the database (call them in a worker thread); the ``async`` ones
+    are what a route calls."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def created(self, match_id: str, creator: Account | None, seat: int, rated: bool) -> None:
+        """Note the creator's account at ``seat`` of a new match (nothing for a guest)."""
+        if creator is None:
+            return
+        users = (creator.id, None) if seat == 0 else (None, creator.id)
+        with Session(self.engine) as session, session.begin():
+            session.add(
+                MatchAccountRow(match_id=match_id, user0=users[0], user1=users[1], rated=rated)
+            )
+
+    async def note_creator(self, live: LiveMatch, creator: Account | None, rated: bool) -> None:
+        """:meth:`created` for the creator of ``live`` at seat 0, in a worker thread."""
+        await run_in_threadpool(self.created, live.id, creator, 0, rated)
+
+    async def check_joiner(self, match_id: str, seat: int, player: Account | None) -> None:
+        """Refuse (403, with the sentence) a player who may not take ``seat`` (see
+        :meth:`may_join`); call before the join changes anything. The store then calls
+        :meth:`joined`, which checks again, in the join's own transaction."""
+        try:
+            await run_in_threadpool(self.may_join, match_id, seat, player)
+        except RatedMatchError as exc:
+            raise HTTPException(403, str(exc)) from None
+
+    def may_join(self, match_id: str, seat: int, player: Account | None) -> None:
+        """RatedMatchError (with the sentence) if ``player`` may not take ``seat``: the match
+        is rated and the player a guest or already at the other seat. Writes nothing."""
+        with self._transaction(None) as session:
+            _check_joiner(session.get(MatchAccountRow, match_id), seat, player)
+
+    def joined(
+        self,
+        match_id: str,
+        seat: int,
+        player: Account | None,
+        connection: Connection | None = None,
+    ) -> None:
+        """Note the account of the player who takes ``seat``, in ``connection``'s transaction
+        (the join's) if given, after the check of :meth:`may_join` (RatedMatchError)."""
+        with self._transaction(connection) as session:
+            row = session.get(MatchAccountRow, match_id)
+            _check_joiner(row, seat, player)
+            if player is None:
+                return
+            if row is None:
+                row = MatchAccountRow(match_id=match_id, rated=False)
+                session.add(row)
+            if seat == 0:
+                row.user0 = player.id
+            else:
+                row.user1 = player.id
+
+    def finish(
+        self, match_id: str, match: Match, connection: Connection | None = None
+    ) -> RatedResultRow | None:
+        """Count a rated match that is over, in ``connection``'s transaction (the last
+        action's) if given: both ratings and experiences change, and the result is written.
+        None, and nothing changes, if the match goes on, is not rated, lacks an account, or
+        was counted already."""
+        winner = match.winner
+        if winner is None:
+            return None
+        try:
+            with self._transaction(connection) as session:
+                seats = session.get(MatchAccountRow, match_id)
+                if seats is None or not seats.rated or seats.user0 is None or seats.user1 is None:
+                    return None
+                if session.scalar(
+                    select(RatedResultRow.id).where(RatedResultRow.match_id == match_id)
+                ) is not None:
+                    return None
+                # Locked (on databases that lock rows) so that two matches ending at once
+                # cannot both start from one player's old rating.
+                users = {
+                    user.id: user
+                    for user in session.scalars(
+                        select(UserRow)
+                        .where(UserRow.id.in_((seats.user0, seats.user1)))
+                        .with_for_update()
+                    )
+                }
+                players = (users[seats.user0], users[seats.user1])
+                won, lost = players[winner], players[1 - winner]
+                change = rating_change(
+                    won.rating, lost.rating, match.length, won.experience, lost.experience
+                )
+                changes = (change.winner, change.loser) if winner == 0 else (
+                    change.loser, change.winner
+                )
+                result = RatedResultRow(
+                    match_id=match_id,
+                    user0=players[0].id,
+                    user1=players[1].id,
+                    length=match.length,
+                    winner=winner,
+                    rating0=players[0].rating,
+                    rating1=players[1].rating,
+                    change0=changes[0],
+                    change1=changes[1],
+                    finished_at=now(),
+                )
+                session.add(result)
+                for player, delta in zip(players, changes, strict=True):
+                    player.rating += delta
+                    player.experience += match.length
+        except IntegrityError:  # counted meanwhile by another request or process
+            return None
+        return result
+
+    def counting(self, live: LiveMatch) -> Callable[[Connection], None] | None:
+        """What the save of ``live``'s last action writes beside it: the result of a match
+        that has just ended (:meth:`finish`), so that the action and the ratings it moves
+        are kept together or not at all. None while the match goes on."""
+        if not live.match.is_over:
+            return None
+        match_id, match = live.id, live.match
+
+        def count(connection: Connection) -> None:
+            self.finish(match_id, match, connection)
+
+        return count
+
+    @contextmanager
+    def _transaction(self, connection: Connection | None) -> Iterator[Session]:
+        """A session in a transaction of its own, or in ``connection``'s: what it writes is
+        then committed, or rolled back, with the rest of that transaction."""
+        if connection is None:
+            with Session(self.engine, expire_on_commit=False) as session, session.begin():
+                yield session
+        else:
+            with Session(bind=connection, expire_on_commit=False) as session:
+                yield session
+                session.commit()  # the outer transaction's to commit: this only flushes
+
+    def results(self, account: Account, most: int = 200) -> list[Result]:
+        """``account``'s rated matches, the latest first (at most ``most``)."""
+        opponent = aliased(UserRow)
+        rated = RatedResultRow
+        with Session(self.engine) as session:
+            rows = session.execute(
+                select(rated, opponent.name)
+                .join(
+                    opponent,
+                    ((rated.user0 == account.id) & (opponent.id == rated.user1))
+                    | ((rated.user1 == account.id) & (opponent.id == rated.user0)),
+                )
+                .order_by(RatedResultRow.id.desc())
+                .limit(most)
+            ).all()
+        results = []
+        for row, opponent_name in rows:
+            seat = 0 if row.user0 == account.id else 1
+            results.append(
+                Result(
+                    match_id=row.match_id,
+                    opponent=opponent_name,
+                    length=row.length,
+                    won=row.winner == seat,
+                    rating_before=row.rating0 if seat == 0 else row.rating1,
+                    change=row.change0 if seat == 0 else row.change1,
+                    finished_at=row.finished_at,
+                )
+            )
+        return results
+
+
+async def get_ratings(request: Request) -> Ratings:
+    """The app's rated matches and ratings (a dependency; ``async``, so that FastAPI does not
+    hand it to a worker thread)."""
+    ratings: Ratings = request.app.state.ratings
+    return ratings
+
+
+def refuse_unratable(
+    rated: bool, creator: Account | None, length: int, online: bool, from_position: bool
+) -> None:
+    """422 with the reason when a new match asks to be rated but cannot be."""
+    if rated:
+        try:
+            check_rated(creator, length, online, from_position)
+        except RatedMatchError as exc:
+            raise HTTPException(422, str(exc)) from None
+
+
+Book = Annotated[Ratings, Depends(get_ratings)]

@@ -1,0 +1,147 @@
+"""Online play: take the seat an invite gives, the lobby of matches waiting for an opponent,
+and the live matches to watch. The seat tokens themselves are checked by
+:func:`..play.deps.get_held`."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, HTTPException, status
+from fastapi import Path as InPath
+from fastapi.responses import FileResponse
+from starlette.concurrency import run_in_threadpool
+
+from ...match import Match
+from ..accounts.ratings import Seated
+from ..accounts.sessions import Viewer
+from ..http.guards import rate_limited
+from ..play.deps import Live, Matches, Store
+from ..play.schemas import Joined, JoinMatch, LiveMatchEntry, LivePlayer, LobbyEntry, Taken
+from ..play.seats import digest_of
+from ..play.service import SPENT
+from ..play.store import UnknownMatchError
+from .queries import find_invite, live_matches, open_matches
+
+router = APIRouter(tags=["online"])
+
+#: The page, which takes the seat of an invite opened as /join/<invite>.
+PAGE = Path(__file__).resolve().parents[2] / "web" / "index.html"
+
+#: The most matches the lobby lists, the newest first.
+LOBBY_SIZE = 100
+#: The most live matches listed, the latest acted in first.
+LIVE_SIZE = 50
+
+
+
+@router.post(
+    "/api/matches/join",
+    response_model=Joined,
+    dependencies=[Depends(rate_limited("create"))],
+    responses={
+        403: {"description": "a rated match: a guest, or the creator's own account"},
+        404: {"description": "no match has this invite"},
+        410: {"description": "the invite has been used"},
+        429: {"description": "too many requests from this address"},
+    },
+)
+async def join(
+    request: JoinMatch, store: Store, matches: Matches, account: Viewer
+) -> Joined:
+    """Take the seat an online match's invite gives: the answer's ``token`` holds it (send
+    it as ``Authorization: Bearer <token>``). The invite is then spent: a second use is
+    refused (410). A signed-in player's account is noted at the seat; a rated match takes
+    only a signed-in player other than its creator (403)."""
+    digest = digest_of(request.invite)
+    found = await run_in_threadpool(find_invite, store.engine, digest)
+    if found is None:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, "No match has this invite.")
+    match_id, spent = found
+    if spent:
+        raise HTTPException(status.HTTP_410_GONE, SPENT)
+    try:
+        live = await store.get(match_id)
+    except UnknownMatchError:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, "No match has this invite.") from None
+    seat, token = await matches.join(live, digest, account, request.name)
+    return Joined(id=live.id, seat=seat, token=token)
+
+
+@router.post(
+    "/api/matches/{match_id}/take",
+    response_model=Taken,
+    dependencies=[Depends(rate_limited("create"))],
+    responses={
+        404: {"description": "no such match"},
+        409: {"description": "the match's seats are held already"},
+        429: {"description": "too many requests from this address"},
+    },
+)
+async def take(live: Live, matches: Matches) -> Taken:
+    """Take the seats of a match saved before seats had tokens (its state says ``unheld``):
+    then anyone who knew its id could act in it, so the first who asks now holds its seats
+    played by people (both at one screen; against the computer, the person's), with the
+    answer's ``token``. Once taken, a match is refused (409) like any other."""
+    seats, token = await matches.take(live)
+    return Taken(id=live.id, seats=sorted(seats), token=token)
+
+
+@router.get("/api/lobby", response_model=list[LobbyEntry])
+async def lobby(store: Store) -> list[LobbyEntry]:
+    """The online matches listed in the lobby that wait for an opponent, the newest first
+    (at most 100), with a signed-in creator's name and rating and whether the match is
+    rated: join one with its ``invite``."""
+    return await run_in_threadpool(open_matches, store.engine, LOBBY_SIZE)
+
+
+@router.get("/api/matches/live", response_model=list[LiveMatchEntry])
+async def live_list(store: Store) -> list[LiveMatchEntry]:
+    """The online matches being played that spectators may watch (at ``/?match=<id>``, or
+    through ``/api/matches/{id}`` and its updates): both players have come, the creator
+    listed the match in the lobby, it is not over, and someone has acted in it within the
+    hour; the latest acted in first (at most 50), with the players' names, signed-in
+    players' ratings, and the score. No token or invite is in the answer."""
+    found = await run_in_threadpool(live_matches, store.engine, LIVE_SIZE)
+    entries = []
+    for match_id, updated_at, version, accounts in found:
+        copy = store.cached(match_id)
+        # A copy in memory at the row's version is read as it is: the list is asked for
+        # every few seconds by every open lobby, and most live matches are in memory.
+        if copy is None or copy.stale or copy.version != version:
+            try:
+                # Brought up to its row, so that the score is the one a spectator will see.
+                copy = await store.fresh(await store.get(match_id))
+            except UnknownMatchError:
+                continue
+        if not copy.match.is_over:
+            entries.append(_live_entry(copy.match, match_id, updated_at, accounts))
+    return entries
+
+
+def _live_entry(
+    match: Match, match_id: str, updated_at: datetime, accounts: Seated | None
+) -> LiveMatchEntry:
+    """A live match as the list shows it: a signed-in player by their account's name."""
+    seats = accounts.seats if accounts else (None, None)
+    return LiveMatchEntry(
+        id=match_id,
+        players=[
+            LivePlayer(name=match.players[seat], rating=None) if account is None
+            else LivePlayer(name=account.name, rating=account.rating)
+            for seat, account in enumerate(seats)
+        ],
+        score=list(match.score),
+        length=match.length,
+        rated=bool(accounts and accounts.rated),
+        updated_at=updated_at,
+    )
+
+
+@router.get("/join/{invite}", response_class=FileResponse, include_in_schema=False)
+async def join_page(
+    invite: Annotated[str, InPath(max_length=64)],
+) -> FileResponse:
+    """The page, which joins with the invite in its address."""
+    return FileResponse(PAGE)

@@ -1,0 +1,191 @@
+"""The account page (sign up, sign in, sign out) and each player's page (rating, its history,
+rated matches), rendered by the server in the page's language.
+
+The words are the game's catalogue's (``web/messages/<lang>.json``, the keys ``account.*``
+and ``player.*``; a word a catalogue lacks is said in English, as on the game's page). The
+language is ``?lang=`` where given, else the first of the browser's languages there is a
+catalogue for. The forms work through ``/js/account.js``, which sends them to the API.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Annotated, Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi.responses import HTMLResponse
+from starlette.concurrency import run_in_threadpool
+
+from ..accounts.ratings import Book
+from ..accounts.routes import PlayerName, PlayerView, player_view
+from ..accounts.sessions import SESSION_COOKIE, Viewer, set_cookies
+from ..accounts.users import NAME_LENGTHS, PASSWORD_LENGTHS, Users
+from .languages import LANGUAGES
+from .templates import render as render_template
+
+MESSAGES = Path(__file__).resolve().parents[2] / "web" / "messages"
+
+router = APIRouter(tags=["players"], include_in_schema=False)
+
+Lang = Annotated[str | None, Query(max_length=8, description="the page's language")]
+
+
+@cache
+def catalogue(lang: str) -> dict[str, str]:
+    """A language's messages, English for those it lacks."""
+    english: dict[str, str] = json.loads((MESSAGES / "en.json").read_text(encoding="utf-8"))
+    if lang == "en":
+        return english
+    own = json.loads((MESSAGES / f"{lang}.json").read_text(encoding="utf-8"))
+    return {**english, **own}
+
+
+def page_language(asked: str | None, accept: str) -> str:
+    """The language asked for, else the first of the browser's there is a catalogue for.
+
+    >>> page_language(None, "fa-IR,fa;q=0.9,en;q=0.8"), page_language("km", "vi")
+    ('fa', 'km')
+    >>> page_language("xx", "de-DE, de")
+    'en'
+    """
+    if asked in LANGUAGES:
+        return asked
+    for part in accept.split(","):
+        primary = part.split(";")[0].strip().lower().split("-")[0]
+        if primary in LANGUAGES:
+            return primary
+    return "en"
+
+
+#: How each language writes a number's digits and decimal sign (as the page's Intl does).
+_DIGITS = {"fa": str.maketrans("0123456789.-+", "۰۱۲۳۴۵۶۷۸۹٫−+")}
+_DECIMAL_COMMA = str.maketrans(".-", ",−")
+_NUMERALS = {"vi": _DECIMAL_COMMA, "km": _DECIMAL_COMMA, **_DIGITS}
+
+
+def number(value: float | int, lang: str, places: int = 2, signed: bool = False) -> str:
+    """``value`` as ``lang`` writes it (no grouping: ratings have four digits).
+
+    >>> number(1510.5, "en"), number(-10, "vi", signed=True), number(1500.25, "fa")
+    ('1510.50', '−10,00', '۱۵۰۰٫۲۵')
+    >>> number(12, "fa", places=0)
+    '۱۲'
+    """
+    text = f"{value:+.{places}f}" if signed else f"{value:.{places}f}"
+    table = _NUMERALS.get(lang)
+    return text.translate(table) if table else text
+
+
+@router.get("/account", response_class=HTMLResponse)
+async def account_page(request: Request, account: Viewer, lang: Lang = None) -> HTMLResponse:
+    """Sign up or in, or, signed in, the account's name, its page and sign-out."""
+    code = page_language(lang, request.headers.get("accept-language", ""))
+    words = catalogue(code)
+    own = {"signed_in": None} if account is None else {
+        "signed_in": words["account.signedInAs"].format(name=account.name),
+        "own_page": f"/players/{quote(account.name)}?lang={code}",
+    }
+    response = HTMLResponse(_page(
+        "account.html", code, words["account.title"], script=True,
+        forms=FORMS, refusals=REFUSALS, names=NAME_LENGTHS, passwords=PASSWORD_LENGTHS, **own,
+    ))
+    secret = request.cookies.get(SESSION_COOKIE)
+    if account is not None and secret is not None:
+        # Given again, so that a browser that lost the CSRF cookie can still sign out.
+        set_cookies(request, response, secret, request.app.state.settings.session_days)
+    return response
+
+
+@router.get("/players/{name}", response_class=HTMLResponse)
+async def player_page(
+    name: PlayerName, request: Request, accounts: Users, ratings: Book, lang: Lang = None
+) -> HTMLResponse:
+    """A player's rating, experience, rating history and rated matches."""
+    code = page_language(lang, request.headers.get("accept-language", ""))
+    words = catalogue(code)
+    try:
+        player = await run_in_threadpool(player_view, accounts, ratings, name)
+    except HTTPException:
+        missing = _page("player.html", code, words["player.notFound"], facts=None)
+        return HTMLResponse(missing, status_code=404)
+    return HTMLResponse(_page("player.html", code, player.name, **_player(player, code)))
+
+
+#: The account page's two forms: their ids, the words of their heading and button, the
+#: password's autocomplete, and whether the form says the rules of names and passwords (the
+#: pattern and lengths only mirror the server's rules, which decide).
+FORMS = (
+    {"id": "sign-in", "action": "account.signIn", "autocomplete": "current-password",
+     "rules": False},
+    {"id": "sign-up", "action": "account.signUp", "autocomplete": "new-password",
+     "rules": True},
+)
+#: The refusals the account page's script says, each a data attribute of the forms.
+REFUSALS = ("wrong", "taken", "invalid", "busy", "failed")
+#: The columns of a player's results.
+HEADS = ("player.date", "player.opponent", "player.length", "player.result", "player.change",
+         "player.after")
+
+
+def _page(template: str, lang: str, title: str, script: bool = False, **values: Any) -> str:
+    """The page ``template`` in ``lang``, headed ``title``, in the pages' one shell."""
+    words = catalogue(lang)
+    if "forms" in values:
+        values["forms"] = [{**form, "label": words[form["action"]]} for form in values["forms"]]
+    return render_template(
+        template,
+        lang=lang,
+        dir=words.get("meta.dir", "ltr"),
+        title=f"{title} · {words['app.title']}",
+        stylesheets=("/help/help.css", "/css/account.css"),
+        scripts=("/js/account.js",) if script else (),
+        say=words,
+        heading=title,
+        **values,
+    )
+
+
+def _player(player: PlayerView, lang: str) -> dict[str, Any]:
+    """What a player's page shows, its numbers written in ``lang``'s digits."""
+    words = catalogue(lang)
+    facts = {
+        "rating": number(player.rating, lang),
+        "experience": number(player.experience, lang, places=0),
+        "since": player.created[:10],
+    }
+    results = [
+        {
+            "date": result.finished[:10],
+            "opponent": result.opponent,
+            "opponent_page": f"/players/{quote(result.opponent)}?lang={lang}",
+            "length": number(result.length, lang, places=0),
+            "outcome": words["player.won"] if result.won else words["player.lost"],
+            "change": number(result.change, lang, signed=True),
+            "after": number(result.rating_after, lang),
+        }
+        for result in player.results
+    ]
+    chart = _chart(player, words, lang) if player.results else None
+    return {"facts": facts, "results": results, "chart": chart, "heads": HEADS}
+
+
+def _chart(player: PlayerView, words: dict[str, str], lang: str) -> dict[str, str]:
+    """The rating before the first rated match and after each, as a line (oldest left); its
+    text alternative says where it starts and ends, and the table below holds every value."""
+    oldest_first = player.results[::-1]
+    ratings = [oldest_first[0].rating_before, *(result.rating_after for result in oldest_first)]
+    low, high = min(ratings), max(ratings)
+    span = (high - low) or 1.0
+    width, height = 320, 120
+    step = width / (len(ratings) - 1)
+    points = " ".join(
+        f"{index * step:.1f},{height - (rating - low) / span * height:.1f}"
+        for index, rating in enumerate(ratings)
+    )
+    label = words["player.chart"].format(
+        first=number(ratings[0], lang), last=number(ratings[-1], lang)
+    )
+    return {"box": f"-4 -4 {width + 8} {height + 8}", "points": points, "label": label}

@@ -1,0 +1,114 @@
+"""The shapes of the hints' answers (``GET /api/matches/{id}/hint``), as /docs shows them:
+the best plays of a roll, a cube decision or the answer to an offer to resign, each with the
+bot's chances and its reasons (kept apart from :mod:`.schemas`, the game's states and
+actions)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from ...bot import Level
+from .schemas import StepView
+
+
+class Chances(BaseModel):
+    """One player's chances (whose, the answer says), cumulative as GNU Backgammon's: a
+    gammon counts the backgammons too."""
+
+    win: float
+    win_gammon: float
+    win_backgammon: float
+    lose_gammon: float
+    lose_backgammon: float
+
+
+class HintStepView(StepView):
+    """A checker step of a hinted play, and whether it hits a blot."""
+
+    hit: bool
+
+
+class PlayHint(BaseModel):
+    """A candidate play of the roll, with the bot's judgement of it."""
+
+    play: str = Field(description="in GNU Backgammon's notation, on the mover's point numbers")
+    equity: float = Field(description="cubeless money equity for the mover, after the play")
+    difference: float = Field(description="the equity less the best play's: 0 or below")
+    chances: Chances = Field(description="the mover's, after the play")
+    steps: list[HintStepView] = Field(description="its checker steps, in an order they can go")
+    remaining: list[HintStepView] | None = Field(
+        description="the steps still to make after those made this turn (all of ``steps`` "
+        "when none is made); null when the steps made do not lead to this play"
+    )
+    reasons: list[str] = Field(
+        description="why, in short sentences in the language asked (``lang``)"
+    )
+
+
+class CubeHint(BaseModel):
+    """The cube decision, seen as GNU Backgammon shows it: from the doubler's side."""
+
+    doubler: int = Field(description="the seat that doubles, or may double")
+    action: Literal["no double", "double", "too good"] = Field(
+        description="the doubler's right action"
+    )
+    response: Literal["take", "drop", "beaver"] = Field(
+        description="the opponent's right answer to a double"
+    )
+    recommended: Literal["roll", "double", "take", "drop", "beaver"] = Field(
+        description="what the seat asking should do now"
+    )
+    beavered: bool = Field(description="the double was beavered: the doubler takes or drops")
+    no_double: float | None = Field(description="the doubler's equity without a double")
+    double_take: float | None = Field(description="the doubler's equity if doubled and taken")
+    double_pass: float | None = Field(description="the doubler's equity if doubled and dropped")
+    unit: Literal["cube", "match"] = Field(
+        description="cube: points per unit of the cube before the double (money play); "
+        "match: the doubler's chances of winning the match"
+    )
+    chances: Chances = Field(description="the doubler's cubeless chances, before rolling")
+    reasons: list[str] = Field(
+        description="why, in short sentences in the language asked (``lang``)"
+    )
+
+
+class ResignationHint(BaseModel):
+    """Whether to accept an offer to resign, and the two values the answer weighs, for the
+    seat answering: the game the offer gives, and playing on (cubeless)."""
+
+    by: int = Field(description="the seat that offers to resign")
+    level: int = Field(ge=1, le=3, description="1 a single game, 2 a gammon, 3 a backgammon")
+    accept: bool = Field(description="the right answer: accept (else reject)")
+    accepting: float = Field(description="the value of accepting")
+    playing_on: float = Field(description="the value of playing on")
+    unit: Literal["points", "match"] = Field(
+        description="points: points a game (money play, the cube's value in); match: the "
+        "seat's chances of winning the match"
+    )
+    reasons: list[str] = Field(
+        description="why, in short sentences in the language asked (``lang``)"
+    )
+
+
+class HintView(BaseModel):
+    """The computer's advice to the seat the game waits for: the best plays of its roll, its
+    cube decision, or its answer to an offer to resign.
+
+    A move's plays are whole plays of the roll from the position at the turn's start, even
+    when steps of the turn have been made (``from_turn_start``): a player asks how the roll
+    is best played, not how to go on from a step that may be the mistake. Each play's
+    ``remaining`` steps say how to finish it from the steps made, where they lead to it.
+    """
+
+    version: int = Field(description="the state's version the hint is for")
+    seat: int = Field(description="the seat the hint is for")
+    kind: Literal["move", "cube", "resign"]
+    level: Level = Field(description="the strength the bot thought at")
+    dice: list[int] | None = Field(description="the roll of a move hint")
+    from_turn_start: bool = Field(description="steps were made: the plays start before them")
+    made: list[StepView] = Field(description="the steps made so far this turn")
+    plays: list[PlayHint] = Field(description="a move's best plays, best first")
+    cube: CubeHint | None = Field(description="a cube decision")
+    resignation: ResignationHint | None = Field(description="the answer to an offer to resign")

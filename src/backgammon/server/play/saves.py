@@ -1,0 +1,278 @@
+"""An action's save: the statements that write a match's row in place of the version the
+action was made on (and keep its idempotency key), made once, and the values they take.
+:class:`.store.MatchStore` sends them; a save that finds another version raises
+:class:`MatchChangedError`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from typing import Any, NamedTuple, cast
+from weakref import WeakKeyDictionary
+
+import psycopg
+from psycopg.types.json import set_json_dumps
+from psycopg_pool import AsyncConnectionPool
+from sqlalchemy import (
+    CursorResult,
+    Dialect,
+    Engine,
+    Integer,
+    Select,
+    String,
+    Table,
+    bindparam,
+    select,
+    update,
+)
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.sql.dml import UpdateBase
+
+from ...game import Game
+from ...match import Match
+from ..db import ActionKeyRow, JSONText, MatchRow, json_text, now
+from .idempotency import KeptKey
+
+#: Seconds the saves' connections to PostgreSQL may take to be made, at the start.
+CONNECTING = 30.0
+
+
+class MatchChangedError(RuntimeError):
+    """The database holds another version of the match than the one an action was made on
+    (another copy of it wrote first): the action is not kept."""
+
+
+_MATCHES = cast(Table, MatchRow.__table__)
+_KEYS = cast(Table, ActionKeyRow.__table__)
+#: An action's write, made once: a statement built for each save, with the record's values in
+#: it, cost more than the write itself.
+SAVE = (
+    update(_MATCHES)
+    .where(_MATCHES.c.id == bindparam("match_id"), _MATCHES.c.version == bindparam("before"))
+    .values(
+        record=bindparam("new_record", type_=_MATCHES.c.record.type),
+        version=bindparam("new_version"),
+        updated_at=bindparam("stamp", type_=_MATCHES.c.updated_at.type),
+    )
+)
+
+
+def keeping(dialect: str) -> tuple[UpdateBase, UpdateBase | None]:
+    """The statements that keep an action's key (:class:`.idempotency.KeptKey`) on the ``dialect``'s
+    database: the key's write, made after the save in its transaction (the seat's row added
+    or replaced), and, on PostgreSQL, the save and the key's write as one statement, its own
+    transaction: one round trip instead of four (BEGIN, the save, the key, COMMIT), which
+    returns the key's row exactly when the save found its version. ValueError for a
+    database other than these two."""
+    if dialect not in ("postgresql", "sqlite"):
+        raise ValueError(f"The server keeps its matches in SQLite or PostgreSQL, not {dialect}.")
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    names = ["match_id", "seat", "key", "digest", "version"]
+
+    def upsert(source: Select[Any]) -> postgresql.Insert | sqlite.Insert:
+        keep = insert(_KEYS).from_select(names, source)
+        return keep.on_conflict_do_update(
+            index_elements=[_KEYS.c.match_id, _KEYS.c.seat],
+            set_={name: keep.excluded[name] for name in names[2:]},
+        )
+
+    def key_of(match: Any) -> Select[Any]:
+        return select(
+            match,
+            bindparam("the_seat", type_=Integer()),
+            bindparam("the_key", type_=String()),
+            bindparam("the_digest", type_=String()),
+            bindparam("new_version", type_=Integer()),
+        )
+
+    after = upsert(key_of(bindparam("match_id", type_=String())))
+    if dialect != "postgresql":
+        return after, None
+    saved = SAVE.returning(_MATCHES.c.id).cte("saved")
+    # The row kept is returned: the count of an insert's rows is not told on every driver.
+    return after, upsert(key_of(saved.c.id).select_from(saved)).returning(_KEYS.c.seat)
+
+
+def save_values(
+    match_id: str, match: Match, version: int, before: int, key: KeptKey | None
+) -> dict[str, Any]:
+    """The values of a save's statements (:data:`SAVE`, :func:`keeping`)."""
+    # The record's text, made mostly of its events' texts, each made once.
+    values = {"match_id": match_id, "before": before,
+              "new_record": JSONText(match.to_json(secrets=True, events=events_json)),
+              "new_version": version, "stamp": now()}
+    if key is not None:
+        values.update(the_seat=key.seat, the_key=key.key, the_digest=key.digest)
+    return values
+
+
+#: Each game's events as JSON text, as its last save wrote them, and how many events that text
+#: holds, by game (the live match's and the computer's copy's alike; a game no longer used
+#: leaves with it). A match's record is written whole at each action, and a game's events are
+#: only ever added: only the events since are written out.
+_EVENTS: WeakKeyDictionary[Game, tuple[int, str]] = WeakKeyDictionary()
+
+
+def events_json(game: Game) -> str:
+    """``game``'s events as a JSON array (:func:`backgammon.match.events_json`), extended from
+    the one made at its last save with the events since.
+
+    >>> from backgammon.dice import ManualDice
+    >>> from backgammon.match import events_json as written_whole
+    >>> game = Match(3, dice=ManualDice(["6 1"])).game
+    >>> events_json(game)
+    '[]'
+    >>> game.roll(0)
+    >>> events_json(game) == written_whole(game) != '[]'
+    True
+    """
+    made, text = _EVENTS.get(game, (0, ""))
+    events = game.events
+    if made != len(events):
+        new = ",".join(event.text for event in events[made:])
+        text = f"{text},{new}" if made else new
+        _EVENTS[game] = (len(events), text)
+    return f"[{text}]"
+
+
+def check_saved(result: CursorResult[Any], match_id: str, key: KeptKey | None) -> None:
+    """MatchChangedError unless the save alone (:func:`keeping`) found its version: the
+    match's row written, or with a key, the key's row returned."""
+    if (result.rowcount if key is None else len(result.all())) != 1:
+        raise MatchChangedError(match_id)
+
+
+class _Prepared(NamedTuple):
+    """A statement compiled once for a dialect, to be sent to its driver as it is: its SQL,
+    for each placeholder, the name of its value and what makes that value the driver's (the
+    column type's own conversion, None where there is none), and whether the driver takes
+    them by name (psycopg's ``%(name)s``) or in order (SQLite's ``?``)."""
+
+    sql: str
+    binds: tuple[tuple[str, Callable[[Any], Any] | None], ...]
+    named: bool
+
+    @classmethod
+    def of(cls, statement: UpdateBase, dialect: Dialect) -> _Prepared:
+        compiled = statement.compile(dialect=dialect)
+        converters = {
+            name: bind.type.dialect_impl(dialect).bind_processor(dialect)
+            for name, bind in compiled.binds.items()
+        }
+        names = compiled.positiontup
+        binds = tuple((name, converters[name]) for name in names or converters)
+        return cls(compiled.string, binds, names is None)
+
+    def bound(self, values: dict[str, Any]) -> tuple[Any, ...] | dict[str, Any]:
+        """The placeholders' values, from the values by name."""
+        pairs = (
+            (name, values[name] if convert is None else convert(values[name]))
+            for name, convert in self.binds
+        )
+        return dict(pairs) if self.named else tuple(value for _, value in pairs)
+
+
+class DriverSaves:
+    """Actions' saves on SQLite, each (the match's row, and the action's key) sent on one
+    connection of the driver's own, kept open: SQLAlchemy's way to a statement (a
+    connection from the pool, a transaction, an execution context, a result) cost more CPU
+    than SQLite's write (``bench/server/server.py``). The statements are SQLAlchemy's
+    (:data:`SAVE`, and ``keep``, the key's write :func:`keeping` made), compiled once,
+    their values converted by their columns' types; a failure is SQLAlchemy's error
+    (:class:`~sqlalchemy.exc.DBAPIError`) as for any other write. For one thread at a time
+    (the event loop's: SQLite's saves are made there, :meth:`.store.MatchStore._written`)."""
+
+    def __init__(self, engine: Engine, keep: UpdateBase) -> None:
+        dialect = engine.dialect
+        assert dialect.name == "sqlite"
+        self._error: type[Exception] = dialect.loaded_dbapi.Error
+        self._save = _Prepared.of(SAVE, dialect)
+        self._keep = _Prepared.of(keep, dialect)
+        # From the pool, so made as every connection is (the pragmas: db._sqlite_pragmas).
+        self._connection = engine.raw_connection()
+
+    def save(self, values: dict[str, Any], keep: bool) -> None:
+        """Write the save of :func:`save_values` (and its key where ``keep``), all or nothing:
+        MatchChangedError if the row holds another version than the one the save names."""
+        connection = self._connection
+        statement = self._save
+        try:
+            cursor = connection.cursor()
+            try:
+                cursor.execute(statement.sql, statement.bound(values))
+                if cursor.rowcount != 1:
+                    connection.rollback()
+                    raise MatchChangedError(values["match_id"])
+                if keep:
+                    statement = self._keep
+                    cursor.execute(statement.sql, statement.bound(values))
+                connection.commit()
+            finally:
+                cursor.close()
+        except self._error as exc:
+            with contextlib.suppress(self._error):
+                connection.rollback()
+            raise DBAPIError.instance(statement.sql, None, exc, self._error) from exc
+
+    def close(self) -> None:
+        """Give the connection back (closed, when the pool is full)."""
+        self._connection.close()
+
+
+class AsyncDriverSaves:
+    """Actions' saves on PostgreSQL, each one statement, its own transaction (the save, or
+    with a key, the save and the key's write as one: :func:`keeping`), sent from the event
+    loop on psycopg's asyncio connections, at most ``size`` at once, kept open in psycopg's
+    pool (``psycopg_pool``). SQLAlchemy's asynchronous engine, on the same connections, spent
+    more than twice the client's CPU of the driver's own call on a save (about 390 against
+    120 to 175 µs, a loop of saves), each of its steps (the pool, the transaction, the
+    execution context, the result) run in a greenlet. The statements are SQLAlchemy's,
+    compiled once, their values converted by their columns' types; a failure is SQLAlchemy's
+    error (:class:`~sqlalchemy.exc.DBAPIError`) as for any other write. Open it, use it and
+    close it in one event loop (the app's)."""
+
+    def __init__(self, engine: Engine, keep: UpdateBase, size: int) -> None:
+        dialect = engine.dialect
+        assert dialect.name == "postgresql"
+        self._save = _Prepared.of(SAVE, dialect)
+        self._keep = _Prepared.of(keep, dialect)
+        url = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        # Every connection made at the start and kept: a pool that grew on demand made its
+        # saves wait for a new connection (a backend started, its catalogs read) at the first
+        # busy moment, and again after each quiet spell (its idle connections closed).
+        self._pool = AsyncConnectionPool(
+            url, min_size=size, max_size=size, open=False, kwargs={"autocommit": True},
+            configure=_writes_json_text,
+        )
+
+    async def open(self) -> None:
+        """Start the pool, once its connections are made (PoolTimeout where they cannot be
+        within ``CONNECTING`` seconds)."""
+        await self._pool.open(wait=True, timeout=CONNECTING)
+
+    async def save(self, values: dict[str, Any], keep: bool) -> None:
+        """Write the save of :func:`save_values` (with its key's where ``keep``), all or
+        nothing: MatchChangedError if the row holds another version than the one it names."""
+        statement = self._keep if keep else self._save
+        try:
+            async with self._pool.connection() as connection:
+                cursor = await connection.execute(statement.sql, statement.bound(values))
+                # With a key, the key's row is returned exactly when the save found its
+                # version (the count of an insert's rows is not told).
+                found = len(await cursor.fetchall()) if keep else cursor.rowcount
+        except psycopg.Error as exc:  # the pool's timeout too
+            raise DBAPIError.instance(statement.sql, None, exc, psycopg.Error) from exc
+        if found != 1:
+            raise MatchChangedError(values["match_id"])
+
+    async def close(self) -> None:
+        """Close the pool's connections."""
+        await self._pool.close()
+
+
+async def _writes_json_text(connection: psycopg.AsyncConnection[Any]) -> None:
+    """Have ``connection`` write JSON values as SQLAlchemy's do (:func:`.db.json_text`: a
+    record's text made already, as it is), which the JSON columns' conversion expects."""
+    set_json_dumps(json_text, connection)

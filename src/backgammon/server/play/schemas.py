@@ -1,0 +1,529 @@
+"""The shapes of the API's requests and answers, as /docs shows them.
+
+Point numbers in actions are the moving player's own (1..24, 25 the bar, 0 off), as in the
+game's notation. The board in an answer is drawn from one seat's side (``view``): entry ``i``
+of ``board.points`` is that seat's point ``i + 1``, and each step also names the places it
+joins on that board (``board_from``, ``board_to``: the viewer's point numbers, with 25 the
+mover's bar and 0 the mover's tray), so a page can highlight them without knowing the rules.
+Lists of two (``score``, ``bar``, ``off``, ``pips``, ``actions``, ``seats``) are by seat.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from datetime import datetime
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt
+
+from ...bot import Level
+from ...cube import HIGHEST_CUBE, MAX_MATCH_LENGTH
+from ...variants import Variant
+
+# Numbers and switches are strict: a seat is never 1.0 or true, a length never true, a
+# switch never "yes". Text that the game reads (plays, IDs) is printable ASCII.
+Seat = Annotated[StrictInt, Field(ge=0, le=1)]
+Ascii = Annotated[str, Field(pattern=r"^[ -~]*$")]
+
+
+def _no_control_characters(name: str) -> str:
+    """A name as records and files can hold it: no control characters, no lone surrogates.
+
+    >>> _no_control_characters("Ann")
+    'Ann'
+    >>> _no_control_characters("A" + chr(0))
+    Traceback (most recent call last):
+    ...
+    ValueError: a name holds no control characters
+    """
+    if any(unicodedata.category(character) in ("Cc", "Cs") for character in name):
+        raise ValueError("a name holds no control characters")
+    return name
+
+
+Name = Annotated[str, Field(min_length=1, max_length=40), AfterValidator(_no_control_characters)]
+
+
+class _Request(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class CreateMatch(_Request):
+    """A new match to ``length`` points, or a money session (0), with its options."""
+
+    length: StrictInt = Field(
+        0, ge=0, le=MAX_MATCH_LENGTH, description="points to win; 0 for money play"
+    )
+    opponent: Literal["human", "computer", "online"] = Field(
+        "computer",
+        description="the computer, another person at the same screen, or a person elsewhere "
+        "(online: the answer's ``invite`` gives them the other seat)",
+    )
+    lobby: StrictBool = Field(
+        False, description="online: list the match in the lobby, for anyone to join"
+    )
+    level: Level = Field(Level.INTERMEDIATE, description="the computer's strength")
+    colour: Literal["white", "black"] = Field("white", description="the colour of seat 0")
+    names: tuple[Name, Name] | None = Field(
+        None, description="the players' names for records (seat 0, seat 1)"
+    )
+    variant: Variant = Variant.STANDARD
+    cube: StrictBool = True
+    jacoby: StrictBool = Field(False, description="money play only")
+    beavers: StrictBool = Field(False, description="money play only")
+    automatic_doubles: StrictInt = Field(
+        0, ge=0, le=8, description="money play: the cap of automatic doubles a game"
+    )
+    max_cube: StrictInt | None = Field(
+        None,
+        ge=1,
+        le=HIGHEST_CUBE,
+        description=f"the highest cube value, a power of two (by default {HIGHEST_CUBE}, "
+        "as GNU Backgammon's)",
+    )
+    crawford: StrictBool = Field(True, description="matches: the Crawford rule")
+    opening_reroll: StrictBool = False
+    auto_forced: StrictBool = Field(False, description="play forced plays for the player")
+    auto_race_roll: StrictBool = Field(False, description="roll for the player in a pure race")
+    seed: StrictInt | None = Field(
+        None,
+        ge=0,
+        lt=2**63,
+        description="seeded dice, known in advance: only where the server allows it "
+        "(for tests and reproductions); the state then shows the seed",
+    )
+    rated: StrictBool = Field(
+        False,
+        description="a rated match (FIBS ratings): only to a length, between two signed-in "
+        "players online, from the opening",
+    )
+    position: Ascii | None = Field(
+        None,
+        max_length=100,
+        description="start from a position instead of the opening roll: a GNU Backgammon "
+        "Position ID (seat 0 to roll), a full GNU Backgammon ID or an XGID; the last two "
+        "also give the dice, the cube, and the match length and score (over ``length``)",
+    )
+
+
+class AddSeed(_Request):
+    """A player's own seed for the fair dice of the game in play, before its first roll (it
+    holds for the next games too, until changed)."""
+
+    seat: Seat = Field(description="the seat whose seed it is")
+    seed: str = Field(
+        pattern=r"^[A-Za-z0-9._-]{0,64}$",
+        description="up to 64 letters, digits, '.', '_' or '-'; empty takes the seed back",
+    )
+
+
+class _Action(_Request):
+    seat: Seat = Field(description="the seat that acts")
+    version: StrictInt = Field(
+        ge=0,
+        description="the state's version the action was made on (required); a stale one "
+        "is refused (409) and changes nothing, so a double click, or the same action sent "
+        "twice, acts once",
+    )
+
+
+class Roll(_Action):
+    """Roll the dice (the opening roll rolls one die a seat)."""
+
+    action: Literal["roll"]
+
+
+class Double(_Action):
+    """Offer a double before rolling."""
+
+    action: Literal["double"]
+
+
+class Take(_Action):
+    """Take the double offered."""
+
+    action: Literal["take"]
+
+
+class Drop(_Action):
+    """Drop the double offered, conceding the game."""
+
+    action: Literal["drop"]
+
+
+class Beaver(_Action):
+    """Redouble at once, keeping the cube (money play with beavers)."""
+
+    action: Literal["beaver"]
+
+
+class Step(_Action):
+    """Move one checker by one die, on the mover's own point numbers."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    action: Literal["step"]
+    from_: StrictInt = Field(alias="from", ge=0, le=25, description="25 is the bar")
+    to: StrictInt = Field(ge=0, le=25, description="0 is off")
+
+
+class Undo(_Action):
+    """Take back the last step of this turn."""
+
+    action: Literal["undo"]
+
+
+class Confirm(_Action):
+    """End the turn once its steps make a whole play."""
+
+    action: Literal["confirm"]
+
+
+class Play(_Action):
+    """Play a whole turn in notation, such as ``13/7 8/7``."""
+
+    action: Literal["play"]
+    play: Ascii = Field(max_length=200)
+
+
+class Resign(_Action):
+    """Offer to resign: 1 a single game, 2 a gammon, 3 a backgammon."""
+
+    action: Literal["resign"]
+    level: StrictInt = Field(1, ge=1, le=3)
+
+
+class Claim(_Action):
+    """Claim the game of an opponent who has left an online match (the state's ``claim``
+    says from when): it ends as their resignation at ``level`` would; ``match``: the
+    whole match too."""
+
+    action: Literal["claim"]
+    level: StrictInt = Field(1, ge=1, le=3)
+    match: StrictBool = False
+
+
+class Accept(_Action):
+    """Accept the resignation offered."""
+
+    action: Literal["accept"]
+
+
+class Reject(_Action):
+    """Reject the resignation offered; the game goes on."""
+
+    action: Literal["reject"]
+
+
+#: The longest ``.mat`` text taken for analysis (a long match's file is some 100 kB).
+MAX_MAT_TEXT = 1_000_000
+
+
+class UploadMat(_Request):
+    """A ``.mat`` file to analyse, as its text."""
+
+    text: str = Field(max_length=MAX_MAT_TEXT, description="the file's text")
+
+
+ActionRequest = Annotated[
+    Roll | Double | Take | Drop | Beaver | Step | Undo | Confirm | Play | Resign | Accept | Reject
+    | Claim,
+    Field(discriminator="action"),
+]
+
+
+class SeatView(BaseModel):
+    """Who plays a seat."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["human", "computer"]
+    level: Level | None
+    name: str
+    colour: str
+
+
+class OfferView(BaseModel):
+    """A double waiting for its answer."""
+
+    by: int
+    value: int
+    beavered: bool
+
+
+class CubeView(BaseModel):
+    """The cube: its value, its owner (None: in the middle) and any double offered."""
+
+    value: int
+    owner: int | None
+    offer: OfferView | None
+    used: bool = Field(description="false when the game is played without the cube")
+
+
+class ResignationView(BaseModel):
+    """A resignation waiting for its answer."""
+
+    by: int
+    level: int
+
+
+class ResultView(BaseModel):
+    """How a game ended."""
+
+    winner: int
+    kind: Literal["single", "gammon", "backgammon"]
+    points: int
+    reason: Literal["bear off", "drop", "resign", "claim"]
+
+
+class PointView(BaseModel):
+    """One point: whose checkers are on it (None: nobody's) and how many."""
+
+    model_config = ConfigDict(frozen=True)
+
+    seat: int | None
+    count: int
+
+
+class BoardView(BaseModel):
+    """The checkers, drawn from the viewer's side."""
+
+    model_config = ConfigDict(frozen=True)
+
+    points: list[PointView] = Field(description="the viewer's points 1..24, in order")
+    bar: list[int]
+    off: list[int]
+    pips: list[int]
+
+
+class StepView(BaseModel):
+    """A checker step: on the mover's numbers, and where it lies on the viewer's board."""
+
+    model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True, frozen=True)
+
+    from_: int = Field(alias="from")
+    to: int
+    board_from: int
+    board_to: int
+
+
+class DieView(BaseModel):
+    """One die of the roll being played (doubles give four), and whether it is used."""
+
+    model_config = ConfigDict(frozen=True)
+    value: int
+    used: bool
+
+
+class PlayedStepView(BaseModel):
+    """One checker step of a play in the record, on the mover's numbers (25 the bar, 0 off),
+    and whether it hit a blot."""
+
+    model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True)
+
+    from_: int = Field(alias="from")
+    to: int
+    hit: bool
+
+
+class EntryView(BaseModel):
+    """One entry of a game's record.
+
+    ``kind`` is ``opening`` (``dice`` are seat 0's die and seat 1's), ``play`` (``dice`` and
+    ``play`` in notation, None for no move, and its ``steps`` one by one, for a page to say
+    them in words), ``double``, ``beaver`` (``value``), ``take``, ``drop``, ``resign``
+    (``level``), ``accept`` or ``reject``. ``auto``: the game made it.
+    """
+
+    seat: int
+    kind: Literal[
+        "opening", "play", "double", "beaver", "take", "drop", "resign", "accept", "reject"
+    ]
+    dice: list[int] | None = None
+    play: str | None = None
+    steps: list[PlayedStepView] | None = None
+    value: int | None = None
+    level: int | None = None
+    auto: bool = False
+
+
+class FairDiceView(BaseModel):
+    """A game's provably fair dice (docs/guide/online.md, "Provably fair dice"): the commitment
+    published before its first roll, the players' seeds, and the server seed once the game
+    is over."""
+
+    model_config = ConfigDict(frozen=True)
+
+    commitment: str = Field(description="SHA-256 of the secret server seed, in hex")
+    seeds: list[str] = Field(description="each seat's own seed (empty: none)")
+    server_seed: str | None = Field(None, description="revealed when the game is over, in hex")
+    rolls: int = Field(description="the rolls made so far; the next is number rolls + 1")
+
+
+class GameView(BaseModel):
+    """One game of the match: its record, the score before it, and its result."""
+
+    number: int
+    score_before: list[int]
+    crawford: bool
+    entries: list[EntryView] = Field(
+        description="the game's entries from place ``first_entry`` on (all of them but in "
+        "a state's record of changes, ``record_since``)"
+    )
+    first_entry: int = Field(
+        0, description="the place, among all the game's entries, of the first one given"
+    )
+    result: ResultView | None
+    fair_dice: FairDiceView | None = None
+
+
+class ClaimView(BaseModel):
+    """When the other side may claim the game of a seat an online game waits for."""
+
+    against: int = Field(description="the seat the game waits for")
+    after: datetime = Field(description="from this time the other seat may claim")
+
+
+class SharedState(BaseModel):
+    """What a state shows every seat alike: all of :class:`State` but the side its board is
+    drawn from (a state's text is made of this part, made once for all the pages an action
+    reaches, and each page's side)."""
+
+    id: str
+    version: int = Field(description="the number of events so far; every action raises it")
+    seed: int | None = Field(
+        description="the dice's seed, when the match was started with one: its rolls are "
+        "then known in advance"
+    )
+    fair_dice: FairDiceView | None = Field(
+        None,
+        description="the provably fair dice of the game in play (None: seeded dice, or a "
+        "match from before fair dice)",
+    )
+    seats: list[SeatView]
+    length: int = Field(description="0 for money play")
+    score: list[int]
+    match_over: bool
+    winner: int | None
+    game_number: int
+    crawford: bool = Field(description="this game is the Crawford game: no doubling")
+    phase: Literal["opening", "roll", "cube", "move", "confirm", "resign", "over"]
+    on_roll: int
+    to_act: int | None = Field(description="the seat the game waits for (None: either)")
+    dice: list[DieView] = Field(description="the roll being played, empty otherwise")
+    opening_tie: list[int] | None = Field(description="the opening roll's tied dice, if any")
+    cube: CubeView
+    resignation: ResignationView | None
+    result: ResultView | None = Field(description="the result of the game shown")
+    actions: list[list[str]] = Field(description="the actions each seat may take now")
+    record: list[GameView] = Field(
+        description="the match's games, each with its entries; where ``record_since`` is "
+        "set, only what changed after that version"
+    )
+    record_since: int | None = Field(
+        None,
+        description="None: ``record`` is the whole record. A version: ``record`` holds only "
+        "the games from the one in play at that version on, the first of them with only the "
+        "entries made after it (from its place ``first_entry``); a client that holds the "
+        "state of that version or a later one keeps its entries before ``first_entry`` and "
+        "takes the rest, and every later game, from this one",
+    )
+    gnubg_id: str | None
+    xgid: str | None
+    rules: dict[str, object]
+    online: bool = Field(description="the seats are played from two places")
+    waiting_for_opponent: bool = Field(
+        description="online: the invite is not yet taken, so no one may act"
+    )
+    unheld: bool = Field(
+        False, description="saved before seats had tokens: the first who asks takes its "
+        "seats (POST /api/matches/{id}/take)"
+    )
+    claim: ClaimView | None = Field(
+        description="online: when the seat the game waits for may be claimed against"
+    )
+
+
+class State(SharedState):
+    """Everything a client needs to show the match and offer the next action."""
+
+    view: int = Field(description="the seat whose side the board is drawn from")
+    board: BoardView
+    steps: list[StepView] = Field(description="the checker steps that may come next")
+    made: list[StepView] = Field(description="the steps made so far this turn")
+
+
+class Created(State):
+    """A new match's state, with the creator's seat token (send it with every action, hint
+    and analysis request as ``Authorization: Bearer <token>``) and, for an online match,
+    the invite that gives the other seat."""
+
+    token: str
+    invite: str | None
+
+
+class JoinMatch(_Request):
+    """Take the seat an invite gives."""
+
+    invite: Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
+    name: Name | None = Field(None, description="the joining player's name")
+
+
+class Joined(BaseModel):
+    """The seat taken: the match, the seat, and its token."""
+
+    id: str
+    seat: int
+    token: str
+
+
+class Taken(BaseModel):
+    """The seats of a match saved before seats had tokens, taken: their token."""
+
+    id: str
+    seats: list[int]
+    token: str
+
+
+class LobbyEntry(BaseModel):
+    """An online match waiting for an opponent."""
+
+    id: str
+    invite: str = Field(description="join with it (POST /api/matches/join)")
+    creator: str = Field(description="the creator's name")
+    rating: float | None = Field(description="a signed-in creator's rating (FIBS)")
+    rated: bool = Field(False, description="the match is rated: only signed-in players join")
+    seat: int = Field(description="the seat a joining player takes")
+    length: int = Field(description="0 for money play")
+    crawford: bool = Field(description="the Crawford rule applies (a match)")
+    rules: dict[str, object]
+    created_at: datetime
+
+
+class LivePlayer(BaseModel):
+    """A player of a live match: their name, and a signed-in player's rating."""
+
+    name: str
+    rating: float | None = Field(description="a signed-in player's rating (FIBS)")
+
+
+class LiveMatchEntry(BaseModel):
+    """An online match both of whose players have come, being played: watch it at
+    ``/?match=<id>`` (read-only without a seat's token)."""
+
+    id: str
+    players: list[LivePlayer] = Field(description="by seat")
+    score: list[int] = Field(description="by seat: points so far")
+    length: int = Field(description="0 for money play")
+    rated: bool
+    updated_at: datetime = Field(description="the last action")
+
+
+class DecisionBoard(BaseModel):
+    """The board of a moment given by gnubg's IDs, drawn from one seat's side."""
+
+    board: BoardView
+    on_roll: int = Field(description="the seat on roll (and to decide)")
+    dice: list[int] | None = Field(description="the roll to play, if rolled")
+    cube_value: int
+    cube_owner: int | None = Field(description="the seat owning the cube; null: centred")

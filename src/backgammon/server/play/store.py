@@ -1,0 +1,490 @@
+"""The matches being played: kept in memory while in use, written through to the database.
+
+The database is the source of truth. Each accepted action is saved, in one write, before its
+answer goes out, so the database always holds the record the players last saw. A save names
+the version it was made on and is refused if the database holds another
+(:class:`MatchChangedError`), so two copies of a match can never both write; the copy that
+lost is marked stale and read again from its row before it is next used (:meth:`MatchStore.
+current`). With a database that several processes share (``shared``: anything but SQLite),
+every use of a match first compares its version with the row's, and a copy behind the row
+takes the events it lacks from the record, one at a time, each shown to the watching pages
+(:mod:`.copies`). A match not in memory (after a restart) is rebuilt by replaying its
+record; seeded dice then resume where the record left them, so they go on exactly as they
+would have.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Executable,
+    select,
+    update,
+)
+from sqlalchemy.orm import Session
+from starlette.concurrency import run_in_threadpool
+
+from ...dice import SeededDice
+from ...match import Match
+from ..db import SAVING_CONNECTIONS, MatchRow, autocommitting, now
+from .copies import catch_up, may_hold, take_news
+from .idempotency import KeptKey
+from .live import LiveMatch, SeatSettings, events_in
+from .news import News, news_of
+from .saves import (
+    SAVE,
+    AsyncDriverSaves,
+    DriverSaves,
+    MatchChangedError,
+    check_saved,
+    keeping,
+    save_values,
+)
+from .seats import Seating
+
+log = logging.getLogger(__name__)
+
+#: The most notices a copy holds (:meth:`MatchStore.hold`): a process whose pages only watch
+#: a match would otherwise keep every action's news until the match is next used there.
+#: Past this many they are dropped, and the copy is brought up to its row when next used.
+HELD_NEWS = 256
+
+
+class UnknownMatchError(LookupError):
+    """No match has this id."""
+
+
+class MatchStore:
+    """Loads, caches and saves matches; one per app.
+
+    At most ``most`` matches stay in memory, and none unused for ``idle`` seconds, except
+    those in use: an action or the computer under way, or a page watching (``watched``).
+    A match that left memory is loaded again from the database when next asked for.
+    ``shared``: other processes write to the database too, so a copy is checked against its
+    row before use. ``shown`` is called with the match after each event a copy takes from
+    its row (the hub shows it to the pages), ``saved`` with a match's id and new version
+    after each write (the relay tells the other processes).
+    """
+
+    def __init__(
+        self,
+        engine: Engine,
+        most: int = 1000,
+        idle: float = 600.0,
+        watched: Callable[[str], bool] = lambda _id: False,
+        *,
+        shared: bool = False,
+        shown: Callable[[LiveMatch, Mapping[int | None, str], bool], None] | None = None,
+        saved: Callable[[str, int, str | None], None] | None = None,
+    ) -> None:
+        self.engine = engine
+        # For the statements that are each their own transaction: the reads, and a save
+        # made in one statement (:meth:`_alone_statement`).
+        self._alone = autocommitting(engine)
+        self._keep_key, self._save_keeping = keeping(engine.dialect.name)
+        # On PostgreSQL, the actions' saves from the event loop (:meth:`open`), and that loop.
+        self._saves: AsyncDriverSaves | None = None
+        self._saves_loop: asyncio.AbstractEventLoop | None = None
+        # On SQLite served from this process alone (saves made in its event loop), the
+        # actions' saves' own connection, made at the first.
+        self._drives = engine.dialect.name == "sqlite" and not shared
+        self._driver: DriverSaves | None = None
+        self.most = most
+        self.idle = idle
+        self.watched = watched
+        self.shared = shared
+        #: Show the pages the state ``live`` has come to (one event taken from another
+        #: process), with the texts of its shared part made there, by their ``since``;
+        #: ``again``: read from its row, it may be new at the version they were shown (a
+        #: seat taken elsewhere). A page shown a state already (:meth:`hold`) is not again.
+        self.shown: Callable[[LiveMatch, Mapping[int | None, str], bool], None] = (
+            shown or (lambda _live, _shared, _again: None)
+        )
+        self.saved: Callable[[str, int, str | None], None] = (
+            saved or (lambda _id, _version, _news: None)
+        )
+        #: Whether :attr:`saved` tells other processes, which take a save's news (news_of).
+        self.telling = saved is not None
+        # The refreshing tasks under way, kept so that they are not collected before they end.
+        self._tasks: set[asyncio.Task[None]] = set()
+        # By last use, the least recent first, with the time of that use.
+        self._live: OrderedDict[str, tuple[LiveMatch, float]] = OrderedDict()
+
+    def __contains__(self, match_id: object) -> bool:
+        """Whether the match is in memory."""
+        return match_id in self._live
+
+    async def add(
+        self,
+        match: Match,
+        seats: tuple[SeatSettings, SeatSettings],
+        seed: int | None,
+        seating: Seating,
+    ) -> LiveMatch:
+        """Store a new match and keep it in memory."""
+        live = LiveMatch(secrets.token_urlsafe(12), match, seats, seed, now(), seating)
+        await self._written(self._insert, live)
+        self._keep(live)
+        return live
+
+    async def get(self, match_id: str) -> LiveMatch:
+        """The match with this id, from memory or rebuilt from the database."""
+        kept = self._live.get(match_id)
+        if kept is not None:
+            return self._keep(kept[0])
+        loaded = await run_in_threadpool(self._load, match_id)
+        # Another request may have loaded it meanwhile: keep one copy, and one lock.
+        kept = self._live.get(match_id)
+        return self._keep(loaded if kept is None else kept[0])
+
+    def _keep(self, live: LiveMatch) -> LiveMatch:
+        """Note ``live``'s use now, and let the matches unused too long leave memory."""
+        stamp = time.monotonic()
+        self._live[live.id] = (live, stamp)
+        self._live.move_to_end(live.id)
+        # From the least recent on, and only as far as needed: the loop runs at every use.
+        leaving = []
+        kept = len(self._live)
+        for match_id, (other, used) in self._live.items():
+            if match_id == live.id or (kept <= self.most and stamp - used < self.idle):
+                break  # the rest were used later
+            if not self._in_use(other):
+                leaving.append(match_id)
+                kept -= 1
+        for match_id in leaving:
+            del self._live[match_id]
+        return live
+
+    def _in_use(self, live: LiveMatch) -> bool:
+        return (
+            live.lock.locked()
+            or live.computer_queued
+            or live.refresh_queued
+            or self.watched(live.id)
+        )
+
+    def cached(self, match_id: str) -> LiveMatch | None:
+        """The match's copy in this process's memory, if any (its use is not noted)."""
+        kept = self._live.get(match_id)
+        return None if kept is None else kept[0]
+
+    async def fresh(self, live: LiveMatch) -> LiveMatch:
+        """``live`` as committed: once a write under way is done (the copy may hold an
+        action not yet committed), and brought up to its row where it may be behind (a
+        failed save; on a shared database, another process's actions, unless an action
+        holds its lock: that action brings it up to date, and the computer's turn holds the
+        lock while it shows its steps, all committed already)."""
+        await live.written.wait()
+        if live.stale or (self.shared and not live.lock.locked()):
+            async with live.lock:
+                await self.current(live)
+        return live
+
+    async def current(self, live: LiveMatch, newer: int = -1) -> None:
+        """Bring ``live`` up to its row: call with its lock held, before acting on it. Alone
+        on the database, only a copy whose save failed is read again; shared, the row's
+        version is read (unless the row is known to hold version ``newer``, past this
+        copy's), and a copy behind it takes the events it lacks, one at a time, each shown
+        (:attr:`shown`): from the news of the saves that made them (:func:`.news.read_news`),
+        told by the processes that made them and held (:meth:`hold`), where they go on
+        from this copy; else from the row."""
+        if not (self.shared or live.stale):
+            return
+        news, live.news = live.news, []
+        if news and take_news(live, news, self.shown) and live.version == newer:
+            return
+        # An unheld match (:attr:`.seats.Seating.unheld`) is read whole: its seats may have
+        # been taken elsewhere, which changes its settings, not its record.
+        if not (live.stale or live.seating.unheld):
+            if newer <= live.version and (
+                await run_in_threadpool(self._version, live.id) == live.version
+            ):
+                return
+            # Only the events this copy lacks are applied: replaying the whole record costs
+            # tens of times more. A match that waited for its opponent is read whole: the
+            # seat taken is in its settings too.
+            if live.seating.invite is None:
+                record = await run_in_threadpool(self._record, live.id)
+                if catch_up(live, record, self.shown):
+                    return
+        live.adopt(await run_in_threadpool(self._load, live.id))
+        self.shown(live, {}, True)
+
+    may_hold = staticmethod(may_hold)
+
+    def hold(self, live: LiveMatch, newer: int, news: News | None = None) -> None:
+        """Keep what another process told (the row holds version ``newer``, and, with
+        ``news``, what its save added: :func:`.news.read_news`), for ``live`` to take when next
+        brought up to its row (:meth:`current`): its pages were shown the state told
+        already (:meth:`.watchers.Hub.told`), and until an action or a reader needs the match,
+        taking its events would be work for nothing."""
+        live.heard = max(live.heard, newer)
+        if news is not None:
+            if len(live.news) >= HELD_NEWS:
+                live.news.clear()  # what follows no longer goes on from the copy: read
+            live.news.append(news)
+
+    def refresh_soon(self, live: LiveMatch, newer: int = -1, news: News | None = None) -> None:
+        """Bring ``live`` up to its row in the background, once its lock is free (another
+        process has told that the row holds version ``newer``, and, with ``news``, what its
+        save added: :func:`.news.read_news`)."""
+        self.hold(live, newer, news)
+        if live.refresh_queued:
+            return
+        live.refresh_queued = True
+
+        async def refresh() -> None:
+            async with live.lock:
+                live.refresh_queued = False
+                try:
+                    await self.current(live, live.heard)
+                except Exception:
+                    # The next use of the match reads its row again.
+                    log.exception("match %s could not be brought up to its row", live.id)
+
+        task = asyncio.get_running_loop().create_task(refresh())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def settle(self) -> None:
+        """Wait until the refreshing tasks under way have ended (a clean shutdown)."""
+        while self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    async def open(self) -> None:
+        """Save the actions from the running event loop (the app's, at its start) where the
+        database is PostgreSQL (:class:`.saves.AsyncDriverSaves`); on SQLite, before this,
+        and in another loop (its connections belong to this one), saves are made as every
+        other write is (:meth:`_written`)."""
+        if self.engine.dialect.name == "postgresql" and self._saves is None:
+            assert self._save_keeping is not None  # PostgreSQL's: the save and key as one
+            saves = AsyncDriverSaves(self.engine, self._save_keeping, SAVING_CONNECTIONS)
+            await saves.open()
+            self._saves, self._saves_loop = saves, asyncio.get_running_loop()
+
+    async def close(self) -> None:
+        """Stop saving from the event loop (the app's end), its connections closed (and on
+        SQLite, the saves' own)."""
+        saves, self._saves = self._saves, None
+        if saves is not None and self._saves_loop is asyncio.get_running_loop():
+            await saves.close()
+        self._saves_loop = None
+        driver, self._driver = self._driver, None
+        if driver is not None:
+            driver.close()
+
+    async def save(
+        self,
+        live: LiveMatch,
+        before: int,
+        match: Match | None = None,
+        key: KeptKey | None = None,
+        also: Callable[[Connection], None] | None = None,
+        state: str | None = None,
+    ) -> None:
+        """Write the record of ``match`` (the live match by default) in place of version
+        ``before``, with the action's ``key`` and what ``also`` writes (a match's result),
+        all or nothing, and tell :attr:`saved` (with the ``state`` to show the pages that
+        saw version ``before``, if given: :func:`.news.news_of`); on failure (MatchChangedError if
+        the database no longer holds version ``before``, or the database's error), mark the
+        match stale, so that it is read again from its row before it is next used."""
+        match = match or live.match
+        version = live.version if match is live.match else events_in(match)
+        if also is None and self._saves_loop is asyncio.get_running_loop():
+            await self._write(live, self._saved_alone, live.id, match, version, before, key)
+        else:
+            await self._write(live, self._written, self._update, live.id, match, version, before,
+                              key, also)
+        news = news_of(match, before, version, state) if self.telling else None
+        self.saved(live.id, version, news)
+
+    async def save_seating(
+        self,
+        live: LiveMatch,
+        invite: str,
+        before: int,
+        also: Callable[[Connection], None] | None = None,
+    ) -> None:
+        """Write ``live``'s seating and record (the seat taken, a player's name) in place of
+        version ``before``, whose open invite has the digest ``invite``, in one transaction
+        with what ``also`` writes (the joiner's account): MatchChangedError if the database
+        no longer holds that invite (it was spent meanwhile, elsewhere). On failure the match
+        is marked stale, read again from its row before it is next used."""
+        await self._write(live, self._written, self._update_seating, live, invite, before, also)
+        self.saved(live.id, live.version, None)  # the other processes read the seat taken
+
+    def _update_seating(
+        self,
+        live: LiveMatch,
+        invite: str,
+        before: int,
+        also: Callable[[Connection], None] | None,
+    ) -> None:
+        with self.engine.begin() as connection:
+            written = connection.execute(
+                update(MatchRow)
+                .where(
+                    MatchRow.id == live.id,
+                    MatchRow.version == before,
+                    MatchRow.invite_digest == invite,
+                    MatchRow.waiting,
+                )
+                .values(
+                    **live.seating.columns(),
+                    settings=live.settings(),
+                    record=live.match.to_dict(secrets=True),
+                    version=live.version,
+                    updated_at=now(),
+                )
+            )
+            if written.rowcount != 1:
+                raise MatchChangedError(live.id)
+            if also is not None:
+                also(connection)
+
+    async def save_taken(self, live: LiveMatch) -> None:
+        """Write ``live``'s seating, whose seats the first who asked has just taken (a match
+        saved before seats had tokens): MatchChangedError if the row's were taken meanwhile,
+        elsewhere. On failure the match is marked stale, read again before it is next used."""
+        await self._write(live, self._written, self._update_taken, live)
+
+    async def _write(
+        self, live: LiveMatch, write: Callable[..., Awaitable[None]], *args: Any
+    ) -> None:
+        """``await write(*args)``; on failure ``live`` is marked stale (the database may hold
+        another version than this copy), and the error goes on."""
+        live.written.clear()
+        try:
+            await write(*args)
+        except BaseException:  # cancelled too: the save may or may not have been made
+            live.stale = True
+            raise
+        finally:
+            live.written.set()
+
+    async def _written(self, write: Callable[..., None], *args: Any) -> None:
+        """``write(*args)``: in a worker thread where the database is a server's (its round
+        trips and its commit's flush to disk would hold up every request); in this thread for
+        SQLite, whose commit of an action writes to the log in the operating system's memory
+        and returns in a tenth of a millisecond, less than the hand-over to a worker thread
+        and back costs (half a millisecond of CPU an action under load). SQLite's writes
+        then take turns by themselves, and the log's flushes to disk are a thread's of their
+        own (:class:`.db.Checkpoints`). The cost: while another part of the app writes in a
+        worker thread (a sign-in, an analysis's result, a rating), a save waits for its end
+        in SQLite's busy handler, and every request with it; those writes are rare and
+        short."""
+        if self.shared:
+            await run_in_threadpool(write, *args)
+        else:
+            write(*args)
+
+    def _update_taken(self, live: LiveMatch) -> None:
+        unheld = MatchRow.settings["seating"]["unheld"].as_boolean()
+        with self.engine.begin() as connection:
+            written = connection.execute(
+                update(MatchRow)
+                .where(MatchRow.id == live.id, unheld)
+                .values(settings=live.settings(), updated_at=now())
+            )
+            if written.rowcount != 1:
+                raise MatchChangedError(live.id)
+
+    def _insert(self, live: LiveMatch) -> None:
+        stamp = now()
+        with Session(self.engine) as session, session.begin():
+            session.add(
+                MatchRow(
+                    id=live.id,
+                    created_at=stamp,
+                    updated_at=stamp,
+                    settings=live.settings(),
+                    **live.seating.columns(),
+                    record=live.match.to_dict(secrets=True),
+                    version=live.version,
+                )
+            )
+
+    def _update(
+        self,
+        match_id: str,
+        match: Match,
+        version: int,
+        before: int,
+        key: KeptKey | None,
+        also: Callable[[Connection], None] | None,
+    ) -> None:
+        # The record is written out here (in a worker thread where the database is a server's
+        # and the save is not made from the event loop): the match does not change meanwhile
+        # (its lock is held, or it is the computer's shadow).
+        values = save_values(match_id, match, version, before, key)
+        if also is None and self._drives:
+            if self._driver is None:
+                self._driver = DriverSaves(self.engine, self._keep_key)
+            self._driver.save(values, key is not None)
+            return
+        alone = self._alone_statement(key)
+        if also is None and alone is not None:
+            with self._alone.connect() as connection:
+                check_saved(connection.execute(alone, values), match_id, key)
+            return
+        with self.engine.begin() as connection:
+            if connection.execute(SAVE, values).rowcount != 1:
+                raise MatchChangedError(match_id)
+            if key is not None:
+                connection.execute(self._keep_key, values)
+            if also is not None:
+                also(connection)
+
+    async def _saved_alone(
+        self, match_id: str, match: Match, version: int, before: int, key: KeptKey | None
+    ) -> None:
+        """:meth:`_update`, without ``also``, from the event loop (:meth:`open`)."""
+        assert self._saves is not None  # opened: PostgreSQL's
+        values = save_values(match_id, match, version, before, key)
+        await self._saves.save(values, key is not None)
+
+    def _alone_statement(self, key: KeptKey | None) -> Executable | None:
+        """The save (with the action's ``key``) as one statement, its own transaction (on
+        PostgreSQL one round trip, where a transaction takes three or four); None on SQLite
+        with a key (two statements)."""
+        return SAVE if key is None else self._save_keeping
+
+    def _version(self, match_id: str) -> int | None:
+        with self._alone.connect() as connection:
+            version: int | None = connection.execute(
+                select(MatchRow.version).where(MatchRow.id == match_id)
+            ).scalar()
+        return version
+
+    def _record(self, match_id: str) -> dict[str, Any]:
+        with self._alone.connect() as connection:
+            record: dict[str, Any] | None = connection.execute(
+                select(MatchRow.record).where(MatchRow.id == match_id)
+            ).scalar()
+        if record is None:
+            raise UnknownMatchError(match_id)
+        return record
+
+    def _load(self, match_id: str) -> LiveMatch:
+        with Session(self.engine) as session:
+            row = session.get(MatchRow, match_id)
+            if row is None:
+                raise UnknownMatchError(match_id)
+            settings, record, created = row.settings, row.record, row.created_at
+        seed = settings.get("seed")
+        # Seeded dice go on from the rolls the record has drawn, as they would have; fair
+        # dice (and an old record's secure ones) come from the record.
+        dice = None if seed is None else SeededDice(seed)
+        match = Match.from_dict(record, dice, resume=True)
+        first, second = (SeatSettings.from_dict(seat) for seat in settings["seats"])
+        seating = Seating.from_dict(settings.get("seating", {}))
+        return LiveMatch(match_id, match, (first, second), seed, created, seating)

@@ -1,1 +1,0 @@
-"""The API's routers, one per resource: matches, their actions, hints, their live updates."""
