@@ -12,6 +12,7 @@ import pytest
 
 from backgammon.cli import main
 from backgammon.fairdice import FairMatchDice
+from backgammon.game import Phase
 from backgammon.match import Match
 
 
@@ -123,7 +124,8 @@ def seeded_record() -> dict[str, Any]:
     match = Match(1, dice=FairMatchDice())
     game = match.game
     game.add_seed(1, "my-own-seed")
-    game.roll(game.player_to_act or 0)
+    while game.phase is Phase.OPENING:  # an opening roll of equal dice is thrown again
+        game.roll(game.player_to_act or 0)
     game.resign(game.on_roll)
     game.accept(1 - game.on_roll)
     return match.to_dict()
