@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from .dice import Dice
+from .notation import format_play
 from .position import BAR, OFF, Position
 
 
@@ -66,7 +67,7 @@ class Play:
         return cls(position, (), position.flip())
 
     def __str__(self) -> str:
-        return _notation.format_play(self)
+        return format_play(self)
 
     def __repr__(self) -> str:
         return f"<Play {self}>"
@@ -337,5 +338,3 @@ def _doubles(me: bytearray, rev: bytearray, code: int, die: int) -> _Found:
             return results
     return {}
 
-
-from . import notation as _notation  # noqa: E402  (notation formats Plays)

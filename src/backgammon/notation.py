@@ -24,7 +24,7 @@ from .errors import IllegalPlayError
 from .position import BAR, OFF, Position
 
 if TYPE_CHECKING:
-    from .moves import Play
+    from .moves import Play  # here: moves imports this module (Play.__str__ formats with it)
 
 _TOKEN = re.compile(r"(?P<path>[^()]+?)\s*(?:\((?P<count>[0-9]+)\))?")
 _SEPARATOR = re.compile(r"[\s,;]+")
@@ -94,7 +94,7 @@ def parse_play(position: Position, text: str, dice: Dice) -> Play:
     only its ends (``13/5`` for ``13/8/5``), repeats as ``(2)``, the moves in any order, and
     ``-`` as well as ``/`` between points. Anything else raises IllegalPlayError saying why.
     """
-    from .moves import Play
+    from .moves import Play  # here: moves imports this module (Play.__str__ formats with it)
 
     plays = position.legal_plays(dice)
     try:

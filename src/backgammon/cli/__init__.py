@@ -42,9 +42,8 @@ import argparse
 import sys
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
-from typing import Any
 
 from ..bot import Level
 from ..dice import DiceSource, ManualDice, SecureDice, SeededDice, parse_dice
@@ -53,25 +52,19 @@ from ..formats.ids import setup_from_id
 from ..game import Rules
 from ..position import MAX_CHECKERS, Position
 from ..variants import Variant
+from . import analyse as _analyse
+from . import engine_tools as _engine_tools
+from . import external as _external
+from . import rollout as _rollout
+from . import truth as _truth
+from . import verify as _verify
+from .arguments import Argument, arg
 from .display import format_plays, outcome_text
 from .interactive import run
 from .setup import PlayerKind, Setup, default_names
 
 #: What a subcommand does with its parsed arguments: the exit status.
 Handler = Callable[[argparse.Namespace], int]
-
-
-@dataclass(frozen=True)
-class Argument:
-    """One ``add_argument`` call of a subcommand: its names or flags and its options."""
-
-    flags: tuple[str, ...]
-    options: dict[str, Any] = field(default_factory=dict)
-
-
-def arg(*flags: str, **options: Any) -> Argument:
-    """An argument of a subcommand, given as to :meth:`argparse.ArgumentParser.add_argument`."""
-    return Argument(flags, options)
 
 
 @dataclass(frozen=True)
@@ -495,14 +488,7 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-# Subcommands with modules of their own, registered here once the registry above exists.
-from . import analyse as _analyse
-from . import engine_tools as _engine_tools
-from . import external as _external
-from . import rollout as _rollout
-from . import truth as _truth
-from . import verify as _verify
-
+# Subcommands with modules of their own, registered once the registry above exists.
 subcommand("rollout", _rollout.SUMMARY, *_rollout.ARGUMENTS)(_rollout.rollout_command)
 subcommand("analyse", _analyse.SUMMARY, *_analyse.ARGUMENTS)(_analyse.analyse_command)
 subcommand("external", _external.SUMMARY, *_external.ARGUMENTS)(_external.external_command)

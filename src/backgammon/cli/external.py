@@ -50,7 +50,7 @@ from ..bot import Bot, Level
 from ..bot.cube import CubeAction, CubeResponse
 from ..errors import BackgammonError
 from ..formats.fibs import BoardState, ScoreOrder, read_board
-from . import Argument, arg
+from .arguments import Argument, arg
 
 SUMMARY = (
     "Play as GNU Backgammon's external player: answer the board lines gnubg sends to "

@@ -36,7 +36,7 @@ import numpy as np
 from ..bot.probabilities import EQUITY_WEIGHTS
 from ..errors import BackgammonError
 from ..training import truth
-from . import Argument, arg
+from .arguments import Argument, arg
 
 SUMMARY = (
     "The truth set: choose its positions, roll them out to the end (resumable, chunk by "
