@@ -339,57 +339,75 @@ def _train(args: argparse.Namespace) -> int:
     import os
 
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    from pathlib import Path
-
     if args.stage == "rollout":
-        import shlex
-
-        from ..training import generations
-
-        defaults = generations.Settings()
-        return generations.train(
-            generations.Settings(
-                out=Path(args.out or defaults.out),
-                start=Path(args.start),
-                generations=args.generations,
-                positions=args.positions,
-                trials=args.trials,
-                truncate=args.truncate,
-                luck=args.luck,
-                hidden=args.hidden or defaults.hidden,
-                explore=args.explore,
-                workers=args.workers,
-                seed=args.seed,
-                epochs=args.epochs or defaults.epochs,
-                lr=defaults.lr if args.lr is None else args.lr,
-                eval_games=defaults.eval_games if args.eval_games is None else args.eval_games,
-                save_minutes=args.save_minutes,
-                resume=args.resume,
-                progress=not args.no_progress,
-                command=shlex.join(["backgammon", *args.argv]),
-            )
-        )
+        return _train_generations(args)
     eval_games = 200 if args.eval_games is None else args.eval_games
     if args.stage == "search":
-        from ..training import supervised
+        return _train_search(args, eval_games)
+    return _train_td(args, eval_games)
 
-        return supervised.train(
-            supervised.Settings(
-                start=Path(args.start),
-                plies=args.plies,
-                positions=args.positions,
-                rounds=args.rounds,
-                seed=args.seed,
-                explore=args.explore,
-                epochs=args.epochs or supervised.Settings.epochs,
-                lr=supervised.Settings.lr if args.lr is None else args.lr,
-                parallel=args.parallel,
-                eval_games=eval_games,
-                out=Path(args.out or "data/training-search"),
-                resume=args.resume,
-                progress=not args.no_progress,
-            )
+
+def _train_generations(args: argparse.Namespace) -> int:
+    """``train --stage rollout``: generations of networks fitted to rollouts."""
+    import shlex
+    from pathlib import Path
+
+    from ..training import generations
+
+    defaults = generations.Settings()
+    return generations.train(
+        generations.Settings(
+            out=Path(args.out or defaults.out),
+            start=Path(args.start),
+            generations=args.generations,
+            positions=args.positions,
+            trials=args.trials,
+            truncate=args.truncate,
+            luck=args.luck,
+            hidden=args.hidden or defaults.hidden,
+            explore=args.explore,
+            workers=args.workers,
+            seed=args.seed,
+            epochs=args.epochs or defaults.epochs,
+            lr=defaults.lr if args.lr is None else args.lr,
+            eval_games=defaults.eval_games if args.eval_games is None else args.eval_games,
+            save_minutes=args.save_minutes,
+            resume=args.resume,
+            progress=not args.no_progress,
+            command=shlex.join(["backgammon", *args.argv]),
         )
+    )
+
+
+def _train_search(args: argparse.Namespace, eval_games: int) -> int:
+    """``train --stage search``: rounds of networks fitted to their own deeper search."""
+    from pathlib import Path
+
+    from ..training import supervised
+
+    return supervised.train(
+        supervised.Settings(
+            start=Path(args.start),
+            plies=args.plies,
+            positions=args.positions,
+            rounds=args.rounds,
+            seed=args.seed,
+            explore=args.explore,
+            epochs=args.epochs or supervised.Settings.epochs,
+            lr=supervised.Settings.lr if args.lr is None else args.lr,
+            parallel=args.parallel,
+            eval_games=eval_games,
+            out=Path(args.out or "data/training-search"),
+            resume=args.resume,
+            progress=not args.no_progress,
+        )
+    )
+
+
+def _train_td(args: argparse.Namespace, eval_games: int) -> int:
+    """``train`` (the first stage): TD(lambda) self-play."""
+    from pathlib import Path
+
     from ..training.train import Settings, train
 
     return train(
