@@ -61,7 +61,7 @@ from . import verify as _verify
 from .arguments import Argument, arg
 from .display import format_plays, outcome_text
 from .interactive import run
-from .setup import PlayerKind, Setup, default_names
+from .setup import PlayerKind, SessionOptions, default_names
 
 #: What a subcommand does with its parsed arguments: the exit status.
 Handler = Callable[[argparse.Namespace], int]
@@ -223,7 +223,7 @@ def _play(args: argparse.Namespace) -> int:
         start = setup_from_id(args.position, checkers=variant.checkers)
     players = _players(args)
     names = default_names(players) if args.names is None else (args.names[0], args.names[1])
-    setup = Setup(
+    options = SessionOptions(
         length=args.match_length,
         rules=rules,
         names=names,
@@ -234,7 +234,7 @@ def _play(args: argparse.Namespace) -> int:
         # The dice's seed seeds the computer's noise too, so that a game can be replayed.
         seed=None if args.seed is None else zlib.crc32(args.seed.encode()),
     )
-    return run(dice_source=dice, setup=setup)
+    return run(dice_source=dice, options=options)
 
 
 def _players(args: argparse.Namespace) -> tuple[PlayerKind, PlayerKind]:
