@@ -1,15 +1,15 @@
 """The interactive table: games and matches at one terminal, two people or a person and the
 computer.
 
-The game engine (:class:`~backgammon.match.Match`, :class:`~backgammon.game.Game`) keeps the
-state and decides what is allowed; the session reads a line, turns it into one action of the
-seat the game waits for, and says what happened. Every refused action leaves the game as it
-was and prints the engine's one-line reason. Whenever the game waits for a seat the computer
-plays, the session lets the bot act (:func:`backgammon.bot.act`, as the web app does) and says
-what it did in the same sentences as for a person; with physical dice the person types the
-computer's dice too. What is played is a :class:`~.setup.SessionOptions`; ``hint`` asks
-:mod:`.hints`, ``save``, ``load`` and ``export`` go through :mod:`.files`, and every sentence
-about the game is :mod:`.display`'s.
+The game (:class:`~backgammon.match.Match`, :class:`~backgammon.game.Game`: the rules' state
+machine) keeps the state and decides what is allowed; the session reads a line, turns it into
+one action of the seat the game waits for, and says what happened. Every refused action leaves
+the game as it was and prints the game's one-line reason. Whenever the game waits for a seat
+the computer plays, the session lets the bot act (:func:`backgammon.bot.act`, as the web app
+does) and says what it did in the same sentences as for a person; with physical dice the person
+types the computer's dice too. What is played is a :class:`~.setup.SessionOptions`; ``hint``
+asks :mod:`.hints`, ``save``, ``load`` and ``export`` go through :mod:`.files`, and every
+sentence about the game is :mod:`.display`'s.
 
 The loop reads lines from one text stream and writes to another, so a test can drive it with a
 script:
