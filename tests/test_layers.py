@@ -11,7 +11,6 @@ from __future__ import annotations
 import ast
 import sys
 from collections.abc import Iterator
-from fnmatch import fnmatch
 from pathlib import Path
 
 import pytest
@@ -137,14 +136,6 @@ def test_the_checker_sees_a_layer_violation() -> None:
 # result depend on which module is imported first (a name read from a half-run module is not
 # there yet), so none may exist; a function's own imports run later and are how one is broken.
 
-#: Cycles that other branches of issue 33 are taking apart, each allowed only within its own
-#: modules (shell patterns); delete an entry once its fix is merged.
-KNOWN_CYCLES = {
-    "the bot's public face and kernels": ("bot", "bot.*"),
-    "the analysis engine": ("analysis", "analysis.engine", "analysis.statistics"),
-    "the server": ("server", "server.*"),
-}
-
 
 def _run_on_import(body: list[ast.stmt]) -> Iterator[ast.Import | ast.ImportFrom]:
     """The import statements of ``body`` that run when the module is imported: at the top level
@@ -222,7 +213,7 @@ def import_cycles(graph: dict[str, set[str]]) -> list[set[str]]:
             elif target in stack:
                 low[module] = min(low[module], order[target])
         if low[module] == order[module]:
-            component = set()
+            component: set[str] = set()
             while not component or module not in component:
                 component.add(stack.pop())
             if len(component) > 1:
@@ -234,13 +225,8 @@ def import_cycles(graph: dict[str, set[str]]) -> list[set[str]]:
     return cycles
 
 
-def _known(cycle: set[str]) -> bool:
-    return any(all(any(fnmatch(module, pattern) for pattern in patterns) for module in cycle)
-               for patterns in KNOWN_CYCLES.values())
-
-
 def test_no_import_cycles() -> None:
-    cycles = [sorted(cycle) for cycle in import_cycles(import_graph()) if not _known(cycle)]
+    cycles = [sorted(cycle) for cycle in import_cycles(import_graph())]
     assert not cycles, f"modules that import each other as they are imported: {cycles}"
 
 
@@ -258,4 +244,3 @@ def test_the_checker_sees_an_import_cycle(tmp_path: Path) -> None:
     graph = import_graph(tmp_path)
     assert graph["c"] == {"a"} and graph["d"] == set()
     assert import_cycles(graph) == [{"a", "b"}]
-    assert _known({"bot.search", "bot"}) and not _known({"analysis", "analysis.reasons"})
