@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from .dice import Dice
+from .notation import format_play
 from .position import BAR, OFF, Position
 
 
@@ -66,7 +67,7 @@ class Play:
         return cls(position, (), position.flip())
 
     def __str__(self) -> str:
-        return _notation.format_play(self)
+        return format_play(self)
 
     def __repr__(self) -> str:
         return f"<Play {self}>"
@@ -250,47 +251,14 @@ def _non_doubles_in_order(
 def _doubles(me: bytearray, rev: bytearray, code: int, die: int) -> _Found:
     # RULES.md, Moving: "Doubles are played four times ... play as many as can be played."
     # Entering from the bar comes first, and with doubles every entry is the same step.
-    entered: tuple[_RawStep, ...] = ()
-    if me[BAR]:
-        entry = BAR - die
-        if rev[entry] > 1:
-            return {}
-        hit = rev[entry] == 1
-        for _ in range(min(me[BAR], 4)):
-            me[BAR] -= 1
-            me[entry] += 1
-            code += _DELTA[BAR][entry]
-            entered += ((BAR, entry, hit),)
-        if hit:
-            code += _HIT[entry]
-            rev[entry] = 0
-        if me[BAR] or len(entered) == 4:
-            return {code: entered}
-    # Steps of one die can be reordered so that their sources never rise, so the search takes
-    # sources in that order and meets each combination of checkers once. The sources are the
-    # points a checker stands on or can reach by open points, that have an open point (or the
-    # tray) one die lower.
+    entry = _enter_doubles(me, rev, code, die)
+    if entry is None:
+        return {}
+    code, entered = entry
+    if me[BAR] or len(entered) == 4:
+        return {code: entered}
     left = 4 - len(entered)
-    reachable = set()
-    for start in range(24, 0, -1):
-        point = start
-        if me[point]:
-            for _ in range(left):
-                if point <= die:
-                    reachable.add(point)
-                    break
-                if rev[point - die] > 1:
-                    break
-                reachable.add(point)
-                point -= die
-    sources = sorted(reachable, reverse=True)
-    # For each source: the target (0 = off), the change of the result int, and the step.
-    moves = []
-    for source in sources:
-        target = max(source - die, OFF)
-        hit = target > 0 and rev[target] == 1
-        moves.append((source, target, _DELTA[source][target] + (_HIT[target] if hit else 0),
-                      (source, target, hit)))
+    moves = _double_moves(me, rev, die, left)
     found: list[_Found] = [{} for _ in range(left + 1)]
     count = len(moves)
 
@@ -338,4 +306,58 @@ def _doubles(me: bytearray, rev: bytearray, code: int, die: int) -> _Found:
     return {}
 
 
-from . import notation as _notation  # noqa: E402  (notation formats Plays)
+#: A step of a double, as the search takes it: source, target (0 = off), the change of the
+#: result's int, and the step.
+_DoubleMove = tuple[int, int, int, _RawStep]
+
+
+def _enter_doubles(
+    me: bytearray, rev: bytearray, code: int, die: int
+) -> tuple[int, tuple[_RawStep, ...]] | None:
+    """Enter as many checkers from the bar as the double allows, in place: the new result int
+    and the steps made (none with no checker on the bar), or None when the entry point is
+    blocked."""
+    entered: tuple[_RawStep, ...] = ()
+    if not me[BAR]:
+        return code, entered
+    entry = BAR - die
+    if rev[entry] > 1:
+        return None
+    hit = rev[entry] == 1
+    for _ in range(min(me[BAR], 4)):
+        me[BAR] -= 1
+        me[entry] += 1
+        code += _DELTA[BAR][entry]
+        entered += ((BAR, entry, hit),)
+    if hit:
+        code += _HIT[entry]
+        rev[entry] = 0
+    return code, entered
+
+
+def _double_moves(me: bytearray, rev: bytearray, die: int, left: int) -> list[_DoubleMove]:
+    """The steps a double's ``left`` remaining steps can use, highest source first."""
+    # Steps of one die can be reordered so that their sources never rise, so the search takes
+    # sources in that order and meets each combination of checkers once. The sources are the
+    # points a checker stands on or can reach by open points, that have an open point (or the
+    # tray) one die lower.
+    reachable = set()
+    for start in range(24, 0, -1):
+        point = start
+        if me[point]:
+            for _ in range(left):
+                if point <= die:
+                    reachable.add(point)
+                    break
+                if rev[point - die] > 1:
+                    break
+                reachable.add(point)
+                point -= die
+    moves = []
+    for source in sorted(reachable, reverse=True):
+        target = max(source - die, OFF)
+        hit = target > 0 and rev[target] == 1
+        moves.append((source, target, _DELTA[source][target] + (_HIT[target] if hit else 0),
+                      (source, target, hit)))
+    return moves
+

@@ -24,7 +24,7 @@ from .errors import IllegalPlayError
 from .position import BAR, OFF, Position
 
 if TYPE_CHECKING:
-    from .moves import Play
+    from .moves import Play  # here: moves imports this module (Play.__str__ formats with it)
 
 _TOKEN = re.compile(r"(?P<path>[^()]+?)\s*(?:\((?P<count>[0-9]+)\))?")
 _SEPARATOR = re.compile(r"[\s,;]+")
@@ -94,7 +94,7 @@ def parse_play(position: Position, text: str, dice: Dice) -> Play:
     only its ends (``13/5`` for ``13/8/5``), repeats as ``(2)``, the moves in any order, and
     ``-`` as well as ``/`` between points. Anything else raises IllegalPlayError saying why.
     """
-    from .moves import Play
+    from .moves import Play  # here: moves imports this module (Play.__str__ formats with it)
 
     plays = position.legal_plays(dice)
     try:
@@ -133,53 +133,9 @@ def _parse(position: Position, plays: list[Play], text: str, dice: Dice) -> Play
         raise _Unreadable(f"No checker can move with {roll}: the turn passes.")
     if cleaned in _NO_MOVE_WORDS:
         raise _Unreadable(f"A play must be given: with {roll}", list_legal=True)
-    a, b = dice
-    # The distances one checker can go without stopping where the text does not say.
-    reach = {a, 2 * a, 3 * a, 4 * a} if a == b else {a, b, a + b}
-    mine = list(position.mine_bytes)
-    theirs = position.theirs_bytes
-    hits: set[int] = set()
-    for token in _SEPARATOR.split(cleaned):
-        if not token:
-            continue
-        points, stars, count = _parse_token(token)
-        for start, end in itertools.pairwise(points):
-            if start <= end:
-                raise _Unreadable(
-                    f"In {token!r}, {_point_name(start)} to {_point_name(end)} goes backwards: "
-                    "checkers move from higher points to lower ones (bar is 25, off is 0)"
-                )
-            if start - end not in reach and not (end == OFF and start - end < max(reach)):
-                raise _Unreadable(
-                    f"{text.strip()!r} is not a legal play with {roll}: "
-                    f"{_point_name(start)}/{_point_name(end)} is {start - end} pips, "
-                    f"which no number of {roll} makes",
-                    list_legal=True,
-                )
-        for point in points[1:-1]:
-            if theirs[25 - point] > 1:
-                raise _Unreadable(
-                    f"{text.strip()!r} is not a legal play with {roll}: point {point} is "
-                    "closed, so no checker can stop there",
-                    list_legal=True,
-                )
-        for point, star in zip(points[1:], stars[1:], strict=True):
-            # Landing on a single opposing checker always hits it, marked or not.
-            if point != OFF and theirs[25 - point] == 1:
-                hits.add(point)
-            elif star:
-                raise _Unreadable(
-                    f"{token!r} marks a hit on {_point_name(point)}, but no single opposing "
-                    "checker stands there"
-                )
-        mine[points[0]] -= count
-        mine[points[-1]] += count
-    for index, value in enumerate(mine):
-        if value < 0:
-            raise _Unreadable(
-                f"{text.strip()!r} moves more checkers from {_point_name(index)} than stand there"
-            )
-    wanted = bytes(mine)
+    # A play is found by where it leaves the checkers (and what it hits), not by its steps:
+    # the text may give a path by its ends, or the moves in any order.
+    wanted, hits = _moved(position, cleaned, text.strip(), dice)
     candidates = [
         play for play in plays if play.result.theirs_bytes == wanted and hits <= _hit_points(play)
     ]
@@ -195,6 +151,65 @@ def _parse(position: Position, plays: list[Play], text: str, dice: Dice) -> Play
     if not candidates:
         raise _Unreadable(f"{text.strip()!r} is not a legal play with {roll}", list_legal=True)
     return candidates[0]
+
+
+def _moved(position: Position, cleaned: str, said: str, dice: Dice) -> tuple[bytes, set[int]]:
+    """The mover's checkers after the moves of ``cleaned`` (``said`` as the player wrote it,
+    for messages), and the points they hit; _Unreadable for a move no roll of ``dice`` makes."""
+    mine = list(position.mine_bytes)
+    theirs = position.theirs_bytes
+    hits: set[int] = set()
+    for token in _SEPARATOR.split(cleaned):
+        if not token:
+            continue
+        points, stars, count = _parse_token(token)
+        _check_path(token, points, theirs, said, dice)
+        for point, star in zip(points[1:], stars[1:], strict=True):
+            # Landing on a single opposing checker always hits it, marked or not.
+            if point != OFF and theirs[25 - point] == 1:
+                hits.add(point)
+            elif star:
+                raise _Unreadable(
+                    f"{token!r} marks a hit on {_point_name(point)}, but no single opposing "
+                    "checker stands there"
+                )
+        mine[points[0]] -= count
+        mine[points[-1]] += count
+    for index, value in enumerate(mine):
+        if value < 0:
+            raise _Unreadable(
+                f"{said!r} moves more checkers from {_point_name(index)} than stand there"
+            )
+    return bytes(mine), hits
+
+
+def _check_path(token: str, points: list[int], theirs: bytes, said: str, dice: Dice) -> None:
+    """_Unreadable unless each leg of a checker's path goes forwards, by a distance the dice
+    make, and stops only on open points."""
+    roll = f"{dice[0]}-{dice[1]}"
+    a, b = dice
+    # The distances one checker can go without stopping where the text does not say.
+    reach = {a, 2 * a, 3 * a, 4 * a} if a == b else {a, b, a + b}
+    for start, end in itertools.pairwise(points):
+        if start <= end:
+            raise _Unreadable(
+                f"In {token!r}, {_point_name(start)} to {_point_name(end)} goes backwards: "
+                "checkers move from higher points to lower ones (bar is 25, off is 0)"
+            )
+        if start - end not in reach and not (end == OFF and start - end < max(reach)):
+            raise _Unreadable(
+                f"{said!r} is not a legal play with {roll}: "
+                f"{_point_name(start)}/{_point_name(end)} is {start - end} pips, "
+                f"which no number of {roll} makes",
+                list_legal=True,
+            )
+    for point in points[1:-1]:
+        if theirs[25 - point] > 1:
+            raise _Unreadable(
+                f"{said!r} is not a legal play with {roll}: point {point} is "
+                "closed, so no checker can stop there",
+                list_legal=True,
+            )
 
 
 def _parse_token(token: str) -> tuple[list[int], list[bool], int]:

@@ -235,7 +235,11 @@ class Position:
         >>> len(Position.initial().legal_plays((3, 1)))
         16
         """
-        return _moves.legal_plays(self, check_dice(dice))
+        # Imported here, not at the top: moves and notation build Positions, so they import
+        # this module; the class must not import them back (no import cycle in the core).
+        from .moves import legal_plays
+
+        return legal_plays(self, check_dice(dice))
 
     def parse_play(self, text: str, dice: Iterable[int]) -> Play:
         """The legal play that ``text`` describes, as people type it, or IllegalPlayError.
@@ -243,7 +247,9 @@ class Position:
         >>> str(Position.initial().parse_play("6/5 8/5", (3, 1)))
         '8/5 6/5'
         """
-        return _notation.parse_play(self, text, check_dice(dice))
+        from .notation import parse_play  # here, as in legal_plays: notation imports Position
+
+        return parse_play(self, text, check_dice(dice))
 
     def turn(self, dice: Iterable[int]) -> Turn:
         """A turn to play step by step (for click-to-move interfaces)."""
@@ -409,6 +415,3 @@ def _draw(position: Position) -> str:
     ]
     return "\n".join(lines)
 
-
-from . import moves as _moves  # noqa: E402  (moves builds Positions, so it comes after the class)
-from . import notation as _notation  # noqa: E402

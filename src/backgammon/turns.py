@@ -229,24 +229,34 @@ def _step_tree(position: Position, dice: Dice) -> tuple[_StepTree, list[Play]]:
     plays = legal_plays(position, dice)
     if not plays:
         return {None: Play.empty(position)}, plays
-    # The plays by the sides they leave, as one string (the result is the opponent's view).
-    by_result = {play.result.mine_bytes + play.result.theirs_bytes: play for play in plays}
-    length = len(plays[0]._raw)
     a, b = dice
     faces = [a] * 4 if a == b else [a, b]
-    done = len(faces) - length  # the dice left once a play is made
-    me = bytearray(position.mine_bytes)
-    theirs = bytearray(position.theirs_bytes)
-    found: dict[bytes, _StepTree] = {}  # the subtrees found, by board and dice left
+    search = _StepSearch(position, plays, len(faces) - len(plays[0]._raw))
+    return search.walk(faces, sum(position.mine_bytes[7:])), plays
 
-    def walk(remaining: list[int], outside: int) -> _StepTree:
+
+class _StepSearch:
+    """The search of :func:`_step_tree`: the board it makes and unmakes steps on, and the
+    subtrees found so far."""
+
+    def __init__(self, position: Position, plays: list[Play], done: int) -> None:
+        # The plays by the sides they leave, as one string (the result is the opponent's view).
+        self.by_result = {play.result.mine_bytes + play.result.theirs_bytes: play
+                          for play in plays}
+        self.done = done  # the dice left once a play is made
+        self.me = bytearray(position.mine_bytes)
+        self.theirs = bytearray(position.theirs_bytes)
+        self.found: dict[bytes, _StepTree] = {}  # the subtrees found, by board and dice left
+
+    def walk(self, remaining: list[int], outside: int) -> _StepTree:
         """The steps from the board now that lead to a legal play with the dice
         ``remaining``, each with its subtree; empty when none does."""
-        if len(remaining) == done:
-            play = by_result.get(bytes(theirs + me))
+        me, theirs = self.me, self.theirs
+        if len(remaining) == self.done:
+            play = self.by_result.get(bytes(theirs + me))
             return {} if play is None else {None: play}
         key = bytes(me + theirs) + bytes(remaining)
-        node = found.get(key)
+        node = self.found.get(key)
         if node is not None:
             return node
         node = {}
@@ -261,28 +271,31 @@ def _step_tree(position: Position, dice: Dice) -> tuple[_StepTree, list[Play]]:
                 target = target_of(me, rev, source, die, outside)
                 if target < 0:
                     continue
-                hit = target > 0 and theirs[25 - target] == 1
-                me[source] -= 1
-                me[target] += 1
-                if hit:
-                    theirs[25 - target] = 0
-                    theirs[BAR] += 1
-                child = walk(rest, outside - (source > 6 and target <= 6))  # noqa: F821
+                child = self._after_step(source, target, rest, outside)
                 if child:
                     # Bearing off from the highest point with either die is one step.
                     other = node.get((source, target))
                     node[source, target] = child if other is None else _merged(other, child)
-                if hit:
-                    theirs[BAR] -= 1
-                    theirs[25 - target] = 1
-                me[target] -= 1
-                me[source] += 1
-        found[key] = node
+        self.found[key] = node
         return node
 
-    root = walk(faces, sum(me[7:]))
-    del walk  # a cycle otherwise (see dice_of_steps)
-    return root, plays
+    def _after_step(self, source: int, target: int, rest: list[int], outside: int) -> _StepTree:
+        """The subtree after the step from ``source`` to ``target`` (hitting a blot there),
+        made on the board and unmade once it is found."""
+        me, theirs = self.me, self.theirs
+        hit = target > 0 and theirs[25 - target] == 1
+        me[source] -= 1
+        me[target] += 1
+        if hit:
+            theirs[25 - target] = 0
+            theirs[BAR] += 1
+        child = self.walk(rest, outside - (source > 6 and target <= 6))
+        if hit:
+            theirs[BAR] -= 1
+            theirs[25 - target] = 1
+        me[target] -= 1
+        me[source] += 1
+        return child
 
 
 def _merged(one: _StepTree, other: _StepTree) -> _StepTree:

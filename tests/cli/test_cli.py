@@ -20,7 +20,7 @@ from backgammon.bot import Bot
 from backgammon.cli import main
 from backgammon.cli.display import board_text
 from backgammon.cli.interactive import Session, run
-from backgammon.cli.setup import Setup
+from backgammon.cli.setup import SessionOptions
 from backgammon.dice import Dice, DiceSource, ManualDice, SeededDice
 from backgammon.errors import BackgammonError, InvalidPositionError
 from backgammon.formats.ids import IdSetting, gnubg_id_of, setup_from_id
@@ -55,7 +55,7 @@ def set_up(position: Position) -> IdSetting:
 
 def session(dice: DiceSource | None = None, **setup: Any) -> Session:
     """A started session on ``dice`` (by default manual dice, typed at the prompt)."""
-    table = Session(io.StringIO(), ManualDice() if dice is None else dice, Setup(**setup))
+    table = Session(io.StringIO(), ManualDice() if dice is None else dice, SessionOptions(**setup))
     table.start()
     return table
 
@@ -78,7 +78,7 @@ def drive(script: str, dice: Iterable[Dice | str] = (), **setup: Any) -> tuple[i
     """Run the whole loop on ``script`` with manual dice (``dice`` queued for ``roll``); the
     exit status and everything it wrote."""
     out = io.StringIO()
-    status = run(io.StringIO(script), out, ManualDice(dice), setup=Setup(**setup))
+    status = run(io.StringIO(script), out, ManualDice(dice), options=SessionOptions(**setup))
     return status, out.getvalue()
 
 
@@ -643,7 +643,7 @@ def test_the_jacoby_rule_counts_an_uncubed_gammon_single() -> None:
 )
 def test_a_bad_setup_is_refused(setup: dict[str, Any], message: str) -> None:
     with pytest.raises(BackgammonError, match=message):
-        Setup(**setup)
+        SessionOptions(**setup)
 
 
 # Against the computer
@@ -1133,7 +1133,7 @@ def test_a_position_with_both_sides_borne_off_is_refused() -> None:
 def test_a_game_from_a_finished_position_is_refused() -> None:
     # Black (seat 1) has borne off both checkers, so the game is over before it starts; yet
     # Game(start=...) takes it, rolls the opening roll and waits for White to move. The command
-    # line refuses such a position itself (Setup), so this shows only in the engine.
+    # line refuses such a position itself (SessionOptions), so this shows only in the engine.
     finished = Position.from_points({3: 2}, {}, checkers=2)
     with pytest.raises(BackgammonError):
         game = Game(start=finished, dice=ManualDice(["3 1"]))

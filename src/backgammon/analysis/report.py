@@ -284,73 +284,106 @@ def statistics_rows(
     stats: tuple[PlayerStatistics, PlayerStatistics], money: bool
 ) -> list[Row]:
     """Both players' statistics as rows, in gnubg's order, with section titles between."""
-    unit = "points" if money else "MWC"
+    figures = _Figures(stats, money)
+    return [
+        "Checker play", *_checker_rows(figures),
+        "Luck", *_luck_rows(figures),
+        "Cube", *_cube_rows(figures),
+        "Overall", *_overall_rows(figures),
+    ]
 
-    def cost(value: float) -> str:
-        return f"{value:+.3f}" if money else f"{100 * value:+.3f}%"
 
-    def row(label: str, pick: Callable[[PlayerStatistics], object]) -> Row:
-        return (label, str(pick(stats[0])), str(pick(stats[1])))
+_Pick = Callable[[PlayerStatistics], object]
+_Amount = Callable[[PlayerStatistics], float]
 
-    def total(emg: Callable[[PlayerStatistics], float],
-              in_cost: Callable[[PlayerStatistics], float]) -> Callable[[PlayerStatistics], str]:
-        return lambda s: f"{emg(s):.3f} ({cost(in_cost(s))})"
 
-    def rate(emg: Callable[[PlayerStatistics], float],
-             in_cost: Callable[[PlayerStatistics], float]) -> Callable[[PlayerStatistics], str]:
-        return lambda s: f"{1000 * emg(s):.1f} ({cost(in_cost(s))})"
+class _Figures:
+    """Rows of both players' figures, with costs in points for money, in match winning
+    chances for a match."""
 
-    def name(pick: Callable[[PlayerStatistics], str | None]) -> Callable[[PlayerStatistics], str]:
-        return lambda s: pick(s) or "n/a"
+    def __init__(self, stats: tuple[PlayerStatistics, PlayerStatistics], money: bool) -> None:
+        self.stats = stats
+        self.money = money
+        self.unit = "points" if money else "MWC"
 
-    rows: list[Row] = [
-        "Checker play",
+    def cost(self, value: float) -> str:
+        return f"{value:+.3f}" if self.money else f"{100 * value:+.3f}%"
+
+    def row(self, label: str, pick: _Pick) -> Row:
+        return (label, str(pick(self.stats[0])), str(pick(self.stats[1])))
+
+    def rating(self, label: str, pick: Callable[[PlayerStatistics], str | None]) -> Row:
+        return self.row(label, lambda s: pick(s) or "n/a")
+
+    def errors(self, total: _Amount, total_cost: _Amount, rate: _Amount,
+               rate_cost: _Amount) -> list[Row]:
+        """The error total and the error rate (a thousandth of the total per decision) of a
+        kind of decision, each in equity (EMG) and in cost."""
+        return [
+            self.row(f"Error total EMG ({self.unit})",
+                     lambda s: f"{total(s):.3f} ({self.cost(total_cost(s))})"),
+            self.row(f"Error rate mEMG ({self.unit})",
+                     lambda s: f"{1000 * rate(s):.1f} ({self.cost(rate_cost(s))})"),
+        ]
+
+
+def _checker_rows(figures: _Figures) -> list[Row]:
+    row = figures.row
+    return [
         row("Total moves", lambda s: s.total_moves),
         row("Unforced moves", lambda s: s.unforced_moves),
         row("Unmarked moves", lambda s: s.marks[None]),
         row("Moves marked doubtful", lambda s: s.marks[Mark.DOUBTFUL]),
         row("Moves marked bad", lambda s: s.marks[Mark.BAD]),
         row("Moves marked very bad", lambda s: s.marks[Mark.VERY_BAD]),
-        row(f"Error total EMG ({unit})", total(lambda s: s.checker_error,
-                                               lambda s: s.checker_cost)),
-        row(f"Error rate mEMG ({unit})", rate(lambda s: s.checker_rate,
-                                              lambda s: s.checker_cost_rate)),
-        row("Checker play rating", name(lambda s: s.checker_rating_name)),
-        "Luck",
+        *figures.errors(lambda s: s.checker_error, lambda s: s.checker_cost,
+                        lambda s: s.checker_rate, lambda s: s.checker_cost_rate),
+        figures.rating("Checker play rating", lambda s: s.checker_rating_name),
     ]
-    for mark in stats[0].luck_marks:
+
+
+def _luck_rows(figures: _Figures) -> list[Row]:
+    row, cost, unit = figures.row, figures.cost, figures.unit
+    rows = []
+    for mark in figures.stats[0].luck_marks:
         label = f"Rolls marked {mark.value}" if mark else "Rolls unmarked"
         rows.append(row(label, _luck_count(mark)))
-    rows += [
+    return [
+        *rows,
         row(f"Luck total EMG ({unit})", lambda s: f"{s.luck:+.3f} ({cost(s.luck_cost)})"),
         row(f"Luck rate mEMG ({unit})",
             lambda s: f"{1000 * s.luck_rate:+.1f} ({cost(s.luck_cost_rate)})"),
-        row("Luck rating", name(lambda s: s.luck_rating_name)),
-        "Cube",
+        figures.rating("Luck rating", lambda s: s.luck_rating_name),
+    ]
+
+
+def _cube_rows(figures: _Figures) -> list[Row]:
+    row = figures.row
+    return [
         row("Total cube decisions", lambda s: s.total_cube),
         row("Close or actual cube decisions", lambda s: s.close_cube),
         row("Doubles", lambda s: s.doubles),
         row("Takes", lambda s: s.takes),
         row("Passes", lambda s: s.passes),
+        *(row(f"{label} (EMG)", _cube_errors(kind)) for kind, label in _CUBE_ERROR_LABELS.items()),
+        *figures.errors(lambda s: s.cube_error, lambda s: s.cube_cost,
+                        lambda s: s.cube_rate, lambda s: s.cube_cost_rate),
+        figures.rating("Cube decision rating", lambda s: s.cube_rating_name),
     ]
-    for kind, label in _CUBE_ERROR_LABELS.items():
-        rows.append(row(f"{label} (EMG)", _cube_errors(kind)))
-    rows += [
-        row(f"Error total EMG ({unit})", total(lambda s: s.cube_error, lambda s: s.cube_cost)),
-        row(f"Error rate mEMG ({unit})", rate(lambda s: s.cube_rate,
-                                              lambda s: s.cube_cost_rate)),
-        row("Cube decision rating", name(lambda s: s.cube_rating_name)),
-        "Overall",
-        row(f"Error total EMG ({unit})", total(lambda s: s.error_total, lambda s: s.error_cost)),
-        row(f"Error rate mEMG ({unit})", rate(lambda s: s.error_rate,
-                                              lambda s: s.error_cost_rate)),
+
+
+def _overall_rows(figures: _Figures) -> list[Row]:
+    row, cost = figures.row, figures.cost
+    rows = [
+        *figures.errors(lambda s: s.error_total, lambda s: s.error_cost,
+                        lambda s: s.error_rate, lambda s: s.error_cost_rate),
         row("Snowie error rate", lambda s: f"{1000 * s.snowie_error_rate:.1f}"),
         row("PR", lambda s: f"{s.pr:.2f}"),
-        row("Overall rating", name(lambda s: s.rating_name)),
+        figures.rating("Overall rating", lambda s: s.rating_name),
         row("Actual result", lambda s: cost(s.actual_result)),
         row("Luck adjusted result", lambda s: cost(s.luck_adjusted_result)),
     ]
-    if not money:
+    if not figures.money:
         rows += [
             row("Luck based FIBS rating diff.",
                 lambda s: _number(s.luck_rating_difference, "{:+.2f}")),

@@ -34,7 +34,7 @@ from collections.abc import Iterable
 import numpy as np
 from numpy.typing import NDArray
 
-from ..bot import Scale, equities, flip_outputs, rollout, weights_at
+from ..bot import RolloutResult, Scale, equities, flip_outputs, rollout, weights_at
 from ..moves import Play
 from ..position import Side
 from .decisions import Alternative, Decision, Kind, Rollout, skill_mark
@@ -96,22 +96,10 @@ def rollout_decision(
     ]
     weights = weights_at(decision.cube)
     by_play = dict(zip(live, results, strict=True))
-    judged = []
-    for text, play in zip((a.text for a in decision.alternatives), chosen, strict=True):
-        result = by_play.get(play)
-        if result is None:
-            equity, se = _finished(play, weights), 0.0
-        else:
-            mine = flip_outputs(np.array([result.probabilities.as_tuple()]))
-            equity = float(equities(mine, weights)[0])
-            if weights is None:
-                se = result.equity_se
-            else:
-                # The five outputs' errors in the mover's order (flipping reorders them). No
-                # covariance is kept: the sum of the weighted errors bounds the error.
-                errors = np.array(result.probabilities_se)[[0, 3, 4, 1, 2]]
-                se = float(np.abs(weights) @ errors)
-        judged.append(Alternative(text, equity, None, se))
+    judged = [
+        _judged(text, play, by_play.get(play), weights)
+        for text, play in zip((a.text for a in decision.alternatives), chosen, strict=True)
+    ]
     ranked = tuple(sorted(judged, key=lambda a: -a.equity))
     played = next(a for a in ranked if a.text == decision.played)
     loss = ranked[0].equity - played.equity
@@ -125,6 +113,23 @@ def rollout_decision(
         equity=played.equity,
         rollout=Rollout(trials, truncate, seed),
     )
+
+
+def _judged(
+    text: str, play: Play, result: RolloutResult | None, weights: NDArray[np.float32] | None
+) -> Alternative:
+    """The alternative ``play`` (written ``text``) with the equity its rollout ``result``
+    gives its mover, and its standard error (exact where the play ends the game)."""
+    if result is None:
+        return Alternative(text, _finished(play, weights), None, 0.0)
+    mine = flip_outputs(np.array([result.probabilities.as_tuple()]))
+    equity = float(equities(mine, weights)[0])
+    if weights is None:
+        return Alternative(text, equity, None, result.equity_se)
+    # The five outputs' errors in the mover's order (flipping reorders them). No covariance is
+    # kept: the sum of the weighted errors bounds the error.
+    errors = np.array(result.probabilities_se)[[0, 3, 4, 1, 2]]
+    return Alternative(text, equity, None, float(np.abs(weights) @ errors))
 
 
 def _finished(play: Play, weights: NDArray[np.float32] | None) -> float:

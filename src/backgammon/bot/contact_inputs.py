@@ -101,6 +101,22 @@ def encode_contact_v2(mine: Board, theirs: Board) -> Inputs:
     return np.concatenate((contact_rows(mine, theirs, features), extra[:n], extra[n:]), axis=1)
 
 
+def _containment(
+    made_own: NDArray[np.integer], other_back: NDArray[np.int64]
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The two containments of :data:`EXTRA_FEATURES`: 1 - the fewest escapes (of 36 rolls)
+    past this side's points of a checker on the other side's points 16..24, and the same
+    counted only from its point 16 to its rearmost checker."""
+    # Escapes of a checker on the other side's point j past this side's points: bits 25-j.. of
+    # this side's mask (encoding._side_features reads the rearmost checker's the same way).
+    escapes = ESCAPES[(made_own[:, None] >> (25 - _CONTAIN)) & 0xFFF].astype(np.int64)
+    contain = (36 - escapes.min(axis=1)) / 36
+    within = _CONTAIN[None, :] <= other_back[:, None]
+    fewest = np.where(within, escapes, 36).min(axis=1)
+    fewest = np.where(other_back == 25, np.minimum(fewest, ESCAPES[made_own & 0xFFF]), fewest)
+    return contain, (36 - fewest) / 36
+
+
 def extra_features(side: Board, masks: SideMasks) -> Inputs:
     """:data:`EXTRA_FEATURES` of each side of a batch stacked as (players on roll,
     opponents): ``(2n, 15)``, each row's side against the other side of its position;
@@ -126,14 +142,7 @@ def extra_features(side: Board, masks: SideMasks) -> Inputs:
     lost = np.where(hits > 0, np.frexp(hits.astype(np.float64))[1] - 1, 0)
     pip_loss = lost @ ROLL_WEIGHTS
 
-    # Escapes of a checker on the other side's point j past this side's points: bits 25-j.. of
-    # this side's mask (encoding._side_features reads the rearmost checker's the same way).
-    escapes = ESCAPES[(made_own[:, None] >> (25 - _CONTAIN)) & 0xFFF].astype(np.int64)
-    contain = (36 - escapes.min(axis=1)) / 36
-    within = _CONTAIN[None, :] <= other_back[:, None]
-    fewest = np.where(within, escapes, 36).min(axis=1)
-    fewest = np.where(other_back == 25, np.minimum(fewest, ESCAPES[made_own & 0xFFF]), fewest)
-    acontain = (36 - fewest) / 36
+    contain, acontain = _containment(made_own, other_back)
 
     own_escapes = ESCAPES[(other_made_own[:, None] >> (25 - _OUTSIDE)) & 0xFFF].astype(np.int64)
     mobility = (counts[:, 7:26] * own_escapes * (_OUTSIDE - 6)).sum(axis=1)

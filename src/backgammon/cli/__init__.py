@@ -42,9 +42,8 @@ import argparse
 import sys
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
-from typing import Any
 
 try:
     from ..bot import Level
@@ -59,25 +58,19 @@ from ..formats.ids import setup_from_id
 from ..game import Rules
 from ..position import MAX_CHECKERS, Position
 from ..variants import Variant
+from . import analyse as _analyse
+from . import engine_tools as _engine_tools
+from . import external as _external
+from . import rollout as _rollout
+from . import truth as _truth
+from . import verify as _verify
+from .arguments import Argument, arg
 from .display import format_plays, outcome_text
 from .interactive import run
-from .setup import PlayerKind, Setup, default_names
+from .setup import PlayerKind, SessionOptions, default_names
 
 #: What a subcommand does with its parsed arguments: the exit status.
 Handler = Callable[[argparse.Namespace], int]
-
-
-@dataclass(frozen=True)
-class Argument:
-    """One ``add_argument`` call of a subcommand: its names or flags and its options."""
-
-    flags: tuple[str, ...]
-    options: dict[str, Any] = field(default_factory=dict)
-
-
-def arg(*flags: str, **options: Any) -> Argument:
-    """An argument of a subcommand, given as to :meth:`argparse.ArgumentParser.add_argument`."""
-    return Argument(flags, options)
 
 
 @dataclass(frozen=True)
@@ -236,7 +229,7 @@ def _play(args: argparse.Namespace) -> int:
         start = setup_from_id(args.position, checkers=variant.checkers)
     players = _players(args)
     names = default_names(players) if args.names is None else (args.names[0], args.names[1])
-    setup = Setup(
+    options = SessionOptions(
         length=args.match_length,
         rules=rules,
         names=names,
@@ -247,7 +240,7 @@ def _play(args: argparse.Namespace) -> int:
         # The dice's seed seeds the computer's noise too, so that a game can be replayed.
         seed=None if args.seed is None else zlib.crc32(args.seed.encode()),
     )
-    return run(dice_source=dice, setup=setup)
+    return run(dice_source=dice, options=options)
 
 
 def _players(args: argparse.Namespace) -> tuple[PlayerKind, PlayerKind]:
@@ -352,57 +345,75 @@ def _train(args: argparse.Namespace) -> int:
     import os
 
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    from pathlib import Path
-
     if args.stage == "rollout":
-        import shlex
-
-        from ..training import generations
-
-        defaults = generations.Settings()
-        return generations.train(
-            generations.Settings(
-                out=Path(args.out or defaults.out),
-                start=Path(args.start),
-                generations=args.generations,
-                positions=args.positions,
-                trials=args.trials,
-                truncate=args.truncate,
-                luck=args.luck,
-                hidden=args.hidden or defaults.hidden,
-                explore=args.explore,
-                workers=args.workers,
-                seed=args.seed,
-                epochs=args.epochs or defaults.epochs,
-                lr=defaults.lr if args.lr is None else args.lr,
-                eval_games=defaults.eval_games if args.eval_games is None else args.eval_games,
-                save_minutes=args.save_minutes,
-                resume=args.resume,
-                progress=not args.no_progress,
-                command=shlex.join(["backgammon", *args.argv]),
-            )
-        )
+        return _train_generations(args)
     eval_games = 200 if args.eval_games is None else args.eval_games
     if args.stage == "search":
-        from ..training import supervised
+        return _train_search(args, eval_games)
+    return _train_td(args, eval_games)
 
-        return supervised.train(
-            supervised.Settings(
-                start=Path(args.start),
-                plies=args.plies,
-                positions=args.positions,
-                rounds=args.rounds,
-                seed=args.seed,
-                explore=args.explore,
-                epochs=args.epochs or supervised.Settings.epochs,
-                lr=supervised.Settings.lr if args.lr is None else args.lr,
-                parallel=args.parallel,
-                eval_games=eval_games,
-                out=Path(args.out or "data/training-search"),
-                resume=args.resume,
-                progress=not args.no_progress,
-            )
+
+def _train_generations(args: argparse.Namespace) -> int:
+    """``train --stage rollout``: generations of networks fitted to rollouts."""
+    import shlex
+    from pathlib import Path
+
+    from ..training import generations
+
+    defaults = generations.Settings()
+    return generations.train(
+        generations.Settings(
+            out=Path(args.out or defaults.out),
+            start=Path(args.start),
+            generations=args.generations,
+            positions=args.positions,
+            trials=args.trials,
+            truncate=args.truncate,
+            luck=args.luck,
+            hidden=args.hidden or defaults.hidden,
+            explore=args.explore,
+            workers=args.workers,
+            seed=args.seed,
+            epochs=args.epochs or defaults.epochs,
+            lr=defaults.lr if args.lr is None else args.lr,
+            eval_games=defaults.eval_games if args.eval_games is None else args.eval_games,
+            save_minutes=args.save_minutes,
+            resume=args.resume,
+            progress=not args.no_progress,
+            command=shlex.join(["backgammon", *args.argv]),
         )
+    )
+
+
+def _train_search(args: argparse.Namespace, eval_games: int) -> int:
+    """``train --stage search``: rounds of networks fitted to their own deeper search."""
+    from pathlib import Path
+
+    from ..training import supervised
+
+    return supervised.train(
+        supervised.Settings(
+            start=Path(args.start),
+            plies=args.plies,
+            positions=args.positions,
+            rounds=args.rounds,
+            seed=args.seed,
+            explore=args.explore,
+            epochs=args.epochs or supervised.Settings.epochs,
+            lr=supervised.Settings.lr if args.lr is None else args.lr,
+            parallel=args.parallel,
+            eval_games=eval_games,
+            out=Path(args.out or "data/training-search"),
+            resume=args.resume,
+            progress=not args.no_progress,
+        )
+    )
+
+
+def _train_td(args: argparse.Namespace, eval_games: int) -> int:
+    """``train`` (the first stage): TD(lambda) self-play."""
+    from pathlib import Path
+
     from ..training.train import Settings, train
 
     return train(
@@ -502,14 +513,7 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-# Subcommands with modules of their own, registered here once the registry above exists.
-from . import analyse as _analyse
-from . import engine_tools as _engine_tools
-from . import external as _external
-from . import rollout as _rollout
-from . import truth as _truth
-from . import verify as _verify
-
+# Subcommands with modules of their own, registered once the registry above exists.
 subcommand("rollout", _rollout.SUMMARY, *_rollout.ARGUMENTS)(_rollout.rollout_command)
 subcommand("analyse", _analyse.SUMMARY, *_analyse.ARGUMENTS)(_analyse.analyse_command)
 subcommand("external", _external.SUMMARY, *_external.ARGUMENTS)(_external.external_command)

@@ -41,7 +41,7 @@ from ..analysis.rollout import TRIALS, with_rollouts
 from ..bot import MAX_PLIES
 from ..errors import BackgammonError
 from ..formats.mat import MatWarning, read_mat
-from . import Argument, arg
+from .arguments import Argument, arg
 from .rollout import RAY
 
 #: The subcommand's summary, for the list of commands.

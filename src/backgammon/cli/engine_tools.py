@@ -43,7 +43,7 @@ from ..cube import CubeContext
 from ..dice import Dice, parse_dice
 from ..formats.ids import setup_from_id
 from ..position import Position
-from . import Argument, arg
+from .arguments import Argument, arg
 
 HINT_SUMMARY = (
     "The computer's best plays of a roll in a position (or its cube decision before the "

@@ -49,7 +49,7 @@ from typing import TextIO
 from ..bot import Bot, CubeAction, CubeResponse, Level
 from ..errors import BackgammonError
 from ..formats.fibs import BoardState, ScoreOrder, read_board
-from . import Argument, arg
+from .arguments import Argument, arg
 
 SUMMARY = (
     "Play as GNU Backgammon's external player: answer the board lines gnubg sends to "

@@ -1,15 +1,15 @@
 """The interactive table: games and matches at one terminal, two people or a person and the
 computer.
 
-The game engine (:class:`~backgammon.match.Match`, :class:`~backgammon.game.Game`) keeps the
-state and decides what is allowed; the session reads a line, turns it into one action of the
-seat the game waits for, and says what happened. Every refused action leaves the game as it
-was and prints the engine's one-line reason. Whenever the game waits for a seat the computer
-plays, the session lets the bot act (:func:`backgammon.bot.act`, as the web app does) and says
-what it did in the same sentences as for a person; with physical dice the person types the
-computer's dice too. What is played is a :class:`~.setup.Setup`; ``hint`` asks
-:mod:`.hints`, ``save``, ``load`` and ``export`` go through :mod:`.files`, and every sentence
-about the game is :mod:`.display`'s.
+The game (:class:`~backgammon.match.Match`, :class:`~backgammon.game.Game`: the rules' state
+machine) keeps the state and decides what is allowed; the session reads a line, turns it into
+one action of the seat the game waits for, and says what happened. Every refused action leaves
+the game as it was and prints the game's one-line reason. Whenever the game waits for a seat
+the computer plays, the session lets the bot act (:func:`backgammon.bot.act`, as the web app
+does) and says what it did in the same sentences as for a person; with physical dice the person
+types the computer's dice too. What is played is a :class:`~.setup.SessionOptions`; ``hint``
+asks :mod:`.hints`, ``save``, ``load`` and ``export`` go through :mod:`.files`, and every
+sentence about the game is :mod:`.display`'s.
 
 The loop reads lines from one text stream and writes to another, so a test can drive it with a
 script:
@@ -55,7 +55,7 @@ from .display import (
     waiting_text,
 )
 from .hints import Hinter
-from .setup import COMPUTER_NAME, Setup
+from .setup import COMPUTER_NAME, SessionOptions
 
 # A bound on the actions the computer makes in a row, against a loop that never gives the
 # turn back (a whole game of the computer's alone is a few hundred).
@@ -97,19 +97,22 @@ class Session:
     """
 
     def __init__(
-        self, out: TextIO, dice_source: DiceSource | None = None, setup: Setup | None = None
+        self,
+        out: TextIO,
+        dice_source: DiceSource | None = None,
+        options: SessionOptions | None = None,
     ) -> None:
         self.out = out
         self.dice_source = SecureDice() if dice_source is None else dice_source
         # Physical dice: the numbers typed at the prompt go into this source.
         self._manual = self.dice_source if isinstance(self.dice_source, ManualDice) else None
-        self.setup = Setup() if setup is None else setup
+        self.options = SessionOptions() if options is None else options
         # A match; a lone game only where one is loaded (load FILE).
-        self.record: Match | Game = self.setup.new_match(self.dice_source)
+        self.record: Match | Game = self.options.new_match(self.dice_source)
         # The computer's player in each seat it plays.
         self._bots = {
-            seat: Bot(level=self.setup.level, seed=self.setup.seed)
-            for seat in self.setup.computer_seats()
+            seat: Bot(level=self.options.level, seed=self.options.seed)
+            for seat in self.options.computer_seats()
         }
         self._hinter = Hinter()
         # The seat and position last drawn, so that the board is drawn again only when it changed.
@@ -150,7 +153,7 @@ class Session:
     @property
     def names(self) -> tuple[str, str]:
         """The players' names, seat 0's first."""
-        return self.record.players if isinstance(self.record, Match) else self.setup.names
+        return self.record.players if isinstance(self.record, Match) else self.options.names
 
     # The loop's side
 
@@ -178,7 +181,7 @@ class Session:
         name = self.names[seat]
         if seat not in self._bots:
             return name
-        level = self.setup.level.value
+        level = self.options.level.value
         return f"{name} ({level})" if name == COMPUTER_NAME else f"{name} (the computer, {level})"
 
     def prompt(self) -> str:
@@ -524,7 +527,7 @@ def run(
     stdout: TextIO | None = None,
     dice_source: DiceSource | None = None,
     *,
-    setup: Setup | None = None,
+    options: SessionOptions | None = None,
 ) -> int:
     """Play at the table until quit, exit or the end of the input; the exit status.
 
@@ -534,7 +537,7 @@ def run(
     """
     source = sys.stdin if stdin is None else stdin
     out = sys.stdout if stdout is None else stdout
-    session = Session(out, dice_source, setup)
+    session = Session(out, dice_source, options)
     session.start()
     try:
         while True:

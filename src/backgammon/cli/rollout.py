@@ -35,7 +35,7 @@ from ..bot import RolloutResult, rollout
 from ..cube import CubeContext
 from ..formats.ids import setup_from_id
 from ..match import Match
-from . import Argument, arg
+from .arguments import Argument, arg
 
 SUMMARY = (
     "Roll a position out with the computer's play: its cubeless chances and equity, and "

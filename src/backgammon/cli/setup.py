@@ -24,7 +24,7 @@ COMPUTER_NAME = "Computer"
 
 
 @dataclass(frozen=True)
-class Setup:
+class SessionOptions:
     """What the session plays: a match or a money session, from the start or a set-up.
 
     ``length`` is the match length (0: money play); ``crawford`` whether a match keeps the

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from ..errors import BackgammonError
 from ..training import truth
-from . import Argument, arg
+from .arguments import Argument, arg
 from .rollout import RAY
 
 SUMMARY = (

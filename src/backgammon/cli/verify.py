@@ -38,7 +38,7 @@ from pathlib import Path
 
 from ..game import load_json
 from ..game.verify import NotARecordError, verify_dice
-from . import Argument, arg
+from .arguments import Argument, arg
 
 SUMMARY = (
     "Check the provably fair dice of a finished game: recompute every roll of a record from "

@@ -190,56 +190,13 @@ def decode_xgid(text: str, *, checkers: int = 15) -> XgidState:
     ...
     backgammon.errors.InvalidIdError: ... has 9 fields; an XGID has 10, joined by colons...
     """
-    if not isinstance(text, str):
-        raise InvalidIdError(f"{text!r} is not an XGID: an XGID is text.")
-    stripped = text.strip()
-    fields = stripped.removeprefix(_PREFIX).split(":")
-    name = f"XGID {stripped!r}"
-    if len(fields) != 10:
-        raise InvalidIdError(
-            f"{name} has {len(fields)} fields; an XGID has 10, joined by colons, such as "
-            "'XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10'."
-        )
-    board, cube_text, owner_text, turn_text, dice_text, *numbers = fields
-    if not _POSITION_PATTERN.fullmatch(board):
-        raise InvalidIdError(
-            f"{name}: the position {board!r} must be 26 characters, each '-', A to P "
-            "(the bottom player's checkers) or a to p (the top player's)."
-        )
-    if board[0].isupper() or board[25].islower():
-        raise InvalidIdError(
-            f"{name}: character 0 is the top player's bar and character 25 the bottom "
-            "player's; neither can hold the other player's checkers."
-        )
-    values: list[int] = []
-    for label, field in zip(
-        _NUMBER_FIELDS, (cube_text, owner_text, turn_text, *numbers), strict=True
-    ):
-        if not _INTEGER_PATTERN.fullmatch(field):
-            raise InvalidIdError(
-                f"{name}: the {label} {field!r} is not a whole number (of at most 9 digits)."
-            )
-        values.append(int(field))
+    name, fields = _fields(text)
+    board, dice_text = fields[0], fields[4]
+    _check_board(name, board)
     cube_exponent, cube_position, turn, bottom_score, top_score, rules, length, max_exponent = (
-        values
+        _numbers(name, [*fields[1:4], *fields[5:]])
     )
-    for label, exponent in (("cube value", cube_exponent), ("max cube", max_exponent)):
-        if not 0 <= exponent <= MAX_CUBE_EXPONENT:
-            raise InvalidIdError(
-                f"{name}: the {label} field is {exponent}; it is an exponent of two, from 0 "
-                f"to {MAX_CUBE_EXPONENT}."
-            )
-    dice: tuple[int, int] | None = None
-    action = CubeAction.NONE
-    if re.fullmatch(r"[1-6]{2}", dice_text):
-        dice = (int(dice_text[0]), int(dice_text[1]))
-    elif dice_text in ("D", "B", "R"):
-        action = CubeAction(dice_text)
-    elif dice_text != "00":
-        raise InvalidIdError(
-            f"{name}: the dice field {dice_text!r} must be two dice from 1 to 6, 00 (not "
-            "rolled), D (doubled), B (beavered) or R (raccooned)."
-        )
+    dice, action = _dice_field(name, dice_text)
     top_rule = 1 if length > 0 else 3
     if not 0 <= rules <= top_rule:
         meaning = "0, or 1 for the Crawford game" if length > 0 else "0 to 3 (1 Jacoby + 2 beaver)"
@@ -263,6 +220,69 @@ def decode_xgid(text: str, *, checkers: int = 15) -> XgidState:
         )
     except (InvalidIdError, InvalidPositionError) as exc:
         raise InvalidIdError(f"{name} is impossible. {exc}") from exc
+
+
+def _fields(text: str) -> tuple[str, list[str]]:
+    """How errors name the XGID, and its ten fields; InvalidIdError unless there are ten."""
+    if not isinstance(text, str):
+        raise InvalidIdError(f"{text!r} is not an XGID: an XGID is text.")
+    stripped = text.strip()
+    fields = stripped.removeprefix(_PREFIX).split(":")
+    name = f"XGID {stripped!r}"
+    if len(fields) != 10:
+        raise InvalidIdError(
+            f"{name} has {len(fields)} fields; an XGID has 10, joined by colons, such as "
+            "'XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10'."
+        )
+    return name, fields
+
+
+def _check_board(name: str, board: str) -> None:
+    """InvalidIdError unless ``board`` reads as a position field (its counts are checked
+    later, with the number of checkers)."""
+    if not _POSITION_PATTERN.fullmatch(board):
+        raise InvalidIdError(
+            f"{name}: the position {board!r} must be 26 characters, each '-', A to P "
+            "(the bottom player's checkers) or a to p (the top player's)."
+        )
+    if board[0].isupper() or board[25].islower():
+        raise InvalidIdError(
+            f"{name}: character 0 is the top player's bar and character 25 the bottom "
+            "player's; neither can hold the other player's checkers."
+        )
+
+
+def _numbers(name: str, fields: list[str]) -> list[int]:
+    """The eight numeric fields (all but the position and the dice), in order; InvalidIdError
+    for one that is not a whole number, or a cube exponent out of range."""
+    values: list[int] = []
+    for label, field in zip(_NUMBER_FIELDS, fields, strict=True):
+        if not _INTEGER_PATTERN.fullmatch(field):
+            raise InvalidIdError(
+                f"{name}: the {label} {field!r} is not a whole number (of at most 9 digits)."
+            )
+        values.append(int(field))
+    for label, exponent in (("cube value", values[0]), ("max cube", values[-1])):
+        if not 0 <= exponent <= MAX_CUBE_EXPONENT:
+            raise InvalidIdError(
+                f"{name}: the {label} field is {exponent}; it is an exponent of two, from 0 "
+                f"to {MAX_CUBE_EXPONENT}."
+            )
+    return values
+
+
+def _dice_field(name: str, dice_text: str) -> tuple[tuple[int, int] | None, CubeAction]:
+    """The dice rolled (None: not rolled) and the cube action pending, of the dice field."""
+    if re.fullmatch(r"[1-6]{2}", dice_text):
+        return (int(dice_text[0]), int(dice_text[1])), CubeAction.NONE
+    if dice_text in ("D", "B", "R"):
+        return None, CubeAction(dice_text)
+    if dice_text != "00":
+        raise InvalidIdError(
+            f"{name}: the dice field {dice_text!r} must be two dice from 1 to 6, 00 (not "
+            "rolled), D (doubled), B (beavered) or R (raccooned)."
+        )
+    return None, CubeAction.NONE
 
 
 def _sides(board: str, checkers: int) -> tuple[list[int], list[int]]:

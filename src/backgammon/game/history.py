@@ -261,92 +261,113 @@ def walk(game: Game, moments: Sequence[Moment], start: int = 0) -> Iterator[Entr
     # are its last ones (counted from the end: a record's changes are its last few events).
     later = sum(event.action in _PLAYED for event in events[start:])
     plays = iter(game.plays[len(game.plays) - later :])
-
-    def cube(moment: Moment, seat: int) -> CubeContext | None:
-        if game.in_match and game.score is None:
-            return None
-        return cube_context_for(
-            game.rules,
-            seat,
-            value=moment.cube_value,
-            owner=moment.cube_owner,
-            turned=moment.cube_turned,
-            in_match=game.in_match,
-            score=game.score,
-        )
-
     for index in range(start, len(events)):
         event = events[index]
         before, after = moments[index], moments[index + 1]
-        action, seat = event.action, event.player
-        if action is Action.ROLL:
-            assert event.dice is not None
-            if before.phase is Phase.OPENING:
-                tie = event.dice[0] == event.dice[1]
-                yield OpeningRoll(
-                    index,
-                    seat,
-                    event.dice,
-                    winner=None if tie else after.on_roll,
-                    reroll=not tie and after.phase is Phase.ROLL,
-                    automatic_double=after.cube_value > before.cube_value,
-                    cube_value=after.cube_value,
-                    auto=event.auto,
-                )
-                if tie or after.dice is None:
-                    continue
-            assert after.dice is not None
-            yield Rolled(
-                index,
-                after.on_roll,
-                after.dice,
-                after.position,
-                cube(after, after.on_roll),
-                auto=event.auto,
-                opening=before.phase is Phase.OPENING,
-            )
-        elif action in _PLAYED:
+        if event.action is Action.ROLL:
+            yield from _roll_entries(game, index, event, before, after)
+        elif event.action in _PLAYED:
             mover, dice, play = next(plays)
             yield TurnPlayed(
                 index,
                 mover,
                 dice,
                 play if play is not None else Play.empty(before.position),
-                cube(before, mover),
+                _cube(game, before, mover),
                 auto=event.auto,
             )
-        elif action is Action.DOUBLE:
-            assert after.offer is not None
-            yield Doubled(index, seat, after.offer.value, before.position, cube(before, seat))
-        elif action is Action.BEAVER:
-            assert after.offer is not None
-            yield Beavered(index, seat, after.offer.value)
-        elif action is Action.TAKE:
-            assert after.cube_owner is not None
-            yield Taken(index, seat, after.cube_value, after.cube_owner)
-        elif action is Action.DROP:
-            assert before.offer is not None
-            yield Dropped(index, seat, before.offer.value)
-        elif action is Action.RESIGN:
-            assert event.level is not None
-            answer = events[index + 1].action if index + 1 < len(events) else None
-            accepted = None if answer is None else answer is Action.ACCEPT
-            yield ResignationOffered(
-                index,
-                seat,
-                event.level,
-                accepted,
-                before.on_roll,
-                before.position,
-                cube(before, before.on_roll),
-            )
-        elif action is Action.ACCEPT:
-            yield ResignationAccepted(index, seat, _offered(events, index))
-        elif action is Action.REJECT:
-            yield ResignationRejected(index, seat, _offered(events, index))
+        else:
+            entry = _offer_entry(game, index, before, after)
+            if entry is not None:
+                yield entry
     result = game.result
     if result is not None and (start == 0 or start < len(events)):
         yield GameEnded(len(events) - 1, result.winner, result.kind, result.points, result.reason)
+
+
+def _cube(game: Game, moment: Moment, seat: int) -> CubeContext | None:
+    """The cube as ``seat`` saw it at ``moment``; None in a match game without its score."""
+    if game.in_match and game.score is None:
+        return None
+    return cube_context_for(
+        game.rules,
+        seat,
+        value=moment.cube_value,
+        owner=moment.cube_owner,
+        turned=moment.cube_turned,
+        in_match=game.in_match,
+        score=game.score,
+    )
+
+
+def _roll_entries(
+    game: Game, index: int, event: Event, before: Moment, after: Moment
+) -> Iterator[Entry]:
+    """The entries of a roll: an opening roll's own (a tie, or the winner's dice to play,
+    unless the winner rolls afresh), a later roll's dice to play."""
+    assert event.dice is not None
+    if before.phase is Phase.OPENING:
+        tie = event.dice[0] == event.dice[1]
+        yield OpeningRoll(
+            index,
+            event.player,
+            event.dice,
+            winner=None if tie else after.on_roll,
+            reroll=not tie and after.phase is Phase.ROLL,
+            automatic_double=after.cube_value > before.cube_value,
+            cube_value=after.cube_value,
+            auto=event.auto,
+        )
+        if tie or after.dice is None:
+            return
+    assert after.dice is not None
+    yield Rolled(
+        index,
+        after.on_roll,
+        after.dice,
+        after.position,
+        _cube(game, after, after.on_roll),
+        auto=event.auto,
+        opening=before.phase is Phase.OPENING,
+    )
+
+
+def _offer_entry(game: Game, index: int, before: Moment, after: Moment) -> Entry | None:
+    """The entry of an offer of the cube or of a resignation, or of its answer; None for the
+    events that make none (a turn's single steps and their undos)."""
+    events = game.events
+    event = events[index]
+    action, seat = event.action, event.player
+    if action is Action.DOUBLE:
+        assert after.offer is not None
+        return Doubled(index, seat, after.offer.value, before.position, _cube(game, before, seat))
+    if action is Action.BEAVER:
+        assert after.offer is not None
+        return Beavered(index, seat, after.offer.value)
+    if action is Action.TAKE:
+        assert after.cube_owner is not None
+        return Taken(index, seat, after.cube_value, after.cube_owner)
+    if action is Action.DROP:
+        assert before.offer is not None
+        return Dropped(index, seat, before.offer.value)
+    if action is Action.RESIGN:
+        assert event.level is not None
+        answer = events[index + 1].action if index + 1 < len(events) else None
+        accepted = None if answer is None else answer is Action.ACCEPT
+        return ResignationOffered(
+            index,
+            seat,
+            event.level,
+            accepted,
+            before.on_roll,
+            before.position,
+            _cube(game, before, before.on_roll),
+        )
+    if action is Action.ACCEPT:
+        return ResignationAccepted(index, seat, _offered(events, index))
+    if action is Action.REJECT:
+        return ResignationRejected(index, seat, _offered(events, index))
+    return None
 
 
 def _offered(events: Sequence[Event], answer: int) -> WinKind:

@@ -47,6 +47,36 @@ _PROBED: dict[Phase, tuple[Action, ...]] = {
 }
 
 
+def _check_match(rules: Rules, in_match: bool, crawford: bool, score: MatchScore | None) -> None:
+    """BackgammonError unless the rules and the match score suit a game of a match (or of
+    money play, with ``in_match`` False and no score)."""
+    if in_match and (rules.jacoby or rules.beavers or rules.automatic_doubles):
+        raise BackgammonError(
+            "Jacoby, beavers and automatic doubles do not apply in matches."
+        )
+    if score is not None and score.crawford != crawford:
+        raise BackgammonError("The match score and the game disagree on the Crawford game.")
+
+
+def _starting_position(rules: Rules, start: Position | None, setup: SetUp | None) -> Position:
+    """The position a game starts from, seen from seat 0: ``start``, the set-up's, or the
+    variant's initial one; BackgammonError if it cannot start a game of these rules."""
+    if setup is not None:
+        if start is not None:
+            raise BackgammonError("A game has a starting position or a set-up, not both.")
+        start = setup.position if setup.on_roll == 0 else setup.position.flip()
+    start = start or Position.initial(rules.variant)
+    if start.checkers != rules.variant.checkers:
+        raise BackgammonError(
+            f"The position has {start.checkers} checkers a side; "
+            f"{rules.variant.value.capitalize()} is played with "
+            f"{rules.variant.checkers} checkers a side."
+        )
+    if start.is_game_over():
+        raise BackgammonError("The starting position has no game left: a side is all off.")
+    return start
+
+
 class Game(NamedActions):
     """One game, from the opening roll to its result.
 
@@ -76,30 +106,13 @@ class Game(NamedActions):
         seat 0's first, for a game of a match (its Crawford flag is ``crawford``'s).
         """
         self.rules = rules or Rules()
-        if in_match and (self.rules.jacoby or self.rules.beavers or self.rules.automatic_doubles):
-            raise BackgammonError(
-                "Jacoby, beavers and automatic doubles do not apply in matches."
-            )
+        _check_match(self.rules, in_match, crawford, score)
         self.dice_source: DiceSource = dice or SecureDice()
         self.crawford = crawford
         self.in_match = in_match or score is not None
-        if score is not None and score.crawford != crawford:
-            raise BackgammonError("The match score and the game disagree on the Crawford game.")
         self.score = score
-        if setup is not None:
-            if start is not None:
-                raise BackgammonError("A game has a starting position or a set-up, not both.")
-            start = setup.position if setup.on_roll == 0 else setup.position.flip()
-        self.start = start or Position.initial(self.rules.variant)
+        self.start = _starting_position(self.rules, start, setup)
         self.setup = setup
-        if self.start.checkers != self.rules.variant.checkers:
-            raise BackgammonError(
-                f"The position has {self.start.checkers} checkers a side; "
-                f"{self.rules.variant.value.capitalize()} is played with "
-                f"{self.rules.variant.checkers} checkers a side."
-            )
-        if self.start.is_game_over():
-            raise BackgammonError("The starting position has no game left: a side is all off.")
         if len(colours) != 2 or colours[0] == colours[1]:
             raise BackgammonError("The two seats need two different colours.")
         self.colours = colours
@@ -327,49 +340,12 @@ class Game(NamedActions):
         action, player = event.action, event.player
         if action is Action.ROLL:
             self._apply_roll(event)
-        elif action is Action.DOUBLE:
-            self.offer = Offer(player, 1 - player, self.cube_value * 2)
-            self.phase = Phase.CUBE
-        elif action is Action.TAKE:
-            assert self.offer is not None
-            self.cube_value = self.offer.value
-            # A beaver's maker keeps the cube; otherwise the taker owns it.
-            self.cube_owner = self.offer.player if self.offer.beavered else player
-            self.cube_turned = True
-            self.offer = None
-            self.phase = Phase.ROLL
-        elif action is Action.DROP:
-            assert self.offer is not None
-            self._finish(1 - player, WinKind.SINGLE, self.offer.value // 2, "drop")
-        elif action is Action.BEAVER:
-            assert self.offer is not None
-            self.offer = Offer(player, self.offer.player, self.offer.value * 2, beavered=True)
-        elif action is Action.STEP:
-            assert self.turn is not None and event.steps
-            (from_point, to_point), = event.steps
-            self.turn = self.turn.step(from_point, to_point)
-            self.phase = Phase.CONFIRM if self.turn.is_complete else Phase.MOVE
-        elif action is Action.UNDO:
-            assert self.turn is not None
-            self.turn = self.turn.undo()
-            self.phase = Phase.CONFIRM if self.turn.is_complete and self.turn.made else Phase.MOVE
-        elif action is Action.CONFIRM:
-            assert self.turn is not None
-            self._end_turn(self.turn.play())
-        elif action in (Action.PLAY, Action.PASS):
-            self._end_turn(self._play_of(event))
-        elif action is Action.RESIGN:
-            assert event.level is not None
-            self.resignation = Resignation(player, event.level, self.phase)
-            self.phase = Phase.RESIGN
-        elif action is Action.ACCEPT:
-            assert self.resignation is not None
-            level = self.resignation.level
-            self._finish(1 - self.resignation.player, level, self.points_for(level), "resign")
-        elif action is Action.REJECT:
-            assert self.resignation is not None
-            self.phase = self.resignation.resume
-            self.resignation = None
+        elif action in (Action.DOUBLE, Action.TAKE, Action.DROP, Action.BEAVER):
+            self._apply_cube(event)
+        elif action in (Action.STEP, Action.UNDO, Action.CONFIRM, Action.PLAY, Action.PASS):
+            self._apply_move(event)
+        elif action in (Action.RESIGN, Action.ACCEPT, Action.REJECT):
+            self._apply_resignation(event)
         elif action is Action.CLAIM:
             assert event.level is not None
             self._finish(player, event.level, self.points_for(event.level), "claim")
@@ -384,6 +360,59 @@ class Game(NamedActions):
         self._moments.append(before)
         if self.phase is Phase.OVER and self.on_over is not None:
             self.on_over(self)
+
+    def _apply_cube(self, event: Event) -> None:
+        """Apply a double, or its answer: a take, a drop or a beaver."""
+        action, player = event.action, event.player
+        if action is Action.DOUBLE:
+            self.offer = Offer(player, 1 - player, self.cube_value * 2)
+            self.phase = Phase.CUBE
+            return
+        assert self.offer is not None
+        if action is Action.TAKE:
+            self.cube_value = self.offer.value
+            # A beaver's maker keeps the cube; otherwise the taker owns it.
+            self.cube_owner = self.offer.player if self.offer.beavered else player
+            self.cube_turned = True
+            self.offer = None
+            self.phase = Phase.ROLL
+        elif action is Action.DROP:
+            self._finish(1 - player, WinKind.SINGLE, self.offer.value // 2, "drop")
+        elif action is Action.BEAVER:
+            self.offer = Offer(player, self.offer.player, self.offer.value * 2, beavered=True)
+
+    def _apply_move(self, event: Event) -> None:
+        """Apply a step of the turn, its undo, its confirmation, or a whole play (or pass)."""
+        action = event.action
+        if action in (Action.PLAY, Action.PASS):
+            self._end_turn(self._play_of(event))
+            return
+        assert self.turn is not None
+        if action is Action.STEP:
+            assert event.steps
+            (from_point, to_point), = event.steps
+            self.turn = self.turn.step(from_point, to_point)
+            self.phase = Phase.CONFIRM if self.turn.is_complete else Phase.MOVE
+        elif action is Action.UNDO:
+            self.turn = self.turn.undo()
+            self.phase = Phase.CONFIRM if self.turn.is_complete and self.turn.made else Phase.MOVE
+        elif action is Action.CONFIRM:
+            self._end_turn(self.turn.play())
+
+    def _apply_resignation(self, event: Event) -> None:
+        """Apply an offer to resign, or its answer."""
+        if event.action is Action.RESIGN:
+            assert event.level is not None
+            self.resignation = Resignation(event.player, event.level, self.phase)
+            self.phase = Phase.RESIGN
+            return
+        assert self.resignation is not None
+        if event.action is Action.ACCEPT:
+            level = self.resignation.level
+            self._finish(1 - self.resignation.player, level, self.points_for(level), "resign")
+        elif event.action is Action.REJECT:
+            self.phase = self.resignation.resume
+            self.resignation = None
 
     def _apply_roll(self, event: Event) -> None:
         if event.dice is None:

@@ -298,18 +298,7 @@ def train(settings: Settings) -> int:
     """Run (or, with ``resume``, go on with) a generations run; returns the exit status."""
     out = settings.out
     out.mkdir(parents=True, exist_ok=True)
-    trained = numbered(out, "nets")
-    if trained and not settings.resume:
-        raise GenerationsError(
-            f"{out} already holds a run (nets-{trained[-1]:03d}.npz): add --resume to go on "
-            "with it, or choose another --out."
-        )
-    if not trained:
-        start = _resized(NetworkEvaluator.load(settings.start), settings.hidden, settings.seed)
-        save_networks(out / "nets-000.npz", start.networks(),
-                      {"generation": 0, "settings": settings_json(settings)})
-        trained = [0]
-    done = trained[-1]
+    done = _last_generation(settings)
     # A resumed run may widen its contact network (or start a new one) from here on.
     evaluator = _resized(NetworkEvaluator.load(out / f"nets-{done:03d}.npz"), settings.hidden,
                          settings.seed)
@@ -321,33 +310,12 @@ def train(settings: Settings) -> int:
                mininterval=1.0 if sys.stderr.isatty() else 60.0)
     while done < settings.generations:
         generation = done + 1
-        data = out / f"gen-{generation:03d}.npz"
-        seconds, count = 0.0, 0
-        if not data.exists():
-            boards, targets, seconds = _labelled(_engine(evaluator), generation, settings, bar)
-            count = len(boards)
-            save_generation(data, boards, targets, {
-                "settings": settings_json(settings), "command": settings.command,
-                "generation": generation, "labelled_by": f"nets-{done:03d}.npz",
-                "seconds": round(seconds, 1),
-            })
-            (out / f"gen-{generation:03d}.partial.npz").unlink(missing_ok=True)
-        else:
-            bar.update(settings.positions)
-        kept = [load_generation(out / f"gen-{g:03d}.npz") for g in range(1, generation + 1)]
-        boards = np.concatenate([k[0] for k in kept])
-        targets = np.concatenate([k[1] for k in kept])
+        labels_per_second = _label_generation(settings, evaluator, generation, bar)
         previous = NetworkEvaluator(evaluator.contact.copy(), evaluator.race.copy(),
                                     evaluator.crashed)  # not trained: shared
-        rng = np.random.default_rng(generation_seed(settings.seed, generation))
-        errors = fit(evaluator, boards, targets, settings, rng)
-        entry: dict[str, Any] = {
-            "generation": generation,
-            "positions": len(boards),
-            "mse": {name: round(error, 6) for name, error in errors.items()},
-        }
-        if seconds:
-            entry["labels_per_second"] = round(count / seconds, 2)
+        entry = _fit_generation(settings, evaluator, generation)
+        if labels_per_second is not None:
+            entry["labels_per_second"] = labels_per_second
         if settings.eval_games:
             entry.update(_measure(evaluator, previous, settings.eval_games))
         bar.write(f"generation {generation}: {json.dumps(entry)}")
@@ -360,3 +328,56 @@ def train(settings: Settings) -> int:
     bar.close()
     print(f"{done} generations; the networks are in {out / f'nets-{done:03d}.npz'}.")
     return 0
+
+
+def _last_generation(settings: Settings) -> int:
+    """The last generation of networks in ``settings.out``: with no run there yet, the start
+    networks resized, saved as generation 0; a run there without ``resume`` is an error."""
+    out = settings.out
+    trained = numbered(out, "nets")
+    if trained and not settings.resume:
+        raise GenerationsError(
+            f"{out} already holds a run (nets-{trained[-1]:03d}.npz): add --resume to go on "
+            "with it, or choose another --out."
+        )
+    if trained:
+        return trained[-1]
+    start = _resized(NetworkEvaluator.load(settings.start), settings.hidden, settings.seed)
+    save_networks(out / "nets-000.npz", start.networks(),
+                  {"generation": 0, "settings": settings_json(settings)})
+    return 0
+
+
+def _label_generation(settings: Settings, evaluator: NetworkEvaluator, generation: int,
+                      bar: tqdm) -> float | None:
+    """Label ``generation``'s positions with ``evaluator`` and save them, unless a resumed
+    run has them already; the labels a second, or None where none were made now."""
+    out = settings.out
+    data = out / f"gen-{generation:03d}.npz"
+    if data.exists():
+        bar.update(settings.positions)
+        return None
+    boards, targets, seconds = _labelled(_engine(evaluator), generation, settings, bar)
+    save_generation(data, boards, targets, {
+        "settings": settings_json(settings), "command": settings.command,
+        "generation": generation, "labelled_by": f"nets-{generation - 1:03d}.npz",
+        "seconds": round(seconds, 1),
+    })
+    (out / f"gen-{generation:03d}.partial.npz").unlink(missing_ok=True)
+    return round(len(boards) / seconds, 2) if seconds else None
+
+
+def _fit_generation(settings: Settings, evaluator: NetworkEvaluator,
+                    generation: int) -> dict[str, Any]:
+    """Fit ``evaluator`` on the positions of every generation up to ``generation``; the
+    generation's entry of the progress log, so far."""
+    kept = [load_generation(settings.out / f"gen-{g:03d}.npz") for g in range(1, generation + 1)]
+    boards = np.concatenate([k[0] for k in kept])
+    targets = np.concatenate([k[1] for k in kept])
+    rng = np.random.default_rng(generation_seed(settings.seed, generation))
+    errors = fit(evaluator, boards, targets, settings, rng)
+    return {
+        "generation": generation,
+        "positions": len(boards),
+        "mse": {name: round(error, 6) for name, error in errors.items()},
+    }

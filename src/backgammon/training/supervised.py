@@ -191,15 +191,9 @@ def measure(evaluator: NetworkEvaluator, games: int) -> DuelResult:
 
 def train(settings: Settings) -> int:
     """Run (or resume) a supervised run; returns the exit status."""
-    out = settings.out
-    out.mkdir(parents=True, exist_ok=True)
-    checkpoint = out / CHECKPOINT
-    if settings.resume and checkpoint.exists():
-        source = checkpoint
-    else:
-        if settings.resume:
-            print(f"No checkpoint in {out}; starting from {settings.start}.", file=sys.stderr)
-        source = settings.start
+    settings.out.mkdir(parents=True, exist_ok=True)
+    checkpoint = settings.out / CHECKPOINT
+    source = _source(settings, checkpoint)
     # A crashed network in the start file plays its positions (in the games, the labels and
     # the measures) and is written out as it is: only the contact and race networks train.
     evaluator, meta = NetworkEvaluator.load_with_meta(source)
@@ -222,27 +216,11 @@ def train(settings: Settings) -> int:
         dynamic_ncols=True,
     )
     while done < settings.rounds:
-        round_seed = (settings.seed << 20) + done
-        round_start = time.monotonic()
-        positions = generate(
-            evaluator, settings.positions, round_seed, settings.explore, settings.parallel
-        )
-        targets = label(evaluator, positions, settings.plies, bar)
-        labelling = time.monotonic() - round_start
-        errors = fit(evaluator, positions, targets, settings, np.random.default_rng(round_seed))
+        entry = _train_round(settings, evaluator, done, bar)
         done += 1
-        entry: dict[str, Any] = {
-            "round": done,
-            "mse": {name: round(error, 6) for name, error in errors.items()},
-            "positions_per_second": round(len(positions) / max(labelling, 1e-9), 1),
-        }
-        if settings.eval_games:
-            result = measure(evaluator, settings.eval_games)
-            entry.update(ppg=round(result.points_per_game, 4), se=round(result.standard_error, 4))
-            bar.write(f"round {done}: against pubeval {result}, errors {entry['mse']}")
         entry["hours"] = round((previous_seconds + time.monotonic() - started) / 3600, 3)
         history.append(entry)
-        with (out / "progress.jsonl").open("a") as log:
+        with (settings.out / "progress.jsonl").open("a") as log:
             log.write(json.dumps(entry) + "\n")
         meta = {
             "rounds": done,
@@ -252,10 +230,45 @@ def train(settings: Settings) -> int:
         }
         networks = evaluator.networks()
         save_networks(checkpoint, networks, meta)
-        save_networks(out / f"checkpoint-round-{done:03d}.npz", networks, meta)
+        save_networks(settings.out / f"checkpoint-round-{done:03d}.npz", networks, meta)
     bar.close()
     print(f"Trained {done} rounds; the networks are in {checkpoint}.")
     return 0
+
+
+def _source(settings: Settings, checkpoint: Path) -> Path:
+    """The networks to start from: the checkpoint with ``resume``, else ``settings.start``."""
+    if settings.resume and checkpoint.exists():
+        return checkpoint
+    if settings.resume:
+        print(f"No checkpoint in {settings.out}; starting from {settings.start}.",
+              file=sys.stderr)
+    return settings.start
+
+
+def _train_round(settings: Settings, evaluator: NetworkEvaluator, done: int,
+                 bar: tqdm) -> dict[str, Any]:
+    """Round ``done + 1``: new positions from games, their labels, the fit, and (with
+    ``eval_games``) the measure against pubeval; returns its entry of the history, less the
+    hours."""
+    round_seed = (settings.seed << 20) + done
+    round_start = time.monotonic()
+    positions = generate(
+        evaluator, settings.positions, round_seed, settings.explore, settings.parallel
+    )
+    targets = label(evaluator, positions, settings.plies, bar)
+    labelling = time.monotonic() - round_start
+    errors = fit(evaluator, positions, targets, settings, np.random.default_rng(round_seed))
+    entry: dict[str, Any] = {
+        "round": done + 1,
+        "mse": {name: round(error, 6) for name, error in errors.items()},
+        "positions_per_second": round(len(positions) / max(labelling, 1e-9), 1),
+    }
+    if settings.eval_games:
+        result = measure(evaluator, settings.eval_games)
+        entry.update(ppg=round(result.points_per_game, 4), se=round(result.standard_error, 4))
+        bar.write(f"round {done + 1}: against pubeval {result}, errors {entry['mse']}")
+    return entry
 
 
 def main(argv: list[str] | None = None) -> int:

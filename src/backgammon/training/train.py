@@ -179,87 +179,114 @@ def train_on_game(evaluator: NetworkEvaluator, positions: list[Position], lam: f
         network.fit(inputs, targets[rows], learning_rate)
 
 
+@dataclass
+class _Run:
+    """A training run's state, as its checkpoint holds it: the networks, the games played,
+    the seed, the evaluations so far and the seconds of the sessions before this one."""
+
+    evaluator: NetworkEvaluator
+    done: int
+    seed: int
+    history: list[dict[str, Any]]
+    previous_seconds: float
+
+
 def train(settings: Settings) -> int:
     """Run (or resume) a training run; returns the exit status."""
-    out = settings.out
-    out.mkdir(parents=True, exist_ok=True)
-    checkpoint = out / CHECKPOINT
-    history: list[dict[str, Any]] = []
-    if settings.resume and checkpoint.exists():
-        # A crashed network in the checkpoint plays its positions and is written back as
-        # it is: TD trains the contact and race networks only.
-        evaluator, meta = NetworkEvaluator.load_with_meta(checkpoint)
-        done, seed, history = int(meta["games"]), int(meta["seed"]), list(meta["history"])
-        previous_seconds = float(meta["seconds"])
-    else:
-        if settings.resume:
-            print(f"No checkpoint in {out}; starting a new run.", file=sys.stderr)
-        seed = settings.seed
-        evaluator = NetworkEvaluator(
-            Network.create(CONTACT_INPUTS, settings.hidden, seed=seed),
-            Network.create(RACE_INPUTS, settings.race_hidden, seed=seed + 1),
-        )
-        done, previous_seconds = 0, 0.0
+    settings.out.mkdir(parents=True, exist_ok=True)
+    checkpoint = settings.out / CHECKPOINT
+    run = _start(settings, checkpoint)
     started = time.monotonic()
     last_checkpoint = started
-
-    def save(snapshot: bool) -> None:
-        meta = {
-            "games": done,
-            "seed": seed,
-            "seconds": previous_seconds + time.monotonic() - started,
-            "settings": settings_json(settings),
-            "history": history,
-        }
-        networks = evaluator.networks()
-        save_networks(checkpoint, networks, meta)
-        if snapshot:
-            save_networks(out / f"checkpoint-{done:09d}.npz", networks, meta)
-
     bar = tqdm(
         total=settings.games,
-        initial=done,
+        initial=run.done,
         unit="game",
         disable=not settings.progress,
         mininterval=1.0 if sys.stderr.isatty() else 60.0,
         dynamic_ncols=True,
     )
-    session_start_games = done
-    self_play = SelfPlay(evaluator, seed, settings.parallel)
+    session_start_games = run.done
+    self_play = SelfPlay(run.evaluator, run.seed, settings.parallel)
     # Games are played in rounds; each ends with the evaluation and the latest checkpoint, so
     # a resumed run plays on as the whole run would have (a stopped run loses its last round).
     round_games = settings.eval_every or 1_000
     playing_seconds = 0.0
-    while done < settings.games:
-        stop = min(settings.games, (done // round_games + 1) * round_games)
+    while run.done < settings.games:
+        stop = min(settings.games, (run.done // round_games + 1) * round_games)
         round_start = time.monotonic()
-        self_play.play(done, stop, settings.lam, settings.learning_rate, lambda: bar.update(1))
+        self_play.play(run.done, stop, settings.lam, settings.learning_rate, lambda: bar.update(1))
         playing_seconds += time.monotonic() - round_start
-        done = stop
-        if settings.eval_every and done % settings.eval_every == 0:
-            elapsed = time.monotonic() - started
-            rate = (done - session_start_games) / max(playing_seconds, 1e-9)
-            result = measure(evaluator, settings.eval_games)
-            entry = {
-                "games": done,
-                "ppg": round(result.points_per_game, 4),
-                "se": round(result.standard_error, 4),
-                "games_per_second": round(rate, 2),
-                "plies_per_game": round(self_play.plies / (done - session_start_games), 1),
-                "lr": settings.learning_rate(done),
-                "hours": round((previous_seconds + elapsed) / 3600, 3),
-            }
-            history.append(entry)
-            bar.write(f"games {done}: against pubeval {result} (training {rate:.1f} games/s)")
-            with (out / "progress.jsonl").open("a") as log:
-                log.write(json.dumps(entry) + "\n")
+        run.done = stop
+        if settings.eval_every and run.done % settings.eval_every == 0:
+            session_games = run.done - session_start_games
+            _evaluate(
+                settings, run, bar,
+                rate=session_games / max(playing_seconds, 1e-9),
+                plies_per_game=self_play.plies / session_games,
+                seconds=run.previous_seconds + time.monotonic() - started,
+            )
         snapshot = time.monotonic() - last_checkpoint >= 60 * settings.checkpoint_minutes
-        save(snapshot or done >= settings.games)
+        _save(settings, run, time.monotonic() - started, snapshot or run.done >= settings.games)
         if snapshot:
             last_checkpoint = time.monotonic()
     bar.close()
-    print(f"Trained {done} games; the networks are in {checkpoint}.")
+    print(f"Trained {run.done} games; the networks are in {checkpoint}.")
     return 0
+
+
+def _start(settings: Settings, checkpoint: Path) -> _Run:
+    """The run to go on with: the checkpoint's with ``resume``, else new networks."""
+    if settings.resume and checkpoint.exists():
+        # A crashed network in the checkpoint plays its positions and is written back as
+        # it is: TD trains the contact and race networks only.
+        evaluator, meta = NetworkEvaluator.load_with_meta(checkpoint)
+        return _Run(evaluator, int(meta["games"]), int(meta["seed"]), list(meta["history"]),
+                    float(meta["seconds"]))
+    if settings.resume:
+        print(f"No checkpoint in {settings.out}; starting a new run.", file=sys.stderr)
+    seed = settings.seed
+    evaluator = NetworkEvaluator(
+        Network.create(CONTACT_INPUTS, settings.hidden, seed=seed),
+        Network.create(RACE_INPUTS, settings.race_hidden, seed=seed + 1),
+    )
+    return _Run(evaluator, 0, seed, [], 0.0)
+
+
+def _evaluate(settings: Settings, run: _Run, bar: tqdm, *, rate: float, plies_per_game: float,
+              seconds: float) -> None:
+    """Measure the networks against pubeval, and record it in the run's history, on the
+    progress bar and in ``progress.jsonl``. ``rate``: this session's games a second of play;
+    ``seconds``: the whole run's so far."""
+    result = measure(run.evaluator, settings.eval_games)
+    entry = {
+        "games": run.done,
+        "ppg": round(result.points_per_game, 4),
+        "se": round(result.standard_error, 4),
+        "games_per_second": round(rate, 2),
+        "plies_per_game": round(plies_per_game, 1),
+        "lr": settings.learning_rate(run.done),
+        "hours": round(seconds / 3600, 3),
+    }
+    run.history.append(entry)
+    bar.write(f"games {run.done}: against pubeval {result} (training {rate:.1f} games/s)")
+    with (settings.out / "progress.jsonl").open("a") as log:
+        log.write(json.dumps(entry) + "\n")
+
+
+def _save(settings: Settings, run: _Run, session_seconds: float, snapshot: bool) -> None:
+    """Write the checkpoint, and with ``snapshot`` a copy named by the games played."""
+    meta = {
+        "games": run.done,
+        "seed": run.seed,
+        "seconds": run.previous_seconds + session_seconds,
+        "settings": settings_json(settings),
+        "history": run.history,
+    }
+    networks = run.evaluator.networks()
+    save_networks(settings.out / CHECKPOINT, networks, meta)
+    if snapshot:
+        save_networks(settings.out / f"checkpoint-{run.done:09d}.npz", networks, meta)
 
 
 #: The dice of every evaluation are the same, so that successive figures compare like with like.

@@ -53,6 +53,47 @@ def _difference_to_root(difference: np.ndarray, root_moves: bool, out: np.ndarra
         out[0] -= 1.0
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _trial_roll(state: np.ndarray, index: int, turn: int, stratify: bool) -> int:
+    """The roll (0..35) of trial ``index``'s turn ``turn``: with ``stratify`` the first two are
+    the rotation's (see the module), later ones random."""
+    if stratify and turn == 0:
+        return index % 36
+    if stratify and turn == 1:
+        return (index + index // 36) % 36
+    return roll(state)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _leaf_to_root(board: np.ndarray, nets: Nets, scratch: np.ndarray, leaf: np.ndarray,
+                  value: np.ndarray, root_on_roll: bool, out: np.ndarray) -> None:
+    """The 0-ply value of ``board`` (``root_on_roll``: the starting player is on roll there),
+    as the starting player sees it, in ``out``."""
+    evaluate(board, nets, scratch, leaf)
+    for k in range(5):
+        value[k] = leaf[k]
+    _to_root(value, root_on_roll, out)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _luck(board: np.ndarray, high: int, low: int, nets: Nets, work: tuple,  # type: ignore[type-arg]
+          scratch_board: np.ndarray, value: np.ndarray, mean: np.ndarray, actual: np.ndarray,
+          after: np.ndarray, root_moves: bool, seen: np.ndarray) -> None:
+    """The luck of rolling (``high``, ``low``) on ``board``, as the starting player sees it, in
+    ``seen``; ``after``: the 0-ply play of that roll (the module says why 0-ply)."""
+    mean[:] = 0.0
+    for k in range(21):
+        choose(board, HIGH[k], LOW[k], nets, work, scratch_board, value)
+        for j in range(5):
+            mean[j] += WEIGHT[k] * value[j]
+        if HIGH[k] == high and LOW[k] == low:
+            after[:] = scratch_board
+            actual[:] = value
+    for j in range(5):
+        value[j] = actual[j] - mean[j]
+    _difference_to_root(value, root_moves, seen)
+
+
 @njit(cache=True, nogil=True)
 def rollout_trials(start: np.ndarray, first: int, trials: int, seed: int, truncate: int,
                    luck: bool, stratify: bool, plies: int, keep: np.ndarray,
@@ -85,47 +126,25 @@ def rollout_trials(start: np.ndarray, first: int, trials: int, seed: int, trunca
         while True:
             root_moves = turn % 2 == 0
             if truncate > 0 and turn == truncate:
-                evaluate(board, nets, scratch, leaf)
-                for k in range(5):
-                    value[k] = leaf[k]
                 # The leaf's player on roll is the one about to move.
-                _to_root(value, root_moves, results[t])
+                _leaf_to_root(board, nets, scratch, leaf, value, root_moves, results[t])
                 break
-            if stratify and turn == 0:
-                r = index % 36
-            elif stratify and turn == 1:
-                r = (index + index // 36) % 36
-            else:
-                r = roll(state)
+            r = _trial_roll(state, index, turn, stratify)
             a, b = r // 6 + 1, r % 6 + 1
             high, low = max(a, b), min(a, b)
             if luck:
-                mean[:] = 0.0
-                for k in range(21):
-                    choose(board, HIGH[k], LOW[k], nets, work, scratch_board, value)
-                    for j in range(5):
-                        mean[j] += WEIGHT[k] * value[j]
-                    if HIGH[k] == high and LOW[k] == low:
-                        after[:] = scratch_board
-                        actual[:] = value
-                for j in range(5):
-                    value[j] = actual[j] - mean[j]
-                _difference_to_root(value, root_moves, seen)
+                _luck(board, high, low, nets, work, scratch_board, value, mean, actual, after,
+                      root_moves, seen)
                 for j in range(5):
                     lucks[t, j] += seen[j]
-                if plies > 0:
-                    choose_deep(board, high, low, plies, keep, threshold, nets, dwork, after)
-            elif plies > 0:
+            if plies > 0:
                 choose_deep(board, high, low, plies, keep, threshold, nets, dwork, after)
-            else:
+            elif not luck:
                 choose(board, high, low, nets, work, after, none)
             turn += 1
             if game_over(after, checkers):
-                evaluate(after, nets, scratch, leaf)
-                for k in range(5):
-                    value[k] = leaf[k]
                 # ``after`` has the loser on roll: the mover's view is the other one.
-                _to_root(value, not root_moves, results[t])
+                _leaf_to_root(after, nets, scratch, leaf, value, not root_moves, results[t])
                 break
             board[:] = after
     return results, lucks

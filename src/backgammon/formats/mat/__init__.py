@@ -4,7 +4,8 @@ A ``.mat`` file is a record of a match (or of a money session, a "0 point match"
 can read. It is the format GNU Backgammon writes with ``export match mat`` and reads with
 ``import mat``; eXtreme Gammon and the servers write dialects of it. This module writes the
 dialect GNU Backgammon 1.07 writes, and reads that and the others, rebuilding the match
-through the game engine so that every move and cube action is checked by the rules.
+through the game's state machine (:class:`~backgammon.match.Match`) so that every move and
+cube action is checked by the rules.
 
 The layout, as GNU Backgammon writes it (``export.c``, ``ExportGameJF``)::
 

@@ -10,6 +10,7 @@ from ...game import (
     Beavered,
     Doubled,
     Dropped,
+    Entry,
     Game,
     GameEnded,
     OpeningRoll,
@@ -139,19 +140,11 @@ def _score_name(name: str, seat: int) -> str:
 
 def _entries(game: Game, number: int) -> list[_Entry]:
     """The entries of one game, in order, from its history."""
-    # What a .mat file keeps: no resignation that was rejected (or is still pending), and of
-    # a turn only its play.
-    history = [
-        entry
-        for entry in game.history()
-        if not isinstance(entry, ResignationRejected)
-        and not (isinstance(entry, ResignationOffered) and not entry.accepted)
-    ]
+    history = _kept(game)
     entries: list[_Entry] = []
     # The roll whose play is still to be written, and its entry.
     rolled: tuple[Rolled, _Entry] | None = None
     for index, entry in enumerate(history):
-        following = [type(later) for later in history[index + 1 : index + 3]]
         match entry:
             case OpeningRoll(automatic_double=True):
                 raise MatFormatError(
@@ -163,7 +156,7 @@ def _entries(game: Game, number: int) -> list[_Entry]:
                 # the winner's "Wins" line.
                 pass
             case ResignationRejected():
-                pass  # left out above
+                pass  # left out by _kept
             case Rolled():
                 # The opening roll's winner makes the first entry, with both dice.
                 rolled = (entry, _Entry(entry.seat, f"{max(entry.dice)}{min(entry.dice)}:"))
@@ -172,21 +165,10 @@ def _entries(game: Game, number: int) -> list[_Entry]:
                 if entry.play.steps and rolled is not None:
                     rolled[1].text += " " + _play_text(entry.play)
                 rolled = None
-            case Doubled():
-                entries.append(_Entry(entry.seat, f" Doubles => {entry.value}"))
-            case Beavered():
-                # GNU Backgammon takes the doubler's roll after "Beavers" as the take, and
-                # loses its way on a "Takes" or "Drops" written there (its ParseMatMove keeps
-                # the beaver pending, for the rest of the file); so a beaver that no roll
-                # takes is written as the second double it is in gnubg's own record, which
-                # reads right.
-                word = "Beavers" if following == [Taken, Rolled] else "Doubles"
-                entries.append(_Entry(entry.seat, f" {word} => {entry.value}"))
-            case Taken():
-                if not (isinstance(history[index - 1], Beavered) and following[:1] == [Rolled]):
-                    entries.append(_Entry(entry.seat, " Takes"))
-            case Dropped():
-                entries.append(_Entry(entry.seat, " Drops"))
+            case Doubled() | Beavered() | Taken() | Dropped():
+                cube = _cube_entry(history, index)
+                if cube is not None:
+                    entries.append(cube)
             case GameEnded():
                 plural = "" if entry.points == 1 else "s"
                 # A claim is scored as the absent side's resignation would be; the words
@@ -202,6 +184,39 @@ def _entries(game: Game, number: int) -> list[_Entry]:
         # where a reader would otherwise make the one legal play (as gnubg does).
         rolled[1].text += " ???"
     return entries
+
+
+def _kept(game: Game) -> list[Entry]:
+    """The history a .mat file keeps: no resignation that was rejected (or is still pending),
+    and of a turn only its play."""
+    return [
+        entry
+        for entry in game.history()
+        if not isinstance(entry, ResignationRejected)
+        and not (isinstance(entry, ResignationOffered) and not entry.accepted)
+    ]
+
+
+def _cube_entry(history: list[Entry], index: int) -> _Entry | None:
+    """The entry of the double, beaver, take or drop ``history[index]``; None for a take
+    that a beaver's entry says already."""
+    entry = history[index]
+    following = [type(later) for later in history[index + 1 : index + 3]]
+    if isinstance(entry, Doubled):
+        return _Entry(entry.seat, f" Doubles => {entry.value}")
+    if isinstance(entry, Beavered):
+        # GNU Backgammon takes the doubler's roll after "Beavers" as the take, and loses its
+        # way on a "Takes" or "Drops" written there (its ParseMatMove keeps the beaver
+        # pending, for the rest of the file); so a beaver that no roll takes is written as
+        # the second double it is in gnubg's own record, which reads right.
+        word = "Beavers" if following == [Taken, Rolled] else "Doubles"
+        return _Entry(entry.seat, f" {word} => {entry.value}")
+    if isinstance(entry, Taken):
+        if isinstance(history[index - 1], Beavered) and following[:1] == [Rolled]:
+            return None
+        return _Entry(entry.seat, " Takes")
+    assert isinstance(entry, Dropped)
+    return _Entry(entry.seat, " Drops")
 
 
 def _play_text(play: Play) -> str:
