@@ -6,7 +6,7 @@
 import { closeAnalysis, openAnalysis, relabelAnalysis, setUpAnalysis } from "./analysis.js";
 import { announceChange, announcePickUp, announcePutBack, setUpAnnouncements } from "./announce.js";
 import { ApiError, act, createMatch, getState, matUrl, refusal, takeSeats, watch, withRecord } from "./api.js";
-import { renderBoard } from "./board.js";
+import { renderBoard, slideSteps } from "./board.js";
 import { copyField } from "./copy.js";
 import { enableDrag } from "./drag.js";
 import { renderFairDice, setUpFairDice } from "./fair.js";
@@ -16,9 +16,9 @@ import {
   LANGUAGES, applyMessages, browserLanguage, formatNumber, has, isolate, language, loadMessages,
   plural, t,
 } from "./i18n.js";
-import { lastPlay, markLastPlay } from "./lastplay.js";
+import { lastPlay, lastPlayOnBoard, markLastPlay } from "./lastplay.js";
 import { relabelLobby } from "./lobby.js";
-import { obviousStep, sourcesOf, stepBetween, targetsOf } from "./moves.js";
+import { obviousStep, placeOf, sourcesOf, stepBetween, targetsOf } from "./moves.js";
 import { claimSeat, onlineOptions, renderOnline, setUpOnline, showJoin, showLobby } from "./online.js";
 import { homeSide, language as chosenLanguage, setHomeSide, setLanguage } from "./prefs.js";
 import { seatsHeld, takeSeatFromAddress } from "./seats.js";
@@ -31,6 +31,8 @@ const page = {
   selected: null,
   busy: false,
   stopWatching: null,
+  // A step just dropped where the player dragged it: it does not slide there again.
+  dragged: false,
 };
 
 const $ = (selector) => document.querySelector(selector);
@@ -319,7 +321,44 @@ function show(incoming) {
   const before = page.state;
   page.state = state;
   render();
+  slidePlay(before, state);
   announceChange(before, state);
+}
+
+/** The last game's count of entries in `state`'s record: a new one is something new. */
+function entryCount(state) {
+  const game = state.record[state.record.length - 1];
+  return `${state.record.length}:${game ? game.entries.length : 0}`;
+}
+
+/** Slide the checkers moved from `before` to `after` (states of one match) on the board: the
+ * steps made since this turn's last state, or the play just made that this page did not see
+ * made step by step (the computer's, the opponent's online, a whole play sent at once). */
+function slidePlay(before, after) {
+  const dragged = page.dragged;
+  page.dragged = false;
+  if (!before || before.id !== after.id || after.version <= before.version || dragged) return;
+  const board = $("#board");
+  const turning = ["move", "confirm"].includes(before.phase);
+  const madeBefore = turning ? before.made.length : 0;
+  if (["move", "confirm"].includes(after.phase) && after.on_roll === before.on_roll
+    && after.made.length > madeBefore) {
+    const mover = after.on_roll;
+    const steps = after.made.slice(madeBefore).map((step) => {
+      const to = before.board.points[step.board_to - 1];
+      return {
+        from: placeOf(step.board_from, mover), to: placeOf(step.board_to, mover),
+        hit: Boolean(to && to.seat === 1 - mover && to.count === 1),
+      };
+    });
+    slideSteps(board, before.board, steps);
+    return;
+  }
+  const shown = lastPlayOnBoard(after);
+  if (!shown || entryCount(before) === entryCount(after)) return;
+  // The steps this page saw made already slid as they were made.
+  const seen = turning && before.on_roll === shown.seat ? madeBefore : 0;
+  slideSteps(board, seen ? before.board : shown.before, shown.marks.slice(seen));
 }
 
 /** Make `action` for the seat this screen acts for now (a claim: for the seat claiming). */
@@ -393,8 +432,10 @@ function onDrop(from, to) {
   // Looked up again: a state may have come in during the drag.
   const step = state && !page.busy ? stepBetween(movableSteps(state), state.on_roll, from, to) : null;
   page.selected = null;
-  if (step) send({ action: "step", from: step.from, to: step.to });
-  else render();
+  if (step) {
+    page.dragged = true;
+    send({ action: "step", from: step.from, to: step.to });
+  } else render();
 }
 
 function onDragCancel() {
