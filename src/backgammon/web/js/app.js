@@ -20,8 +20,11 @@ import { lastPlay, lastPlayOnBoard, markLastPlay } from "./lastplay.js";
 import { relabelLobby } from "./lobby.js";
 import { obviousStep, placeOf, sourcesOf, stepBetween, targetsOf } from "./moves.js";
 import { claimSeat, onlineOptions, renderOnline, setUpOnline, showJoin, showLobby } from "./online.js";
-import { homeSide, language as chosenLanguage, setHomeSide, setLanguage } from "./prefs.js";
+import {
+  homeSide, language as chosenLanguage, setHomeSide, setLanguage, setTurnSound, turnSound,
+} from "./prefs.js";
 import { seatsHeld, takeSeatFromAddress } from "./seats.js";
+import { playTurnSound, primeSound } from "./sound.js";
 
 const page = {
   // The seat whose side the board is drawn from: seat 0's, unless this browser holds seat 1
@@ -346,6 +349,12 @@ function renderPlayers(state) {
   }
 }
 
+/** Whether an online game waits for this browser's player. */
+function waitsForMe(state) {
+  return Boolean(state && state.online && !state.match_over && state.to_act !== null
+    && seatsHeld(state.id).includes(state.to_act));
+}
+
 function render() {
   const { state } = page;
   if (!state) return [];
@@ -366,9 +375,7 @@ function render() {
   $("#status").textContent = statusText(state);
   // Online, the tab's title says when the game waits for this browser's player (the page may
   // be behind another tab).
-  const waits = state.online && !state.match_over && state.to_act !== null
-    && seatsHeld(state.id).includes(state.to_act);
-  document.title = waits ? t("app.titleYourTurn", { title: t("app.title") }) : t("app.title");
+  document.title = waitsForMe(state) ? t("app.titleYourTurn", { title: t("app.title") }) : t("app.title");
   for (const button of document.querySelectorAll(".controls [data-action]")) {
     if (button.dataset.action !== "resign") button.hidden = !allowed(state, button.dataset.action);
   }
@@ -424,6 +431,10 @@ function update(state) {
   const ending = render();
   slidePlay(before, state);
   announceChange(before, state);
+  // The turn come online: a sound too, where the player asked for one.
+  if (before && before.id === state.id && !waitsForMe(before) && waitsForMe(state) && turnSound()) {
+    playTurnSound();
+  }
   if (before && before.id === state.id && ending.length && !ended) {
     // The game's end just came: said after its result, and the way on offered to the keyboard.
     ending.forEach(say);
@@ -676,6 +687,11 @@ function setUpBoardInput() {
     menu.value = homeSide();
   }
   $("#home-side").addEventListener("change", (event) => chooseHomeSide(event.target.value));
+  $("#turn-sound").checked = turnSound();
+  $("#turn-sound").addEventListener("change", (event) => {
+    setTurnSound(event.target.checked);
+    if (event.target.checked) primeSound(); // allowed now, while the person uses the page
+  });
 }
 
 /** Ask before resigning: the level chosen, said in a dialog that keeps playing by default. */
