@@ -26,7 +26,9 @@ const TRAY_X = 620;
 const CUBE_X = 25;
 const HALF_X = { right: 455, left: 175 };
 
-export const VIEWBOX = "0 0 660 440";
+// The drawing's extent: from the cube's touch area at the left to the trays at the right, no
+// wider, so that on a phone the points are as wide as the screen allows (24 CSS px at 390).
+export const VIEWBOX = "4 0 648 440";
 
 /** The centre x of the viewer's point n, and whether it lies on the bottom row. */
 function pointColumn(n) {
@@ -209,6 +211,9 @@ function drawDice(layer, model) {
     // One die a seat, each in its own player's half.
     const [first, second] = model.openingTie;
     const mineFirst = model.view === 0;
+    for (const x of [HALF_X.right, HALF_X.left]) {
+      el("rect", { x: x - 22, y: MIDDLE - 22, width: 44, height: 44, class: "touch-area" }, group);
+    }
     die(group, HALF_X.right, MIDDLE, 34, mineFirst ? first : second, false, model.colours[model.view]);
     die(group, HALF_X.left, MIDDLE, 34, mineFirst ? second : first, false, model.colours[1 - model.view]);
     group.setAttribute("aria-label", t("dice.openingTie", { value: first }));
@@ -221,6 +226,11 @@ function drawDice(layer, model) {
   const size = model.dice.length > 2 ? 30 : 34;
   const gap = size + 8;
   const start = x0 - (gap * (model.dice.length - 1)) / 2;
+  // The dice's touch area, larger than the dice drawn.
+  el("rect", {
+    x: start - size / 2 - 4, y: MIDDLE - 22, width: gap * (model.dice.length - 1) + size + 8, height: 44,
+    class: "touch-area",
+  }, group);
   model.dice.forEach((d, i) => die(group, start + gap * i, MIDDLE, size, d.value, d.used, model.colours[owner]));
   const faces = model.dice.map((d) => (d.used ? t("dice.used", { value: d.value }) : formatNumber(d.value)));
   group.setAttribute("aria-label", t("dice.label", { player: model.names[owner], dice: faces.join(", ") }));
@@ -235,6 +245,8 @@ function drawCube(layer, model) {
   const owner = offer ? 1 - offer.by : cube.owner;
   const y = owner === null ? MIDDLE : owner === model.view ? 380 : 60;
   const group = el("g", { class: `cube${offer ? " is-offered" : ""}`, role: "img" }, layer);
+  // Its touch area is larger than the cube drawn (a finger's width on a phone).
+  el("rect", { x: CUBE_X - 21, y: y - 22, width: 42, height: 44, class: "touch-area" }, group);
   el("rect", { x: CUBE_X - 18, y: y - 18, width: 36, height: 36, rx: 5, class: "cube-face" }, group);
   const text = el("text", { x: CUBE_X, y: y + 6, class: "cube-value" }, group);
   // A cube in the middle at 1 shows its highest face, as a real one does.
