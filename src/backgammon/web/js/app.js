@@ -280,14 +280,16 @@ function renderGameEnd(state) {
   return [lines.why, over ? "" : lines.score, lines.crawford].filter(Boolean);
 }
 
-/** On to the next game: the panel goes, and the opening roll is made where this screen may. */
-function nextGame() {
+/** On to the next game: the panel goes, and the opening roll is made where this screen may;
+ * the keyboard's focus goes on to what there is to do then (a checker to move, a control). */
+async function nextGame() {
   const { state } = page;
   if (!state) return;
   page.endSeen = `${state.id}:${state.game_number}`;
   render();
-  $("#board").focus({ preventScroll: true });
-  if (allowed(state, "roll")) send({ action: "roll" });
+  if (allowed(state, "roll")) await send({ action: "roll" });
+  const next = $("#board .is-source[tabindex]") || $(".controls button.primary:not([hidden])");
+  next?.focus({ preventScroll: true });
 }
 
 function entryText(state, entry) {
