@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from browser_support import fetch_state, listen, match_url, post, settled, wait_version
+from browser_support import SEED, fetch_state, listen, match_url, post, settled, wait_version
 
 
 def resign_when_offered(page: Any, server: str, match_id: str) -> dict[str, Any]:
@@ -78,3 +78,30 @@ def test_a_game_and_the_match_end_in_a_panel(server: str, page: Any) -> None:
     page.click("#game-end-analyse")
     page.wait_for_selector("#analysis:not([hidden])")
     assert "analyse=1" in page.url
+
+
+def test_the_panel_says_when_the_jacoby_rule_made_a_gammon_single(
+    server: str, page: Any
+) -> None:
+    # Money play under the Jacoby rule, two players at this screen: black, on roll after the
+    # opening, resigns a gammon with the cube never turned, and white accepts: 1 point.
+    options = {"opponent": "human", "seed": SEED, "length": 0, "jacoby": True}
+    match_id = post(server, "/api/matches", options)["id"]
+    page.goto(match_url(server, match_id))
+    page.wait_for_selector('[data-place="p24"]')
+    page.click("#board", position={"x": 20, "y": 20})
+    wait_version(page, 1)
+    post(server, f"/api/matches/{match_id}/actions",
+         {"seat": 1, "action": "resign", "level": 2, "version": 1})
+    post(server, f"/api/matches/{match_id}/actions",
+         {"seat": 0, "action": "accept", "version": 2})
+    page.wait_for_selector("#game-end:not([hidden])")
+    state = fetch_state(server, match_id)
+    assert state["result"]["kind"] == "gammon" and state["result"]["points"] == 1
+    assert page.inner_text("#game-end-result") == "White wins a gammon, 1 point."
+    assert page.inner_text("#game-end-why") == (
+        "Black resigned a gammon, and the resignation was accepted. The Jacoby rule: the cube "
+        "was not turned in this game, so it counts as a single game."
+    )
+    assert page.inner_text("#game-end-score") == "Score: White 1, Black 0."
+    assert page.is_hidden("#game-end-crawford")
