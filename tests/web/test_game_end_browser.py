@@ -5,7 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from browser_support import SEED, fetch_state, listen, match_url, post, settled, wait_version
+from browser_support import (
+    SEED,
+    fetch_state,
+    listen,
+    match_url,
+    post,
+    screenshot,
+    settled,
+    wait_version,
+)
 
 
 def resign_when_offered(page: Any, server: str, match_id: str) -> dict[str, Any]:
@@ -50,6 +59,7 @@ def test_a_game_and_the_match_end_in_a_panel(server: str, page: Any) -> None:
         "The next game is the Crawford game: no doubling in it."
     )
     assert page.is_visible("#next-game") and page.is_hidden("#game-end-analyse")
+    screenshot(page, "browser-game-end.png")
     # Said to screen readers, and the way on is where the keyboard is.
     page.wait_for_function("() => window.heard.some(line => line.includes('Crawford game:'))")
     heard = page.evaluate("window.heard")
