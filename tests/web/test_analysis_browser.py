@@ -198,3 +198,43 @@ def test_the_progress_is_shown_while_the_server_thinks(
     finally:
         release.set()
         running.stop()
+
+
+def test_the_graph_has_axes_a_caption_and_a_table(server: str, page: Any) -> None:
+    match_id = a_finished_game(server)
+    page.goto(match_url(server, match_id))
+    page.wait_for_selector("#analyse-button:not([hidden])")
+    page.click("#analyse-button")
+    page.wait_for_selector(".graph-point")
+    report = report_of(server, f"/api/matches/{match_id}/analysis")
+    player = report["players"][0]["name"]
+    # The caption, which names the graph for screen readers too.
+    caption = page.inner_text("#analysis-graph-caption")
+    assert caption == (
+        f"{player}'s chance of winning the match after each move; choose a point to see that move."
+    )
+    assert page.get_attribute("#analysis-graph", "aria-labelledby") == "analysis-graph-caption"
+    # The axes: the values (a 1-point match: chances, 0% to 100%) and the moves, each named.
+    labels = page.eval_on_selector_all(
+        "#analysis-graph .graph-axes text", "nodes => nodes.map(n => n.textContent)"
+    )
+    assert {"0%", "50%", "100%", "Move number", "Winning chance"} <= set(labels)
+    assert str(report["graph"][-1]["move_number"]) in labels
+    assert page.locator("#analysis-graph .graph-axis").count() >= 2
+    # The text alternative: a table of every point of the graph, behind a summary to open.
+    assert page.is_hidden("#analysis-graph-table")
+    page.click(".analysis-graph-data summary")
+    page.wait_for_selector("#analysis-graph-table", state="visible")
+    assert page.inner_text("#analysis-graph-table caption") == (
+        f"{player}'s chance of winning the match"
+    )
+    rows = page.eval_on_selector_all(
+        "#analysis-graph-table tbody tr",
+        "rows => rows.map(r => [...r.cells].map(c => c.textContent))",
+    )
+    assert len(rows) == len(report["graph"])
+    first = report["graph"][0]
+    value = round(first["value"] * 1000) / 10
+    assert rows[0][:3] == [str(first["game"]), str(first["move_number"]),
+                           report["players"][first["player"]]["name"]]
+    assert rows[0][3] == f"{value:g}%"

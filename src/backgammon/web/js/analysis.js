@@ -12,8 +12,11 @@ import { formatNumber, isolate, t } from "./i18n.js";
 const SVG = "http://www.w3.org/2000/svg";
 // The graph's drawing: its size and the margins around the plot.
 const WIDTH = 600;
-const HEIGHT = 200;
+const HEIGHT = 240;
 const PAD = 14;
+// Room for the axes' labels: the values at the left, the moves and the axis's name below.
+const LEFT = 64;
+const BELOW = 44;
 const POLL_MS = 300;
 
 const view = {
@@ -164,20 +167,46 @@ function drawGraph() {
   svg.replaceChildren();
   svg.setAttribute("viewBox", `0 0 ${WIDTH} ${HEIGHT}`);
   const { graph, length } = view.report;
-  const key = length ? "analysis.graphMatch" : "analysis.graphMoney";
-  svg.setAttribute("aria-label", t(key, { player: playerName(0) }));
+  const player = playerName(0);
+  $("#analysis-graph-caption").textContent = t(length ? "analysis.graphMatch" : "analysis.graphMoney", { player });
+  const axis = t(length ? "analysis.axis.chance" : "analysis.axis.equity", { player });
+  renderGraphTable(axis);
   if (!graph.length) return;
   // A match's chances lie in 0..1; money equities around 0, at least ±1 shown.
   const top = length ? 1 : Math.max(1, ...graph.map((p) => Math.abs(p.value)));
   const bottom = length ? 0 : -top;
-  const x = (i) => PAD + (graph.length === 1 ? 0 : (i * (WIDTH - 2 * PAD)) / (graph.length - 1));
-  const y = (v) => HEIGHT - PAD - ((v - bottom) * (HEIGHT - 2 * PAD)) / (top - bottom);
-  node("svg:line", { x1: PAD, x2: WIDTH - PAD, y1: y((top + bottom) / 2), y2: y((top + bottom) / 2),
+  const right = WIDTH - PAD;
+  const floor = HEIGHT - BELOW;
+  const x = (i) => LEFT + PAD + (graph.length === 1 ? 0 : (i * (right - LEFT - 2 * PAD)) / (graph.length - 1));
+  const y = (v) => floor - PAD - ((v - bottom) * (floor - 2 * PAD)) / (top - bottom);
+  // The axes, their ticks and labels: read from the table by screen readers, not from here.
+  const axes = node("svg:g", { class: "graph-axes", "aria-hidden": "true" }, svg);
+  node("svg:line", { x1: LEFT, x2: LEFT, y1: PAD / 2, y2: floor, class: "graph-axis" }, axes);
+  node("svg:line", { x1: LEFT, x2: right, y1: floor, y2: floor, class: "graph-axis" }, axes);
+  for (let k = 0; k <= 4; k += 1) {
+    const value = bottom + ((top - bottom) * k) / 4;
+    node("svg:line", { x1: LEFT - 4, x2: LEFT, y1: y(value), y2: y(value), class: "graph-axis" }, axes);
+    node("svg:text", { x: LEFT - 7, y: y(value) + 4, class: "graph-tick graph-tick--value" }, axes,
+      length ? `${formatNumber(value * 100)}%` : signed(value));
+  }
+  // The moves: a few of them numbered along the bottom, evenly spread.
+  const ticks = new Set([0, graph.length - 1]);
+  for (let k = 1; k < 5; k += 1) ticks.add(Math.round(((graph.length - 1) * k) / 5));
+  for (const i of ticks) {
+    node("svg:line", { x1: x(i), x2: x(i), y1: floor, y2: floor + 4, class: "graph-axis" }, axes);
+    node("svg:text", { x: x(i), y: floor + 16, class: "graph-tick" }, axes, formatNumber(graph[i].move_number));
+  }
+  node("svg:text", { x: (LEFT + right) / 2, y: HEIGHT - 6, class: "graph-axis-label" }, axes,
+    t("analysis.axis.move"));
+  node("svg:text", {
+    x: 0, y: 0, class: "graph-axis-label", transform: `translate(14 ${floor / 2}) rotate(-90)`,
+  }, axes, t(length ? "analysis.axis.chanceShort" : "analysis.axis.equityShort"));
+  node("svg:line", { x1: LEFT, x2: right, y1: y((top + bottom) / 2), y2: y((top + bottom) / 2),
     class: "graph-middle" }, svg);
   graph.forEach((point, i) => {
     if (i && point.game !== graph[i - 1].game) {
       const at = (x(i) + x(i - 1)) / 2;
-      node("svg:line", { x1: at, x2: at, y1: PAD / 2, y2: HEIGHT - PAD / 2, class: "graph-game" }, svg);
+      node("svg:line", { x1: at, x2: at, y1: PAD / 2, y2: floor, class: "graph-game" }, svg);
     }
   });
   node("svg:polyline", {
@@ -202,6 +231,22 @@ function drawGraph() {
       }
     });
   });
+}
+
+/** The graph's values as a table, its text alternative: a row a point (game, move, player,
+ * value); `axis` names the value. */
+function renderGraphTable(axis) {
+  $("#analysis-graph-table-caption").textContent = axis;
+  $("#analysis-graph-value-heading").textContent = axis;
+  const body = $("#analysis-graph-table tbody");
+  body.replaceChildren();
+  for (const point of view.report.graph) {
+    const row = node("tr", {}, body);
+    node("td", { class: "number" }, row, formatNumber(point.game));
+    node("td", { class: "number" }, row, formatNumber(point.move_number));
+    node("td", {}, row, playerName(point.player));
+    node("td", { class: "number" }, row, graphValue(point.value));
+  }
 }
 
 // The move list: every decision by game, each a button, its marks beside it.

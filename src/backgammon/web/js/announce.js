@@ -25,7 +25,7 @@ export function setUpAnnouncements(options) {
 }
 
 /** Add `text` to the live region, where screen readers say it. */
-function say(text) {
+export function say(text) {
   const log = document.querySelector("#announcements");
   if (!log || !text) return;
   const line = document.createElement("p");

@@ -4,9 +4,9 @@
 // this browser holds a token of (seats.js); a match it holds none of is only watched.
 
 import { closeAnalysis, openAnalysis, relabelAnalysis, setUpAnalysis } from "./analysis.js";
-import { announceChange, announcePickUp, announcePutBack, setUpAnnouncements } from "./announce.js";
+import { announceChange, announcePickUp, announcePutBack, say, setUpAnnouncements } from "./announce.js";
 import { ApiError, act, createMatch, getState, matUrl, refusal, takeSeats, watch, withRecord } from "./api.js";
-import { renderBoard } from "./board.js";
+import { renderBoard, slideSteps } from "./board.js";
 import { copyField } from "./copy.js";
 import { enableDrag } from "./drag.js";
 import { renderFairDice, setUpFairDice } from "./fair.js";
@@ -16,12 +16,15 @@ import {
   LANGUAGES, applyMessages, browserLanguage, formatNumber, has, isolate, language, loadMessages,
   plural, t,
 } from "./i18n.js";
-import { lastPlay, markLastPlay } from "./lastplay.js";
+import { lastPlay, lastPlayOnBoard, markLastPlay } from "./lastplay.js";
 import { relabelLobby } from "./lobby.js";
-import { obviousStep, sourcesOf, stepBetween, targetsOf } from "./moves.js";
+import { obviousStep, placeOf, sourcesOf, stepBetween, targetsOf } from "./moves.js";
 import { claimSeat, onlineOptions, renderOnline, setUpOnline, showJoin, showLobby } from "./online.js";
-import { homeSide, language as chosenLanguage, setHomeSide, setLanguage } from "./prefs.js";
+import {
+  homeSide, language as chosenLanguage, setHomeSide, setLanguage, setTurnSound, turnSound,
+} from "./prefs.js";
 import { seatsHeld, takeSeatFromAddress } from "./seats.js";
+import { playTurnSound, primeSound } from "./sound.js";
 
 const page = {
   // The seat whose side the board is drawn from: seat 0's, unless this browser holds seat 1
@@ -31,6 +34,10 @@ const page = {
   selected: null,
   busy: false,
   stopWatching: null,
+  // A step just dropped where the player dragged it: it does not slide there again.
+  dragged: false,
+  // The game whose end's panel the player has closed ("Next game"): "match id:game number".
+  endSeen: null,
 };
 
 const $ = (selector) => document.querySelector(selector);
@@ -192,6 +199,99 @@ function resultText(state, result) {
   return `${text} ${t(about(state, absent, "result.claimed"), { player: playerName(state, absent) })}`;
 }
 
+/** Whether the end of a game is to be shown in its panel now: the match's end, or a game's
+ * until the next one's opening roll (or until the player goes on to it). */
+function endShown(state) {
+  if (!state) return false;
+  if (state.match_over) return true;
+  return Boolean(state.result) && state.phase === "opening" && !state.opening_tie
+    && page.endSeen !== `${state.id}:${state.game_number}`;
+}
+
+/** The game whose result `state` shows: the last one with a result. */
+function endedGame(state) {
+  return [...state.record].reverse().find((game) => game.result) || null;
+}
+
+/** Why the game ended as it did, in words ("" where the result says it already). */
+function whyText(state, result, game) {
+  const loser = 1 - result.winner;
+  switch (result.reason) {
+    case "bear off":
+      return t(`end.why.bearOff.${result.kind}`);
+    case "drop":
+      return t(about(state, loser, "end.why.drop"), { player: playerName(state, loser) });
+    case "resign": {
+      const resign = game ? [...game.entries].reverse().find((entry) => entry.kind === "resign") : null;
+      const level = t(`resign.level.${resign ? resign.level : { single: 1, gammon: 2, backgammon: 3 }[result.kind]}`);
+      return t(about(state, loser, "end.why.resign"), { player: playerName(state, loser), level });
+    }
+    default:
+      return ""; // a claim: resultText says why
+  }
+}
+
+/** Whether the Jacoby rule made the gammon (or backgammon) of `result` count as a single game:
+ * money play under the rule, and no cube turned in the game. */
+function jacobyZeroed(state, result, game) {
+  if (!state.rules?.jacoby || state.length || result.kind === "single") return false;
+  if (!["bear off", "resign"].includes(result.reason)) return false;
+  return !(game?.entries || []).some((entry) => ["double", "beaver", "take"].includes(entry.kind));
+}
+
+/** The score in words, each player named. */
+function scoreText(state) {
+  const params = {
+    first: playerName(state, state.view), firstScore: formatNumber(state.score[state.view]),
+    second: playerName(state, 1 - state.view), secondScore: formatNumber(state.score[1 - state.view]),
+    length: formatNumber(state.length),
+  };
+  return t(state.length ? "end.scoreMatch" : "end.score", params);
+}
+
+/** The end-of-game panel: shown or hidden, its texts; returns the lines a screen reader is
+ * to hear when it appears. */
+function renderGameEnd(state) {
+  const panel = $("#game-end");
+  const shown = endShown(state);
+  panel.hidden = !shown;
+  if (!shown) return [];
+  const game = endedGame(state);
+  const result = game ? game.result : state.result;
+  const over = state.match_over;
+  $("#game-end-heading").textContent = t(over ? "end.heading.match" : "end.heading.game");
+  const lines = {
+    result: result ? resultText(state, result) : "",
+    why: [result ? whyText(state, result, game) : "", result && jacobyZeroed(state, result, game) ? t("end.jacoby") : ""]
+      .filter(Boolean).join(" "),
+    score: over ? statusParts(state).now : scoreText(state),
+    crawford: !over && state.crawford ? t("end.crawford") : "",
+  };
+  $("#game-end-result").textContent = lines.result;
+  $("#game-end-why").textContent = lines.why;
+  $("#game-end-why").hidden = !lines.why;
+  $("#game-end-score").textContent = lines.score;
+  $("#game-end-crawford").textContent = lines.crawford;
+  $("#game-end-crawford").hidden = !lines.crawford;
+  $("#next-game").hidden = over;
+  $("#game-end-analyse").hidden = !over || !seatsHeld(state.id).length;
+  panel.dataset.kind = over ? "match" : "game";
+  // The result and, at the match's end, its score are said with the news (announce.js).
+  return [lines.why, over ? "" : lines.score, lines.crawford].filter(Boolean);
+}
+
+/** On to the next game: the panel goes, and the opening roll is made where this screen may;
+ * the keyboard's focus goes on to what there is to do then (a checker to move, a control). */
+async function nextGame() {
+  const { state } = page;
+  if (!state) return;
+  page.endSeen = `${state.id}:${state.game_number}`;
+  render();
+  if (allowed(state, "roll")) await send({ action: "roll" });
+  const next = $("#board .is-source[tabindex]") || $(".controls button.primary:not([hidden])");
+  next?.focus({ preventScroll: true });
+}
+
 function entryText(state, entry) {
   const player = playerName(state, entry.seat);
   const dice = entry.dice ? entry.dice.map(formatNumber).join("") : "";
@@ -251,9 +351,15 @@ function renderPlayers(state) {
   }
 }
 
+/** Whether an online game waits for this browser's player. */
+function waitsForMe(state) {
+  return Boolean(state && state.online && !state.match_over && state.to_act !== null
+    && seatsHeld(state.id).includes(state.to_act));
+}
+
 function render() {
   const { state } = page;
-  if (!state) return;
+  if (!state) return [];
   const model = boardModel(state);
   page.selected = model.selected;
   const board = $("#board");
@@ -267,12 +373,11 @@ function render() {
   board.dataset.version = String(state.version);
   board.dataset.phase = state.phase;
   renderPlayers(state);
+  const ending = renderGameEnd(state);
   $("#status").textContent = statusText(state);
   // Online, the tab's title says when the game waits for this browser's player (the page may
   // be behind another tab).
-  const waits = state.online && !state.match_over && state.to_act !== null
-    && seatsHeld(state.id).includes(state.to_act);
-  document.title = waits ? t("app.titleYourTurn", { title: t("app.title") }) : t("app.title");
+  document.title = waitsForMe(state) ? t("app.titleYourTurn", { title: t("app.title") }) : t("app.title");
   for (const button of document.querySelectorAll(".controls [data-action]")) {
     if (button.dataset.action !== "resign") button.hidden = !allowed(state, button.dataset.action);
   }
@@ -299,6 +404,7 @@ function render() {
   updateHints(state);
   // Hints are for the seats this screen plays.
   if (actingSeat(state) === null) $("#hint-button").hidden = true;
+  return ending;
 }
 
 function show(incoming) {
@@ -316,10 +422,63 @@ function show(incoming) {
     return;
   }
   if (page.state && state.version !== page.state.version) page.selected = null;
+  update(state);
+}
+
+/** Show `state`, the page's new state of its match: drawn, its play slid, its news said. */
+function update(state) {
   const before = page.state;
+  const ended = endShown(before);
   page.state = state;
-  render();
+  const ending = render();
+  slidePlay(before, state);
   announceChange(before, state);
+  // The turn come online: a sound too, where the player asked for one.
+  if (before && before.id === state.id && !waitsForMe(before) && waitsForMe(state) && turnSound()) {
+    playTurnSound();
+  }
+  if (before && before.id === state.id && ending.length && !ended) {
+    // The game's end just came: said after its result, and the way on offered to the keyboard.
+    ending.forEach(say);
+    const next = state.match_over ? $("#game-end-analyse") : $("#next-game");
+    if (!next.hidden) next.focus({ preventScroll: true });
+  }
+}
+
+/** The last game's count of entries in `state`'s record: a new one is something new. */
+function entryCount(state) {
+  const game = state.record[state.record.length - 1];
+  return `${state.record.length}:${game ? game.entries.length : 0}`;
+}
+
+/** Slide the checkers moved from `before` to `after` (states of one match) on the board: the
+ * steps made since this turn's last state, or the play just made that this page did not see
+ * made step by step (the computer's, the opponent's online, a whole play sent at once). */
+function slidePlay(before, after) {
+  const dragged = page.dragged;
+  page.dragged = false;
+  if (!before || before.id !== after.id || after.version <= before.version || dragged) return;
+  const board = $("#board");
+  const turning = ["move", "confirm"].includes(before.phase);
+  const madeBefore = turning ? before.made.length : 0;
+  if (["move", "confirm"].includes(after.phase) && after.on_roll === before.on_roll
+    && after.made.length > madeBefore) {
+    const mover = after.on_roll;
+    const steps = after.made.slice(madeBefore).map((step) => {
+      const to = before.board.points[step.board_to - 1];
+      return {
+        from: placeOf(step.board_from, mover), to: placeOf(step.board_to, mover),
+        hit: Boolean(to && to.seat === 1 - mover && to.count === 1),
+      };
+    });
+    slideSteps(board, before.board, steps);
+    return;
+  }
+  const shown = lastPlayOnBoard(after);
+  if (!shown || entryCount(before) === entryCount(after)) return;
+  // The steps this page saw made already slid as they were made.
+  const seen = turning && before.on_roll === shown.seat ? madeBefore : 0;
+  slideSteps(board, seen ? before.board : shown.before, shown.marks.slice(seen));
 }
 
 /** Make `action` for the seat this screen acts for now (a claim: for the seat claiming). */
@@ -393,8 +552,10 @@ function onDrop(from, to) {
   // Looked up again: a state may have come in during the drag.
   const step = state && !page.busy ? stepBetween(movableSteps(state), state.on_roll, from, to) : null;
   page.selected = null;
-  if (step) send({ action: "step", from: step.from, to: step.to });
-  else render();
+  if (step) {
+    page.dragged = true;
+    send({ action: "step", from: step.from, to: step.to });
+  } else render();
 }
 
 function onDragCancel() {
@@ -450,10 +611,7 @@ async function refresh() {
   const id = page.state.id;
   const state = await getState(id, page.view).catch(() => null);
   if (state && page.state && page.state.id === id && state.version >= page.state.version) {
-    const before = page.state;
-    page.state = state;
-    render();
-    announceChange(before, state);
+    update(state);
   }
 }
 
@@ -531,6 +689,11 @@ function setUpBoardInput() {
     menu.value = homeSide();
   }
   $("#home-side").addEventListener("change", (event) => chooseHomeSide(event.target.value));
+  $("#turn-sound").checked = turnSound();
+  $("#turn-sound").addEventListener("change", (event) => {
+    setTurnSound(event.target.checked);
+    if (event.target.checked) primeSound(); // allowed now, while the person uses the page
+  });
 }
 
 /** Ask before resigning: the level chosen, said in a dialog that keeps playing by default. */
@@ -623,11 +786,14 @@ async function main() {
   });
   setUpAnalysis({ onClose: leaveAnalysis });
   setUpFairDice({ names: playerName });
-  $("#analyse-button").addEventListener("click", () => {
+  const analyseMatch = () => {
     const id = page.state.id;
     history.pushState(null, "", `?match=${encodeURIComponent(id)}&analyse=1`);
     showMatchAnalysis(id);
-  });
+  };
+  $("#analyse-button").addEventListener("click", analyseMatch);
+  $("#game-end-analyse").addEventListener("click", analyseMatch);
+  $("#next-game").addEventListener("click", nextGame);
   $("#new-game").addEventListener("click", () => {
     history.pushState(null, "", location.pathname);
     showSetup();

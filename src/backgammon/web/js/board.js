@@ -26,7 +26,9 @@ const TRAY_X = 620;
 const CUBE_X = 25;
 const HALF_X = { right: 455, left: 175 };
 
-export const VIEWBOX = "0 0 660 440";
+// The drawing's extent: from the cube's touch area at the left to the trays at the right, no
+// wider, so that on a phone the points are as wide as the screen allows (24 CSS px at 390).
+export const VIEWBOX = "4 0 648 440";
 
 /** The centre x of the viewer's point n, and whether it lies on the bottom row. */
 function pointColumn(n) {
@@ -44,11 +46,13 @@ function el(name, attributes = {}, parent = null) {
 }
 
 function checker(parent, x, y, colour, label) {
-  el("circle", { cx: x, cy: y, r: R, class: `checker checker--${colour}` }, parent);
+  // One group a checker, so that it slides as one (slideSteps).
+  const piece = el("g", { class: "piece", "data-x": x, "data-y": y }, parent);
+  el("circle", { cx: x, cy: y, r: R, class: `checker checker--${colour}` }, piece);
   // Black's inner ring tells the sides apart where their colours do not (print, low vision).
-  if (colour === "black") el("circle", { cx: x, cy: y, r: R * 0.55, class: "checker-ring" }, parent);
+  if (colour === "black") el("circle", { cx: x, cy: y, r: R * 0.55, class: "checker-ring" }, piece);
   if (label !== null) {
-    const text = el("text", { x, y: y + 5, class: `checker-count checker-count--${colour}` }, parent);
+    const text = el("text", { x, y: y + 5, class: `checker-count checker-count--${colour}` }, piece);
     text.textContent = formatNumber(label);
   }
 }
@@ -160,7 +164,10 @@ function drawTray(layer, seat, model, handlers) {
   const colour = model.colours[seat];
   for (let i = 0; i < count; i += 1) {
     const y = mine ? BOTTOM - 10 * (i + 1) : TOP + 10 * i;
-    el("rect", { x: TRAY_X - 24, y, width: 48, height: 9, rx: 2, class: `slab checker--${colour}` }, group);
+    el("rect", {
+      x: TRAY_X - 24, y, width: 48, height: 9, rx: 2, class: `slab checker--${colour}`,
+      "data-x": TRAY_X, "data-y": y + 4.5,
+    }, group);
   }
   if (count) {
     const text = el("text", {
@@ -204,6 +211,9 @@ function drawDice(layer, model) {
     // One die a seat, each in its own player's half.
     const [first, second] = model.openingTie;
     const mineFirst = model.view === 0;
+    for (const x of [HALF_X.right, HALF_X.left]) {
+      el("rect", { x: x - 22, y: MIDDLE - 22, width: 44, height: 44, class: "touch-area" }, group);
+    }
     die(group, HALF_X.right, MIDDLE, 34, mineFirst ? first : second, false, model.colours[model.view]);
     die(group, HALF_X.left, MIDDLE, 34, mineFirst ? second : first, false, model.colours[1 - model.view]);
     group.setAttribute("aria-label", t("dice.openingTie", { value: first }));
@@ -216,6 +226,11 @@ function drawDice(layer, model) {
   const size = model.dice.length > 2 ? 30 : 34;
   const gap = size + 8;
   const start = x0 - (gap * (model.dice.length - 1)) / 2;
+  // The dice's touch area, larger than the dice drawn.
+  el("rect", {
+    x: start - size / 2 - 4, y: MIDDLE - 22, width: gap * (model.dice.length - 1) + size + 8, height: 44,
+    class: "touch-area",
+  }, group);
   model.dice.forEach((d, i) => die(group, start + gap * i, MIDDLE, size, d.value, d.used, model.colours[owner]));
   const faces = model.dice.map((d) => (d.used ? t("dice.used", { value: d.value }) : formatNumber(d.value)));
   group.setAttribute("aria-label", t("dice.label", { player: model.names[owner], dice: faces.join(", ") }));
@@ -230,6 +245,8 @@ function drawCube(layer, model) {
   const owner = offer ? 1 - offer.by : cube.owner;
   const y = owner === null ? MIDDLE : owner === model.view ? 380 : 60;
   const group = el("g", { class: `cube${offer ? " is-offered" : ""}`, role: "img" }, layer);
+  // Its touch area is larger than the cube drawn (a finger's width on a phone).
+  el("rect", { x: CUBE_X - 21, y: y - 22, width: 42, height: 44, class: "touch-area" }, group);
   el("rect", { x: CUBE_X - 18, y: y - 18, width: 36, height: 36, rx: 5, class: "cube-face" }, group);
   const text = el("text", { x: CUBE_X, y: y + 6, class: "cube-value" }, group);
   // A cube in the middle at 1 shows its highest face, as a real one does.
@@ -361,4 +378,116 @@ export function drawPlayMarks(svg, board, steps, layer = "play-marks") {
     const number = el("text", { x: mid.x, y: mid.y + 4, class: "play-mark-number" }, numbers);
     number.textContent = formatNumber(step.number);
   }
+}
+
+// Plays shown sliding: the board is drawn as it is after the play, and the checkers that moved
+// slide there from where they stood (the Web Animations API: the drawing itself never changes,
+// so the board once they have landed is the one drawn). Where the viewer asks for less motion
+// (prefers-reduced-motion) they are drawn where they land at once, as before.
+
+const SLIDE_MS = 220; // one step's slide
+
+/** Whether plays slide on this screen. */
+export function slidesPlays() {
+  return typeof Element.prototype.animate === "function"
+    && !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+/**
+ * Slide the checkers of `steps` ([{from, to, hit}], places) on the board `svg`, drawn as it is
+ * after them, from where they stood on `board` ({view, points, bar, off} before the steps),
+ * one step after the other; a checker that goes on from where it landed goes on in one slide,
+ * and a blot hit slides to the bar as the hitter lands. Returns the animations (none where
+ * motion is reduced); while they run the board carries data-sliding.
+ */
+export function slideSteps(svg, board, steps) {
+  if (!steps.length || !slidesPlays()) return [];
+  const counts = new Map();
+  board.points.forEach((point, i) => counts.set(`p${i + 1}`, point.count));
+  for (const seat of [0, 1]) {
+    counts.set(`bar${seat}`, board.bar[seat]);
+    counts.set(`off${seat}`, board.off[seat]);
+  }
+  // Each checker's journey: its places' centres, and the step (its number) of each leg.
+  const journeys = [];
+  const hits = [];
+  steps.forEach((step, index) => {
+    const left = counts.get(step.from) || 1;
+    const from = checkerSpot(step.from, left - 1, board.view);
+    counts.set(step.from, left - 1);
+    const landing = step.hit ? 0 : counts.get(step.to) || 0;
+    const to = checkerSpot(step.to, landing, board.view);
+    counts.set(step.to, landing + 1);
+    const going = journeys.find((journey) => journey.at === step.from);
+    if (going && !step.from.startsWith("off")) {
+      going.legs.push({ index, to });
+      going.at = step.to;
+    } else {
+      journeys.push({ start: from, legs: [{ index, to }], at: step.to });
+    }
+    if (step.hit) {
+      const bar = `bar${step.to.startsWith("p") ? otherSeatOn(board, step.to) : 0}`;
+      hits.push({ index, start: to, bar });
+    }
+  });
+  // The checker that ends a journey: the top one of its last place, the next one down for an
+  // earlier journey ending there too.
+  const taken = new Map();
+  const piece = (place) => {
+    const group = svg.querySelector(`[data-place="${place}"]`);
+    const shapes = group ? [...group.querySelectorAll(":scope > .piece, :scope > .slab")] : [];
+    const used = taken.get(place) || 0;
+    taken.set(place, used + 1);
+    return shapes[shapes.length - 1 - used] || null;
+  };
+  const total = steps.length;
+  const animations = [];
+  const slide = (node, frames) => {
+    const x = Number(node.dataset.x);
+    const y = Number(node.dataset.y);
+    const keyframes = frames.map(({ offset, spot }) => ({
+      offset, transform: `translate(${spot.x - x}px, ${spot.y - y}px)`,
+    }));
+    keyframes.push({ offset: 1, transform: "translate(0px, 0px)" });
+    node.classList.add("is-sliding");
+    const animation = node.animate(keyframes, { duration: SLIDE_MS * total, easing: "linear" });
+    animation.finished.catch(() => {}).finally(() => node.classList.remove("is-sliding"));
+    animations.push(animation);
+  };
+  for (const journey of [...journeys].reverse()) {
+    const node = piece(journey.at);
+    if (!node) continue;
+    const frames = [{ offset: 0, spot: journey.start }];
+    let spot = journey.start;
+    for (const leg of journey.legs) {
+      frames.push({ offset: leg.index / total, spot });
+      frames.push({ offset: (leg.index + 1) / total, spot: leg.to });
+      spot = leg.to;
+    }
+    slide(node, frames);
+  }
+  for (const hit of hits) {
+    const node = piece(hit.bar);
+    if (!node) continue;
+    slide(node, [
+      { offset: 0, spot: hit.start },
+      { offset: hit.index / total, spot: hit.start },
+      { offset: (hit.index + 1) / total, spot: { x: Number(node.dataset.x), y: Number(node.dataset.y) } },
+    ]);
+  }
+  if (animations.length) {
+    svg.dataset.sliding = "true";
+    svg.dataset.slides = String(Number(svg.dataset.slides || 0) + 1);
+    Promise.allSettled(animations.map((animation) => animation.finished)).then(() => {
+      // Another play's slides may have begun meanwhile.
+      if (!svg.getAnimations({ subtree: true }).length) delete svg.dataset.sliding;
+    });
+  }
+  return animations;
+}
+
+/** The seat of the blot on `place` of `board` (before the step that hits it). */
+function otherSeatOn(board, place) {
+  const point = board.points[Number(place.slice(1)) - 1];
+  return point.seat ?? 0;
 }

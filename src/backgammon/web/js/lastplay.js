@@ -17,11 +17,21 @@ export function lastPlay(state) {
 
 /** Draw (or take away) the marks of the last play on the board `svg` of `state`. */
 export function markLastPlay(svg, state) {
-  const play = lastPlay(state);
-  if (!play) {
+  const shown = lastPlayOnBoard(state);
+  if (!shown) {
     drawPlayMarks(svg, null, [], "last-play");
     return;
   }
+  drawPlayMarks(svg, shown.before, shown.marks, "last-play");
+}
+
+/**
+ * The last play of `state` (lastPlay) on its board: {seat, marks: [{from, to, hit, number}]
+ * (places of the board drawn for state.view), before (the board before the play)}, or null.
+ */
+export function lastPlayOnBoard(state) {
+  const play = lastPlay(state);
+  if (!play) return null;
   const { seat, steps } = play;
   const view = state.view;
   // A step's point on the mover's numbers (25 the bar, 0 off), as a place on this board.
@@ -33,7 +43,7 @@ export function markLastPlay(svg, state) {
   const marks = steps.map((step, index) => ({
     from: place(step.from), to: place(step.to), hit: step.hit, number: index + 1,
   }));
-  drawPlayMarks(svg, boardBefore(state.board, view, seat, marks), marks, "last-play");
+  return { seat, marks, before: boardBefore(state.board, view, seat, marks) };
 }
 
 /** The board before `marks` were played by `seat`: each step taken back, a hit blot put back. */

@@ -53,3 +53,27 @@ export function setLanguage(lang) {
     // Not kept beyond this page.
   }
 }
+
+// The sound when the turn comes in an online game: off unless asked for.
+
+const TURN_SOUND = "backgammon.turnSound";
+let chosenSound = null;
+
+/** Whether a sound says that the turn has come (online). */
+export function turnSound() {
+  if (chosenSound !== null) return chosenSound;
+  try {
+    return localStorage.getItem(TURN_SOUND) === "on";
+  } catch {
+    return false; // storage refused
+  }
+}
+
+export function setTurnSound(on) {
+  chosenSound = Boolean(on);
+  try {
+    localStorage.setItem(TURN_SOUND, chosenSound ? "on" : "off");
+  } catch {
+    // Not kept beyond this page.
+  }
+}
