@@ -352,4 +352,4 @@ def refuse_unratable(
             raise HTTPException(422, str(exc)) from None
 
 
-Book = Annotated[Ratings, Depends(get_ratings)]
+RatingsDep = Annotated[Ratings, Depends(get_ratings)]

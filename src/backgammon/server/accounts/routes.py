@@ -11,8 +11,8 @@ from starlette.concurrency import run_in_threadpool
 
 from ..db import utc
 from ..http.guards import RateLimits, rate_limited
-from ..play.deps import Setup
-from .ratings import Book, Ratings
+from ..play.deps import SettingsDep
+from .ratings import Ratings, RatingsDep
 from .sessions import (
     SESSION_COOKIE,
     Sessions,
@@ -26,10 +26,10 @@ from .sessions import (
 from .users import (
     Account,
     Accounts,
+    AccountsDep,
     InvalidNameError,
     InvalidPasswordError,
     NameTakenError,
-    Users,
     WrongPasswordError,
 )
 
@@ -83,7 +83,7 @@ class PlayerView(AccountView):
     results: list[ResultView]
 
 
-Open = Annotated[Sessions, Depends(get_sessions)]
+SessionsDep = Annotated[Sessions, Depends(get_sessions)]
 PlayerName = Annotated[str, Path(min_length=1, max_length=40, description="the player's name")]
 
 
@@ -117,9 +117,9 @@ async def sign_up(
     credentials: Credentials,
     request: Request,
     response: Response,
-    accounts: Users,
-    sessions: Open,
-    settings: Setup,
+    accounts: AccountsDep,
+    sessions: SessionsDep,
+    settings: SettingsDep,
 ) -> SessionView:
     """Make an account (rated 1500) and sign in with it: the session's cookies are set."""
     try:
@@ -147,9 +147,9 @@ async def sign_in(
     credentials: Credentials,
     request: Request,
     response: Response,
-    accounts: Users,
-    sessions: Open,
-    settings: Setup,
+    accounts: AccountsDep,
+    sessions: SessionsDep,
+    settings: SettingsDep,
 ) -> SessionView:
     """Sign in: the session's cookies are set (a session this browser had is ended). A name
     that has had too many wrong passwords lately, from any address, is refused (429) until
@@ -184,7 +184,7 @@ async def who(request: Request, response: Response, account: Viewer) -> SessionV
 
 
 @router.delete("/session", status_code=status.HTTP_204_NO_CONTENT)
-async def sign_out(request: Request, response: Response, sessions: Open) -> None:
+async def sign_out(request: Request, response: Response, sessions: SessionsDep) -> None:
     """Sign out: the session ends and its cookies are taken back."""
     secret = request.cookies.get(SESSION_COOKIE)
     if secret:
@@ -193,7 +193,7 @@ async def sign_out(request: Request, response: Response, sessions: Open) -> None
 
 
 @router.get("/players/{name}", responses={404: {"description": "no such player"}})
-async def player(name: PlayerName, accounts: Users, ratings: Book) -> PlayerView:
+async def player(name: PlayerName, accounts: AccountsDep, ratings: RatingsDep) -> PlayerView:
     """A player's rating, experience and rated matches, the latest first."""
     return await run_in_threadpool(player_view, accounts, ratings, name)
 

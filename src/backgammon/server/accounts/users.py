@@ -263,4 +263,4 @@ def get_accounts(request: Request) -> Accounts:
     return accounts
 
 
-Users = Annotated[Accounts, Depends(get_accounts)]
+AccountsDep = Annotated[Accounts, Depends(get_accounts)]

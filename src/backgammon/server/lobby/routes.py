@@ -17,7 +17,7 @@ from ...match import Match
 from ..accounts.ratings import Seated
 from ..accounts.sessions import Viewer
 from ..http.guards import rate_limited
-from ..play.deps import Live, Matches, Store
+from ..play.deps import Live, MatchServiceDep, StoreDep
 from ..play.schemas import Joined, JoinMatch, LiveMatchEntry, LivePlayer, LobbyEntry, Taken
 from ..play.seats import digest_of
 from ..play.service import SPENT
@@ -48,7 +48,7 @@ LIVE_SIZE = 50
     },
 )
 async def join(
-    request: JoinMatch, store: Store, matches: Matches, account: Viewer
+    request: JoinMatch, store: StoreDep, matches: MatchServiceDep, account: Viewer
 ) -> Joined:
     """Take the seat an online match's invite gives: the answer's ``token`` holds it (send
     it as ``Authorization: Bearer <token>``). The invite is then spent: a second use is
@@ -79,7 +79,7 @@ async def join(
         429: {"description": "too many requests from this address"},
     },
 )
-async def take(live: Live, matches: Matches) -> Taken:
+async def take(live: Live, matches: MatchServiceDep) -> Taken:
     """Take the seats of a match saved before seats had tokens (its state says ``unheld``):
     then anyone who knew its id could act in it, so the first who asks now holds its seats
     played by people (both at one screen; against the computer, the person's), with the
@@ -89,7 +89,7 @@ async def take(live: Live, matches: Matches) -> Taken:
 
 
 @router.get("/api/lobby", response_model=list[LobbyEntry])
-async def lobby(store: Store) -> list[LobbyEntry]:
+async def lobby(store: StoreDep) -> list[LobbyEntry]:
     """The online matches listed in the lobby that wait for an opponent, the newest first
     (at most 100), with a signed-in creator's name and rating and whether the match is
     rated: join one with its ``invite``."""
@@ -97,7 +97,7 @@ async def lobby(store: Store) -> list[LobbyEntry]:
 
 
 @router.get("/api/matches/live", response_model=list[LiveMatchEntry])
-async def live_list(store: Store) -> list[LiveMatchEntry]:
+async def live_list(store: StoreDep) -> list[LiveMatchEntry]:
     """The online matches being played that spectators may watch (at ``/?match=<id>``, or
     through ``/api/matches/{id}`` and its updates): both players have come, the creator
     listed the match in the lobby, it is not over, and someone has acted in it within the

@@ -19,10 +19,10 @@ from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse
 from starlette.concurrency import run_in_threadpool
 
-from ..accounts.ratings import Book
+from ..accounts.ratings import RatingsDep
 from ..accounts.routes import PlayerName, PlayerView, player_view
 from ..accounts.sessions import SESSION_COOKIE, Viewer, set_cookies
-from ..accounts.users import NAME_LENGTHS, PASSWORD_LENGTHS, Users
+from ..accounts.users import NAME_LENGTHS, PASSWORD_LENGTHS, AccountsDep
 from .languages import LANGUAGES
 from .templates import render as render_template
 
@@ -101,7 +101,8 @@ async def account_page(request: Request, account: Viewer, lang: Lang = None) -> 
 
 @router.get("/players/{name}", response_class=HTMLResponse)
 async def player_page(
-    name: PlayerName, request: Request, accounts: Users, ratings: Book, lang: Lang = None
+    name: PlayerName, request: Request, accounts: AccountsDep, ratings: RatingsDep,
+    lang: Lang = None,
 ) -> HTMLResponse:
     """A player's rating, experience, rating history and rated matches."""
     code = page_language(lang, request.headers.get("accept-language", ""))

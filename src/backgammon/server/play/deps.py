@@ -90,11 +90,12 @@ async def get_matches(request: Request) -> MatchService:
     return matches
 
 
-Setup = Annotated[Settings, Depends(get_settings)]
-Store = Annotated[MatchStore, Depends(get_store)]
-Watchers = Annotated[Hub, Depends(get_hub)]
-Computers = Annotated[Computer, Depends(get_computer)]
-Matches = Annotated[MatchService, Depends(get_matches)]
+# Each dependency named for the type it gives, "Dep" after it (as FastAPI's docs name them).
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+StoreDep = Annotated[MatchStore, Depends(get_store)]
+HubDep = Annotated[Hub, Depends(get_hub)]
+ComputerDep = Annotated[Computer, Depends(get_computer)]
+MatchServiceDep = Annotated[MatchService, Depends(get_matches)]
 Live = Annotated[LiveMatch, Depends(get_match)]
 LiveToAct = Annotated[LiveMatch, Depends(get_match_to_act)]
 

@@ -15,7 +15,7 @@ from fastapi import APIRouter, Depends
 from starlette.responses import Response
 
 from ...http.guards import rate_limited
-from ..deps import Held, Live, Matches, check_holds
+from ..deps import Held, Live, MatchServiceDep, check_holds
 from ..schemas import AddSeed, State
 
 router = APIRouter(prefix="/api/matches", tags=["actions"])
@@ -34,7 +34,7 @@ router = APIRouter(prefix="/api/matches", tags=["actions"])
     },
 )
 async def add_seed(
-    live: Live, held: Held, request: AddSeed, matches: Matches
+    live: Live, held: Held, request: AddSeed, matches: MatchServiceDep
 ) -> Response:
     """Add a seat's own seed to the fair dice of the game in play, before its first roll
     (it replaces the seat's earlier one, and holds for the next games until changed); the

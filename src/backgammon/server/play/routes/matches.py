@@ -13,10 +13,10 @@ from ....formats.ids import setup_from_id
 from ....formats.mat import export_mat
 from ....game import Rules
 from ....match import Match
-from ...accounts.ratings import Book, refuse_unratable
+from ...accounts.ratings import RatingsDep, refuse_unratable
 from ...accounts.sessions import Viewer
 from ...http.guards import rate_limited
-from ..deps import Computers, Live, RecordSince, Setup, Store
+from ..deps import ComputerDep, Live, RecordSince, SettingsDep, StoreDep
 from ..live import SeatSettings, dice_for
 from ..schemas import Created, CreateMatch, State
 from ..seats import Invite, Key, Seating, digest_of, new_secret
@@ -36,11 +36,11 @@ View = Annotated[int, Query(ge=0, le=1, description="the seat whose side the boa
 )
 async def create_match(
     request: CreateMatch,
-    store: Store,
-    computer: Computers,
-    settings: Setup,
+    store: StoreDep,
+    computer: ComputerDep,
+    settings: SettingsDep,
     account: Viewer,
-    ratings: Book,
+    ratings: RatingsDep,
 ) -> Created:
     """Start a match (``length`` points) or a money session (0), waiting for its opening roll,
     or set up from a ``position`` (an ID) where the ID says.
@@ -122,7 +122,7 @@ def _names(colours: tuple[str, str]) -> tuple[str, str]:
 
 @router.get("/{match_id}", response_model=State)
 async def get_state(
-    live: Live, computer: Computers, view: View = 0, record_since: RecordSince = None
+    live: Live, computer: ComputerDep, view: View = 0, record_since: RecordSince = None
 ) -> State:
     """The match's state, the board drawn from seat ``view``'s side (its record only what
     changed after ``record_since``, where given). A game left waiting for the computer
