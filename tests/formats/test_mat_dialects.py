@@ -1,4 +1,4 @@
-"""The online sites' dialects of the .mat format (issue 13, "Real files first"): Backgammon
+"""The online sites' dialects of the .mat format: Backgammon
 Galaxy's ``Losses N points`` in the loser's column, points written capped at what ended the
 match (Galaxy and Backgammon Studio), and an absurd points figure.
 

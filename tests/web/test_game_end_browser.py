@@ -1,4 +1,4 @@
-"""The end of a game in its own panel (issue 35): who won, how many points and why, the match
+"""The end of a game in its own panel: who won, how many points and why, the match
 score, the Crawford game to come, "Next game"; at the match's end its result and "Analyse"."""
 
 from __future__ import annotations

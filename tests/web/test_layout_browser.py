@@ -1,4 +1,4 @@
-"""The page's layout (issue 35): the hint's panel opens beside the board on a wide screen and
+"""The page's layout: the hint's panel opens beside the board on a wide screen and
 below it on a narrow one, and the board does not move either way."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Plays shown sliding (issue 35): the checkers that moved slide from their points to where
+"""Plays shown sliding: the checkers that moved slide from their points to where
 they land, and the board once they have is the board drawn before; with reduced motion they
 land at once."""
 

@@ -1,4 +1,4 @@
-"""The page on a phone (issue 35): on a 390 x 844 screen (device scale 3, touch) every target
+"""The page on a phone: on a 390 x 844 screen (device scale 3, touch) every target
 is at least 44 CSS px where the board's size allows and never under 24 (the points, the
 checkers on them, the bar and trays, the cube, the dice, the buttons), the point numbers are
 at least 10 CSS px, and at 320 px wide nothing scrolls sideways."""

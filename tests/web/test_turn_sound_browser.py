@@ -1,4 +1,4 @@
-"""The sound when the turn comes in an online game (issue 35): off unless the player turns it
+"""The sound when the turn comes in an online game: off unless the player turns it
 on, the choice kept in the browser, and played (js/sound.js: the page tells the document
 "backgammon:turn-sound") each time the game comes to wait for this page's player."""
 
