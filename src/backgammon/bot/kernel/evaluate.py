@@ -223,6 +223,76 @@ def _side_features(side: np.ndarray, other: np.ndarray, out: np.ndarray, at: int
     out[at + 9] = np.float32(home_checkers / 15)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _forward_anchor(side: np.ndarray) -> int:
+    """The other side's number of this side's most forward anchor in its home board, else in
+    its outer board; 12 without one (its 12-point anchor gives the same value)."""
+    for p in range(19, 25):
+        if side[p] >= 2:
+            return 25 - p
+    for p in range(13, 19):
+        if side[p] >= 2:
+            return 25 - p
+    return 12
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _hit_costs(hits: np.ndarray) -> tuple[int, int]:
+    """Of the 36 rolls, those that hit two blots or more, and the pips hits cost (the
+    furthest blot a roll reaches), from :func:`_side_features`' masks."""
+    double_shots = 0
+    pip_loss = 0
+    for r in range(21):
+        reached = hits[r]
+        if reached:
+            weight = 2 if _ROLL_HIGH[r] != _ROLL_LOW[r] else 1
+            if reached & (reached - 1):
+                double_shots += weight
+            top = 0
+            while reached >> (top + 1):
+                top += 1
+            pip_loss += weight * top
+    return double_shots, pip_loss
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _containment(made_own: int, back: int) -> tuple[float, float]:
+    """The two containments: from the other side's points 16..24, and from its point 16 to
+    its rearmost checker ``back`` (contact_inputs._containment)."""
+    fewest = 36
+    fewest_reached = 36
+    for j in range(16, 25):
+        escapes = int(ESCAPES[(made_own >> (25 - j)) & 0xFFF])
+        fewest = min(fewest, escapes)
+        if j <= back:
+            fewest_reached = min(fewest_reached, escapes)
+    if back == 25:
+        fewest_reached = min(fewest_reached, int(ESCAPES[made_own & 0xFFF]))
+    return (36 - fewest) / 36, (36 - fewest_reached) / 36
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _moment(side: np.ndarray) -> float:
+    """The second moment of the checkers beyond their mean point, about that mean."""
+    total = 0
+    first_sum = 0
+    for p in range(1, 26):
+        total += side[p]
+        first_sum += side[p] * p
+    mean = first_sum / max(total, 1)
+    many = 0
+    first = 0
+    second = 0
+    for p in range(1, 26):
+        if p > mean:
+            many += side[p]
+            first += side[p] * p
+            second += side[p] * p * p
+    if many == 0:
+        return 0.0
+    return (second - 2 * mean * first + mean * mean * many) / many
+
+
 @njit(cache=True, nogil=True)
 def _extra_features(side: np.ndarray, other: np.ndarray, hits: np.ndarray, out: np.ndarray,
                     at: int) -> None:
@@ -240,69 +310,18 @@ def _extra_features(side: np.ndarray, other: np.ndarray, hits: np.ndarray, out: 
         if side[p] >= 2:
             highest = p
             break
-    # The other side's number of the most forward anchor in its home board, else in its
-    # outer board; 12 without one (its 12-point anchor gives the same value).
-    forward = 12
-    for p in range(19, 25):
-        if side[p] >= 2:
-            forward = 25 - p
-            break
-    if forward == 12:
-        for p in range(13, 19):
-            if side[p] >= 2:
-                forward = 25 - p
-                break
-    double_shots = 0
-    pip_loss = 0
-    for r in range(21):
-        reached = hits[r]
-        if reached:
-            weight = 2 if _ROLL_HIGH[r] != _ROLL_LOW[r] else 1
-            if reached & (reached - 1):
-                double_shots += weight
-            top = 0
-            while reached >> (top + 1):
-                top += 1
-            pip_loss += weight * top
-    back = _rearmost(other)
-    fewest = 36
-    fewest_reached = 36
-    for j in range(16, 25):
-        escapes = int(ESCAPES[(made_own >> (25 - j)) & 0xFFF])
-        fewest = min(fewest, escapes)
-        if j <= back:
-            fewest_reached = min(fewest_reached, escapes)
-    if back == 25:
-        fewest_reached = min(fewest_reached, int(ESCAPES[made_own & 0xFFF]))
-    contain = (36 - fewest) / 36
-    reached = (36 - fewest_reached) / 36
+    double_shots, pip_loss = _hit_costs(hits)
+    contain, reached = _containment(made_own, _rearmost(other))
     mobility = 0
     for p in range(7, 26):
         mobility += side[p] * int(ESCAPES[(other_made >> (25 - p)) & 0xFFF]) * (p - 6)
-    total = 0
-    first_sum = 0
-    for p in range(1, 26):
-        total += side[p]
-        first_sum += side[p] * p
-    mean = first_sum / max(total, 1)
-    many = 0
-    first = 0
-    second = 0
-    for p in range(1, 26):
-        if p > mean:
-            many += side[p]
-            first += side[p] * p
-            second += side[p] * p * p
-    moment = 0.0
-    if many > 0:
-        moment = (second - 2 * mean * first + mean * mean * many) / many
     closed_home = POPCOUNT[other_made & 0x3F]
     out[at] = np.float32(min(off, 5) / 5)
     out[at + 1] = np.float32(min(max(off - 5, 0), 5) / 5)
     out[at + 2] = np.float32(max(off - 10, 0) / 5)
     out[at + 3] = np.float32(break_contact / 152)
     out[at + 4] = np.float32(highest / 24)
-    out[at + 5] = np.float32(forward / 6)
+    out[at + 5] = np.float32(_forward_anchor(side) / 6)
     out[at + 6] = np.float32(double_shots / 36)
     out[at + 7] = np.float32(pip_loss / 432)
     out[at + 8] = np.float32(contain)
@@ -310,7 +329,7 @@ def _extra_features(side: np.ndarray, other: np.ndarray, hits: np.ndarray, out: 
     out[at + 10] = np.float32(reached)
     out[at + 11] = np.float32(reached * reached)
     out[at + 12] = np.float32(mobility / 3600)
-    out[at + 13] = np.float32(moment / 400)
+    out[at + 13] = np.float32(_moment(side) / 400)
     out[at + 14] = np.float32(closed_home * closed_home / 36)
 
 

@@ -145,7 +145,7 @@ def _board_key(me: np.ndarray) -> int:
 
 # _non_doubles and _doubles stay whole, longer than the package's other functions: split into
 # compiled helpers (the second step, the one-die fallback; the bar entry, the steps of a double,
-# the next step to try), even inlined, they made move generation 15% slower (issue 33).
+# the next step to try), even inlined, they made move generation 15% slower.
 @njit(cache=True, nogil=True)
 def _non_doubles(ws: Workspace, me: np.ndarray, rev: np.ndarray,
                  theirs: np.ndarray, high: int, low: int) -> int:
