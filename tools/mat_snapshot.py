@@ -34,7 +34,7 @@ from backgammon.dice import Dice
 from backgammon.errors import BackgammonError
 from backgammon.formats.mat import export_mat
 from backgammon.game import Action, Game, Phase, Rules
-from backgammon.match import Match
+from backgammon.game.match import Match
 from backgammon.position import WinKind
 from backgammon.variants import Variant
 

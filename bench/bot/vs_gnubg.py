@@ -6,7 +6,7 @@ gnubg is started as ``gnubg -t`` with its evaluation depth set (``--gnubg-plies`
 ``external localhost:PORT``: it listens there and answers each FIBS board line
 (:mod:`backgammon.formats.fibs`, in gnubg's external convention) with its play in its own
 notation, or ``double``/``roll`` and ``take``/``drop``. Our :class:`~backgammon.game.Game`
-(in a :class:`~backgammon.match.Match` for ``--match-length``) runs every game: gnubg is sent
+(in a :class:`~backgammon.game.match.Match` for ``--match-length``) runs every game: gnubg is sent
 the board of each of its decisions (rolls with two or more legal plays, cube actions where it
 may double or is doubled; forced plays and passes are made by the game) and its answer is
 replayed through our rules. An answer our rules refuse is counted, printed with its board
@@ -44,8 +44,8 @@ from backgammon.dice import SeededDice
 from backgammon.errors import BackgammonError
 from backgammon.formats.fibs import BoardState, FibsSide, ScoreOrder, write_board
 from backgammon.game import Game, Rules
+from backgammon.game.match import Match
 from backgammon.game.rules import Phase
-from backgammon.match import Match
 from backgammon.moves import Play
 
 #: Where Debian installs gnubg.

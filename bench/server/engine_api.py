@@ -32,7 +32,7 @@ from backgammon.bot import Bot, play_out
 from backgammon.dice import SeededDice
 from backgammon.formats.ids import xgid_of
 from backgammon.game import Game, Phase, Rolled, SetUp
-from backgammon.match import Match
+from backgammon.game.match import Match
 
 
 def questions(count: int, seed: int = 7) -> list[dict[str, Any]]:

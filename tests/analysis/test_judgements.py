@@ -18,7 +18,7 @@ from backgammon.cube import CubeContext, CubeOwner, MatchScore
 from backgammon.dice import ManualDice
 from backgammon.formats.ids import gnubg_id_of
 from backgammon.game import Game, Rules, SetUp
-from backgammon.match import Match
+from backgammon.game.match import Match
 from backgammon.position import Position
 from backgammon.training.selfplay import selfplay
 

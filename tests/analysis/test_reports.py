@@ -18,7 +18,7 @@ from backgammon.cli.analyse import analyse_command, build_parser
 from backgammon.dice import ManualDice
 from backgammon.errors import BackgammonError
 from backgammon.formats.mat import MatFormatError, export_mat
-from backgammon.match import Match
+from backgammon.game.match import Match
 
 _VOID = {"meta", "br", "img", "hr", "input", "link"}
 

@@ -26,7 +26,7 @@ from backgammon.dice import ManualDice
 from backgammon.errors import BackgammonError
 from backgammon.formats.mat import export_mat
 from backgammon.game import Game, SetUp
-from backgammon.match import Match
+from backgammon.game.match import Match
 from backgammon.position import Position
 
 

@@ -37,7 +37,7 @@ from backgammon.bot.network import Array
 from backgammon.dice import ManualDice
 from backgammon.errors import BackgammonError
 from backgammon.game import Action, Game, Phase, Rules
-from backgammon.match import Match
+from backgammon.game.match import Match
 
 
 class FixedEvaluator:

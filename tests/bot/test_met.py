@@ -24,7 +24,7 @@ from backgammon.bot.player import play_out
 from backgammon.bot.probabilities import Probabilities
 from backgammon.dice import SeededDice
 from backgammon.errors import BackgammonError
-from backgammon.match import Match
+from backgammon.game.match import Match
 
 MET = MatchEquityTable.kazaross_xg2()
 GNUBG = shutil.which("gnubg") or shutil.which("gnubg", path="/usr/games")

@@ -33,7 +33,7 @@ from backgammon.cube import HIGHEST_CUBE, CubeContext, MatchScore
 from backgammon.dice import ManualDice, SeededDice
 from backgammon.formats.mat import import_mat, read_mat
 from backgammon.game import Action, Game, Phase
-from backgammon.match import Match
+from backgammon.game.match import Match
 from backgammon.training.duel import GreedyPlayer, duel
 from backgammon.training.selfplay import selfplay
 

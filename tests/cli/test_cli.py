@@ -25,7 +25,7 @@ from backgammon.dice import Dice, DiceSource, ManualDice, SeededDice
 from backgammon.errors import BackgammonError, InvalidPositionError
 from backgammon.formats.ids import IdSetting, gnubg_id_of, setup_from_id
 from backgammon.game import Game, Phase, Rules, SetUp
-from backgammon.match import Match
+from backgammon.game.match import Match
 
 START = "4HPwATDgc/ABMA"
 AFTER_31 = Position.initial().parse_play("8/5 6/5", (3, 1)).result

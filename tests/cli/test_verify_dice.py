@@ -13,7 +13,7 @@ import pytest
 from backgammon.cli import main
 from backgammon.fairdice import FairMatchDice
 from backgammon.game import Phase
-from backgammon.match import Match
+from backgammon.game.match import Match
 
 
 def finished_record() -> dict[str, Any]:

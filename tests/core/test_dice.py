@@ -9,7 +9,7 @@ import pytest
 
 from backgammon.dice import ManualDice, SecureDice, SeededDice
 from backgammon.game import Game, Phase
-from backgammon.match import Match
+from backgammon.game.match import Match
 
 
 def test_seeded_dice_count_what_they_draw_and_resume_anywhere() -> None:

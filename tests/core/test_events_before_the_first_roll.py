@@ -9,7 +9,7 @@ import pytest
 from backgammon.dice import SecureDice
 from backgammon.fairdice import FairDice, FairMatchDice, derive_roll
 from backgammon.game import Game, IllegalActionError, Phase, SetUp, begun
-from backgammon.match import Match
+from backgammon.game.match import Match
 from backgammon.position import Position
 
 SEED = bytes(range(32))

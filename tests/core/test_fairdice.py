@@ -25,13 +25,13 @@ from backgammon.fairdice import (
     dice_of_bytes,
 )
 from backgammon.game import Game
+from backgammon.game.match import Match
 from backgammon.game.verify import (
     NoFairDiceError,
     NotARecordError,
     UnrevealedSeedError,
     verify_dice,
 )
-from backgammon.match import Match
 
 GUIDE = Path(__file__).resolve().parents[2] / "docs" / "guide" / "online.md"
 SEED = bytes(range(32))

@@ -7,7 +7,7 @@ import pytest
 from backgammon import Position, WinKind
 from backgammon.dice import ManualDice
 from backgammon.game import Game, IllegalActionError, Phase, Rules, SetUp
-from backgammon.match import Match
+from backgammon.game.match import Match
 
 
 def started(*rolls: str, rules: Rules | None = None) -> Game:

@@ -18,7 +18,7 @@ from backgammon import BackgammonError, IllegalPlayError, InvalidDiceError, Posi
 from backgammon.cube import HIGHEST_CUBE
 from backgammon.dice import ManualDice
 from backgammon.game import Game, IllegalActionError, Phase, Rules, SetUp
-from backgammon.match import Match
+from backgammon.game.match import Match
 
 BAD_SEATS = [2, -1, True, "0", None, 0.0]
 

@@ -32,7 +32,7 @@ from backgammon.game import (
     Taken,
     TurnPlayed,
 )
-from backgammon.match import Match
+from backgammon.game.match import Match
 
 
 def kinds(game: Game) -> list[str]:

@@ -10,7 +10,7 @@ from backgammon.cube import MAX_MATCH_LENGTH, MatchScore
 from backgammon.dice import ManualDice
 from backgammon.errors import BackgammonError
 from backgammon.formats.mat import import_mat
-from backgammon.match import Match
+from backgammon.game.match import Match
 
 
 def test_score_for_each_game_and_seat() -> None:

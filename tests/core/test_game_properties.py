@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from backgammon import Position, Side, Variant, WinKind
 from backgammon.dice import SeededDice
 from backgammon.game import Action, Event, Game, IllegalActionError, Phase, Rules
-from backgammon.match import Match
+from backgammon.game.match import Match
 
 # Modest example counts: the file runs in well under 40 s.
 SETTINGS = settings(

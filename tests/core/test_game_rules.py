@@ -17,7 +17,7 @@ import pytest
 from backgammon import BackgammonError, InvalidDiceError, Position, WinKind
 from backgammon.dice import ManualDice
 from backgammon.game import Action, Game, GameResult, IllegalActionError, Phase, Rules
-from backgammon.match import Match
+from backgammon.game.match import Match
 
 # Seat 1's home board held two deep on every point but the 6 (its 6 is seat 0's 19-point):
 # a checker of seat 0 on the bar can enter only with a 6.

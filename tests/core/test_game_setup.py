@@ -14,7 +14,7 @@ from backgammon.errors import InvalidIdError
 from backgammon.formats.ids import gnubg_id_of, setup_from_id, xgid_of
 from backgammon.formats.mat import MatFormatError, export_mat
 from backgammon.game import Action, Game, Phase, Rules, SetUp
-from backgammon.match import Match
+from backgammon.game.match import Match
 from backgammon.variants import Variant
 
 

@@ -41,7 +41,7 @@ PLAY = textwrap.dedent(
     from backgammon.formats.mat import export_mat, import_mat
     from backgammon.formats.sgf import export_sgf, import_sgf
     from backgammon.game import Act, Action, Phase
-    from backgammon.match import Match
+    from backgammon.game.match import Match
 
     choose = random.Random(3)
     match = Match(3, dice=SeededDice(11), players=("Alice", "Bob"))

@@ -22,7 +22,7 @@ from backgammon.dice import ManualDice, SeededDice
 from backgammon.errors import BackgammonError
 from backgammon.formats.mat import MatFormatError, export_mat, import_mat, read_mat
 from backgammon.game import Action, Game, Phase, Rules
-from backgammon.match import Match
+from backgammon.game.match import Match
 from backgammon.position import Position, WinKind
 from backgammon.variants import Variant
 

@@ -16,7 +16,7 @@ from backgammon.analysis.report import text_report, to_json
 from backgammon.dice import ManualDice
 from backgammon.formats.mat import export_mat, import_mat
 from backgammon.formats.sgf import export_sgf
-from backgammon.match import Match
+from backgammon.game.match import Match
 from backgammon.position import WinKind
 
 

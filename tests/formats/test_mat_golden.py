@@ -17,7 +17,7 @@ from types import ModuleType
 import pytest
 
 from backgammon.game import Game
-from backgammon.match import Match
+from backgammon.game.match import Match
 
 TOOL = Path(__file__).resolve().parents[2] / "tools" / "mat_snapshot.py"
 

@@ -22,7 +22,7 @@ from test_mat import random_match
 from backgammon.dice import ManualDice
 from backgammon.formats.sgf import SgfFormatError, export_sgf, import_sgf, read_sgf
 from backgammon.game import Game, Phase, Rolled, Rules
-from backgammon.match import Match
+from backgammon.game.match import Match
 from backgammon.variants import Variant
 
 DATA = Path(__file__).parents[1] / "data" / "sgf"

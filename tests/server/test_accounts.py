@@ -25,7 +25,7 @@ from sqlalchemy import insert, inspect, select, update
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
-from backgammon.match import Match
+from backgammon.game.match import Match
 from backgammon.server import Settings, create_app
 from backgammon.server.accounts.ratings import RatedMatchError, Ratings
 from backgammon.server.accounts.users import Account

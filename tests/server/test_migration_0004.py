@@ -13,7 +13,7 @@ from alembic import command
 from sqlalchemy import Engine, event, insert, select
 from test_api import client_for
 
-from backgammon.match import Match
+from backgammon.game.match import Match
 from backgammon.server import Settings
 from backgammon.server.db import MatchRow, alembic_config, make_engine, migrate, now
 from backgammon.server.lobby.queries import find_invite, open_matches

@@ -15,7 +15,7 @@ import pytest
 
 from backgammon.fairdice import FairMatchDice
 from backgammon.game import Act, Action
-from backgammon.match import Match
+from backgammon.game.match import Match
 from backgammon.server.db import make_engine, migrate
 from backgammon.server.play import store as store_module
 from backgammon.server.play.live import LiveMatch, SeatSettings, events_in

@@ -15,8 +15,8 @@ from test_api import create as api_create
 from test_seats import act, client_for, create, join, state_of
 
 from backgammon.fairdice import FairMatchDice, derive_roll
+from backgammon.game.match import Match
 from backgammon.game.verify import verify_dice
-from backgammon.match import Match
 from backgammon.server import Settings
 from backgammon.server.db import make_engine, migrate
 from backgammon.server.play.live import LiveMatch, SeatSettings

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from backgammon.dice import SeededDice
 from backgammon.game import Act, Action
-from backgammon.match import Match
+from backgammon.game.match import Match
 from backgammon.server.db import MatchRow, make_engine, migrate, now
 from backgammon.server.play.idempotency import KeptKey
 from backgammon.server.play.saves import (

@@ -10,7 +10,7 @@ from typing import Any
 from backgammon import BackgammonError
 from backgammon.dice import ManualDice, SeededDice
 from backgammon.game import Act, Action, Rules
-from backgammon.match import Match
+from backgammon.game.match import Match
 from backgammon.position import WinKind
 from backgammon.server.db import now
 from backgammon.server.play.live import LiveMatch, SeatSettings

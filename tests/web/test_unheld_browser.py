@@ -12,7 +12,7 @@ from alembic import command
 from browser_support import Running, wait_version
 from sqlalchemy import insert
 
-from backgammon.match import Match
+from backgammon.game.match import Match
 from backgammon.server.db import MatchRow, alembic_config, make_engine, now
 from backgammon.server.settings import sqlite_url
 

@@ -3,7 +3,7 @@ depth, read from the game's one typed walk over its record (``Game.history()``).
 
 >>> from backgammon.bot import FakeEvaluator
 >>> from backgammon.dice import ManualDice
->>> from backgammon.match import Match
+>>> from backgammon.game.match import Match
 >>> match = Match(3, dice=ManualDice(["3 1", "6 5"]), players=("Ann", "Bob"))
 >>> match.game.roll(0)
 >>> match.game.play(0, "24/20")                 # not the 8/5 6/5 every program plays
@@ -47,7 +47,7 @@ from ..game import (
     Taken,
     TurnPlayed,
 )
-from ..match import Match
+from ..game.match import Match
 from ..moves import Play
 from ..position import Position, WinKind
 from .decisions import (

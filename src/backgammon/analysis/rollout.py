@@ -14,7 +14,7 @@ analysis's n-ply cubeful figures: only checker decisions are rolled out.
 
 >>> from backgammon.analysis import Analyser
 >>> from backgammon.dice import ManualDice
->>> from backgammon.match import Match
+>>> from backgammon.game.match import Match
 >>> match = Match(3, dice=ManualDice(["3 1"]))
 >>> match.game.roll(0)
 >>> match.game.play(0, "24/20")

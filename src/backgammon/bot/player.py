@@ -24,7 +24,7 @@ from enum import StrEnum
 
 from ..cube import CubeContext
 from ..game import Act, Action, Game, Phase
-from ..match import Match
+from ..game.match import Match
 from ..moves import Play
 from ..position import Position, WinKind
 from .bot import Bot, ResignationAnswer

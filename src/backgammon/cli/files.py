@@ -3,7 +3,7 @@
 :class:`TableFileError` with the sentence the table says.
 
 >>> import tempfile, pathlib
->>> from backgammon.match import Match
+>>> from backgammon.game.match import Match
 >>> with tempfile.TemporaryDirectory() as folder:
 ...     path = str(pathlib.Path(folder) / "m.json")
 ...     save(Match(3), path)
@@ -22,7 +22,7 @@ from pathlib import Path
 from ..dice import DiceSource
 from ..errors import BackgammonError
 from ..game import Game, load_json
-from ..match import Match
+from ..game.match import Match
 
 
 class TableFileError(BackgammonError):

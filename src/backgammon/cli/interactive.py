@@ -1,7 +1,7 @@
 """The interactive table: games and matches at one terminal, two people or a person and the
 computer.
 
-The game (:class:`~backgammon.match.Match`, :class:`~backgammon.game.Game`: the rules' state
+The game (:class:`~backgammon.game.match.Match`, :class:`~backgammon.game.Game`: the rules' state
 machine) keeps the state and decides what is allowed; the session reads a line, turns it into
 one action of the seat the game waits for, and says what happened. Every refused action leaves
 the game as it was and prints the game's one-line reason. Whenever the game waits for a seat
@@ -38,7 +38,7 @@ from ..dice import Dice, DiceSource, ManualDice, SecureDice, parse_dice
 from ..errors import BackgammonError
 from ..formats.ids import gnubg_id_of, xgid_of
 from ..game import Action, Game, Phase
-from ..match import Match
+from ..game.match import Match
 from ..moves import Play
 from ..position import Position, WinKind
 from . import files

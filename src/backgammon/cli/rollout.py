@@ -34,7 +34,7 @@ import json
 from ..bot import RolloutResult, rollout
 from ..cube import CubeContext
 from ..formats.ids import setup_from_id
-from ..match import Match
+from ..game.match import Match
 from .arguments import Argument, arg
 
 SUMMARY = (

@@ -11,7 +11,7 @@ from ..dice import DiceSource
 from ..errors import BackgammonError
 from ..formats.ids import IdSetting
 from ..game import Rules
-from ..match import Match
+from ..game.match import Match
 
 #: Who sits in a seat: a person, who types, or the computer, which the session lets act
 #: whenever the game waits for its seat.

@@ -11,7 +11,7 @@ roll of each game is named), 2 for a file that cannot be checked (with a sentenc
 
 >>> import argparse, json, tempfile, pathlib
 >>> from backgammon.fairdice import FairDice, FairMatchDice
->>> from backgammon.match import Match
+>>> from backgammon.game.match import Match
 >>> dice = FairDice(server_seed=bytes(32))  # a fixed seed: its opening roll, 2-4, is no tie
 >>> match = Match(1, dice=FairMatchDice([dice]))
 >>> match.game.roll(0)

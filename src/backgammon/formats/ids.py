@@ -6,7 +6,7 @@ Seat 0 is gnubg's player 0 and XG's bottom player; seat 1 is gnubg's player 1 an
 player. The score is the match's score at the start of the game being played.
 
 >>> from backgammon.dice import ManualDice
->>> from backgammon.match import Match
+>>> from backgammon.game.match import Match
 >>> match = Match(length=7, dice=ManualDice(["3 1"]))
 >>> match.game.roll(0)
 >>> gnubg_id_of(match)
@@ -23,7 +23,7 @@ from ..cube import HIGHEST_CUBE
 from ..dice import DiceSource
 from ..errors import BackgammonError, InvalidIdError
 from ..game import Game, Phase, Rules, SetUp
-from ..match import Match
+from ..game.match import Match
 from ..position import Position
 from .matchid import GameState, MatchIdState, gnubg_id, parse_gnubg_id
 from .xgid import CubeAction, XgidState, decode_xgid, encode_xgid

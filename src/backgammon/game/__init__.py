@@ -42,6 +42,7 @@ from .history import (
     TurnPlayed,
 )
 from .machine import Game
+from .match import Match
 from .record import SCHEMA_VERSION, Act, Event, GameResult, begun, load_json
 from .rules import Action, IllegalActionError, Offer, Phase, Resignation, Rules
 from .setup import SetUp
@@ -62,6 +63,7 @@ __all__ = [
     "GameEnded",
     "GameResult",
     "IllegalActionError",
+    "Match",
     "Offer",
     "OpeningRoll",
     "Phase",

@@ -24,13 +24,15 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .cube import MAX_MATCH_LENGTH, MatchScore, is_whole
-from .dice import DiceSource, SecureDice, SeededDice
-from .errors import BackgammonError
-from .fairdice import FairDice, FairMatchDice
-from .game import SCHEMA_VERSION, Game, Rules, SetUp, load_json
-from .game.rules import check_seat
-from .position import WinKind
+from ..cube import MAX_MATCH_LENGTH, MatchScore, is_whole
+from ..dice import DiceSource, SecureDice, SeededDice
+from ..errors import BackgammonError
+from ..fairdice import FairDice, FairMatchDice
+from ..position import WinKind
+from .machine import Game
+from .record import SCHEMA_VERSION, load_json
+from .rules import Rules, check_seat
+from .setup import SetUp
 
 
 class Match:

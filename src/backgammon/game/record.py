@@ -85,7 +85,7 @@ class Event:
     def text(self) -> str:
         """:meth:`to_dict` as compact JSON text, made once: an event is a recorded fact that
         never changes, and a match's record, written whole at each action, is mostly the
-        texts of its past events (:meth:`backgammon.match.Match.to_json`).
+        texts of its past events (:meth:`backgammon.game.match.Match.to_json`).
 
         >>> Event(Action.ROLL, 0, dice=(6, 1), time="t").text
         '{"action":"roll","player":0,"dice":[6,1],"time":"t"}'

@@ -1,7 +1,7 @@
 """The tables that keep every match and account, and the engine that reaches them.
 
-A match is stored as its settings (who sits where, how the dice are rolled) and the game
-engine's own record (:meth:`backgammon.match.Match.to_dict`): the events of each game. Replaying
+A match is stored as its settings (who sits where, how the dice are rolled) and the game's
+own record (:meth:`backgammon.game.match.Match.to_dict`): the events of each game. Replaying
 the record rebuilds the match exactly, so a reload of the page or a restart of the server
 resumes where play stopped. The schema is created and upgraded by Alembic (the revisions in
 ``migrations/versions``); :func:`migrate` brings a database to the newest one at start-up.
@@ -211,7 +211,7 @@ SAVING_CONNECTIONS = 10
 
 class JSONText(str):
     """JSON text made already, written to a JSON column as it is (:func:`json_text`): a
-    match's record at each action, which :meth:`backgammon.match.Match.to_json` makes
+    match's record at each action, which :meth:`backgammon.game.match.Match.to_json` makes
     mostly from its events' texts, made once."""
 
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from ..bot import Bot, play_match
 from ..dice import SeededDice
-from ..match import Match
+from ..game.match import Match
 
 
 def selfplay(

@@ -4,7 +4,7 @@ A ``.mat`` file is a record of a match (or of a money session, a "0 point match"
 can read. It is the format GNU Backgammon writes with ``export match mat`` and reads with
 ``import mat``; eXtreme Gammon and the servers write dialects of it. This module writes the
 dialect GNU Backgammon 1.07 writes, and reads that and the others, rebuilding the match
-through the game's state machine (:class:`~backgammon.match.Match`) so that every move and
+through the game's state machine (:class:`~backgammon.game.match.Match`) so that every move and
 cube action is checked by the rules.
 
 The layout, as GNU Backgammon writes it (``export.c``, ``ExportGameJF``)::
@@ -61,7 +61,7 @@ give a gammon its plain worth on the ``Wins`` line even under the Jacoby rule, w
 lines keep to the rule; the score lines are taken as the truth.
 
 >>> from backgammon.dice import ManualDice
->>> from backgammon.match import Match
+>>> from backgammon.game.match import Match
 >>> match = Match(3, dice=ManualDice(["3 5", "6 4"]), players=("Alice", "Bob"))
 >>> match.game.roll(0)                  # seat 1 wins the opening roll with 5 against 3
 >>> match.game.play(1, "8/3 6/3")

@@ -1,5 +1,5 @@
 """Reading a ``.mat`` file: its entries (:mod:`.parse`) replayed through a
-:class:`~backgammon.match.Match`, so that the rules check every move and cube action, and what
+:class:`~backgammon.game.match.Match`, so that the rules check every move and cube action, and what
 the headers leave out inferred from the games (see the package's notes)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from ...dice import ManualDice
 from ...errors import BackgammonError
 from ...game import Game, Phase, Rules
-from ...match import Match
+from ...game.match import Match
 from ...position import WinKind
 from ...variants import Variant
 from .common import VARIATIONS, MatFormatError

@@ -23,7 +23,7 @@ from ...game import (
     TurnPlayed,
     begun,
 )
-from ...match import Match
+from ...game.match import Match
 from ...moves import Play
 from ...position import Position
 from .common import CLAIMED, VARIATION_NAMES, MatFormatError

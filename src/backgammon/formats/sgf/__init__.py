@@ -22,7 +22,7 @@ is, in gnubg's record, a second ``double`` by the player doubled; a resignation 
 its own, only the ``R`` of the result. Analysis properties (``A``, ``DA``, ``LU``, ...) are
 skipped.
 
-Reading replays every roll, play and cube action through a :class:`~backgammon.match.Match`,
+Reading replays every roll, play and cube action through a :class:`~backgammon.game.match.Match`,
 so the rules check them all; what the file does not say is inferred as GNU Backgammon does:
 beavers from a beaver in the games, the opening roll from the first move (its ties, where the
 root's ``CV`` shows automatic doubles). Writing leaves out what the format cannot hold:
@@ -31,7 +31,7 @@ rolls afresh, the highest cube value, and the options of beavers (a beaver in a 
 them) and of a fresh opening roll (a first roll of doubles shows it).
 
 >>> from backgammon.dice import ManualDice
->>> from backgammon.match import Match
+>>> from backgammon.game.match import Match
 >>> match = Match(3, dice=ManualDice(["3 5", "6 4"]), players=("Alice", "Bob"))
 >>> match.game.roll(0)                  # Bob (seat 1) wins the opening roll, 5 against 3
 >>> match.game.play(1, "8/3 6/3")

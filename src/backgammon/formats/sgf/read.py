@@ -1,5 +1,6 @@
-"""Reading an ``.sgf`` file: its game trees replayed through a :class:`~backgammon.match.Match`,
-so that the rules check every roll, play and cube action (see the package's notes)."""
+"""Reading an ``.sgf`` file: its game trees replayed through a
+:class:`~backgammon.game.match.Match`, so that the rules check every roll, play and cube action
+(see the package's notes)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from ...cube import is_cube_value
 from ...dice import ManualDice
 from ...errors import BackgammonError
 from ...game import Game, Phase, Rules
-from ...match import Match
+from ...game.match import Match
 from ...moves import Step
 from ...position import WinKind
 from ...variants import Variant

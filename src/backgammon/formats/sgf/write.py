@@ -20,7 +20,7 @@ from ...game import (
     TurnPlayed,
     begun,
 )
-from ...match import Match
+from ...game.match import Match
 from ...position import Position
 from .common import VARIANT_RULES, SgfFormatError
 

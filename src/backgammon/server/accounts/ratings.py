@@ -24,7 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 from starlette.concurrency import run_in_threadpool
 
-from ...match import Match
+from ...game.match import Match
 from ...ratings import rating_change
 from ..db import MatchAccountRow, RatedResultRow, UserRow, now
 from ..play.live import LiveMatch

@@ -35,7 +35,7 @@ from ...analysis import Analyser
 from ...analysis.report import to_json
 from ...dice import SecureDice
 from ...errors import BackgammonError
-from ...match import Match
+from ...game.match import Match
 from ..db import AnalysisRow, now
 
 log = logging.getLogger(__name__)

@@ -18,7 +18,7 @@ from starlette.concurrency import run_in_threadpool
 from ...errors import BackgammonError
 from ...formats.mat import import_mat
 from ...formats.matchid import decode_match_id
-from ...match import Match
+from ...game.match import Match
 from ...position import Position
 from ..http.guards import client_of, rate_limited
 from ..play.deps import Live, get_held, no_engine_help

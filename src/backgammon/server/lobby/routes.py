@@ -13,7 +13,7 @@ from fastapi import Path as InPath
 from fastapi.responses import FileResponse
 from starlette.concurrency import run_in_threadpool
 
-from ...match import Match
+from ...game.match import Match
 from ..accounts.ratings import Seated
 from ..accounts.sessions import Viewer
 from ..http.guards import rate_limited

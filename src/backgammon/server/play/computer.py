@@ -27,7 +27,7 @@ from starlette.concurrency import run_in_threadpool
 from ...bot import Bot, Level, best_play
 from ...bot import act as bot_act
 from ...game import Action, Game, Phase
-from ...match import Match
+from ...game.match import Match
 from .live import LiveMatch
 from .saves import MatchChangedError
 from .store import MatchStore, UnknownMatchError

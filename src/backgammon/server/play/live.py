@@ -13,7 +13,7 @@ from typing import Any, Literal
 from ...bot import Level
 from ...dice import DiceSource, SeededDice
 from ...fairdice import FairDice, FairMatchDice
-from ...match import Match
+from ...game.match import Match
 from .news import News
 from .seats import Seating
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any, NamedTuple
 
-from ...match import Match
+from ...game.match import Match
 
 #: The most events a save's news carries (:func:`news_of`); more are read from the row.
 NEWS_EVENTS = 64

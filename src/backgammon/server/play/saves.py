@@ -31,7 +31,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql.dml import UpdateBase
 
 from ...game import Game
-from ...match import Match
+from ...game.match import Match
 from ..db import ActionKeyRow, JSONText, MatchRow, json_text, now
 from .idempotency import KeptKey
 
@@ -116,11 +116,11 @@ _EVENTS: WeakKeyDictionary[Game, tuple[int, str]] = WeakKeyDictionary()
 
 
 def events_json(game: Game) -> str:
-    """``game``'s events as a JSON array (:func:`backgammon.match.events_json`), extended from
+    """``game``'s events as a JSON array (:func:`backgammon.game.match.events_json`), extended from
     the one made at its last save with the events since.
 
     >>> from backgammon.dice import ManualDice
-    >>> from backgammon.match import events_json as written_whole
+    >>> from backgammon.game.match import events_json as written_whole
     >>> game = Match(3, dice=ManualDice(["6 1"])).game
     >>> events_json(game)
     '[]'

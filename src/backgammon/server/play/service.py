@@ -27,7 +27,7 @@ from starlette.responses import Response
 from ...errors import BackgammonError
 from ...fairdice import FairDice
 from ...game import Act, Action
-from ...match import Match
+from ...game.match import Match
 from ...position import WinKind
 from ..accounts.ratings import RatedMatchError, Ratings
 from ..accounts.users import Account

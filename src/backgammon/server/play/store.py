@@ -34,7 +34,7 @@ from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from ...dice import SeededDice
-from ...match import Match
+from ...game.match import Match
 from ..db import SAVING_CONNECTIONS, MatchRow, autocommitting, now
 from .copies import catch_up, may_hold, take_news
 from .idempotency import KeptKey

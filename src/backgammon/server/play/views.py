@@ -36,7 +36,7 @@ from ...game import (
     TurnPlayed,
     begun,
 )
-from ...match import Match
+from ...game.match import Match
 from ...position import BAR, OFF, Position, WinKind
 from ..db import now
 from .live import LiveMatch, SeatKind

@@ -12,7 +12,7 @@ from ....errors import BackgammonError
 from ....formats.ids import setup_from_id
 from ....formats.mat import export_mat
 from ....game import Rules
-from ....match import Match
+from ....game.match import Match
 from ...accounts.ratings import RatingsDep, refuse_unratable
 from ...accounts.sessions import Viewer
 from ...http.guards import rate_limited
