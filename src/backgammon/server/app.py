@@ -17,7 +17,6 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
-from fastapi.staticfiles import StaticFiles
 from fastapi.telemetry import TelemetryConfig
 from sqlalchemy import Engine
 from starlette.exceptions import HTTPException
@@ -30,6 +29,7 @@ from .analysis import routes as analysis_routes
 from .analysis.analyses import Analyses
 from .db import Checkpoints, is_shared, make_engine, migrate
 from .engine_api.routes import router as engine_router
+from .http.assets import page_files
 from .http.errors import invalid_request, refused
 from .http.guards import BodyLimit, BoundedPool, RateLimits, SocketCaps
 from .http.headers import SecurityHeaders, mask_access_log
@@ -252,7 +252,7 @@ def _route(app: FastAPI) -> None:
     app.include_router(players.router)
     app.include_router(help.router)  # before the page's files, which would answer /help/ too
     app.include_router(tutorial.router)
-    app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
+    app.mount("/", page_files(WEB), name="web")
 
 
 def _openapi(app: FastAPI, make: Callable[[], dict[str, Any]]) -> dict[str, Any]:
