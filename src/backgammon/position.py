@@ -20,7 +20,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
-from functools import lru_cache
 from operator import mul
 from typing import TYPE_CHECKING, Any
 
@@ -199,7 +198,7 @@ class Position:
 
     def id(self) -> str:
         """The gnubg Position ID (14 characters), as GNU Backgammon writes it."""
-        return _position_id(self._mine, self._theirs)
+        return encode_position_id(_gnubg_counts(self._mine), _gnubg_counts(self._theirs))
 
     def is_race(self) -> bool:
         """True when no contact is left: every checker of one side has passed the other's.
@@ -343,13 +342,6 @@ def _with_off(side: list[int], checkers: int, who: str) -> list[int]:
         )
     side[OFF] = checkers - on_board
     return side
-
-
-@lru_cache(4096)
-def _position_id(mine: bytes, theirs: bytes) -> str:
-    """The Position ID of two sides, made once for each of the positions met lately (the
-    server writes its games' IDs into the states it sends, turn after turn)."""
-    return encode_position_id(_gnubg_counts(mine), _gnubg_counts(theirs))
 
 
 def _gnubg_counts(side: bytes) -> tuple[int, ...]:
