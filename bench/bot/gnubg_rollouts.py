@@ -37,7 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from backgammon import Position
-from backgammon.bot.kernel import Engine, boards_of
+from backgammon.bot.kernel import Kernel, boards_of
 from backgammon.bot.probabilities import EQUITY_WEIGHTS
 from backgammon.bot.rollout import rollout
 
@@ -108,7 +108,7 @@ def gnubg_rollout(position_id: str, trials: int, seed: int) -> tuple[float, floa
 def our_static(position: Position) -> float:
     """Our 0-ply cubeless equity of the position (the shipped networks, through the kernel
     that plays our rollouts)."""
-    values = Engine.shipped().evaluate(boards_of([position]))[0]
+    values = Kernel.shipped().evaluate(boards_of([position]))[0]
     return float(np.dot(values, EQUITY_WEIGHTS)) - 1.0
 
 

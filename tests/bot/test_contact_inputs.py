@@ -21,7 +21,7 @@ from backgammon.bot.contact_inputs import (
 )
 from backgammon.bot.encoding import CONTACT_INPUTS, RACE_INPUTS, boards, encode_contact
 from backgammon.bot.evaluator import NetworkEvaluator
-from backgammon.bot.kernel import Engine, boards_of
+from backgammon.bot.kernel import Kernel, boards_of
 from backgammon.bot.kernel import evaluate as kernel_evaluate
 from backgammon.bot.network import Network, load_networks, save_networks
 from backgammon.training.generations import save_generation
@@ -112,7 +112,7 @@ def test_the_kernel_evaluates_a_version_2_network_as_numpy_does() -> None:
     race = Network.create(RACE_INPUTS, 8, seed=5)
     positions = random_positions(2000, seed=22)
     numpy_values = NetworkEvaluator(contact, race).reference_boards(*boards(positions))
-    kernel_values = Engine(contact, race).evaluate(boards_of(positions))
+    kernel_values = Kernel(contact, race).evaluate(boards_of(positions))
     np.testing.assert_allclose(kernel_values, numpy_values, atol=1e-5, rtol=0)
 
 

@@ -16,7 +16,7 @@ from backgammon import Position
 from backgammon.bot.contact_inputs import CONTACT_INPUTS_V2
 from backgammon.bot.encoding import CONTACT_INPUTS, RACE_INPUTS, boards, is_crashed
 from backgammon.bot.evaluator import NetworkEvaluator
-from backgammon.bot.kernel import Engine, boards_of
+from backgammon.bot.kernel import Kernel, boards_of
 from backgammon.bot.kernel import evaluate as kernel_evaluate
 from backgammon.bot.network import Network, load_networks, save_networks
 from backgammon.training import generations, supervised
@@ -105,12 +105,12 @@ def test_crashed_positions_go_to_the_crashed_network_in_numpy_and_the_kernel() -
         atol=1e-6, rtol=0)
     assert not np.allclose(with_crashed[crashed], without[crashed])
     np.testing.assert_allclose(
-        Engine(contact, race, crashed=crashed_net).evaluate(boards_of(positions)), with_crashed,
+        Kernel(contact, race, crashed=crashed_net).evaluate(boards_of(positions)), with_crashed,
         atol=1e-5, rtol=0)
     # A crashed network may read another encoding than the contact network's.
     narrow = Network.create(CONTACT_INPUTS, 8, seed=4)
     np.testing.assert_allclose(
-        Engine(contact, race, crashed=narrow).evaluate(boards_of(positions)),
+        Kernel(contact, race, crashed=narrow).evaluate(boards_of(positions)),
         NetworkEvaluator(contact, race, narrow).reference_boards(mine, theirs),
         atol=1e-5, rtol=0)
 

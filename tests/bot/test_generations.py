@@ -12,7 +12,7 @@ from backgammon import Position
 from backgammon.bot import NetworkEvaluator
 from backgammon.bot.bearoff import is_bearoff, shipped_table
 from backgammon.bot.encoding import CONTACT_INPUTS, RACE_INPUTS
-from backgammon.bot.kernel import Engine, board_of, position_of
+from backgammon.bot.kernel import Kernel, board_of, position_of
 from backgammon.bot.network import Network, load_networks, save_networks
 from backgammon.bot.rollout import rollout
 from backgammon.cli import main as cli_main
@@ -35,9 +35,9 @@ def small() -> NetworkEvaluator:
     )
 
 
-def small_engine() -> Engine:
+def small_engine() -> Kernel:
     evaluator = small()
-    return Engine(evaluator.contact, evaluator.race, shipped_table())
+    return Kernel(evaluator.contact, evaluator.race, shipped_table())
 
 
 def start_file(tmp_path: Path) -> Path:
@@ -54,11 +54,11 @@ def tiny(tmp_path: Path, out: str, **changes: object) -> Settings:
 
 
 def test_drawn_positions_are_live_varied_and_seeded() -> None:
-    engine = small_engine()
-    boards = draw(engine, 300, seed=3, explore=0.2)
+    kernel = small_engine()
+    boards = draw(kernel, 300, seed=3, explore=0.2)
     assert boards.shape == (300, 2, 26)
-    assert np.array_equal(boards, draw(engine, 300, seed=3, explore=0.2))
-    assert not np.array_equal(boards, draw(engine, 300, seed=3, explore=0.0))
+    assert np.array_equal(boards, draw(kernel, 300, seed=3, explore=0.2))
+    assert not np.array_equal(boards, draw(kernel, 300, seed=3, explore=0.0))
     positions = [position_of(b) for b in boards]
     assert not any(p.is_game_over() for p in positions)
     assert not is_bearoff(boards[:, 0].astype(np.uint8), boards[:, 1].astype(np.uint8)).any()
@@ -66,13 +66,13 @@ def test_drawn_positions_are_live_varied_and_seeded() -> None:
 
 
 def test_a_label_is_the_positions_own_rollout() -> None:
-    engine = small_engine()
-    boards = draw(engine, 5, seed=4, explore=0.1)
+    kernel = small_engine()
+    boards = draw(kernel, 5, seed=4, explore=0.1)
     settings = Settings(trials=36, truncate=3)
-    targets = label(engine, boards[2:], seed=7, first=2, settings=settings)
+    targets = label(kernel, boards[2:], seed=7, first=2, settings=settings)
     position = position_of(boards[3])
     expected = rollout(position, trials=36, truncate=3, seed=(7 + 3 * 0x9E3779B97F4A7C15) % 2**63,
-                       workers=1, engine=engine)
+                       workers=1, kernel=kernel)
     assert np.allclose(targets[1], expected.probabilities.as_tuple(), atol=1e-6)
 
 
@@ -126,12 +126,12 @@ def test_a_run_killed_while_labelling_resumes_where_it_stopped(
     labelled: list[int] = []
     real = generations.label
 
-    def dying(engine: Engine, boards: np.ndarray, seed: int, first: int,
+    def dying(kernel: Kernel, boards: np.ndarray, seed: int, first: int,
               settings: Settings) -> np.ndarray:
         if len(labelled) == 2:
             raise Stop  # killed while labelling the third piece
         labelled.append(first)
-        return real(engine, boards, seed, first, settings)
+        return real(kernel, boards, seed, first, settings)
 
     monkeypatch.setattr(generations, "label", dying)
     cut = tiny(tmp_path, "cut", generations=1, eval_games=0, save_minutes=0.0)
@@ -157,8 +157,8 @@ def test_a_wider_contact_network_starts_from_the_narrower(tmp_path: Path) -> Non
     assert networks["contact"].hidden == 12
     boards = draw(small_engine(), 10, seed=6, explore=0.0)
     assert np.allclose(
-        Engine(networks["contact"], networks["race"]).evaluate(boards),
-        Engine(small().contact, small().race).evaluate(boards),
+        Kernel(networks["contact"], networks["race"]).evaluate(boards),
+        Kernel(small().contact, small().race).evaluate(boards),
         atol=1e-6,
     )
 

@@ -2,7 +2,7 @@
 encodings and networks, and the bot's choices at 0 to 2 plies.
 
 The first test to run compiles the kernel (or loads it from numba's cache in __pycache__).
-A larger move generation check runs in bench/bot/engine.py (``--check``).
+A larger move generation check runs in bench/bot/kernel.py (``--check``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from backgammon.bot.bearoff import BearoffEvaluator, is_bearoff
 from backgammon.bot.encoding import boards, encode_contact, encode_race, is_race
 from backgammon.bot.evaluator import NetworkEvaluator
 from backgammon.bot.kernel import (
-    Engine,
+    Kernel,
     KernelError,
     board_of,
     boards_of,
@@ -54,14 +54,14 @@ def random_positions(count: int, seed: int) -> list[Position]:
 def bot_positions(count: int, seed: int) -> list[Position]:
     """Positions of seeded games of the shipped bot at 0-ply against itself."""
     rng = random.Random(seed)
-    engine = Engine.shipped()
+    kernel = Kernel.shipped()
     found: list[Position] = []
     board = board_of(Position.initial())
     while len(found) < count:
         position = position_of(board)
         found.append(position)
         dice = np.array([[rng.randint(1, 6), rng.randint(1, 6)]])
-        board = engine.best_results(board[None], dice)[0]
+        board = kernel.best_results(board[None], dice)[0]
         if position_of(board).is_game_over():
             board = board_of(Position.initial())
     return found
@@ -69,7 +69,7 @@ def bot_positions(count: int, seed: int) -> list[Position]:
 
 def test_move_generation_gives_the_cores_results() -> None:
     """The results for all 21 rolls of 20,000 positions of random games (420,000 calls;
-    bench/bot/engine.py --check runs more): the kernel's distinct results are the results of the
+    bench/bot/kernel.py --check runs more): the kernel's distinct results are the results of the
     core's plays, one play for each."""
     ws = workspace()
     positions = random_positions(20_000, seed=11)
@@ -154,13 +154,13 @@ def test_evaluations_are_the_shipped_evaluators() -> None:
     # Finished games, bear-offs and races are all among them.
     mine, theirs = boards(positions)
     assert is_bearoff(mine, theirs).sum() > 50 and is_race(mine, theirs).sum() > 200
-    kernel_values = Engine.shipped().evaluate(boards_of(positions))
+    kernel_values = Kernel.shipped().evaluate(boards_of(positions))
     np.testing.assert_allclose(kernel_values, shipped_evaluator().reference_boards(mine, theirs),
                                atol=1e-5, rtol=0)
     # One path: the evaluators themselves answer from the kernel.
     np.testing.assert_array_equal(shipped_evaluator().evaluate_batch(positions), kernel_values)
     networks = load_shipped_networks()
-    bare = Engine(networks.contact, networks.race)
+    bare = Kernel(networks.contact, networks.race)
     np.testing.assert_allclose(
         bare.evaluate(boards_of(positions)),
         NetworkEvaluator(networks.contact, networks.race).reference_boards(mine, theirs),
@@ -173,11 +173,11 @@ def test_best_play_is_the_bots_at_0_ply() -> None:
     """On 2,000 decisions, the kernel's choice is the bot's, or one of equal equity (a tie
     that the two break in different orders)."""
     bot = Bot(plies=0)
-    engine = Engine.shipped()
+    kernel = Kernel.shipped()
     rng = random.Random(14)
     positions = bot_positions(2000, seed=14)
     dice = np.array([[rng.randint(1, 6), rng.randint(1, 6)] for _ in positions])
-    chosen = engine.best_results(boards_of(positions), dice)
+    chosen = kernel.best_results(boards_of(positions), dice)
     same = 0
     for position, roll, result in zip(positions, dice, chosen, strict=True):
         play = bot.best_play(position, (int(roll[0]), int(roll[1])))
@@ -185,7 +185,7 @@ def test_best_play_is_the_bots_at_0_ply() -> None:
         if position_of(result) == expected:
             same += 1
             continue
-        values = engine.evaluate(np.stack([result, board_of(expected)]))
+        values = kernel.evaluate(np.stack([result, board_of(expected)]))
         equity = values @ np.array([2.0, 1.0, 1.0, -1.0, -1.0])
         assert equity[0] == pytest.approx(equity[1], abs=1e-5), position.id()
     assert same >= 1990
@@ -199,7 +199,7 @@ def test_deep_play_is_the_bots(plies: int, count: int) -> None:
     rng = random.Random(18)
     positions = bot_positions(count * 5, seed=18)[::5]
     dice = np.array([[rng.randint(1, 6), rng.randint(1, 6)] for _ in positions])
-    chosen = Engine.shipped().best_results(boards_of(positions), dice, plies, DEFAULT_FILTERS)
+    chosen = Kernel.shipped().best_results(boards_of(positions), dice, plies, DEFAULT_FILTERS)
     for position, roll, result in zip(positions, dice, chosen, strict=True):
         play = bot.best_play(position, (int(roll[0]), int(roll[1])))
         expected = play.result if play is not None else position.flip()
@@ -209,24 +209,24 @@ def test_deep_play_is_the_bots(plies: int, count: int) -> None:
 def test_deep_play_needs_filters_and_a_depth_it_has() -> None:
     board, dice = boards_of([Position.initial()]), np.array([[3, 1]])
     with pytest.raises(KernelError, match="filters"):
-        Engine.shipped().best_results(board, dice, 1)
+        Kernel.shipped().best_results(board, dice, 1)
     with pytest.raises(KernelError, match="0 to 2 plies"):
-        Engine.shipped().best_results(board, dice, 3, DEFAULT_FILTERS)
+        Kernel.shipped().best_results(board, dice, 3, DEFAULT_FILTERS)
 
 
 def test_selfplay_is_seeded_and_splits_without_change() -> None:
-    engine = Engine.shipped()
-    whole = engine.selfplay(12, seed=5)
-    halves = [engine.selfplay(6, seed=5, first=first) for first in (0, 6)]
+    kernel = Kernel.shipped()
+    whole = kernel.selfplay(12, seed=5)
+    halves = [kernel.selfplay(6, seed=5, first=first) for first in (0, 6)]
     np.testing.assert_array_equal(whole.points, np.concatenate([h.points for h in halves]))
     np.testing.assert_array_equal(whole.turns, np.concatenate([h.turns for h in halves]))
     assert set(np.abs(whole.points)) <= {1, 2, 3} and whole.turns.min() > 10
-    assert not np.array_equal(whole.points, engine.selfplay(12, seed=6).points)
+    assert not np.array_equal(whole.points, kernel.selfplay(12, seed=6).points)
 
 
 def test_seeds_out_of_range_are_refused() -> None:
     with pytest.raises(KernelError, match="seed"):
-        Engine.shipped().selfplay(1, seed=-1)
+        Kernel.shipped().selfplay(1, seed=-1)
 
 
 def _deep_sample() -> list[Position]:
@@ -246,23 +246,23 @@ def test_deep_values_are_the_python_searchs(plies: int) -> None:
         positions = positions[::3]
     assert any(p.is_game_over() for p in positions)
     expected = Search(shipped_evaluator()).values(positions, plies)
-    found = Engine.shipped().values(boards_of(positions), plies)
+    found = Kernel.shipped().values(boards_of(positions), plies)
     np.testing.assert_allclose(found, expected, atol=1e-5, rtol=0)
 
 
 def test_three_ply_averages_the_two_ply_values_of_the_replies() -> None:
     """3-ply (too slow for the Python search) is the average over the rolls of the 2-ply
     values of the 0-ply replies, each turned round."""
-    engine = Engine.shipped()
+    kernel = Kernel.shipped()
     position = next(p for p in bot_positions(400, seed=16) if p.is_race())
     board = board_of(position)
-    replies = engine.best_results(
+    replies = kernel.best_results(
         np.repeat(board[None], len(ALL_ROLLS), axis=0), np.array(ALL_ROLLS, dtype=np.int64)
     )
-    expected = ROLL_WEIGHTS @ flip_outputs(engine.values(replies, 2))
-    np.testing.assert_allclose(engine.values(board[None], 3)[0], expected, atol=1e-6, rtol=0)
+    expected = ROLL_WEIGHTS @ flip_outputs(kernel.values(replies, 2))
+    np.testing.assert_allclose(kernel.values(board[None], 3)[0], expected, atol=1e-6, rtol=0)
 
 
 def test_deep_values_refuse_depths_past_the_deepest() -> None:
     with pytest.raises(KernelError, match="0 to 3 plies"):
-        Engine.shipped().values(boards_of([Position.initial()]), 4)
+        Kernel.shipped().values(boards_of([Position.initial()]), 4)

@@ -14,7 +14,7 @@ from backgammon import Position
 from backgammon.bot import Bot
 from backgammon.bot.cube import cube_efficiency, match_decision
 from backgammon.bot.evaluator import FakeEvaluator
-from backgammon.bot.kernel import Engine, KernelError, board_of
+from backgammon.bot.kernel import Kernel, KernelError, board_of
 from backgammon.bot.met import equity_after
 from backgammon.bot.rollout import RolloutError, rollout, rollouts
 from backgammon.bot.search import DEFAULT_FILTERS
@@ -47,25 +47,25 @@ def test_a_rollout_is_reproducible_and_independent_of_the_workers() -> None:
 def test_the_first_two_rolls_are_stratified() -> None:
     """Truncated after two turns, 1,296 trials average the 0-ply value after every pair of
     first and second rolls exactly once."""
-    engine = Engine.shipped()
+    kernel = Kernel.shipped()
     position = POSITIONS[2]
-    results, _ = engine.rollout_trials(position, 0, 1296, seed=9, truncate=2, luck=False)
+    results, _ = kernel.rollout_trials(position, 0, 1296, seed=9, truncate=2, luck=False)
     dice = np.array([(r % 6 + 1, r // 6 + 1) for r in range(36)])
-    first = engine.best_results(np.repeat(board_of(position)[None], 36, axis=0), dice)
-    second = engine.best_results(np.repeat(first, 36, axis=0), np.tile(dice, (36, 1)))
+    first = kernel.best_results(np.repeat(board_of(position)[None], 36, axis=0), dice)
+    second = kernel.best_results(np.repeat(first, 36, axis=0), np.tile(dice, (36, 1)))
     # After two turns the player on roll is the starting player again.
-    expected = engine.evaluate(second).astype(np.float64).mean(axis=0)
+    expected = kernel.evaluate(second).astype(np.float64).mean(axis=0)
     np.testing.assert_allclose(results.mean(axis=0), expected, atol=1e-6)
     # The first roll of trial i is the (i mod 36)-th: trials 36 apart start alike.
-    one_turn, _ = engine.rollout_trials(position, 0, 72, seed=9, truncate=1, luck=False)
+    one_turn, _ = kernel.rollout_trials(position, 0, 72, seed=9, truncate=1, luck=False)
     np.testing.assert_array_equal(one_turn[:36], one_turn[36:])
-    np.testing.assert_allclose(one_turn[:36], flip(engine.evaluate(first)), atol=1e-6)
+    np.testing.assert_allclose(one_turn[:36], flip(kernel.evaluate(first)), atol=1e-6)
     # Any 36 trials in a row have each second roll once too: trials 36 k .. 36 k + 35 have
     # the pairs (a, a + k), so their mean over the first rolls' is the same for every k.
     by_second = second.reshape(36, 36, 2, 26)
     block = np.stack([by_second[a, (a + 5) % 36] for a in range(36)])
-    np.testing.assert_allclose(results[180:216], engine.evaluate(block), atol=1e-6)
-    random_dice, _ = engine.rollout_trials(position, 0, 72, seed=9, truncate=1, luck=False,
+    np.testing.assert_allclose(results[180:216], kernel.evaluate(block), atol=1e-6)
+    random_dice, _ = kernel.rollout_trials(position, 0, 72, seed=9, truncate=1, luck=False,
                                            stratify=False)
     assert not np.array_equal(random_dice[:36], random_dice[36:])
 
@@ -166,16 +166,16 @@ def test_a_1_ply_rollout_plays_the_1_ply_choice() -> None:
     """Truncated after one turn, trial i plays the 1-ply choice of the i-th first roll, and
     its value is that of the position reached, as the kernel's 1-ply choice (the bot's: see
     test_kernel) reaches it; at 1 ply the choices differ from the 0-ply ones somewhere."""
-    engine = Engine.shipped()
+    kernel = Kernel.shipped()
     position = POSITIONS[1]
-    results, lucks = engine.rollout_trials(position, 0, 36, seed=9, truncate=1, luck=False,
+    results, lucks = kernel.rollout_trials(position, 0, 36, seed=9, truncate=1, luck=False,
                                            plies=1, filters=DEFAULT_FILTERS)
     assert not lucks.any()
     dice = np.array([(r % 6 + 1, r // 6 + 1) for r in range(36)])
     start = np.repeat(board_of(position)[None], 36, axis=0)
-    deep = engine.best_results(start, dice, 1, DEFAULT_FILTERS)
-    np.testing.assert_allclose(results, flip(engine.evaluate(deep)), atol=1e-6)
-    assert not np.array_equal(deep, engine.best_results(start, dice))
+    deep = kernel.best_results(start, dice, 1, DEFAULT_FILTERS)
+    np.testing.assert_allclose(results, flip(kernel.evaluate(deep)), atol=1e-6)
+    assert not np.array_equal(deep, kernel.best_results(start, dice))
 
 
 def test_a_1_ply_rollout_agrees_with_a_long_0_ply_one_where_the_plays_agree() -> None:

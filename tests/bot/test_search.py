@@ -306,12 +306,12 @@ def test_shipped_bot_ranks_by_the_kernels_deep_values() -> None:
     """A bot of the networks ranks with the kernel's n-ply values (its search has the
     engine), to 3 plies: the best play's values are the kernel's of its result."""
     bot = Bot(level="world-class")
-    assert bot.search.engine is not None
+    assert bot.search.kernel is not None
     position = Position.from_points({1: 2, 3: 2, 4: 3, 6: 1}, {2: 2, 5: 3, 6: 2}, checkers=8)
     ranked = bot.search.rank(position.legal_plays((6, 2)), bot.plies)
     assert ranked[0].plies == 3
-    engine = bot.search.engine
-    deep = flip_outputs(engine.values(boards_of([ranked[0].play.result]), 3))[0]
+    kernel = bot.search.kernel
+    deep = flip_outputs(kernel.values(boards_of([ranked[0].play.result]), 3))[0]
     assert ranked[0].values == pytest.approx(deep, abs=1e-6)
 
 

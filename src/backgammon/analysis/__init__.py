@@ -72,6 +72,7 @@ the bot's):
 (1, 0)
 """
 from ..bot import Scale
+from .analyser import Analyser, AnalysisError, GameAnalysis, MatchAnalysis, Progress
 from .decisions import (
     Alternative,
     CubeError,
@@ -82,7 +83,6 @@ from .decisions import (
     Mark,
     Rollout,
 )
-from .engine import Analyser, AnalysisError, GameAnalysis, MatchAnalysis, Progress
 from .statistics import PlayerStatistics
 
 __all__ = [

@@ -13,8 +13,8 @@ from __future__ import annotations
 from html import escape
 
 from ..formats.svg import BoardLabels, board_svg
+from .analyser import MatchAnalysis
 from .decisions import Alternative, Decision, Kind
-from .engine import MatchAnalysis
 from .report import graph, statistics_rows
 from .statistics import PlayerStatistics
 

@@ -37,8 +37,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ..bot import Scale
+from .analyser import GameAnalysis, MatchAnalysis
 from .decisions import CubeError, Decision, Kind, LuckMark, Mark
-from .engine import GameAnalysis, MatchAnalysis
 from .statistics import PlayerStatistics
 
 #: The version of the JSON's layout.

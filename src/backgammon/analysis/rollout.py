@@ -37,8 +37,8 @@ from numpy.typing import NDArray
 from ..bot import RolloutResult, Scale, equities, flip_outputs, rollout, weights_at
 from ..moves import Play
 from ..position import Side
+from .analyser import AnalysisError, GameAnalysis, MatchAnalysis
 from .decisions import Alternative, Decision, Kind, Rollout, skill_mark
-from .engine import AnalysisError, GameAnalysis, MatchAnalysis
 
 #: GNU Backgammon's usual rollout: 1,296 trials (36 squared, each pair of first rolls once).
 TRIALS = 1296

@@ -13,8 +13,8 @@ search's filters) can change without touching a caller.
 * Evaluators give positions their :class:`Probabilities`: the shipped networks
   (:class:`NetworkEvaluator` with the exact bear-offs of :class:`BearoffEvaluator`), Tesauro's
   :class:`PubEval` as a baseline, a :class:`FakeEvaluator` for fast tests.
-* Bots playing games through the game engine: :func:`decide`, :func:`act`, :func:`best_play`,
-  :func:`play_out`, :func:`play_match`, and the questions they answer
+* Bots playing games through the game itself: :func:`decide`, :func:`act`,
+  :func:`best_play`, :func:`play_out`, :func:`play_match`, and the questions they answer
   (:class:`CubeQuestion` at a :class:`CubeMoment`, :class:`ResignationQuestion`).
 * :func:`rollout` (:class:`RolloutResult`), and the engine API's answers as JSON
   (:func:`move_answer`, :func:`eval_answer`, :func:`cube_answer`).

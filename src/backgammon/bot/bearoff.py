@@ -327,7 +327,7 @@ class BearoffEvaluator:
         """The outputs of a batch given as count arrays (see :func:`encoding.boards`): from
         the compiled kernel when the base is the networks, as every search computes them."""
         if isinstance(self.base, NetworkEvaluator):
-            return self.base.engine(self.table).evaluate(np.stack((mine, theirs), axis=1))
+            return self.base.kernel(self.table).evaluate(np.stack((mine, theirs), axis=1))
         return self._with_table(mine, theirs, self.base.evaluate_boards)
 
     def reference_boards(self, mine: Board, theirs: Board) -> Array:

@@ -39,8 +39,8 @@ from .cube import (
     money_decision,
 )
 from .evaluator import Evaluator
-from .kernel import Engine, KernelError
-from .kernel.engine import MAX_PLIES as KERNEL_MAX_PLIES
+from .kernel import Kernel, KernelError
+from .kernel.api import MAX_PLIES as KERNEL_MAX_PLIES
 from .met import equity_after, weights_at
 from .network import equities, flip_outputs
 from .probabilities import Probabilities
@@ -168,7 +168,7 @@ class Bot:
             evaluator = shipped_evaluator()
         self.evaluator = evaluator
         self.filters = filters
-        self.search = Search(evaluator, engine=_engine_of(evaluator))
+        self.search = Search(evaluator, kernel=_kernel_of(evaluator))
         self._rng = np.random.default_rng(seed)
 
     def __repr__(self) -> str:
@@ -349,9 +349,9 @@ class Bot:
         :func:`.rollout.rollout` says what each argument does)."""
         from .rollout import rollout
 
-        engine = self.search.engine or Engine.from_evaluator(self.evaluator)
+        kernel = self.search.kernel or Kernel.from_evaluator(self.evaluator)
         return rollout(
-            position, cube, trials, plies, truncate, seed, workers, luck, progress, engine,
+            position, cube, trials, plies, truncate, seed, workers, luck, progress, kernel,
             self.filters, ray,
         )
 
@@ -408,10 +408,10 @@ def _context(
     )
 
 
-def _engine_of(evaluator: Evaluator) -> Engine | None:
+def _kernel_of(evaluator: Evaluator) -> Kernel | None:
     """The compiled kernel of ``evaluator``'s networks, or None for another evaluator (a
     fake, pubeval), which the search then runs in Python."""
     try:
-        return Engine.from_evaluator(evaluator)
+        return Kernel.from_evaluator(evaluator)
     except KernelError:
         return None

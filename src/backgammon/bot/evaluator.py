@@ -27,7 +27,7 @@ from .probabilities import Probabilities
 
 if TYPE_CHECKING:
     from .bearoff import BearoffTable
-    from .kernel.engine import Engine
+    from .kernel.api import Kernel
 
 
 class Evaluator(Protocol):
@@ -108,13 +108,13 @@ class NetworkEvaluator:
             networks["crashed"] = self.crashed
         return networks
 
-    def engine(self, table: BearoffTable | None = None) -> Engine:
+    def kernel(self, table: BearoffTable | None = None) -> Kernel:
         """The compiled kernel of these networks (with the bearoff ``table`` where given).
         Built afresh at each call, which costs nothing, so that it sees the weights a trainer
         has changed in place or replaced."""
-        from .kernel.engine import Engine  # the kernel is built on this module's evaluators
+        from .kernel.api import Kernel  # the kernel is built on this module's evaluators
 
-        return Engine(self.contact, self.race, table, self.crashed)
+        return Kernel(self.contact, self.race, table, self.crashed)
 
     def evaluate(self, position: Position) -> Probabilities:
         return Probabilities.from_values(self.evaluate_batch([position])[0])
@@ -126,7 +126,7 @@ class NetworkEvaluator:
     def evaluate_boards(self, mine: Board, theirs: Board) -> Array:
         """The outputs of a batch given as count arrays (see :func:`encoding.boards`), from
         the compiled kernel, as every search and rollout computes them."""
-        return self.engine().evaluate(np.stack((mine, theirs), axis=1))
+        return self.kernel().evaluate(np.stack((mine, theirs), axis=1))
 
     def reference_boards(self, mine: Board, theirs: Board) -> Array:
         """:meth:`evaluate_boards` in numpy, step by step: the readable reference the tests

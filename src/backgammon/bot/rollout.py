@@ -60,8 +60,8 @@ from ..cube import CubeContext
 from ..errors import BackgammonError
 from ..position import Position
 from .cube import cube_efficiency, match_decision, money_decision
-from .kernel import Engine
-from .kernel.engine import MAX_PLAY_PLIES
+from .kernel import Kernel
+from .kernel.api import MAX_PLAY_PLIES
 from .met import Scale
 from .pools import cluster_cpus, worker_pool
 from .probabilities import EQUITY_WEIGHTS, Probabilities
@@ -148,7 +148,7 @@ def rollout(
     workers: int | None = None,
     luck: bool = True,
     progress: bool = False,
-    engine: Engine | None = None,
+    kernel: Kernel | None = None,
     filters: Sequence[MoveFilter] = DEFAULT_FILTERS,
     ray: str | None = None,
 ) -> RolloutResult:
@@ -159,13 +159,13 @@ def rollout(
     ``filters`` of the bot's search. ``truncate``: turns to play before the 0-ply value
     stands in (0: to the end). ``seed``: the dice (None: a random seed, reported in the
     result). ``workers``: processes (None: one a core; 1 runs in this process). ``luck``:
-    variance reduction. ``progress``: a progress bar on standard error. ``engine``: the
+    variance reduction. ``progress``: a progress bar on standard error. ``kernel``: the
     networks (the shipped ones by default). ``ray``: run the workers on the Ray cluster at that
     address instead (:mod:`.pools`; ``workers`` None: one a CPU of the cluster); the result is
     the same as here with the same seed.
     """
     return rollouts(
-        [position], cube, trials, plies, truncate, seed, workers, luck, progress, engine,
+        [position], cube, trials, plies, truncate, seed, workers, luck, progress, kernel,
         filters, ray,
     )[0]
 
@@ -180,7 +180,7 @@ def rollouts(
     workers: int | None = None,
     luck: bool = True,
     progress: bool = False,
-    engine: Engine | None = None,
+    kernel: Kernel | None = None,
     filters: Sequence[MoveFilter] = DEFAULT_FILTERS,
     ray: str | None = None,
 ) -> list[RolloutResult]:
@@ -212,10 +212,10 @@ def rollouts(
     if not 0 <= seed < 2**63:
         raise RolloutError(f"A seed is a whole number from 0 to 2**63 - 1; got {seed}.")
     seeds = [(seed + index * _SEED_STEP) % 2**63 for index in range(len(positions))]
-    engine = engine or Engine.shipped()
+    kernel = kernel or Kernel.shipped()
     workers = workers or cluster_cpus(ray) or os.cpu_count() or 1
     play = _Play(plies, tuple(filters), truncate, luck)
-    values = _run(engine, positions, seeds, trials, play, workers, progress, ray)
+    values = _run(kernel, positions, seeds, trials, play, workers, progress, ray)
     return [
         _summary(position, cube, rows, trials, plies, truncate, position_seed, luck)
         for position, rows, position_seed in zip(positions, values, seeds, strict=True)
@@ -236,12 +236,12 @@ def _chunks(trials: int, positions: int, workers: int, plies: int) -> list[tuple
     return [(first, min(size, trials - first)) for first in range(0, trials, size)]
 
 
-_ENGINE: Engine | None = None
+_KERNEL: Kernel | None = None
 
 
-def _set_engine(engine: Engine) -> None:
-    global _ENGINE
-    _ENGINE = engine
+def _set_kernel(kernel: Kernel) -> None:
+    global _KERNEL
+    _KERNEL = kernel
 
 
 @dataclass(frozen=True)
@@ -260,8 +260,8 @@ _Task = tuple[int, Position, int, int, int, _Play, bool]
 
 def _piece(task: _Task) -> tuple[int, int, NDArray[np.float64]]:
     index, position, first, count, seed, play, stratify = task
-    assert _ENGINE is not None
-    results, lucks = _ENGINE.rollout_trials(
+    assert _KERNEL is not None
+    results, lucks = _KERNEL.rollout_trials(
         position, first, count, seed, play.truncate, play.luck, stratify, play.plies,
         play.filters,
     )
@@ -269,7 +269,7 @@ def _piece(task: _Task) -> tuple[int, int, NDArray[np.float64]]:
 
 
 def _run(
-    engine: Engine, positions: Sequence[Position], seeds: list[int], trials: int,
+    kernel: Kernel, positions: Sequence[Position], seeds: list[int], trials: int,
     play: _Play, workers: int, progress: bool, ray: str | None,
 ) -> NDArray[np.float64]:
     """Every trial's (luck-adjusted) outputs, in trial order: ``(positions, trials, 5)``."""
@@ -284,14 +284,14 @@ def _run(
     bar = tqdm(total=trials * len(positions), unit="trial", disable=not progress,
                desc="rollout")
     if ray is None and (workers == 1 or len(tasks) == 1):
-        _set_engine(engine)
+        _set_kernel(kernel)
         for index, first, piece in map(_piece, tasks):
             values[index, first : first + len(piece)] = piece
             bar.update(len(piece))
     else:
         # Forked workers inherit the compiled kernel and the weights; elsewhere (no fork, a
-        # cluster) the engine travels to each worker, which loads the kernel from its cache.
-        with worker_pool(min(workers, len(tasks)), _set_engine, (engine,), ray) as pool:
+        # cluster) the kernel travels to each worker, which loads the kernel from its cache.
+        with worker_pool(min(workers, len(tasks)), _set_kernel, (kernel,), ray) as pool:
             for index, first, piece in pool.imap_unordered(_piece, tasks):
                 values[index, first : first + len(piece)] = piece
                 bar.update(len(piece))

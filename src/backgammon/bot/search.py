@@ -5,9 +5,9 @@ evaluator's. At n-ply it is the average over the 21 rolls of the value, at (n-1)
 position after the play that the player on roll makes with that roll, chosen at 0-ply, as
 inside GNU Backgammon's searches.
 
-With the compiled kernel of the networks (``Search(evaluator, engine=...)``, as every
+With the compiled kernel of the networks (``Search(evaluator, kernel=...)``, as every
 :class:`~backgammon.bot.Bot` of the networks has) the values at every depth come from
-:meth:`~backgammon.bot.kernel.Engine.values`, which keeps the whole tree below the positions
+:meth:`~backgammon.bot.kernel.Kernel.values`, which keeps the whole tree below the positions
 asked about as boards. Without it (any other evaluator) each level of the tree is evaluated
 as one batch: every position of a level is expanded (its rolls and legal plays), all their
 results are evaluated at once, and then the level below is evaluated in the same way.
@@ -42,7 +42,7 @@ from ..moves import Play
 from ..position import Position
 from .encoding import boards
 from .evaluator import Evaluator, terminal_values
-from .kernel import Engine, boards_of
+from .kernel import Kernel, boards_of
 from .network import OUTPUTS, Array, equities, flip_outputs
 
 #: The weight of each of the 21 rolls (ALL_ROLLS order) out of 1: doubles 1/36, others 2/36.
@@ -79,14 +79,14 @@ class Search:
     per depth (the oldest are dropped first)."""
 
     def __init__(
-        self, evaluator: Evaluator, cache_size: int = 200_000, engine: Engine | None = None
+        self, evaluator: Evaluator, cache_size: int = 200_000, kernel: Kernel | None = None
     ) -> None:
-        """``engine``: the compiled kernel of the same networks, which then gives the values
+        """``kernel``: the compiled kernel of the same networks, which then gives the values
         at 1 ply or more in one call, the whole tree below the positions asked about kept
-        as boards (:meth:`Engine.values`)."""
+        as boards (:meth:`Kernel.values`)."""
         self.evaluator = evaluator
         self.cache_size = cache_size
-        self.engine = engine
+        self.kernel = kernel
         self._values: dict[int, dict[Position, Array]] = {}
         self._replies: dict[Position, tuple[Position, ...]] = {}
 
@@ -118,8 +118,8 @@ class Search:
         return result
 
     def _evaluate(self, positions: list[Position], plies: int) -> Array:
-        if self.engine is not None:  # every depth in the kernel: one path for a decision
-            return self.engine.values(boards_of(positions), plies)
+        if self.kernel is not None:  # every depth in the kernel: one path for a decision
+            return self.kernel.values(boards_of(positions), plies)
         if plies == 0:
             return self.evaluator.evaluate_batch(positions)
         over, values = terminal_values(*boards(positions))

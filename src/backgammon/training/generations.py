@@ -5,7 +5,7 @@ A generation:
 
 1. draws ``positions`` positions from the current networks' own 0-ply self-play games, with a
    random legal play instead of the best one with probability ``explore`` (:func:`draw`; the
-   games run on the kernel, :meth:`Engine.best_results`); positions the bearoff table answers
+   games run on the kernel, :meth:`Kernel.best_results`); positions the bearoff table answers
    exactly are left out, as they train neither network;
 2. labels each by a truncated rollout with the current networks (:func:`label`, through
    :func:`backgammon.bot.rollout.rollouts`: ``trials`` trials, stratified first two rolls,
@@ -55,7 +55,7 @@ from tqdm import tqdm  # type: ignore[import-untyped]
 from ..bot.bearoff import BearoffEvaluator, is_bearoff, shipped_table
 from ..bot.encoding import is_race
 from ..bot.evaluator import NetworkEvaluator
-from ..bot.kernel import Boards, Engine, board_of, legal_results_batch, position_of
+from ..bot.kernel import Boards, Kernel, board_of, legal_results_batch, position_of
 from ..bot.network import OUTPUTS, Array, Network, save_networks
 from ..bot.pubeval import PubEval
 from ..bot.rollout import rollouts
@@ -109,9 +109,9 @@ def generation_seed(seed: int, generation: int) -> int:
 
 
 def draw(
-    engine: Engine, count: int, seed: int, explore: float, parallel: int = PARALLEL
+    kernel: Kernel, count: int, seed: int, explore: float, parallel: int = PARALLEL
 ) -> Boards:
-    """``count`` boards ``(count, 2, 26)`` from 0-ply self-play games of ``engine``: each
+    """``count`` boards ``(count, 2, 26)`` from 0-ply self-play games of ``kernel``: each
     position reached (game not over, the player on roll before rolling) that the bearoff table
     does not answer, with a random legal play instead of the best one with probability
     ``explore``. The same arguments give the same boards."""
@@ -127,7 +127,7 @@ def draw(
         # A game's first roll is no double (each player throws one die).
         while (redo := opening & (dice[:, 0] == dice[:, 1])).any():
             dice[redo] = rng.integers(1, 7, (int(redo.sum()), 2))
-        after = engine.best_results(games, dice)
+        after = kernel.best_results(games, dice)
         wild = np.flatnonzero(rng.random(parallel) < explore)
         if wild.size:
             results, offsets = legal_results_batch(games[wild], dice[wild])
@@ -148,7 +148,7 @@ def draw(
 
 
 def label(
-    engine: Engine, boards: Boards, seed: int, first: int, settings: Settings
+    kernel: Kernel, boards: Boards, seed: int, first: int, settings: Settings
 ) -> Array:
     """The rollout targets ``(n, 5)`` of ``boards``, board ``i`` being position ``first + i``
     of a generation seeded by ``seed`` (its rollout seed depends on that index alone)."""
@@ -160,7 +160,7 @@ def label(
         seed=(seed + first * _SEED_STEP) & _MASK,
         workers=settings.workers,
         luck=settings.luck,
-        engine=engine,
+        kernel=kernel,
     )
     values = np.array([result.probabilities.as_tuple() for result in results], dtype=np.float32)
     # Luck-adjusted means can stray a little outside [0, 1]; a target is a probability.
@@ -243,8 +243,8 @@ def _resized(evaluator: NetworkEvaluator, hidden: int, seed: int) -> NetworkEval
     return NetworkEvaluator(contact, evaluator.race, evaluator.crashed)
 
 
-def _engine(evaluator: NetworkEvaluator) -> Engine:
-    return Engine(evaluator.contact, evaluator.race, shipped_table(), evaluator.crashed)
+def _kernel(evaluator: NetworkEvaluator) -> Kernel:
+    return Kernel(evaluator.contact, evaluator.race, shipped_table(), evaluator.crashed)
 
 
 def _measure(new: NetworkEvaluator, old: NetworkEvaluator, games: int) -> dict[str, float]:
@@ -261,7 +261,7 @@ def _measure(new: NetworkEvaluator, old: NetworkEvaluator, games: int) -> dict[s
 
 
 def _labelled(
-    engine: Engine, generation: int, settings: Settings, bar: Any
+    kernel: Kernel, generation: int, settings: Settings, bar: Any
 ) -> tuple[Boards, Array, float]:
     """Generation ``generation``'s boards and targets, from its partial file where a run
     stopped before, saved there every ``save_minutes``; and the seconds spent labelling."""
@@ -274,7 +274,7 @@ def _labelled(
         targets = np.zeros((len(boards), OUTPUTS), dtype=np.float32)
         targets[:done] = stored[:done]
     else:
-        boards = draw(engine, settings.positions, seed, settings.explore)
+        boards = draw(kernel, settings.positions, seed, settings.explore)
         targets = np.zeros((len(boards), OUTPUTS), dtype=np.float32)
         done, seconds = 0, 0.0
     meta = {"settings": settings_json(settings), "command": settings.command,
@@ -283,7 +283,7 @@ def _labelled(
     piece = PIECE * max(settings.workers, 1)
     while done < len(boards):
         stop = min(done + piece, len(boards))
-        targets[done:stop] = label(engine, boards[done:stop], seed, done, settings)
+        targets[done:stop] = label(kernel, boards[done:stop], seed, done, settings)
         bar.update(stop - done)
         done = stop
         if done < len(boards) and time.monotonic() - saved >= 60 * settings.save_minutes:
@@ -357,7 +357,7 @@ def _label_generation(settings: Settings, evaluator: NetworkEvaluator, generatio
     if data.exists():
         bar.update(settings.positions)
         return None
-    boards, targets, seconds = _labelled(_engine(evaluator), generation, settings, bar)
+    boards, targets, seconds = _labelled(_kernel(evaluator), generation, settings, bar)
     save_generation(data, boards, targets, {
         "settings": settings_json(settings), "command": settings.command,
         "generation": generation, "labelled_by": f"nets-{generation - 1:03d}.npz",

@@ -1,4 +1,4 @@
-"""Bot-against-bot games through the game engine, for ``backgammon selfplay``.
+"""Bot-against-bot games through the game itself, for ``backgammon selfplay``.
 
 >>> from backgammon.bot import Bot, FakeEvaluator
 >>> match = selfplay(games=2, seed=1, bots=(Bot(evaluator=FakeEvaluator()),) * 2)

@@ -51,8 +51,8 @@ import numpy as np
 from ..bot.bearoff import BearoffEvaluator, is_bearoff, shipped_table
 from ..bot.encoding import either_crashed
 from ..bot.evaluator import NetworkEvaluator
-from ..bot.kernel import Engine
-from ..bot.kernel.engine import board_of
+from ..bot.kernel import Kernel
+from ..bot.kernel.api import board_of
 from ..bot.pools import worker_pool
 from ..bot.probabilities import EQUITY_WEIGHTS
 from ..bot.shipped import shipped_evaluator
@@ -321,10 +321,10 @@ def _label_one(task: tuple[int, Candidate, Settings, str]) -> dict[str, Any]:
                    equity=round(float(outputs @ _EQUITY - 1.0), 6), equity_se=0.0)
     else:
         seed = (settings.seed + index * _SEED_STEP) % 2**63
-        engine = Engine.shipped()
+        kernel = Kernel.shipped()
         values = np.zeros((0, 5))
         while True:
-            results, lucks = engine.rollout_trials(
+            results, lucks = kernel.rollout_trials(
                 position, len(values), min(BLOCK, settings.max_trials), seed,
                 truncate=settings.truncate, luck=True, stratify=True,
                 plies=settings.plies, filters=_filters(settings.plies),

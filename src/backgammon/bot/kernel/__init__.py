@@ -1,4 +1,4 @@
-"""The engine kernel: move generation, encoding, evaluation, n-ply values, self-play and
+"""The compiled kernel: move generation, encoding, evaluation, n-ply values, self-play and
 rollout trials compiled with numba, for the bot's hot loops.
 
 The rules core (:mod:`backgammon.moves`) and the numpy networks stay the readable reference;
@@ -12,9 +12,9 @@ from ._stale import KERNEL, drop_stale_cache, sources_digest
 
 drop_stale_cache(KERNEL / "__pycache__", sources_digest())
 
-from .engine import (  # noqa: E402 (after the stale cache is dropped)
+from .api import (  # noqa: E402 (after the stale cache is dropped)
     Boards,
-    Engine,
+    Kernel,
     KernelError,
     SelfPlayResult,
     board_of,
@@ -27,7 +27,7 @@ from .engine import (  # noqa: E402 (after the stale cache is dropped)
 
 __all__ = [
     "Boards",
-    "Engine",
+    "Kernel",
     "KernelError",
     "SelfPlayResult",
     "board_of",

@@ -12,7 +12,7 @@ numba's cache is keyed on this file alone, and the tables imported from encoding
 bearoff.py are frozen into the cached machine code: the kernel drops its cache when any of
 these sources changes (``_stale.py``).
 
-The weights travel as one tuple (:data:`Nets`, built by :class:`backgammon.bot.kernel.Engine`):
+The weights travel as one tuple (:data:`Nets`, built by :class:`backgammon.bot.kernel.Kernel`):
 the contact network's w1, b1, w2, b2, the race network's, the bearoff table's three arrays
 (empty arrays when there is no table), and the crashed network's four (empty arrays when
 there is none: the contact network evaluates crashed positions too).

@@ -3,8 +3,8 @@
 >>> from backgammon import Position
 >>> len(legal_results(Position.initial(), (6, 5)))      # as Position.legal_plays: 7 plays
 7
->>> engine = Engine.shipped()
->>> engine.evaluate(boards_of([Position.initial()])).shape
+>>> kernel = Kernel.shipped()
+>>> kernel.evaluate(boards_of([Position.initial()])).shape
 (1, 5)
 """
 
@@ -32,9 +32,9 @@ from . import games as _games
 from . import movegen as _movegen
 from . import rollouts as _rollouts
 
-#: The deepest search of :meth:`Engine.values`.
+#: The deepest search of :meth:`Kernel.values`.
 MAX_PLIES = 3
-#: The deepest play of :meth:`Engine.best_results` and :meth:`Engine.rollout_trials`.
+#: The deepest play of :meth:`Kernel.best_results` and :meth:`Kernel.rollout_trials`.
 MAX_PLAY_PLIES = 2
 
 #: Boards: ``(n, 2, 26)`` int8, each the two sides of a Position (player on roll first).
@@ -102,14 +102,14 @@ class KernelError(BackgammonError):
 
 @dataclass(frozen=True)
 class SelfPlayResult:
-    """Games of :meth:`Engine.selfplay`: the points each won for the side that moved first,
+    """Games of :meth:`Kernel.selfplay`: the points each won for the side that moved first,
     and the turns each lasted."""
 
     points: NDArray[np.int64]
     turns: NDArray[np.int64]
 
 
-class Engine:
+class Kernel:
     """A contact and a race network (a crashed network and a bearoff table where given)
     compiled together for batches, 0-ply choices, self-play and rollout trials."""
 
@@ -127,13 +127,13 @@ class Engine:
         )
 
     @classmethod
-    def shipped(cls) -> Engine:
+    def shipped(cls) -> Kernel:
         """The shipped networks and bearoff table (as :func:`shipped_evaluator`)."""
-        return _shipped_engine()
+        return _shipped_kernel()
 
     @classmethod
-    def from_evaluator(cls, evaluator: Evaluator) -> Engine:
-        """The engine of an evaluator made of the networks (with or without the bearoff
+    def from_evaluator(cls, evaluator: Evaluator) -> Kernel:
+        """The kernel of an evaluator made of the networks (with or without the bearoff
         table); :class:`KernelError` for any other."""
         table = None
         base = evaluator
@@ -144,7 +144,7 @@ class Engine:
                 "The compiled kernel runs a NetworkEvaluator's networks (contact, race and "
                 f"crashed) only; this evaluator is a {type(base).__name__}."
             )
-        return base.engine(table)
+        return base.kernel(table)
 
     def evaluate(self, boards: Boards) -> NDArray[np.float32]:
         """The 0-ply outputs ``(n, 5)`` of boards, as the shipped evaluator gives them."""
@@ -156,7 +156,7 @@ class Engine:
         """The outputs ``(n, 5)`` of boards at ``plies`` (0 to :data:`MAX_PLIES`), as
         :meth:`~backgammon.bot.search.Search.values` defines them (see :mod:`.deep`).
 
-        >>> Engine.shipped().values(boards_of([Position.initial()]), 1).shape
+        >>> Kernel.shipped().values(boards_of([Position.initial()]), 1).shape
         (1, 5)
         """
         if not 0 <= plies <= MAX_PLIES:
@@ -173,7 +173,7 @@ class Engine:
 
         >>> from backgammon.bot.search import DEFAULT_FILTERS
         >>> board = boards_of([Position.initial()])
-        >>> after = Engine.shipped().best_results(board, np.array([[3, 1]]), 1, DEFAULT_FILTERS)
+        >>> after = Kernel.shipped().best_results(board, np.array([[3, 1]]), 1, DEFAULT_FILTERS)
         >>> position_of(after[0]) == Position.initial().parse_play("8/5 6/5", (3, 1)).result
         True
         """
@@ -267,9 +267,9 @@ def _check_seed(seed: int) -> None:
 
 
 @functools.cache
-def _shipped_engine() -> Engine:
+def _shipped_kernel() -> Kernel:
     from ..bearoff import shipped_table
     from ..shipped import load_shipped_networks
 
     networks = load_shipped_networks()
-    return Engine(networks.contact, networks.race, shipped_table(), networks.crashed)
+    return Kernel(networks.contact, networks.race, shipped_table(), networks.crashed)

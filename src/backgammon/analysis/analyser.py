@@ -1,4 +1,4 @@
-"""The analysis engine: every decision of a game or a match judged by the bot at a chosen
+"""The analyser: every decision of a game or a match judged by the bot at a chosen
 depth, read from the game's one typed walk over its record (``Game.history()``).
 
 >>> from backgammon.bot import FakeEvaluator

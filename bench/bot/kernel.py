@@ -1,7 +1,7 @@
 """The engine kernel's speed: move generation, 0-ply evaluations, self-play and rollouts,
 against gnubg-nn's move generator and the pure-Python path.
 
-    .venv/bin/python bench/bot/engine.py [--positions 1000] [--seed 1] [--games 1000]
+    .venv/bin/python bench/bot/kernel.py [--positions 1000] [--seed 1] [--games 1000]
                                      [--trials 1296] [--check 0] [--fresh]
 
 Single-process figures are in processor seconds (``time.process_time``), so that other work
@@ -37,7 +37,7 @@ from movegen import random_positions, time_gnubg, time_ours
 
 from backgammon import ALL_ROLLS, Position
 from backgammon.bot import Bot
-from backgammon.bot.kernel import Engine, boards_of, legal_results_batch, position_of
+from backgammon.bot.kernel import Kernel, boards_of, legal_results_batch, position_of
 from backgammon.bot.kernel.movegen import generate, workspace
 from backgammon.bot.rollout import rollout
 from backgammon.bot.shipped import shipped_evaluator
@@ -57,17 +57,17 @@ def best_of(run: Callable[[], Any], repeat: int) -> tuple[float, Any]:
     return best, result
 
 
-def compile_all(engine: Engine) -> dict[str, float]:
+def compile_all(kernel: Kernel) -> dict[str, float]:
     """Seconds of the first call of each compiled part (compiling, or loading the cache)."""
     start = Position.initial()
     board = boards_of([start])
     dice = np.array([[3, 1]])
     parts: dict[str, Callable[[], Any]] = {
         "movegen": lambda: legal_results_batch(board, dice),
-        "evaluate": lambda: engine.evaluate(board),
-        "best play": lambda: engine.best_results(board, dice),
-        "self-play": lambda: engine.selfplay(1, 1),
-        "rollout": lambda: engine.rollout_trials(start, 0, 1, 1, 1),
+        "evaluate": lambda: kernel.evaluate(board),
+        "best play": lambda: kernel.best_results(board, dice),
+        "self-play": lambda: kernel.selfplay(1, 1),
+        "rollout": lambda: kernel.rollout_trials(start, 0, 1, 1, 1),
     }
     seconds = {}
     for name, run in parts.items():
@@ -120,8 +120,8 @@ def main() -> None:
     figures: dict[str, float] = {}
     print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
 
-    engine = Engine.shipped()
-    seconds = compile_all(engine)
+    kernel = Kernel.shipped()
+    seconds = compile_all(kernel)
     what = "compile" if args.fresh else "first call (cache load)"
     print(f"{what}: " + ", ".join(f"{k} {v:.1f} s" for k, v in seconds.items())
           + f"; total {sum(seconds.values()):.1f} s")
@@ -166,7 +166,7 @@ def main() -> None:
 
     # 0-ply evaluation.
     sample = results[: min(len(results), 100_000)]
-    eval_s, _ = best_of(lambda: engine.evaluate(sample), args.repeat)
+    eval_s, _ = best_of(lambda: kernel.evaluate(sample), args.repeat)
     subset = [position_of(b) for b in sample[:20_000]]
     evaluator = shipped_evaluator()
     numpy_s, _ = best_of(lambda: evaluator.evaluate_batch(subset), args.repeat)
@@ -181,7 +181,7 @@ def main() -> None:
 
     # Self-play.
     began = time.process_time()
-    games = engine.selfplay(args.games, args.seed)
+    games = kernel.selfplay(args.games, args.seed)
     selfplay_s = time.process_time() - began
     python_rate = python_games(5, args.seed)
     rate = args.games / selfplay_s
@@ -197,7 +197,7 @@ def main() -> None:
     for name, luck, trials in (("plain", False, args.trials), ("luck", True, args.trials // 6)):
         trials -= trials % 36
         began = time.process_time()
-        results_, lucks = engine.rollout_trials(start, 0, trials, args.seed, 0, luck)
+        results_, lucks = kernel.rollout_trials(start, 0, trials, args.seed, 0, luck)
         spent = time.process_time() - began
         equity = (results_ - lucks) @ np.array([2.0, 1, 1, -1, -1]) - 1
         print(f"rollout trials, {name}, one process: {trials / spent:,.0f} games/s "
