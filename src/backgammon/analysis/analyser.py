@@ -63,6 +63,9 @@ from .decisions import (
 from .stakes import may_double
 from .statistics import PlayerStatistics, gather
 
+#: The chance of each roll of ALL_ROLLS, as an array to weigh their values by.
+_ROLL_CHANCES = np.array(ROLL_CHANCES)
+
 #: Called as the analysis goes on with the number of decisions judged and their total.
 Progress = Callable[[int, int], None]
 
@@ -252,7 +255,7 @@ class Analyser:
         mine = self._roll_values(position, cube)
         rolled = mine[ALL_ROLLS.index((max(dice), min(dice)))]
         if not first:
-            return float(rolled - mine @ np.array(ROLL_CHANCES))
+            return float(rolled - mine @ _ROLL_CHANCES)
         theirs = self._roll_values(position.flip(), cube.flip())
         mixed = [(m, t) for (a, b), m, t in zip(ALL_ROLLS, mine, theirs, strict=True) if a != b]
         # The opponent's EMG is the negative of the player's (the scales are symmetric).

@@ -50,9 +50,9 @@ def worker_pool(
         methods = multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("fork" if "fork" in methods else None)
         return context.Pool(workers, initializer, initargs)
+    _connect(ray)  # first: it says what to install where Ray is missing
     from ray.util.multiprocessing import Pool as RayPool
 
-    _connect(ray)
     return RayPool(workers, initializer, initargs)
 
 
@@ -60,26 +60,21 @@ def cluster_cpus(ray: str | None) -> int | None:
     """The CPUs of the Ray cluster at ``ray`` (None without one)."""
     if ray is None:
         return None
+    _connect(ray)
     import ray as ray_module
 
-    _connect(ray)
     return int(ray_module.cluster_resources().get("CPU", 1))  # type: ignore[no-untyped-call]
 
 
-def check_ray() -> None:
-    """A :class:`ClusterError` with what to install when Ray is missing."""
+def _connect(address: str) -> None:
+    """Join the cluster at ``address`` once a process (``"local"``: start one here); a
+    :class:`ClusterError` that says what to install where Ray is missing."""
     try:
-        import ray  # noqa: F401
+        import ray
     except ModuleNotFoundError:
         raise ClusterError(
             "Working on a Ray cluster needs Ray: pip install 'backgammon[cluster]'."
         ) from None
-
-
-def _connect(address: str) -> None:
-    """Join the cluster at ``address`` once a process (``"local"``: start one here)."""
-    check_ray()
-    import ray
 
     if ray.is_initialized():
         return

@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ..dice import ALL_ROLLS
+from ..dice import ALL_ROLLS, ROLL_CHANCES
 from ..moves import Play
 from ..position import Position
 from .encoding import boards
@@ -46,7 +46,7 @@ from .kernel import Kernel, boards_of
 from .network import OUTPUTS, Array, equities, flip_outputs
 
 #: The weight of each of the 21 rolls (ALL_ROLLS order) out of 1: doubles 1/36, others 2/36.
-ROLL_WEIGHTS = np.array([1.0 if a == b else 2.0 for a, b in ALL_ROLLS], dtype=np.float32) / 36
+ROLL_WEIGHTS = np.array(ROLL_CHANCES, dtype=np.float32)
 
 
 @dataclass(frozen=True)
