@@ -116,8 +116,8 @@ def test_a_page_on_one_process_sees_each_action_taken_on_another(
 def test_pages_sent_the_records_changes_see_every_action_taken_on_another_process(
     shared: Settings, launch: Any
 ) -> None:
-    """A page that asks for the record's changes is pushed the state the process that made
-    the action told, each side's own (its copy takes the events later): the states it
+    """A page that asks for the record's changes is pushed, by the process that serves it,
+    each event another process made, once its copy has taken it from the row: the states it
     extends its record with make the state every process shows."""
     one, other = launch(shared), launch(shared)
     status, state = one.request("POST", "/api/matches", {"opponent": "human", "length": 3})
@@ -126,7 +126,7 @@ def test_pages_sent_the_records_changes_see_every_action_taken_on_another_proces
     watchers = [Watcher(server, match_id, f"view={view}&record=changes")
                 for server in (one, other) for view in (0, 1)]
     for number in range(40):
-        # Runs of actions on each process: its copy takes the news it held, then acts.
+        # Runs of actions on each process: its copy is brought up to its row, then acts.
         server = (one, other)[number // 3 % 2]
         status, state = server.request("POST", f"/api/matches/{match_id}/actions",
                                        next_action(state), token)

@@ -26,18 +26,18 @@ class Heard:
     """The notices a relay heard, in order; ``resyncs`` counts its resyncs."""
 
     def __init__(self) -> None:
-        self.notices: list[tuple[str, int, str | None]] = []
+        self.notices: list[tuple[str, int]] = []
         self.resyncs = 0
         self._changed = asyncio.Event()
 
-    def heard(self, match_id: str, version: int, news: str | None) -> None:
-        self.notices.append((match_id, version, news))
+    def heard(self, match_id: str, version: int) -> None:
+        self.notices.append((match_id, version))
         self._changed.set()
 
     def resync(self) -> None:
         self.resyncs += 1
 
-    async def until(self, count: int) -> list[tuple[str, int, str | None]]:
+    async def until(self, count: int) -> list[tuple[str, int]]:
         """The notices, once there are ``count`` of them."""
         async with asyncio.timeout(PATIENCE):
             while len(self.notices) < count:
@@ -74,12 +74,12 @@ def test_a_process_hears_the_notices_of_the_others_of_the_matches_it_follows(
         ):
             await first.follow("m1")  # its own notices, which it does not act on
             await second.follow("m1")
-            first.tell("m1", 3, '{"events":[]}')
+            first.tell("m1", 3)
             first.tell("m2", 7)  # not followed
             first.tell("m1", 4)
-            assert await heard.until(2) == [("m1", 3, '{"events":[]}'), ("m1", 4, None)]
+            assert await heard.until(2) == [("m1", 3), ("m1", 4)]
             second.tell("m1", 5)
-            assert await mine.until(1) == [("m1", 5, None)]  # not its own before it
+            assert await mine.until(1) == [("m1", 5)]  # not its own before it
             second.unfollow("m1")  # in the background: done once Redis counts one listener
             async with asyncio.timeout(PATIENCE):
                 while (await admin.pubsub_numsub(PREFIX + "m1"))[0][1] != 1:
@@ -87,7 +87,7 @@ def test_a_process_hears_the_notices_of_the_others_of_the_matches_it_follows(
             await second.follow("m3")
             first.tell("m1", 6)
             first.tell("m3", 7)  # heard after the one before, had that been heard
-            assert (await heard.until(3))[2:] == [("m3", 7, None)]
+            assert (await heard.until(3))[2:] == [("m3", 7)]
 
     asyncio.run(scenario())
 
@@ -109,7 +109,7 @@ def test_notices_get_through_after_redis_closes_the_publishing_connection(
                 assert await admin.client_kill_filter(_type="normal", skipme=True) >= 1
                 first.tell("m1", version)
                 await heard.until(version)
-            assert [version for _, version, _ in heard.notices] == [1, 2, 3]
+            assert [version for _, version in heard.notices] == [1, 2, 3]
 
     asyncio.run(scenario())
 
@@ -131,10 +131,10 @@ def test_a_redis_that_will_not_stop_answering_still_relays_every_notice(
                     await second.follow("m1")
                     for version in range(1, 6):
                         first.tell("m1", version)
-                    assert [version for _, version, _ in await heard.until(5)] == [1, 2, 3, 4, 5]
+                    assert [version for _, version in await heard.until(5)] == [1, 2, 3, 4, 5]
                     await admin.client_kill_filter(_type="normal", skipme=True)
                     first.tell("m1", 6)
-                    assert (await heard.until(6))[-1] == ("m1", 6, None)
+                    assert (await heard.until(6))[-1] == ("m1", 6)
         finally:
             await admin.acl_deluser("relaying")
             await admin.aclose()

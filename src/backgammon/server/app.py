@@ -38,12 +38,10 @@ from .pages import help, players, tutorial
 from .play.action_calls import ACTION_SCHEMAS
 from .play.computer import Computer
 from .play.idempotency import ActionKeys
-from .play.news import read_news
 from .play.relay import Relay
 from .play.routes import actions, fair_dice, hints, matches, updates
 from .play.service import MatchService
 from .play.store import MatchStore
-from .play.views import Shown
 from .play.watchers import Hub
 from .settings import Settings
 
@@ -171,16 +169,16 @@ class Parts:
 
 
 def _matches(engine: Engine, settings: Settings) -> tuple[Hub, MatchStore]:
-    """The pages watching the matches and the matches in memory, and between them, where
-    other processes serve the same matches (Redis), the relay: the store tells it of each
-    save, the hub follows the matches watched here through it, and what it hears of another
-    process's save brings this copy up to date (:func:`_heard`). Its callbacks are called
-    only once it has started (the app's start), when ``hub`` and ``store`` are made."""
+    """The pages watching the matches and the matches in memory, and between them, where other
+processes serve the same matches (Redis), the relay: the store tells it of each save, the
+hub follows the matches watched here through it, and what it hears of another process's save
+brings this copy up to its row (:meth:`MatchStore.heard`). Its callbacks are called only
+once it has started (the app's start), when ``hub`` and ``store`` are made."""
     relay = None
     if settings.redis_url is not None:
         relay = Relay(
             settings.redis_url,
-            lambda match_id, version, news: _heard(store, hub, match_id, version, news),
+            lambda match_id, version: store.heard(match_id, version),
             lambda: _resync(store, hub),
         )
     hub = Hub(settings.watcher_queue, relay=relay)
@@ -190,30 +188,10 @@ def _matches(engine: Engine, settings: Settings) -> tuple[Hub, MatchStore]:
         settings.idle_seconds,
         hub.watching,
         shared=is_shared(engine),
-        shown=lambda live, shared, again: hub.publish(
-            live, again=again, shown=Shown(live, shared)
-        ),
+        shown=lambda live, again: hub.publish(live, again=again),
         saved=None if relay is None else relay.tell,
     )
     return hub, store
-
-
-def _heard(store: MatchStore, hub: Hub, match_id: str, version: int, news: str | None) -> None:
-    """A notice from another process of a newer version of a match: where it is watched
-    here, its pages are shown the state it tells, this copy taking its news when next used;
-    where they cannot be, this copy is brought up to its row (from the news where it can)."""
-    live = store.cached(match_id)
-    # A match waiting for its opponent hears of its seat taken at the version it has.
-    if live is None or not (live.version < version or live.seating.invite is not None):
-        return
-    # Read once, here (None: no news, or none this process understands: the row is read).
-    told = None if news is None else read_news(news)
-    if (told is not None and told.shared is not None and told.sides is not None
-            and store.may_hold(live)
-            and hub.told(match_id, version, told.before, told.shared, told.sides)):
-        store.hold(live, version, told)  # taken when the match is next used
-    else:
-        store.refresh_soon(live, version, told)
 
 
 def _resync(store: MatchStore, hub: Hub) -> None:

@@ -1,5 +1,5 @@
 """A match in play as one server process holds it: the match itself, who sits where, and what
-the process keeps beside it (its lock, its views, what other processes told of it).
+the process keeps beside it (its lock, its views, its tasks).
 :mod:`.store` loads, caches and saves these copies.
 """
 
@@ -14,7 +14,6 @@ from ...bot import Level
 from ...dice import DiceSource, SeededDice
 from ...fairdice import FairDice, FairMatchDice
 from ...game.match import Match
-from .news import News
 from .seats import Seating
 
 SeatKind = Literal["human", "computer"]
@@ -77,13 +76,6 @@ class LiveMatch:
     #: Whether this copy may differ from the row (a save of it failed): it is read again from
     #: the row before it is next used.
     stale: bool = False
-    #: What other processes have told of their saves and this copy has not yet taken
-    #: (:func:`.news.news_of`, as read: :func:`.news.read_news`): held until the match is
-    #: next used where the pages were shown the states told
-    #: (:meth:`.store.MatchStore.hold`), else taken at once
-    #: (:meth:`.store.MatchStore.refresh_soon`); and the newest version told.
-    news: list[News] = field(default_factory=list)
-    heard: int = -1
     #: The events of the finished games, and how many games they are: a finished game's
     #: record never changes, so :attr:`version` counts only the game in play.
     _finished: tuple[int, int] = field(default=(0, 0), init=False, repr=False)
@@ -176,8 +168,7 @@ def as_it_was(live: LiveMatch, version: int) -> LiveMatch:
 
 #: What a match's copy holds about this process rather than the match, kept by :meth:`adopt`.
 _RUNTIME = frozenset(
-    {"id", "lock", "written", "computer_queued", "refresh_queued", "stale", "created_at",
-     "news", "heard"}
+    {"id", "lock", "written", "computer_queued", "refresh_queued", "stale", "created_at"}
 )
 
 def fair_dice_of(match: Match) -> list[dict[str, Any]] | None:

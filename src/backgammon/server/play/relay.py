@@ -1,18 +1,13 @@
 """Notices between the processes that serve the same matches, by Redis pub/sub.
 
-The database holds every match; what Redis carries is only news: after each write a process
-publishes the match's new version on the match's channel, with the events the write added
-where they are all of a game still in play (:func:`.news.news_of`) and, after a player's
-action, the new state (the part every page shares and each seat's side), and every process
-whose pages watch that match (and only those: each follows the channels of the matches it
-shows) shows them that state as told, its copy taking the events when it next uses the
-match (:meth:`.watchers.Hub.told`, :meth:`.store.MatchStore.hold`), or, where a page saw another
-version, brings its copy up to date at once and shows the pages each event it lacked
-(:meth:`.store.MatchStore.current`): from the notice's events where they go on from its copy
-and make the score they were told with, else from the row. A notice lost (Redis restarted,
-a connection cut) delays a page, never corrupts a match: every save names the version it was
-made on, and a process that lost its connection brings every watched match up to its row
-once it is back (``resync``).
+The database holds every match, and is the only truth; what Redis carries is only that a
+row has moved on: after each write a process publishes the match's new version on the
+match's channel, and every process whose pages watch that match (and only those: each
+follows the channels of the matches it shows) brings its copy up to the row and shows them
+each event it lacked (:meth:`.store.MatchStore.heard`). A notice lost (Redis restarted, a
+connection cut) delays a page, never corrupts a match: every save names the version it was
+made on, every use of a match asks its row first, and a process that lost its connection
+brings every watched match up to its row once it is back (``resync``).
 
 Notices are published on a connection of their own, which Redis is asked not to answer
 (``CLIENT REPLY OFF``), its writes timed by the relay rather than by redis-py: redis-py's way
@@ -45,14 +40,13 @@ RETRY = 1.0
 
 class Relay:
     """This process's link to the others: :meth:`tell` publishes a new version, and a
-    notice from another process about a followed match calls ``heard(match_id, version,
-    news)`` (``news``: what the save added, or None);
+    notice from another process about a followed match calls ``heard(match_id, version)``;
     ``resync()`` is called when notices may have been missed (the connection came back)."""
 
     def __init__(
         self,
         url: str,
-        heard: Callable[[str, int, str | None], None],
+        heard: Callable[[str, int], None],
         resync: Callable[[], None],
     ) -> None:
         self.url = url
@@ -60,7 +54,7 @@ class Relay:
         self.resync = resync
         #: Marks this process's own notices, which it does not act on.
         self.origin = secrets.token_hex(4)
-        self._outbox: asyncio.Queue[tuple[str, int, str | None]] = asyncio.Queue()
+        self._outbox: asyncio.Queue[tuple[str, int]] = asyncio.Queue()
         self._confirmed: dict[str, asyncio.Future[None]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._client: Any = None
@@ -107,11 +101,10 @@ class Relay:
         if self._client is not None:
             await self._client.aclose()
 
-    def tell(self, match_id: str, version: int, news: str | None = None) -> None:
-        """Publish that ``match_id`` is now at ``version``, with the ``news`` of what the
-        save added (:func:`.news.news_of`), if any (in the background: an action's answer
-        never waits on Redis)."""
-        self._outbox.put_nowait((match_id, version, news))
+    def tell(self, match_id: str, version: int) -> None:
+        """Publish that ``match_id`` is now at ``version`` (in the background: an action's
+        answer never waits on Redis)."""
+        self._outbox.put_nowait((match_id, version))
 
     async def follow(self, match_id: str) -> None:
         """Listen to the match's notices from now on: once this returns, Redis has confirmed
@@ -157,7 +150,7 @@ class Relay:
                 for _ in batch:
                     self._outbox.task_done()
 
-    async def _publish(self, batch: list[tuple[str, int, str | None]]) -> None:
+    async def _publish(self, batch: list[tuple[str, int]]) -> None:
         """Send the notices of ``batch`` on the publishing connection, and where Redis
         answers them, read the answers. A connection that Redis closed (a restart, an idle
         client's timeout) is made again (its answers turned off again: :meth:`_quieten`),
@@ -165,9 +158,8 @@ class Relay:
         so its end is looked for before each batch, and a write may still meet it."""
         connection = self._publisher
         commands = []
-        for match_id, version, news in batch:
-            notice = f"{version} {self.origin}"
-            commands.append(("PUBLISH", PREFIX + match_id, f"{notice} {news}" if news else notice))
+        for match_id, version in batch:
+            commands.append(("PUBLISH", PREFIX + match_id, f"{version} {self.origin}"))
         packed = connection.pack_commands(commands)
         for tries_left in (1, 0):
             try:
@@ -227,10 +219,9 @@ class Relay:
             return
         if message.get("type") != "message" or not channel.startswith(PREFIX):
             return
-        version, _, rest = _text(message.get("data")).partition(" ")
-        origin, _, news = rest.partition(" ")
+        version, _, origin = _text(message.get("data")).partition(" ")
         if origin != self.origin and version.isdigit():
-            self.heard(channel.removeprefix(PREFIX), int(version), news or None)
+            self.heard(channel.removeprefix(PREFIX), int(version))
 
 
 def _text(value: object) -> str:

@@ -109,10 +109,9 @@ class MatchService:
             except BackgammonError as exc:
                 raise HTTPException(status.HTTP_409_CONFLICT, str(exc)) from None
             # The state is made once, for the answer (kept with the key) and the watching
-            # pages, those another process serves included: its shared part goes with the
-            # save's news.
+            # pages.
             shown = Shown(live)
-            replayed = await self._save_action(live, before, kept, shown)
+            replayed = await self._save_action(live, before, kept)
             if replayed is not None:
                 return _replayed(live, replayed, side, options.record_since)
             if kept is not None:
@@ -129,13 +128,10 @@ class MatchService:
         names another version than the match's."""
         if kept is not None:
             self.keys.check(live.id, kept.seat, kept.key, kept.digest)
-        if (live.stale or live.news or action.version != live.version
-                or live.seating.invite is not None):
-            # Another process may have acted: a copy behind the version named takes the
-            # news held, and reads its row unless that brings it to the version last heard
-            # of, which the action names or is behind (on the version it holds, the save's
-            # version check finds a change elsewhere).
-            await self.store.current(live, live.heard if action.version <= live.heard else -1)
+        if live.stale or action.version != live.version or live.seating.invite is not None:
+            # Another process may have acted: the copy is brought up to its row (on the
+            # version it holds, the save's version check finds a change elsewhere).
+            await self.store.current(live)
         if action.version == live.version:
             return None
         replayed = await self._kept_version(live, kept)
@@ -148,15 +144,14 @@ class MatchService:
         )
 
     async def _save_action(
-        self, live: LiveMatch, before: int, kept: KeptKey | None, shown: Shown
+        self, live: LiveMatch, before: int, kept: KeptKey | None
     ) -> int | None:
         """Save the action just made on ``live`` (with its key, and a finished match's
         ratings); None once saved, or, where the save lost to a resend of the same action
         kept first by another process, the version that one made (this copy is then brought
         up to its row)."""
-        told = shown.told(before) if self.store.telling else None
         try:
-            await self.save(live, before, kept, self.ratings.counting(live), told)
+            await self.save(live, before, kept, self.ratings.counting(live))
         except HTTPException as refused:
             # The same action, sent again to another process at once, may have been kept
             # there first: it is answered as that one was.
@@ -264,13 +259,12 @@ class MatchService:
         before: int,
         key: KeptKey | None = None,
         also: Callable[[Connection], None] | None = None,
-        state: str | None = None,
     ) -> None:
-        """Save ``live`` in place of version ``before`` (with the action's ``key``, what
-        ``also`` writes, and the ``state`` to tell: :meth:`.store.MatchStore.save`), or
-        refuse the request (409, 503)."""
+        """Save ``live`` in place of version ``before`` (with the action's ``key`` and what
+        ``also`` writes: :meth:`.store.MatchStore.save`), or refuse the request (409,
+        503)."""
         try:
-            await self.store.save(live, before, key=key, also=also, state=state)
+            await self.store.save(live, before, key=key, also=also)
         except MatchChangedError:
             raise HTTPException(
                 status.HTTP_409_CONFLICT,

@@ -4,13 +4,15 @@ The database is the source of truth. Each accepted action is saved, in one write
 answer goes out, so the database always holds the record the players last saw. A save names
 the version it was made on and is refused if the database holds another
 (:class:`MatchChangedError`), so two copies of a match can never both write; the copy that
-lost is marked stale and read again from its row before it is next used (:meth:`MatchStore.
-current`). With a database that several processes share (``shared``: anything but SQLite),
-every use of a match first compares its version with the row's, and a copy behind the row
-takes the events it lacks from the record, one at a time, each shown to the watching pages
-(:mod:`.copies`). A match not in memory (after a restart) is rebuilt by replaying its
-record; seeded dice then resume where the record left them, so they go on exactly as they
-would have.
+lost is marked stale and read again from its row before it is next used
+(:meth:`MatchStore.current`). With a database that several processes share (``shared``:
+anything but SQLite), the row is the only truth: a copy is what this process last read of
+it, every read of a match first asks the row whether it has moved on, and every write names
+its version; a copy behind it takes the events it lacks from the row's record, one at a
+time, each shown to the watching pages (:mod:`.copies`). Other processes' notices
+(:mod:`.relay`) only say that a row moved on. A match not in memory (after a restart) is
+rebuilt by replaying its record; seeded dice then resume where the record left them, so they
+go on exactly as they would have.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import logging
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sqlalchemy import (
@@ -36,10 +38,9 @@ from starlette.concurrency import run_in_threadpool
 from ...dice import SeededDice
 from ...game.match import Match
 from ..db import SAVING_CONNECTIONS, MatchRow, autocommitting, now
-from .copies import catch_up, may_hold, take_news
+from .copies import catch_up
 from .idempotency import KeptKey
 from .live import LiveMatch, SeatSettings, events_in
-from .news import News, news_of
 from .saves import (
     SAVE,
     AsyncDriverSaves,
@@ -52,11 +53,6 @@ from .saves import (
 from .seats import Seating
 
 log = logging.getLogger(__name__)
-
-#: The most notices a copy holds (:meth:`MatchStore.hold`): a process whose pages only watch
-#: a match would otherwise keep every action's news until the match is next used there.
-#: Past this many they are dropped, and the copy is brought up to its row when next used.
-HELD_NEWS = 256
 
 
 class UnknownMatchError(LookupError):
@@ -72,7 +68,8 @@ class MatchStore:
     ``shared``: other processes write to the database too, so a copy is checked against its
     row before use. ``shown`` is called with the match after each event a copy takes from
     its row (the hub shows it to the pages), ``saved`` with a match's id and new version
-    after each write (the relay tells the other processes).
+    after each write (the relay tells the other processes), ``heard`` (:meth:`heard`) by
+    the relay when another process has written a match.
     """
 
     def __init__(
@@ -83,8 +80,8 @@ class MatchStore:
         watched: Callable[[str], bool] = lambda _id: False,
         *,
         shared: bool = False,
-        shown: Callable[[LiveMatch, Mapping[int | None, str], bool], None] | None = None,
-        saved: Callable[[str, int, str | None], None] | None = None,
+        shown: Callable[[LiveMatch, bool], None] | None = None,
+        saved: Callable[[str, int], None] | None = None,
     ) -> None:
         self.engine = engine
         # For the statements that are each their own transaction: the reads, and a save
@@ -102,18 +99,11 @@ class MatchStore:
         self.idle = idle
         self.watched = watched
         self.shared = shared
-        #: Show the pages the state ``live`` has come to (one event taken from another
-        #: process), with the texts of its shared part made there, by their ``since``;
-        #: ``again``: read from its row, it may be new at the version they were shown (a
-        #: seat taken elsewhere). A page shown a state already (:meth:`hold`) is not again.
-        self.shown: Callable[[LiveMatch, Mapping[int | None, str], bool], None] = (
-            shown or (lambda _live, _shared, _again: None)
-        )
-        self.saved: Callable[[str, int, str | None], None] = (
-            saved or (lambda _id, _version, _news: None)
-        )
-        #: Whether :attr:`saved` tells other processes, which take a save's news (news_of).
-        self.telling = saved is not None
+        #: Show the pages the state ``live`` has come to (one event taken from its row);
+        #: ``again``: read from its row whole, it may be new at the version they were shown
+        #: (a seat taken elsewhere).
+        self.shown: Callable[[LiveMatch, bool], None] = shown or (lambda _live, _again: None)
+        self.saved: Callable[[str, int], None] = saved or (lambda _id, _version: None)
         # The refreshing tasks under way, kept so that they are not collected before they end.
         self._tasks: set[asyncio.Task[None]] = set()
         # By last use, the least recent first, with the time of that use.
@@ -189,55 +179,41 @@ class MatchStore:
                 await self.current(live)
         return live
 
-    async def current(self, live: LiveMatch, newer: int = -1) -> None:
+    async def current(self, live: LiveMatch) -> None:
         """Bring ``live`` up to its row: call with its lock held, before acting on it. Alone
-        on the database, only a copy whose save failed is read again; shared, the row's
-        version is read (unless the row is known to hold version ``newer``, past this
-        copy's), and a copy behind it takes the events it lacks, one at a time, each shown
-        (:attr:`shown`): from the news of the saves that made them (:func:`.news.read_news`),
-        told by the processes that made them and held (:meth:`hold`), where they go on
-        from this copy; else from the row."""
+        on the database, only a copy whose save failed is read again; shared, the row is
+        asked whether it holds another version than this copy (one statement, which returns
+        the record only then), and a copy behind it takes the events it lacks from that
+        record, one at a time, each shown (:attr:`shown`). A copy that cannot (its save
+        failed, a seat taken elsewhere, a game begun there) is read whole."""
         if not (self.shared or live.stale):
-            return
-        news, live.news = live.news, []
-        if news and take_news(live, news, self.shown) and live.version == newer:
             return
         # An unheld match (:attr:`.seats.Seating.unheld`) is read whole: its seats may have
         # been taken elsewhere, which changes its settings, not its record.
         if not (live.stale or live.seating.unheld):
-            if newer <= live.version and (
-                await run_in_threadpool(self._version, live.id) == live.version
-            ):
+            record = await run_in_threadpool(self._record_past, live.id, live.version)
+            if record is None:
                 return
             # Only the events this copy lacks are applied: replaying the whole record costs
             # tens of times more. A match that waited for its opponent is read whole: the
             # seat taken is in its settings too.
-            if live.seating.invite is None:
-                record = await run_in_threadpool(self._record, live.id)
-                if catch_up(live, record, self.shown):
-                    return
+            if live.seating.invite is None and catch_up(live, record, self.shown):
+                return
         live.adopt(await run_in_threadpool(self._load, live.id))
-        self.shown(live, {}, True)
+        self.shown(live, True)
 
-    may_hold = staticmethod(may_hold)
+    def heard(self, match_id: str, version: int) -> None:
+        """Another process has written version ``version`` of the match (the relay's
+        notice): a copy kept here that is behind it, or waits for its opponent (a seat
+        taken elsewhere keeps the version), is brought up to its row in the background, so
+        that the pages watching it here see the change."""
+        live = self.cached(match_id)
+        if live is not None and (live.version < version or live.seating.invite is not None):
+            self.refresh_soon(live)
 
-    def hold(self, live: LiveMatch, newer: int, news: News | None = None) -> None:
-        """Keep what another process told (the row holds version ``newer``, and, with
-        ``news``, what its save added: :func:`.news.read_news`), for ``live`` to take when next
-        brought up to its row (:meth:`current`): its pages were shown the state told
-        already (:meth:`.watchers.Hub.told`), and until an action or a reader needs the match,
-        taking its events would be work for nothing."""
-        live.heard = max(live.heard, newer)
-        if news is not None:
-            if len(live.news) >= HELD_NEWS:
-                live.news.clear()  # what follows no longer goes on from the copy: read
-            live.news.append(news)
-
-    def refresh_soon(self, live: LiveMatch, newer: int = -1, news: News | None = None) -> None:
-        """Bring ``live`` up to its row in the background, once its lock is free (another
-        process has told that the row holds version ``newer``, and, with ``news``, what its
-        save added: :func:`.news.read_news`)."""
-        self.hold(live, newer, news)
+    def refresh_soon(self, live: LiveMatch) -> None:
+        """Bring ``live`` up to its row in the background, once its lock is free (unless a
+        refresh waits for it already)."""
         if live.refresh_queued:
             return
         live.refresh_queued = True
@@ -246,7 +222,7 @@ class MatchStore:
             async with live.lock:
                 live.refresh_queued = False
                 try:
-                    await self.current(live, live.heard)
+                    await self.current(live)
                 except Exception:
                     # The next use of the match reads its row again.
                     log.exception("match %s could not be brought up to its row", live.id)
@@ -289,12 +265,10 @@ class MatchStore:
         match: Match | None = None,
         key: KeptKey | None = None,
         also: Callable[[Connection], None] | None = None,
-        state: str | None = None,
     ) -> None:
         """Write the record of ``match`` (the live match by default) in place of version
         ``before``, with the action's ``key`` and what ``also`` writes (a match's result),
-        all or nothing, and tell :attr:`saved` (with the ``state`` to show the pages that
-        saw version ``before``, if given: :func:`.news.news_of`); on failure (MatchChangedError if
+        all or nothing, and tell :attr:`saved`; on failure (MatchChangedError if
         the database no longer holds version ``before``, or the database's error), mark the
         match stale, so that it is read again from its row before it is next used."""
         match = match or live.match
@@ -304,8 +278,7 @@ class MatchStore:
         else:
             await self._write(live, self._written, self._update, live.id, match, version, before,
                               key, also)
-        news = news_of(match, before, version, state) if self.telling else None
-        self.saved(live.id, version, news)
+        self.saved(live.id, version)
 
     async def save_seating(
         self,
@@ -320,7 +293,7 @@ class MatchStore:
         no longer holds that invite (it was spent meanwhile, elsewhere). On failure the match
         is marked stale, read again from its row before it is next used."""
         await self._write(live, self._written, self._update_seating, live, invite, before, also)
-        self.saved(live.id, live.version, None)  # the other processes read the seat taken
+        self.saved(live.id, live.version)  # the other processes read the seat taken
 
     def _update_seating(
         self,
@@ -458,20 +431,15 @@ class MatchStore:
         with a key (two statements)."""
         return SAVE if key is None else self._save_keeping
 
-    def _version(self, match_id: str) -> int | None:
-        with self._alone.connect() as connection:
-            version: int | None = connection.execute(
-                select(MatchRow.version).where(MatchRow.id == match_id)
-            ).scalar()
-        return version
-
-    def _record(self, match_id: str) -> dict[str, Any]:
+    def _record_past(self, match_id: str, version: int) -> dict[str, Any] | None:
+        """The row's record where the row holds another version than ``version``, else
+        None: one round trip, which carries the record only when it is needed."""
         with self._alone.connect() as connection:
             record: dict[str, Any] | None = connection.execute(
-                select(MatchRow.record).where(MatchRow.id == match_id)
+                select(MatchRow.record).where(
+                    MatchRow.id == match_id, MatchRow.version != version
+                )
             ).scalar()
-        if record is None:
-            raise UnknownMatchError(match_id)
         return record
 
     def _load(self, match_id: str) -> LiveMatch:

@@ -6,7 +6,7 @@ The page knows no rules: everything it shows or offers is worked out here, from 
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from functools import cache, lru_cache
 from typing import Any, assert_never
@@ -180,11 +180,9 @@ class Shown:
     the actions on offer, the ids, the record) is made and written out once. Use it before
     ``live`` changes again (its lock is held, or nothing is awaited meanwhile)."""
 
-    def __init__(self, live: LiveMatch, shared: Mapping[int | None, str] | None = None) -> None:
+    def __init__(self, live: LiveMatch) -> None:
         self.live = live
-        # ``shared``: texts of :meth:`shared` made elsewhere for this state (by the process
-        # that made the action, told with its news: :func:`.news.news_of`).
-        self._shared: dict[int | None, str] = dict(shared or {})
+        self._shared: dict[int | None, str] = {}
         self._sides: dict[int, str] = {}
         self._texts: dict[tuple[int, int | None], str] = {}
 
@@ -209,13 +207,6 @@ class Shown:
             self._texts[view, since] = text
         return text
 
-    def told(self, since: int | None) -> str:
-        """What the other processes are told of the state, for their pages that saw version
-        ``since`` (:func:`.news.news_of`): :meth:`shared`'s text, then each seat's side
-        (:func:`_sided_text`), a line each: with them a page's text is made there without
-        the state, as :meth:`text` makes it (:func:`with_side`)."""
-        return "\n".join((self.shared(since), self._side_text(0), self._side_text(1)))
-
     def _side_text(self, view: int) -> str:
         side = self._sides.get(view)
         if side is None:
@@ -229,8 +220,7 @@ class Shown:
 
 
 def with_side(shared: str, side: str) -> str:
-    """A state's text, from the texts of its shared part and of a seat's side
-    (:meth:`Shown.told`).
+    """A state's text, from the texts of its shared part and of a seat's side.
 
     >>> with_side('{"id":"x"}', '"view":1')
     '{"id":"x","view":1}'

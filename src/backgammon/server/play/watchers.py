@@ -15,9 +15,8 @@ extends its record with them.
 
 Where several processes serve the matches, the hub of each follows, through a
 :class:`~.relay.Relay`, the matches its pages watch: a notice that another process has
-saved a new version, with the state it made, is pushed as it was told (:meth:`Hub.told`),
-the copy taking the events when it is next used; a notice that cannot be pushed so brings
-the copy up to its row at once, each event shown here too.
+saved a new version brings this process's copy up to its row, each event it lacked shown
+here too (:meth:`.store.MatchStore.heard`).
 """
 
 from __future__ import annotations
@@ -31,7 +30,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .live import LiveMatch
 from .relay import Relay
-from .views import Shown, with_side
+from .views import Shown
 
 log = logging.getLogger(__name__)
 
@@ -167,22 +166,6 @@ class Hub:
                 watcher.last = version
                 continue
             self._send(live.id, watcher, shown.text(watcher.view, _base(watcher)), version)
-
-    def told(
-        self, match_id: str, version: int, before: int, shared: str, sides: tuple[str, str]
-    ) -> bool:
-        """Push the state of ``version`` that another process told (:func:`.news.
-        read_news`: the texts of its shared part, whose record holds the changes since
-        ``before``, and of each seat's side) to the match's watchers that have not seen it,
-        where each of them was last sent version ``before`` and is sent the record's
-        changes: True; else nothing is sent, False (the copy is brought up to date, and
-        shows the pages its own states: :meth:`publish`)."""
-        behind = [each for each in self.watchers.get(match_id, ()) if each.last < version]
-        if any(not each.changes or each.last != before for each in behind):
-            return False
-        for watcher in behind:
-            self._send(match_id, watcher, with_side(shared, sides[watcher.view]), version)
-        return True
 
     def _send(self, match_id: str, watcher: Watcher, text: str, version: int) -> None:
         """Queue ``text``, the state of ``version``, for ``watcher``, or drop it (it fell

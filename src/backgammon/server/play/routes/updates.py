@@ -95,7 +95,7 @@ async def _watch(
     computer: Computer = socket.app.state.computer
     page = hub.watcher(socket, view, since, changes=changes, name=name)
     try:
-        # Joined (and following the other processes' news) before the state is read, so no
+        # Joined (and following the other processes' notices) before the state is read, so no
         # event falls between the two.
         await hub.join(live.id, page)
         hub.catch_up(await store.fresh(live), page)
