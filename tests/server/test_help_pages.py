@@ -181,9 +181,11 @@ def test_the_help_files_are_package_data() -> None:
     assert files and files <= shipped
 
 
-#: The page's words the questions on online play name it by (the catalogue's): the invite,
-#: the lobby's lists, buttons and rated mark, the rated match's choice, and where to sign in.
-ONLINE_WORDS = ("invite.heading", "setup.lobby", "setup.rated", "lobby.heading", "lobby.join",
+#: The page's words the questions on online play name it by (the catalogue's): the front
+#: page's choices for a friend and an opponent and their buttons, the invite, the lobby's
+#: lists, buttons and rated mark, the rated match's choice, and where to sign in.
+ONLINE_WORDS = ("setup.friend", "setup.where.online", "setup.invite", "setup.find", "setup.offer",
+                "setup.more", "invite.heading", "setup.rated", "lobby.heading", "lobby.join",
                 "lobby.rated", "lobby.refresh", "account.link", "lobby.live.heading", "lobby.watch")
 
 
@@ -201,9 +203,7 @@ def test_the_questions_say_how_to_play_online_in_the_pages_words(
     assert [name for _, name in section.headings] == [
         "online", "invite", "lobby", "rated", "watch", "opponent-leaves"]
     catalogue = json.loads((MESSAGES / f"{lang}.json").read_text(encoding="utf-8"))
-    # "A person elsewhere (online)", without what follows its colon (":", Khmer's "៖").
-    online = re.split("[:៖]", catalogue["setup.opponent.online"])[0]
-    words = [online, *(catalogue[key] for key in ONLINE_WORDS)]
+    words = [catalogue[key] for key in ONLINE_WORDS]
     said = section.text.casefold()
     assert [word for word in words if word.casefold() not in said] == []
     assert "rules#leaving" in section.hrefs()

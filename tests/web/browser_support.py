@@ -165,6 +165,27 @@ def sign_up(page: Any, server: str, name: str) -> None:
     page.wait_for_selector("#sign-out")
 
 
+def choose(page: Any, choice: str, where: str | None = None) -> None:
+    """Pick one of the front page's three choices ("computer", "friend" or "lobby": find an
+    opponent) and, for a friend, where they are ("online": a link to send them; "screen": at
+    this screen)."""
+    page.check(f'input[name="choice"][value="{choice}"]')
+    if where is not None:
+        page.check(f'input[name="where"][value="{where}"]')
+
+
+def more_options(page: Any) -> None:
+    """Open the front page's "More options" (the variant, the rules, a position), as a click
+    on it does."""
+    if not page.eval_on_selector("#setup-form .more-options", "details => details.open"):
+        page.click("#setup-form .more-options summary")
+
+
+def start(page: Any) -> None:
+    """Press the front page's start button (its words say what the choice starts)."""
+    page.click("#setup-start")
+
+
 def listen(page: Any) -> None:
     """Keep every line the live region is given in ``window.heard`` (the region keeps the
     last few only)."""

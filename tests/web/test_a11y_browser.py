@@ -17,9 +17,11 @@ from typing import Any
 import pytest
 from browser_support import (
     WEB,
+    choose,
     fetch_state,
     listen,
     match_url,
+    more_options,
     place,
     post,
     settled,
@@ -68,14 +70,19 @@ def in_language(page: Any, lang: str) -> None:
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_the_setup_form_passes_the_audit(server: str, page: Any, axe: str, lang: str) -> None:
+def test_the_front_page_passes_the_audit(server: str, page: Any, axe: str, lang: str) -> None:
     page.goto(server + "/")
     page.wait_for_selector("#setup-form button[type=submit]")
     in_language(page, lang)
     assert audit(page, axe) == []
+    # Each choice's own fields, with "More options" open (axe audits only what is shown).
+    more_options(page)
+    for choice, where in (("friend", "online"), ("friend", "screen"), ("lobby", None)):
+        choose(page, choice, where)
+        assert audit(page, axe) == [], (choice, where)
 
 
-def test_the_setup_form_offering_a_rated_match_passes_the_audit(
+def test_the_front_page_offering_a_rated_match_passes_the_audit(
     server: str, page: Any, axe: str
 ) -> None:
     page.goto(server + "/account")
@@ -84,7 +91,7 @@ def test_the_setup_form_offering_a_rated_match_passes_the_audit(
     page.click("#sign-up button[type=submit]")
     page.wait_for_selector("#sign-out")
     page.goto(server + "/")
-    page.check('input[name="opponent"][value="online"]')
+    choose(page, "lobby")
     page.fill('input[name="length"]', "3")
     page.check('input[name="rated"]')  # enabled: a signed-in player's online match
     assert audit(page, axe) == []

@@ -10,7 +10,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from browser_support import PASSWORD, sign_up
+from browser_support import PASSWORD, choose, sign_up, start
 
 
 def test_sign_up_then_play_signed_in_then_sign_out(server: str, page: Any) -> None:
@@ -21,8 +21,8 @@ def test_sign_up_then_play_signed_in_then_sign_out(server: str, page: Any) -> No
     page.goto(server + "/")
     page.wait_for_selector("#setup-form button[type=submit]")
     assert page.get_attribute("#account-link", "href") == "/account"
-    page.check('input[name="opponent"][value="human"]')
-    page.click("#setup-form button[type=submit]")
+    choose(page, "friend", "screen")
+    start(page)
     page.wait_for_selector('[data-action="roll"]')
     page.click('[data-action="roll"]')
     page.wait_for_function("Number(document.querySelector('#board').dataset.version) > 0")

@@ -23,15 +23,18 @@ from browser_support import (
     Running,
     catalogue,
     centre,
+    choose,
     click_step,
     fetch_state,
     highlighted,
     match_url,
+    more_options,
     place,
     post,
     request_for,
     screenshot,
     settled,
+    start,
     targets_of,
     version,
     wait_version,
@@ -184,8 +187,8 @@ def test_the_page_fits_a_phone(server: str, browser: Any) -> None:
     page.goto(server + "/")
     page.wait_for_selector("#setup-form button[type=submit]")
     assert page.inner_text("h1") == "Backgammon"
-    page.check('input[name="opponent"][value="computer"]')
-    page.click("#setup-form button[type=submit]")
+    choose(page, "computer")
+    start(page)
     page.wait_for_selector('[data-place="p24"]')
     assert "match=" in page.url
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
@@ -502,9 +505,10 @@ def test_the_keyboard_alone_plays_a_turn(server: str, page: Any) -> None:
 def test_the_home_board_on_the_left(server: str, page: Any) -> None:
     page.goto(server + "/")
     page.wait_for_selector("#setup-form button[type=submit]")
-    page.check('input[name="opponent"][value="human"]')
+    choose(page, "friend", "screen")
+    more_options(page)
     page.select_option('select[name="home_side"]', "left")
-    page.click("#setup-form button[type=submit]")
+    start(page)
     page.wait_for_selector('[data-place="p24"]')
 
     def x(selector: str) -> float:
@@ -600,16 +604,18 @@ def test_a_whole_game_at_one_screen_by_clicks(server: str, page: Any) -> None:
 def test_a_game_set_up_from_an_xgid_in_the_form(server: str, page: Any) -> None:
     page.goto(server + "/")
     page.wait_for_selector("#setup-form button[type=submit]")
-    page.check('input[name="opponent"][value="human"]')
+    choose(page, "friend", "screen")
+    more_options(page)
     page.fill('input[name="position"]', "XGID=not-a-position")
-    page.click("#setup-form button[type=submit]")
-    page.wait_for_function("document.querySelector('#message').textContent !== ''")
-    assert "That position cannot be set up: XGID" in page.inner_text("#message")
-    assert page.is_visible("#setup-form")
+    start(page)
+    # Said on the form, where the player is.
+    page.wait_for_function("document.querySelector('#setup-message').textContent !== ''")
+    assert "That position cannot be set up: XGID" in page.inner_text("#setup-message")
+    assert page.is_visible("#setup-message")
 
     xgid = "XGID=-b----E-C---eE---c-e----B-:1:1:1:52:2:1:0:7:10"
     page.fill('input[name="position"]', xgid)
-    page.click("#setup-form button[type=submit]")
+    start(page)
     page.wait_for_selector('[data-place="p24"]')
     match_id = page.url.split("match=")[1]
     state = fetch_state(server, match_id)
@@ -939,8 +945,8 @@ def test_the_language_menu_switches_and_is_kept(server: str, page: Any) -> None:
     page.wait_for_selector("#setup-form button[type=submit]")
     page.wait_for_function("document.documentElement.lang === 'vi'")
     assert page.input_value("#language") == "vi"
-    page.check('input[name="opponent"][value="human"]')
-    page.click("#setup-form button[type=submit]")
+    choose(page, "friend", "screen")
+    start(page)
     page.wait_for_selector('[data-place="p24"]')
     assert page.inner_text('[data-action="roll"]') == vietnamese["button.roll"]
     assert page.inner_text("#record-heading") == vietnamese["record.heading"]
@@ -982,8 +988,8 @@ def test_a_message_missing_from_a_catalogue_is_said_in_english(
     page.wait_for_function("document.documentElement.lang === 'vi'")
     assert page.inner_text("#setup-heading") == catalogue_of("vi")["setup.heading"]
     assert page.inner_text("#setup-form button[type=submit]") == "Start"
-    page.check('input[name="opponent"][value="human"]')
-    page.click("#setup-form button[type=submit]")
+    choose(page, "friend", "screen")
+    start(page)
     page.wait_for_selector('[data-place="p24"]')
     labels = [node.get_attribute("aria-label") for node in page.query_selector_all("[data-place]")]
     assert "Point 6: 5 trắng checkers" in labels  # the English form, the colour Vietnamese

@@ -16,7 +16,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import Running, fetch_state, open_pages, screenshot, wait_version
+from browser_support import (
+    Running,
+    choose,
+    fetch_state,
+    more_options,
+    open_pages,
+    screenshot,
+    start,
+    wait_version,
+)
 
 #: Each side has four checkers left in its home board (pips 7 and 9), seat 0 to roll: a game
 #: of a few turns.
@@ -56,25 +65,25 @@ def test_two_browsers_play_an_online_game_that_a_third_watches(
     server: str, contexts: list[Any]
 ) -> None:
     first, second, spectator = contexts
-    # The creator: an online game from a position, not listed in the lobby.
+    # The creator: a game for a friend from a position, which the lobby does not list.
     first.goto(server + "/")
-    first.check('input[name="opponent"][value="online"]')
-    first.uncheck('input[name="lobby"]')
+    choose(first, "friend", "online")
     first.fill('input[name="player_name"]', "Ann")
+    more_options(first)
     first.fill('input[name="position"]', SHORT_RACE)
-    first.click("#setup-form button[type=submit]")
+    start(first)
     first.wait_for_selector("#invite:not([hidden])")
     link = first.input_value("#invite-link")
     assert "/join/" in link
     match_id = first.url.split("match=")[1]
-    assert "Waiting for your opponent" in first.inner_text("#status")
+    assert "Waiting for your friend" in first.inner_text("#status")
     assert first.locator(".controls button:visible").count() == 0
     screenshot(first, "online-invite.png")
     # The creator opening their own link keeps their seat and still waits.
     first.goto(link)
     first.wait_for_function("id => location.search === `?match=${id}`", arg=match_id)
     first.wait_for_selector("#invite:not([hidden])")
-    assert "Waiting for your opponent" in first.inner_text("#status")
+    assert "Waiting for your friend" in first.inner_text("#status")
     assert fetch_state(server, match_id, 0)["waiting_for_opponent"]
 
     # The other player opens the invitation, gives a name and takes seat 1; both pages see
@@ -166,13 +175,12 @@ def test_a_game_joined_from_the_lobby_and_claimed_from_a_player_who_left(
     try:
         first, second, _ = contexts
         first.goto(running.url + "/")
-        first.check('input[name="opponent"][value="online"]')
-        assert not first.is_checked('input[name="lobby"]')  # a friend's game unless asked
-        first.check('input[name="lobby"]')
+        choose(first, "lobby")  # listed, for anyone to join
         first.fill('input[name="player_name"]', "Ann")
-        first.click("#setup-form button[type=submit]")
+        start(first)
         first.wait_for_selector("#invite:not([hidden])")
         match_id = first.url.split("match=")[1]
+        assert "Waiting for an opponent" in first.inner_text("#status")
 
         # The lobby lists it with its creator's name; one click takes the seat.
         second.goto(running.url + "/")

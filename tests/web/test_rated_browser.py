@@ -1,4 +1,4 @@
-"""Rated matches from the setup form in a browser: a signed-in player asks for one (the choice
+"""Rated matches from the front page in a browser: a signed-in player asks for one (the choice
 is enabled only for an online match with a length), another signed-in player joins it from the
 lobby, and it is listed as rated; a guest is not offered the choice.
 """
@@ -8,7 +8,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from browser_support import sign_up
+from browser_support import choose, more_options, sign_up, start
 
 
 def signed_in(page: Any, server: str, name: str) -> None:
@@ -24,18 +24,20 @@ def test_a_signed_in_player_creates_a_rated_match_another_joins_it(
     alice, bob = ("Alice" + secrets.token_hex(3), "Bob" + secrets.token_hex(3))
     signed_in(page, server, alice)
     rated = page.locator('input[name="rated"]')
-    assert rated.is_disabled()  # against the computer
-    page.check('input[name="opponent"][value="online"]')
-    assert rated.is_disabled()  # money play
+    assert rated.is_hidden() and rated.is_disabled()  # against the computer
+    choose(page, "friend", "screen")
+    assert rated.is_hidden() and rated.is_disabled()  # at one screen
+    choose(page, "lobby")  # listed, for another to find
+    assert rated.is_visible() and rated.is_disabled()  # money play
     page.fill('input[name="length"]', "3")
     assert rated.is_enabled()
     assert "FIBS formula" in page.inner_text("#rated-hint")
+    more_options(page)
     page.fill("#setup-position", "4HPwATDgc/ABMA")
     assert rated.is_disabled()  # a position
     page.fill("#setup-position", "")
     rated.check()
-    page.check('input[name="lobby"]')  # listed, for another to find
-    page.click("#setup-form button[type=submit]")
+    start(page)
     page.wait_for_function("() => location.search.startsWith('?match=')")
     match = page.evaluate("new URLSearchParams(location.search).get('match')")
 
@@ -61,9 +63,11 @@ def test_a_signed_in_player_creates_a_rated_match_another_joins_it(
         playing = seen.locator("#live-list li", has_text=bob)
         playing.wait_for()
         assert alice in playing.inner_text() and "Rated" in playing.inner_text()
-        seen.check('input[name="opponent"][value="online"]')
-        seen.fill('input[name="length"]', "3")
-        assert seen.locator('input[name="rated"]').is_disabled()
+        for choice in ("friend", "lobby"):
+            choose(seen, choice)
+            seen.fill('input[name="length"]', "3")
+            rated = seen.locator('input[name="rated"]')
+            assert rated.is_hidden() and rated.is_disabled()
     finally:
         guest.close()
 
@@ -74,12 +78,12 @@ def test_a_rated_match_refused_says_why(server: str, page: Any) -> None:
     server refuses it, and the page says so with the server's reason, not a general refusal."""
     signed_in(page, server, "Carol" + secrets.token_hex(3))
     page.context.clear_cookies(name="bg_session")
-    page.check('input[name="opponent"][value="online"]')
+    choose(page, "friend", "online")
     page.fill('input[name="length"]', "3")
     page.check('input[name="rated"]')
-    page.click("#setup-form button[type=submit]")
+    start(page)
     page.wait_for_function(
-        "() => document.querySelector('#message').textContent.includes('cannot be rated')"
+        "() => document.querySelector('#setup-message').textContent.includes('cannot be rated')"
     )
-    assert "sign in" in page.inner_text("#message")
+    assert "sign in" in page.inner_text("#setup-message")
     assert not page.evaluate("location.search")  # no match was made

@@ -47,10 +47,11 @@ async function request(method, path, body, match = null, extra = {}) {
 }
 
 /** Start a match; its token is kept in the browser, with the seats it holds (both at one
- * screen, else seat 0) and an online match's invite to hand on. */
+ * screen, else seat 0), an online match's invite to hand on and whether the lobby lists it. */
 export async function createMatch(options) {
   const created = await request("POST", "/api/matches", options);
-  keepSeat(created.id, created.token, options.opponent === "human" ? [0, 1] : [0], created.invite);
+  const seats = options.opponent === "human" ? [0, 1] : [0];
+  keepSeat(created.id, created.token, seats, { invite: created.invite, listed: Boolean(options.lobby) });
   return created;
 }
 

@@ -1,7 +1,8 @@
-// The page: the setup form, then the board and its controls for the match in the address
-// (?match=ID), so a reload comes back to the same game. The server decides everything; this
-// module only shows the state it sends and sends back one action at a time, for the seats
-// this browser holds a token of (seats.js); a match it holds none of is only watched.
+// The page: the front page's choices (setup.js), then the board and its controls for the
+// match in the address (?match=ID), so a reload comes back to the same game. The server
+// decides everything; this module only shows the state it sends and sends back one action at
+// a time, for the seats this browser holds a token of (seats.js); a match it holds none of is
+// only watched.
 
 import { closeAnalysis, openAnalysis, relabelAnalysis, setUpAnalysis } from "./analysis.js";
 import { announceChange, announcePickUp, announcePutBack, say, setUpAnnouncements } from "./announce.js";
@@ -19,11 +20,12 @@ import {
 import { lastPlay, lastPlayOnBoard, markLastPlay } from "./lastplay.js";
 import { relabelLobby } from "./lobby.js";
 import { obviousStep, placeOf, sourcesOf, stepBetween, targetsOf } from "./moves.js";
-import { claimSeat, onlineOptions, renderOnline, setUpOnline, showJoin, showLobby } from "./online.js";
+import { claimSeat, renderOnline, setUpOnline, showJoin, showLobby } from "./online.js";
 import {
   homeSide, language as chosenLanguage, setHomeSide, setLanguage, setTurnSound, turnSound,
 } from "./prefs.js";
-import { seatsHeld, takeSeatFromAddress } from "./seats.js";
+import { seatOf, seatsHeld, takeSeatFromAddress } from "./seats.js";
+import { matchOptions, setUpSetup, showChoice } from "./setup.js";
 import { playTurnSound, primeSound } from "./sound.js";
 
 const page = {
@@ -121,7 +123,9 @@ function statusParts(state) {
   }
   const waiting = state.to_act;
   if (state.waiting_for_opponent) {
-    parts.now = t("status.waitingOpponent");
+    // A game for a friend waits for them; a listed one, for whoever joins from the lobby.
+    const friend = seatsHeld(state.id).length && !seatOf(state.id).listed;
+    parts.now = t(friend ? "status.waitingFriend" : "status.waitingOpponent");
     return parts;
   }
   if (waiting !== null && state.seats[waiting].kind === "computer") {
@@ -623,32 +627,17 @@ function showSetup() {
   $("#join").hidden = true;
   $("#new-game").hidden = true;
   $("#setup").hidden = false;
+  showChoice($("#setup-form")); // signed in or out meanwhile: the rated match offered or not
   showLobby();
 }
 
 async function startMatch(event) {
   event.preventDefault();
-  const form = new FormData(event.target);
-  const opponent = form.get("opponent");
-  const options = {
-    opponent,
-    level: form.get("level"),
-    length: Number(form.get("length")) || 0,
-    colour: form.get("colour"),
-    variant: form.get("variant"),
-    cube: form.has("cube"),
-    auto_forced: form.has("auto_forced"),
-    crawford: form.has("crawford"),
-    jacoby: form.has("jacoby"),
-    beavers: form.has("beavers"),
-    automatic_doubles: Number(form.get("automatic_doubles")) || 0,
-  };
-  if (options.length) Object.assign(options, { jacoby: false, beavers: false, automatic_doubles: 0 });
-  const position = String(form.get("position") || "").trim();
-  if (position) options.position = position;
-  if (opponent === "online") Object.assign(options, onlineOptions(form, options.colour));
+  const form = event.target;
+  const options = matchOptions(form);
   // The home board's side is this screen's preference, not the game's: kept, not sent.
-  chooseHomeSide(form.get("home_side"));
+  chooseHomeSide(form.elements.namedItem("home_side").value);
+  $("#setup-message").textContent = "";
   try {
     const state = await createMatch(options);
     history.pushState(null, "", `?match=${encodeURIComponent(state.id)}`);
@@ -658,8 +647,8 @@ async function startMatch(event) {
     // offers one only to a signed-in page, but the session may have ended meanwhile): the
     // server's sentence says why, which is worth more than a general refusal.
     const why = error instanceof ApiError && error.status === 422 ? error.message : "";
-    const key = position ? "error.position" : options.rated ? "error.rated" : "";
-    $("#message").textContent = why && key ? t(key, { reason: why }) : t(refusal(error, "error.refused"));
+    const key = options.position ? "error.position" : options.rated ? "error.rated" : "";
+    $("#setup-message").textContent = why && key ? t(key, { reason: why }) : t(refusal(error, "error.refused"));
   }
 }
 
@@ -705,7 +694,7 @@ function confirmResignation() {
 }
 
 /** What the address names: a match (?match=ID), its analysis (&analyse=1), the analysis of
- * an uploaded file (?analysis=ID), or else the setup form. */
+ * an uploaded file (?analysis=ID), or else the front page. */
 function route() {
   const params = new URLSearchParams(location.search);
   const id = params.get("match");
@@ -737,7 +726,7 @@ async function showMatchAnalysis(id) {
   showAnalysis({ match: id }, colours);
 }
 
-/** Back from an analysis: to its match, or to the setup form after an uploaded file's. */
+/** Back from an analysis: to its match, or to the front page after an uploaded file's. */
 function leaveAnalysis() {
   const id = new URLSearchParams(location.search).get("match");
   history.pushState(null, "", id ? `?match=${encodeURIComponent(id)}` : location.pathname);
@@ -776,6 +765,7 @@ async function main() {
   $("#help-link").href = `/help/${language()}/`; // the help in the page's language
   $("#tutorial-link").href = `/tutorial/${language()}`;
   setUpLanguage();
+  setUpSetup($("#setup-form"));
   $("#setup-form").addEventListener("submit", startMatch);
   setUpBoardInput();
   setUpHints({ nameOf: playerName });

@@ -1,11 +1,11 @@
-// The lobby under the setup form: the open games waiting for an opponent (who made each, with
-// their rating, what is played: the length, the rules that differ from the plain game, and
-// whether it is rated), each with its Join button; and the games being played, each with a
-// Watch link that opens it read-only. Each button or link is described by its entry's text,
-// so that "Join" and "Watch" say which game they are for.
+// The lobby beside the front page's choices: the open games waiting for an opponent (who
+// made each, with their rating, what is played: the length, the rules that differ from the
+// plain game, and whether it is rated), each with its Join button; and the games being played,
+// each with a Watch link that opens it read-only. Each button or link is described by its
+// entry's text, so that "Join" and "Watch" say which game they are for.
 //
-// The lists read themselves again every REFRESH_SECONDS while the lobby is shown (the setup
-// form is) and the tab is seen (document.visibilityState), and not otherwise; Refresh reads
+// The lists read themselves again every REFRESH_SECONDS while the lobby is shown (the front
+// page is) and the tab is seen (document.visibilityState), and not otherwise; Refresh reads
 // them at once. A page may set another interval, in seconds, as #lobby's
 // data-refresh-seconds (the browser tests do, to see a new game come without waiting ten
 // seconds); it takes effect at once. #lobby's data-refresh says whether the lists read
@@ -42,7 +42,7 @@ const lobby = {
 export function setUpLobby({ join }) {
   lobby.join = join;
   $("#lobby-refresh").addEventListener("click", () => showLobby());
-  // The page shows and hides the setup form (a match, an analysis): read by itself only while
+  // The page shows and hides the front page (a match, an analysis): read by itself only while
   // it is shown, and at once when the tab is seen again, as the lists may have aged.
   const reschedule = new MutationObserver(schedule);
   reschedule.observe($("#setup"), { attributes: true, attributeFilter: ["hidden"] });
@@ -81,7 +81,7 @@ export function relabelLobby() {
   drawLists();
 }
 
-/** Whether the lobby is in sight: the setup form shown, in a tab that is seen. */
+/** Whether the lobby is in sight: the front page shown, in a tab that is seen. */
 function shown() {
   return !$("#setup").hidden && document.visibilityState === "visible";
 }

@@ -4,7 +4,6 @@
 
 import { ApiError, joinMatch, refusal } from "./api.js";
 import { copyField } from "./copy.js";
-import { signedIn } from "./csrf.js";
 import { t } from "./i18n.js";
 import { setUpLobby, showLobby } from "./lobby.js";
 import { inviteSpent, matchOfInvite, seatOf, seatsHeld } from "./seats.js";
@@ -25,38 +24,14 @@ export function setUpOnline({ open, refresh, claim }) {
   online.open = open;
   online.refresh = refresh;
   const form = $("#setup-form");
-  // From the lobby, the joiner's name is the one the setup form beside it holds.
+  // From the lobby, the joiner's name is the one the front page's form beside it holds.
   setUpLobby({ join: (invite) => join(invite, String(new FormData(form).get("player_name") || "").trim()) });
-  form.addEventListener("input", () => offerRated(form));
-  offerRated(form);
   $("#invite-copy").addEventListener("click", () => copyField($("#invite-link"), $("#invite-copy")));
   for (const button of document.querySelectorAll("[data-claim]")) {
     button.addEventListener("click", () => claim({
       action: "claim", level: Number($("#claim-level").value), match: button.dataset.claim === "match",
     }));
   }
-}
-
-/** Enable the setup form's "Rated match" only where the server can rate the match (its
- * check_rated): a signed-in creator, an opponent online, a match length, no position. A
- * disabled box is not sent, so a choice made before the form changed does not ride along. */
-function offerRated(form) {
-  const field = (name) => form.elements.namedItem(name); // not .length: the number of fields
-  field("rated").disabled = !(signedIn() && field("opponent").value === "online"
-    && Number(field("length").value) >= 1 && !field("position").value.trim());
-}
-
-/** What the setup form adds for an online match: whether to list it in the lobby, whether it
- * is rated, and the names (the creator's, else their colour's; the other seat's colour until
- * it is taken). */
-export function onlineOptions(form, colour) {
-  const colours = colour === "white" ? ["white", "black"] : ["black", "white"];
-  const name = String(form.get("player_name") || "").trim();
-  return {
-    lobby: form.has("lobby"),
-    rated: form.has("rated"),
-    names: [name || t(`name.${colours[0]}`), t(`name.${colours[1]}`)],
-  };
 }
 
 /** The address that gives the invite's seat. */

@@ -1,6 +1,7 @@
 // The seats this browser holds, by match: each one's token (and, for the creator of an online
-// match, its invite), kept in localStorage so that a reload or a return resumes the game. A
-// match with no token here is watched: the page shows it and acts for nobody.
+// match, its invite and whether the lobby lists it), kept in localStorage so that a reload or
+// a return resumes the game. A match with no token here is watched: the page shows it and
+// acts for nobody.
 
 const KEY = "backgammon.seats";
 
@@ -16,7 +17,8 @@ function stored() {
   }
 }
 
-/** The seat token of match `id` and the seats it holds ({token, seats, invite}), or null. */
+/** The seat token of match `id` and the seats it holds ({token, seats, invite, listed}), or
+ * null. */
 export function seatOf(id) {
   return held[id] || stored()[id] || null;
 }
@@ -34,9 +36,10 @@ export function seatsHeld(id) {
   return seat ? seat.seats : [];
 }
 
-/** Keep the token of match `id` that holds `seats` (and the invite to hand on, if any). */
-export function keepSeat(id, token, seats, invite = null) {
-  held[id] = { token, seats, invite };
+/** Keep the token of match `id` that holds `seats` (and the invite to hand on, if any, and
+ * whether the lobby lists its match). */
+export function keepSeat(id, token, seats, { invite = null, listed = false } = {}) {
+  held[id] = { token, seats, invite, listed };
   try {
     localStorage.setItem(KEY, JSON.stringify({ ...stored(), [id]: held[id] }));
   } catch {
@@ -47,7 +50,7 @@ export function keepSeat(id, token, seats, invite = null) {
 /** Forget the invite of match `id` once it is spent. */
 export function inviteSpent(id) {
   const seat = seatOf(id);
-  if (seat && seat.invite) keepSeat(id, seat.token, seat.seats);
+  if (seat && seat.invite) keepSeat(id, seat.token, seat.seats, { listed: seat.listed });
 }
 
 /**
