@@ -41,8 +41,9 @@ with encoding 1's inputs, so the function is unchanged) and widened to ``hidden`
 logged as ``start_validation``, the figure a trained network must beat.
 
 The networks written to ``out`` are the new contact network with the race network of the
-file ``race_from`` (by default the last generation's), ready to play
-(``BACKGAMMON_WEIGHTS=out``); the log goes to the file's meta data and to standard output.
+file ``race_from`` (by default the last generation's; without generations, ``start``'s),
+ready to play (``BACKGAMMON_WEIGHTS=out``); the log goes to the file's meta data and to
+standard output.
 
 >>> even = np.full((1, 5), 0.5, dtype=np.float32)
 >>> round(cross_entropy(even, even) / float(np.log(2)), 3)     # five outputs, one bit each
