@@ -93,6 +93,12 @@ def test_labels_are_written_chunk_by_chunk_and_resumed(
     report = capsys.readouterr().out
     assert "0-ply cubeless equity error against 3 truth labels" in report
     assert "bearoff" in report and "all" in report
+    # Two files: the second paired with the first over the same labels (here itself: nil).
+    shipped = str(Path(truth.__file__).parents[1] / "bot" / "weights" / "td.npz")
+    assert main(["truth", "report", "--out", str(tmp_path), "--weights", shipped,
+                 "--weights", shipped]) == 0
+    paired = capsys.readouterr().out.split("paired over the same labels")[1]
+    assert "  all       +0.0000 ± 0.0000  +0.00000 ± 0.00000" in paired
 
 
 def test_a_label_of_another_position_stops_the_run(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ Three actions::
 
 ``label`` goes on from the last chunk written, so the same command resumes it on any clone;
 with ``--commit`` each chunk is committed to git as it is written (only that file).
+``report`` with several ``--weights`` adds each file's paired difference from the first.
 
 >>> import argparse
 >>> parser = argparse.ArgumentParser()
@@ -77,7 +78,8 @@ ARGUMENTS: tuple[Argument, ...] = (
         help="label: turns before the 0-ply value stands in (0: to the end, the truth's)"),
     arg("--commit", action="store_true", help="label: commit each chunk to git as written"),
     arg("--weights", type=Path, action="append", default=[],
-        help="report: a networks file to judge (default: the shipped networks)"),
+        help="report: a networks file to judge (default: the shipped networks); repeatable, "
+        "each after the first also paired with the first"),
 )
 
 
@@ -154,4 +156,10 @@ def _report(args: argparse.Namespace) -> int:
               "absolute)")
         for cls, (count, rms, mae) in errors.items():
             print(f"  {cls:9} {count:5}  rms {rms:.4f}  mean {mae:.4f}")
+    base, *others = args.weights or [None]
+    for weights in others:
+        print(f"{weights} less {base}, paired over the same labels: mean absolute error, "
+              "mean squared error")
+        for cls, (mae, mae_se, mse, mse_se) in truth.paired(labels, weights, base).items():
+            print(f"  {cls:9} {mae:+.4f} ± {mae_se:.4f}  {mse:+.5f} ± {mse_se:.5f}")
     return 0

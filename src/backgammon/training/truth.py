@@ -381,26 +381,55 @@ def _read_lines(path: Path) -> list[dict[str, Any]]:
         return [json.loads(line) for line in stream if line.strip()]
 
 
+def equity_errors(labels: Sequence[dict[str, Any]], weights: Path | None) -> np.ndarray:
+    """Each label's error: the 0-ply cubeless equity of the networks in ``weights`` (None: the
+    shipped ones; bear-offs by the table) less the label's equity."""
+    evaluator = (shipped_evaluator() if weights is None
+                 else BearoffEvaluator(NetworkEvaluator.load(weights)))
+    values = evaluator.evaluate_batch([Position.from_id(row["id"]) for row in labels])
+    equities = np.asarray(values, dtype=np.float64) @ _EQUITY - 1.0  # as the labels' equity
+    diff: np.ndarray = equities - np.array([row["equity"] for row in labels])
+    return diff
+
+
 def errors(labels: Sequence[dict[str, Any]], weights: Path | None
            ) -> dict[str, tuple[int, float, float]]:
     """Each class's (count, RMS error less the truth's variance, mean absolute error) of the
     0-ply equity of the networks in ``weights`` (None: the shipped ones), bear-offs by the
     table; ``all`` for every label."""
-    evaluator = (shipped_evaluator() if weights is None
-                 else BearoffEvaluator(NetworkEvaluator.load(weights)))
-    values = evaluator.evaluate_batch([Position.from_id(row["id"]) for row in labels])
-    equities = np.asarray(values, dtype=np.float64) @ _EQUITY - 1.0  # as the labels' equity
+    diff = equity_errors(labels, weights)
+    noise = np.array([row["equity_se"] ** 2 for row in labels])
+    result = {}
+    for cls, rows in _classes(labels).items():
+        rms = math.sqrt(max(float((diff[rows] ** 2).mean() - noise[rows].mean()), 0.0))
+        result[cls] = (len(rows), rms, float(np.abs(diff[rows]).mean()))
+    return result
+
+
+def paired(labels: Sequence[dict[str, Any]], weights: Path | None, base: Path | None
+           ) -> dict[str, tuple[float, float, float, float]]:
+    """Each class's paired difference of the networks in ``weights`` from those in ``base``
+    over the same labels: (mean absolute error's difference, its standard error, mean squared
+    error's difference, its standard error). The truth's own noise is the same on both sides,
+    so the squared errors' difference needs no correction for it."""
+    new, old = equity_errors(labels, weights), equity_errors(labels, base)
+    result = {}
+    for cls, rows in _classes(labels).items():
+        absolute = np.abs(new[rows]) - np.abs(old[rows])
+        squared = new[rows] ** 2 - old[rows] ** 2
+        result[cls] = (*_mean_se(absolute), *_mean_se(squared))
+    return result
+
+
+def _classes(labels: Sequence[dict[str, Any]]) -> dict[str, np.ndarray]:
+    """The indices of each class's labels, in :data:`CLASSES`' order, then ``all``."""
     groups: dict[str, list[int]] = defaultdict(list)
     for index, row in enumerate(labels):
         groups[row["class"]].append(index)
-        groups["all"].append(index)
-    result = {}
-    for cls in (*CLASSES, "all"):
-        rows = groups.get(cls)
-        if not rows:
-            continue
-        diff = np.array([equities[i] - labels[i]["equity"] for i in rows])
-        noise = np.array([labels[i]["equity_se"] ** 2 for i in rows])
-        rms = math.sqrt(max(float((diff**2).mean() - noise.mean()), 0.0))
-        result[cls] = (len(rows), rms, float(np.abs(diff).mean()))
-    return result
+    every = {"all": np.arange(len(labels))} if len(labels) else {}
+    return {**{cls: np.array(groups[cls]) for cls in CLASSES if groups.get(cls)}, **every}
+
+
+def _mean_se(values: np.ndarray) -> tuple[float, float]:
+    se = float(values.std(ddof=1) / math.sqrt(len(values))) if len(values) > 1 else 0.0
+    return float(values.mean()), se
