@@ -2,7 +2,7 @@
 and on the working tree together, each with its own players, so that both meet the same
 machine.
 
-    .venv/bin/python bench/server/side_by_side.py REVISION [--runs 2] [-- OPTIONS FOR server.py]
+    .venv/bin/python bench/server/side_by_side.py [--runs 2] REVISION [-- OPTIONS FOR server.py]
 
 On a shared virtual machine the CPU an action costs moves by a tenth or more from one minute
 to the next, more than most changes: two runs one after the other compare the minutes as
