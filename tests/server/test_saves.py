@@ -1,6 +1,7 @@
 """An action's save sent on the driver's own connection (SQLite's, ``saves.DriverSaves``;
 psycopg's on PostgreSQL, ``saves.AsyncDriverSaves``) writes exactly what SQLAlchemy's way
-writes, all or nothing: the row and the key, or, on a stale version or a failure, neither."""
+writes, all or nothing: the row and the key, or, on a stale version or a failure, neither;
+and psycopg's reads a copy's row as SQLAlchemy's way does."""
 
 from __future__ import annotations
 
@@ -115,17 +116,19 @@ def test_psycopgs_own_save_writes_what_sqlalchemy_writes(postgres_engine: Engine
     with engine.begin() as connection:
         assert len(connection.execute(save_and_keep, values).all()) == 1
 
-    async def saved() -> None:
+    async def saved() -> list[Any]:
         saves = AsyncDriverSaves(engine, save_and_keep, 2)
         await saves.open()
         try:
             await saves.save({**values, "match_id": "by-driver"}, keep=True)
             with pytest.raises(MatchChangedError):  # on version 0 again: nothing written
                 await saves.save({**values, "match_id": "by-driver", "the_key": "b"}, True)
+            # A copy's question to its row: the record where the row is at another version.
+            return [await saves.record_past("by-driver", version) for version in (0, 1)]
         finally:
             await saves.close()
 
-    asyncio.run(saved())
+    assert asyncio.run(saved()) == [match.to_dict(secrets=True), None]
     for table in ("matches", "action_keys"):
         assert rows(engine, table, "by-driver") == rows(engine, table, "by-sqlalchemy") != []
     with engine.connect() as connection:  # the record as JSON, not a JSON string of it

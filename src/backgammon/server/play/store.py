@@ -29,7 +29,6 @@ from sqlalchemy import (
     Connection,
     Engine,
     Executable,
-    select,
     update,
 )
 from sqlalchemy.orm import Session
@@ -42,6 +41,7 @@ from .copies import catch_up
 from .idempotency import KeptKey
 from .live import LiveMatch, SeatSettings, events_in
 from .saves import (
+    RECORD_PAST,
     SAVE,
     AsyncDriverSaves,
     DriverSaves,
@@ -191,7 +191,7 @@ class MatchStore:
         # An unheld match (:attr:`.seats.Seating.unheld`) is read whole: its seats may have
         # been taken elsewhere, which changes its settings, not its record.
         if not (live.stale or live.seating.unheld):
-            record = await run_in_threadpool(self._record_past, live.id, live.version)
+            record = await self._read_record_past(live.id, live.version)
             if record is None:
                 return
             # Only the events this copy lacks are applied: replaying the whole record costs
@@ -201,6 +201,13 @@ class MatchStore:
                 return
         live.adopt(await run_in_threadpool(self._load, live.id))
         self.shown(live, True)
+
+    async def _read_record_past(self, match_id: str, version: int) -> dict[str, Any] | None:
+        """:meth:`_record_past`: from the event loop on PostgreSQL's asyncio connections
+        where the saves are made there (:meth:`open`), else in a worker thread."""
+        if self._saves is not None and self._saves_loop is asyncio.get_running_loop():
+            return await self._saves.record_past(match_id, version)
+        return await run_in_threadpool(self._record_past, match_id, version)
 
     def heard(self, match_id: str, version: int) -> None:
         """Another process has written version ``version`` of the match (the relay's
@@ -433,12 +440,11 @@ class MatchStore:
 
     def _record_past(self, match_id: str, version: int) -> dict[str, Any] | None:
         """The row's record where the row holds another version than ``version``, else
-        None: one round trip, which carries the record only when it is needed."""
+        None (:data:`.saves.RECORD_PAST`): one round trip, which carries the record only
+        when it is needed."""
         with self._alone.connect() as connection:
             record: dict[str, Any] | None = connection.execute(
-                select(MatchRow.record).where(
-                    MatchRow.id == match_id, MatchRow.version != version
-                )
+                RECORD_PAST, {"match_id": match_id, "version": version}
             ).scalar()
         return record
 
