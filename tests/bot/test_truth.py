@@ -123,3 +123,25 @@ def test_the_machinery_labels_for_training_too(tmp_path: Path) -> None:
     assert truth.label(tmp_path, settings) == 2
     assert all(row["truncate"] == 2 and row["trials"] == 324
                for row in truth.read_labels(tmp_path))
+
+
+def test_a_factory_may_label_the_positions_after_each_candidates_best_plays(
+    tmp_path: Path,
+) -> None:
+    """``choose --from-positions DIR --after-plays K``: each listed position is replaced by
+    the positions after the K best plays of a roll drawn for it, the opponent on roll, none
+    of them a position of the excluded folders."""
+    source, truth_set, out = tmp_path / "source", tmp_path / "truth", tmp_path / "plays"
+    start = truth.Candidate(Position.initial().id(), "contact", "start")
+    truth.choose(source, [("people", [start], 1)], None, 1, {"command": "test"})
+    after = list(truth.after_plays([start], 3, seed=5))
+    truth.choose(truth_set, [("people", after[:1], 1)], None, 1, {"command": "test"})
+    assert main(["truth", "choose", "--out", str(out), "--from-positions", str(source),
+                 "--after-plays", "3", "--seed", "5", "--natural", "--exclude", str(truth_set),
+                 "--engines", "0"]) == 0
+    chosen = truth.read_positions(out)[1]
+    assert {c.id for c in chosen} == {c.id for c in after[1:]}
+    for candidate in chosen:
+        position = Position.from_id(candidate.id)
+        assert position.pips()[1] < 167  # the player on roll now is the opponent of who moved
+        assert candidate.source.startswith("start, roll ")

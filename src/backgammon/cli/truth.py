@@ -54,6 +54,12 @@ ARGUMENTS: tuple[Argument, ...] = (
         help="choose: every turn of the .mat files a candidate, not one a game"),
     arg("--natural", action="store_true",
         help="choose: draw as the candidates come, not to the truth set's class shares"),
+    arg("--from-positions", type=Path, action="append", default=[],
+        help="choose: the positions of this folder (its positions.jsonl.gz) as candidates "
+        "of people's matches, repeatable"),
+    arg("--after-plays", type=int, default=0,
+        help="choose: each candidate of people's matches replaced by the positions after "
+        "this many best plays (0-ply) of a roll drawn for it (a label factory's)"),
     arg("--exclude", type=Path, action="append", default=[],
         help="choose: leave out the positions of this folder (the truth set's, for training "
         "labels), repeatable"),
@@ -96,8 +102,11 @@ def _choose(args: argparse.Namespace) -> int:
     people = [c for folder in args.mat_dir
               for c in truth.candidates_from_mat(
                   (p for p in folder.rglob("*") if p.is_file()), args.seed, args.skip_player,
-                  args.every_turn)
-              if c.id not in excluded]
+                  args.every_turn)]
+    people += [c for folder in args.from_positions for c in truth.read_positions(folder)[1]]
+    if args.after_plays:
+        people = list(truth.after_plays(people, args.after_plays, args.seed))
+    people = [c for c in people if c.id not in excluded]
     engines = [c for path in args.decisions for c in truth.candidates_from_decisions(path)
                if c.id not in excluded]
     header = {"command": "backgammon " + " ".join(args.argv), "people_source": args.source,

@@ -194,6 +194,37 @@ def disagreements(candidates: Sequence[Candidate], count: int) -> list[Candidate
             for gap, c in gaps[:count]]
 
 
+def after_plays(candidates: Iterable[Candidate], plays: int, seed: int) -> Iterator[Candidate]:
+    """For each candidate, one roll drawn at random and the positions after its ``plays``
+    best plays by the network's 0-ply ranking (the opponent then on roll; fewer where the
+    roll has fewer distinct results, none where it has no move): the positions whose values
+    rank a roll's plays, which is what the bot's choices rest on. A label factory's
+    candidates, not the truth set's.
+
+    >>> start = Candidate(Position.initial().id(), "contact", "start")
+    >>> after = list(after_plays([start], 3, seed=1))
+    >>> len(after), after[0].source.startswith("start, roll ")
+    (3, True)
+    """
+    from ..bot import Bot, Level
+
+    bot = Bot(level=Level.EXPERT)
+    rng = random.Random(seed)
+    for candidate in candidates:
+        position = Position.from_id(candidate.id)
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        results = list({play.result.id(): play.result
+                        for play in position.legal_plays(dice) if play.steps}.values())
+        if not results:
+            continue
+        values = bot.play_equities(results, 0)
+        for rank, index in enumerate(np.argsort(-values, kind="stable")[:plays], 1):
+            after = results[int(index)]
+            yield Candidate(after.id(), position_class(after),
+                            f"{candidate.source}, roll {dice[0]}{dice[1]}, play {rank}")
+        bot.forget()  # the candidates are many; the cache would only grow
+
+
 def choose(out: Path, groups: Sequence[tuple[str, list[Candidate], int]],
            shares: dict[str, float] | None, seed: int, header: dict[str, Any]
            ) -> list[Candidate]:
