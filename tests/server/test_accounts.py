@@ -346,6 +346,8 @@ def test_a_rated_match_needs_a_signed_in_creator_a_length_and_an_opponent_online
         ({"opponent": "computer", "length": 5}, "Only a match against another signed-in"),
         ({"opponent": "human", "length": 5}, "not one against the computer or at one screen"),
         ({"opponent": "human", "length": 5, "position": "4HPwATDgc/ABMA"}, "from the opening"),
+        # Ratable but for the hints and analyses a practice match gives both players.
+        ({"opponent": "online", "length": 5, "practice": True}, "cannot be a practice match"),
     ]
     for body, phrase in cases:
         response = client.post("/api/matches", json={**body, "rated": True}, headers=token(client))

@@ -217,6 +217,109 @@ def test_no_engine_help_reaches_an_online_match_before_it_ends(client: TestClien
     assert client.post(analysis, headers=bearer(tokens[0])).status_code in (200, 202)
 
 
+# Practice matches: engine help that both players agreed to before the first roll
+
+
+def test_a_practice_match_gives_both_players_hints_and_analyses_while_it_is_played(
+    client: TestClient,
+) -> None:
+    created, joined = online_match(client, length=3, practice=True)
+    match_id = created["id"]
+    tokens = {0: created["token"], 1: joined["token"]}
+    assert created["practice"] and state_of(client, match_id)["practice"]
+    hint = f"/api/matches/{match_id}/hint"
+    analysis = f"/api/matches/{match_id}/analysis"
+    for seat in (0, 1):
+        # Each player's own turn: their hint, and only theirs (the other's token is refused).
+        state = play_to(client, match_id, tokens,
+                        lambda s, seat=seat: s["phase"] == "move" and s["to_act"] == seat)
+        answer = client.get(hint, headers=bearer(tokens[seat]))
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["kind"] == "move" and answer.json()["version"] == state["version"]
+        refused(client, match_id, 403, f"not seat {seat}",
+                lambda seat=seat: client.get(hint, headers=bearer(tokens[1 - seat])))
+        for method in ("GET", "POST"):
+            answer = client.request(method, analysis, headers=bearer(tokens[seat]))
+            assert answer.status_code in (200, 202), answer.text
+        step = state["steps"][0]
+        act(client, match_id, tokens[seat], seat=seat, action="step",
+            **{"from": step["from"], "to": step["to"]})
+    assert not state_of(client, match_id)["match_over"]
+    # Still the players' only: a token of no seat is refused as ever.
+    refused(client, match_id, 403, "holds no seat",
+            lambda: client.get(analysis, headers=bearer("guess")))
+
+
+def test_a_match_without_the_option_keeps_the_engine_away(client: TestClient) -> None:
+    created, joined = online_match(client, length=3)
+    match_id = created["id"]
+    assert created["practice"] is False
+    state = play_to(client, match_id, {0: created["token"], 1: joined["token"]},
+                    lambda s: s["phase"] == "move")
+    token = created["token"] if state["to_act"] == 0 else joined["token"]
+    refused(client, match_id, 403, "Hints are off in an online match between people",
+            lambda: client.get(f"/api/matches/{match_id}/hint", headers=bearer(token)))
+
+
+def test_a_practice_match_is_never_rated_and_only_online(client: TestClient) -> None:
+    cases = [
+        ({"opponent": "online", "length": 5, "rated": True}, "cannot be a practice match"),
+        ({"opponent": "human"}, "online match against a person"),
+        ({"opponent": "computer"}, "online match against a person"),
+    ]
+    for body, phrase in cases:
+        response = client.post("/api/matches", json={**body, "practice": True})
+        assert response.status_code == 422, response.text
+        detail = response.json()["detail"]
+        assert isinstance(detail, str) and detail.endswith(".") and phrase in detail, detail
+    assert client.get("/api/lobby").json() == []
+    # A switch is a switch: never "yes".
+    assert client.post("/api/matches", json={"opponent": "online",
+                                             "practice": "yes"}).status_code == 422
+
+
+def test_the_invites_preview_tells_the_joiner_before_the_seat_is_taken(
+    client: TestClient,
+) -> None:
+    practice = create(client, opponent="online", practice=True, length=3, names=["Ann", "Bob"])
+    plain = create(client, opponent="online")
+    preview = client.get(f"/api/invites/{practice['invite']}")
+    assert preview.status_code == 200, preview.text
+    offer = preview.json()
+    assert (offer["creator"], offer["practice"], offer["rated"], offer["seat"],
+            offer["length"]) == ("Ann", True, False, 1, 3)
+    assert "invite" not in offer and "id" not in offer and "token" not in offer
+    assert client.get(f"/api/invites/{plain['invite']}").json()["practice"] is False
+    # Looking changes nothing: the seat is still open.
+    assert state_of(client, practice["id"])["waiting_for_opponent"]
+    join(client, practice["invite"])
+    for invite, status, phrase in ((practice["invite"], 410, "has been used"),
+                                   ("nobodys-invite", 404, "No match has this invite")):
+        response = client.get(f"/api/invites/{invite}")
+        assert response.status_code == status and phrase in response.json()["detail"]
+    assert client.get("/api/invites/not%20an%20invite").status_code == 422
+
+
+def test_the_lobby_lists_a_practice_match_as_one(client: TestClient) -> None:
+    listed = create(client, opponent="online", lobby=True, practice=True)
+    create(client, opponent="online", lobby=True)
+    lobby = {entry["id"]: entry["practice"] for entry in client.get("/api/lobby").json()}
+    assert lobby[listed["id"]] is True and sorted(lobby.values()) == [False, True]
+
+
+def test_a_practice_match_stays_one_after_a_restart(tmp_path: Path) -> None:
+    database = tmp_path / "games.sqlite"
+    with client_for(database) as client:
+        created = create(client, opponent="online", practice=True)
+    with client_for(database) as client:
+        assert client.get(f"/api/invites/{created['invite']}").json()["practice"] is True
+        joined = join(client, created["invite"])
+        assert state_of(client, created["id"])["practice"]
+        analysis = client.get(f"/api/matches/{created['id']}/analysis",
+                              headers=bearer(joined["token"]))
+        assert analysis.status_code in (200, 202), analysis.text
+
+
 # Online play
 
 

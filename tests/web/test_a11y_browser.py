@@ -131,6 +131,22 @@ def test_the_game_page_passes_the_audit(server: str, page: Any, axe: str, lang: 
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_practice_match_passes_the_audit(server: str, page: Any, axe: str, lang: str) -> None:
+    created = post(server, "/api/matches", {"opponent": "online", "practice": True})
+    # The invitation, saying what joining agrees to.
+    page.goto(f"{server}/join/{created['invite']}")
+    page.wait_for_selector("#join-practice:not([hidden])")
+    in_language(page, lang)
+    assert audit(page, axe) == []
+    # The creator's board, once the friend has come, with its notice.
+    post(server, "/api/matches/join", {"invite": created["invite"]})
+    page.goto(match_url(server, created["id"]))
+    page.wait_for_selector("#practice-note:not([hidden])")
+    in_language(page, lang)
+    assert audit(page, axe) == []
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_tutorial_passes_the_audit(server: str, page: Any, axe: str, lang: str) -> None:
     page.goto(f"{server}/tutorial/{lang}")
     page.wait_for_selector('[data-place="p24"]')

@@ -27,6 +27,9 @@ FIELDS = {
 #: What "More options" holds, for every choice.
 MORE = {"variant", "home_side", "cube", "auto_forced", "crawford", "jacoby", "beavers",
         "automatic_doubles", "position"}
+#: What "More options" adds for a friend's online game only: a practice match (a stranger's
+#: game in the lobby stays strict).
+MORE_FOR = {("friend", "online"): {"practice"}}
 #: The start button's words in each.
 START = {
     ("computer", None): "Start",
@@ -112,7 +115,8 @@ def test_each_choice_shows_its_own_fields_and_more_options_the_rest(
     more_options(desktop)
     for (choice, where), fields in FIELDS.items():
         choose(desktop, choice, where)
-        assert shown_fields(desktop) == fields | MORE, (choice, where)
+        wanted = fields | MORE | MORE_FOR.get((choice, where), set())
+        assert shown_fields(desktop) == wanted, (choice, where)
 
 
 def test_a_friends_game_is_unlisted_and_an_opponents_game_is_listed(

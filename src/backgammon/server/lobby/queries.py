@@ -1,5 +1,6 @@
-"""The database's answers about online matches: which match an invite opens, the matches
-listed in the lobby, waiting for an opponent, and the live matches spectators may watch.
+"""The database's answers about online matches: which match an invite opens and what it
+offers, the matches listed in the lobby, waiting for an opponent, and the live matches
+spectators may watch.
 
 They read the columns the matches table keeps of each match's seating (:meth:`.seats.Seating.
 columns`: the invite's digest, whether it is open, whether the lobby lists the match), which
@@ -18,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from ..accounts.ratings import Seated, seated, with_accounts
 from ..db import MatchRow, now
-from ..play.schemas import LobbyEntry
+from ..play.schemas import InviteView, LobbyEntry
 
 #: A match nobody has acted in for this long is not offered as live: its players have most
 #: likely left it (a game waits this long for nobody; a claim ends it sooner).
@@ -54,21 +55,49 @@ def _entry(
     match_id: str, created: Any, settings: dict[str, Any], record: dict[str, Any],
     accounts: Seated | None,
 ) -> LobbyEntry:
-    invite = settings["seating"]["invite"]
-    seat = invite["seat"]
+    offer = _offer(settings, record, accounts)
+    return LobbyEntry(
+        **offer.model_dump(),
+        id=match_id,
+        invite=settings["seating"]["invite"]["public"],
+        created_at=created,
+    )
+
+
+def invite_offer(engine: Engine, digest: str) -> InviteView | None:
+    """What the open invite whose digest is ``digest`` offers, None where no open invite has
+    it (one query: the accounts are joined to the match)."""
+    query = with_accounts(
+        select(MatchRow.settings, MatchRow.record).where(
+            MatchRow.invite_digest == digest, MatchRow.waiting
+        ),
+        MatchRow.id,
+    )
+    with Session(engine) as session:
+        row = session.execute(query).first()
+    if row is None:
+        return None
+    settings, record, *accounts = row
+    return _offer(settings, record, seated(*accounts))
+
+
+def _offer(
+    settings: dict[str, Any], record: dict[str, Any], accounts: Seated | None
+) -> InviteView:
+    """What a match's open invite offers, read from its row's settings and record."""
+    seating = settings["seating"]
+    seat = seating["invite"]["seat"]
     # The creator sits at the seat the invite does not give.
     creator = None if accounts is None else accounts.seats[1 - seat]
-    return LobbyEntry(
-        id=match_id,
-        invite=invite["public"],
+    return InviteView(
         creator=record["players"][1 - seat] if creator is None else creator.name,
         rating=None if creator is None else creator.rating,
         rated=accounts is not None and accounts.rated,
+        practice=bool(seating.get("practice", False)),
         seat=seat,
         length=record["length"],
         crawford=record["crawford"],
         rules=record["rules"],
-        created_at=created,
     )
 
 

@@ -1,6 +1,6 @@
-"""Online play: take the seat an invite gives, the lobby of matches waiting for an opponent,
-and the live matches to watch. The seat tokens themselves are checked by
-:func:`..play.deps.get_held`."""
+"""Online play: what an invite offers and taking the seat it gives, the lobby of matches
+waiting for an opponent, and the live matches to watch. The seat tokens themselves are
+checked by :func:`..play.deps.get_held`."""
 
 from __future__ import annotations
 
@@ -18,11 +18,19 @@ from ..accounts.ratings import Seated
 from ..accounts.sessions import Viewer
 from ..http.guards import rate_limited
 from ..play.deps import Live, MatchServiceDep, StoreDep
-from ..play.schemas import Joined, JoinMatch, LiveMatchEntry, LivePlayer, LobbyEntry, Taken
+from ..play.schemas import (
+    InviteView,
+    Joined,
+    JoinMatch,
+    LiveMatchEntry,
+    LivePlayer,
+    LobbyEntry,
+    Taken,
+)
 from ..play.seats import digest_of
 from ..play.service import SPENT
 from ..play.store import UnknownMatchError
-from .queries import find_invite, live_matches, open_matches
+from .queries import find_invite, invite_offer, live_matches, open_matches
 
 router = APIRouter(tags=["online"])
 
@@ -67,6 +75,33 @@ async def join(
         raise HTTPException(status.HTTP_404_NOT_FOUND, "No match has this invite.") from None
     seat, token = await matches.join(live, digest, account, request.name)
     return Joined(id=live.id, seat=seat, token=token)
+
+
+#: An invite in a path, of the shape a join's body takes (:class:`..play.schemas.JoinMatch`).
+Invite = Annotated[str, InPath(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
+
+
+@router.get(
+    "/api/invites/{invite}",
+    response_model=InviteView,
+    responses={
+        404: {"description": "no match has this invite"},
+        410: {"description": "the invite has been used"},
+    },
+)
+async def preview(invite: Invite, store: StoreDep) -> InviteView:
+    """What an online match's invite offers, before its seat is taken: who made the match,
+    its length and rules, whether it is rated, and whether it is a practice match (hints and
+    analyses for both players while it is played), which whoever joins agrees to. Nothing
+    changes; no token is needed (the invite is the secret)."""
+    digest = digest_of(invite)
+    offer = await run_in_threadpool(invite_offer, store.engine, digest)
+    if offer is not None:
+        return offer
+    found = await run_in_threadpool(find_invite, store.engine, digest)
+    if found is None:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, "No match has this invite.")
+    raise HTTPException(status.HTTP_410_GONE, SPENT)
 
 
 @router.post(

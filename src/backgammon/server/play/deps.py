@@ -166,8 +166,9 @@ def check_holds(held: frozenset[int], seat: int) -> None:
 def no_engine_help(live: LiveMatch, help_name: str) -> None:
     """403 while an online match between people is in play: no help of the engine (hints,
     analyses) reaches a player of it until the match is over, as on the sites people play
-    on; at one screen and against the computer the help is the player's own business."""
-    if live.seating.online and not live.match.is_over:
+    on; at one screen and against the computer the help is the player's own business, and
+    in a practice match both players agreed to it before the first roll."""
+    if live.seating.online and not live.seating.practice and not live.match.is_over:
         raise HTTPException(
             status.HTTP_403_FORBIDDEN,
             f"{help_name} are off in an online match between people until the match is over: "

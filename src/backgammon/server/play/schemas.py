@@ -97,6 +97,12 @@ class CreateMatch(_Request):
         description="a rated match (FIBS ratings): only to a length, between two signed-in "
         "players online, from the opening",
     )
+    practice: StrictBool = Field(
+        False,
+        description="online: a practice match, where both players may ask for hints and the "
+        "match's analysis while it is played (the invite's preview and the lobby tell the "
+        "joiner first); fixed at creation, never with ``rated``",
+    )
     position: Ascii | None = Field(
         None,
         max_length=100,
@@ -432,6 +438,11 @@ class SharedState(BaseModel):
     xgid: str | None
     rules: dict[str, object]
     online: bool = Field(description="the seats are played from two places")
+    practice: bool = Field(
+        False,
+        description="online: a practice match, where both players may ask for hints and "
+        "analyses while it is played",
+    )
     waiting_for_opponent: bool = Field(
         description="online: the invite is not yet taken, so no one may act"
     )
@@ -485,18 +496,28 @@ class Taken(BaseModel):
     token: str
 
 
-class LobbyEntry(BaseModel):
-    """An online match waiting for an opponent."""
+class InviteView(BaseModel):
+    """What an open invite offers, for the joiner to see before taking its seat."""
 
-    id: str
-    invite: str = Field(description="join with it (POST /api/matches/join)")
     creator: str = Field(description="the creator's name")
     rating: float | None = Field(description="a signed-in creator's rating (FIBS)")
     rated: bool = Field(False, description="the match is rated: only signed-in players join")
+    practice: bool = Field(
+        False,
+        description="a practice match: both players may ask for hints and analyses while it "
+        "is played (whoever joins agrees to it)",
+    )
     seat: int = Field(description="the seat a joining player takes")
     length: int = Field(description="0 for money play")
     crawford: bool = Field(description="the Crawford rule applies (a match)")
     rules: dict[str, object]
+
+
+class LobbyEntry(InviteView):
+    """An online match waiting for an opponent."""
+
+    id: str
+    invite: str = Field(description="join with it (POST /api/matches/join)")
     created_at: datetime
 
 

@@ -63,9 +63,9 @@ class Invite:
 
 @dataclass
 class Seating:
-    """The keys of a match's seats, whether it is played online, its open invite (None once
-    spent, or for a match that has none), and the seconds the game waits for an absent
-    online player before the other may claim (:func:`claimable_from`)."""
+    """The keys of a match's seats, whether it is played online (and as a practice match),
+    its open invite (None once spent, or for a match that has none), and the seconds the game
+    waits for an absent online player before the other may claim (:func:`claimable_from`)."""
 
     keys: list[Key] = field(default_factory=list)
     online: bool = False
@@ -79,6 +79,11 @@ class Seating:
     #: Whether the creator listed the match in the lobby, kept once its invite is spent:
     #: only such a match is offered to spectators among the live matches (:mod:`.lobby`).
     public: bool = False
+    #: An online practice match: both players may ask the engine for hints and analyses
+    #: while it is played. Fixed when the match is made, never rated: the creator chose it
+    #: and the joiner, told before taking the seat (the invite's preview, the lobby), agreed
+    #: by joining, so neither can turn it on against the other.
+    practice: bool = False
 
     def joined(self, token: str) -> Seating:
         """The seating once the open invite is spent: ``token`` holds the seat it gave.
@@ -142,6 +147,7 @@ class Seating:
             "spent": self.spent,
             "unheld": self.unheld,
             "public": self.public,
+            "practice": self.practice,
         }
 
     @classmethod
@@ -159,6 +165,7 @@ class Seating:
             spent=data.get("spent"),
             unheld=bool(data.get("unheld", False)),
             public=bool(data.get("public", False)),
+            practice=bool(data.get("practice", False)),
         )
 
 

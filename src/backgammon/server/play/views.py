@@ -130,6 +130,7 @@ def _shared(live: LiveMatch, since: int | None) -> dict[str, Any]:
         xgid=ids[1],
         rules=game.rules.to_dict(),
         online=live.seating.online,
+        practice=live.seating.practice,
         waiting_for_opponent=live.seating.invite is not None,
         unheld=live.seating.unheld,
         claim=None if claim is None else ClaimView(against=claim[0], after=claim[1]),

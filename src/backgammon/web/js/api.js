@@ -55,6 +55,12 @@ export async function createMatch(options) {
   return created;
 }
 
+/** What an invite offers before its seat is taken: its creator, length and rules, and
+ * whether it is rated or a practice match. */
+export function getInvite(invite) {
+  return request("GET", `/api/invites/${encodeURIComponent(invite)}`);
+}
+
 /** Take the seat an invite gives ({id, seat, token}); its token is kept in the browser. */
 export async function joinMatch(invite, name = "") {
   const joined = await request("POST", "/api/matches/join", name ? { invite, name } : { invite });

@@ -387,9 +387,12 @@ function render() {
   }
   $(".controls .resign").hidden = !allowed(state, "resign");
   // Once a game has ended there is something to look back on (for its players); online
-  // between people, once the match has (no engine help while it is played).
-  const ended = state.match_over || (!state.online && state.record.some((game) => game.result));
+  // between people, once the match has (no engine help while it is played), unless both
+  // agreed to a practice match.
+  const helped = !state.online || state.practice;
+  const ended = state.match_over || (helped && state.record.some((game) => game.result));
   $("#analyse-button").hidden = !ended || !seatsHeld(state.id).length;
+  $("#practice-note").hidden = !(state.online && state.practice);
   $("#watching").hidden = seatsHeld(state.id).length > 0;
   renderOnline(state);
   $("#match-info").textContent = [

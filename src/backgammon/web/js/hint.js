@@ -29,8 +29,9 @@ const $ = (selector) => document.querySelector(selector);
 function hintable(state) {
   const seat = state.to_act;
   if (state.match_over || seat === null || state.seats[seat].kind !== "human") return false;
-  // An online match between people gets no engine help until it is over (the server refuses).
-  if (state.online) return false;
+  // An online match between people gets no engine help until it is over (the server
+  // refuses), unless both players agreed to a practice match before its first roll.
+  if (state.online && !state.practice) return false;
   if (state.phase === "roll") return state.actions[seat].includes("double");
   return ["move", "confirm", "cube", "resign"].includes(state.phase);
 }

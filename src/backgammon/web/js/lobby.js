@@ -176,9 +176,11 @@ function say(node, text) {
   if (node.textContent !== text) node.textContent = text;
 }
 
-/** "Ann (rating 1512.40): Match to 5; Crawford rule; Rated". */
+/** "Ann (rating 1512.40): Match to 5; Crawford rule; Rated", or with "Practice match (hints
+ * and analysis allowed)" before whoever joins agrees to it. */
 function openText(entry) {
   const details = [kindText(entry.length), ...optionTexts(entry), entry.rated ? t("lobby.rated") : t("lobby.unrated")];
+  if (entry.practice) details.push(t("lobby.practice"));
   return t("lobby.entry", { player: playerText(entry.creator, entry.rating), details: details.join(t("lobby.separator")) });
 }
 

@@ -2,7 +2,7 @@
 // seat by an invite (/join/<invite>, or a click in the lobby: lobby.js), and the claim of a
 // game the opponent has left.
 
-import { ApiError, joinMatch, refusal } from "./api.js";
+import { ApiError, getInvite, joinMatch, refusal } from "./api.js";
 import { copyField } from "./copy.js";
 import { t } from "./i18n.js";
 import { setUpLobby, showLobby } from "./lobby.js";
@@ -39,8 +39,9 @@ function inviteLink(invite) {
   return `${location.origin}/join/${encodeURIComponent(invite)}`;
 }
 
-/** An invite's address opened: ask the joiner's name, then take the seat. */
-export function showJoin(invite) {
+/** An invite's address opened: say what it offers, ask the joiner's name, then take the
+ * seat. */
+export async function showJoin(invite) {
   // The creator opening their own link keeps their seat and waits for their friend.
   const own = matchOfInvite(invite);
   if (own) {
@@ -50,6 +51,8 @@ export function showJoin(invite) {
   }
   $("#setup").hidden = true;
   $("#play").hidden = true;
+  // A practice match is said before the join button shows: joining is agreeing to it.
+  $("#join-practice").hidden = !(await offersPractice(invite));
   $("#join").hidden = false;
   const form = $("#join-form");
   form.onsubmit = (event) => {
@@ -58,6 +61,16 @@ export function showJoin(invite) {
     join(invite, String(new FormData(form).get("player_name") || "").trim());
   };
   form.elements.namedItem("player_name").focus();
+}
+
+/** Whether `invite` is to a practice match. An invite that cannot be read says nothing
+ * here: the join itself then says why it fails (a spent or unknown invite). */
+async function offersPractice(invite) {
+  try {
+    return (await getInvite(invite)).practice;
+  } catch {
+    return false;
+  }
 }
 
 /** Take the seat `invite` gives (under `name`, if any), then show its match; a spent or

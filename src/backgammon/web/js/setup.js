@@ -38,6 +38,7 @@ export function showChoice(form) {
     node.hidden = !wanted || ("signedIn" in node.dataset && !signedIn());
   }
   offerRated(form);
+  offerPractice(form);
   const start = form.querySelector("#setup-start");
   start.dataset.msg = START[shown[shown.length - 1]];
   start.textContent = t(start.dataset.msg);
@@ -51,6 +52,17 @@ function offerRated(form) {
   const rated = field("rated");
   rated.disabled = rated.closest("[data-for]").hidden
     || !(Number(field("length").value) >= 1 && !field("position").value.trim());
+}
+
+/** Enable "Allow hints and analysis" only where the server takes it: a friend's online
+ * game (shown) that is not rated. A rated match leaves it unchecked too, so that no box
+ * looks chosen that is not sent. */
+function offerPractice(form) {
+  const practice = form.elements.namedItem("practice");
+  const rated = form.elements.namedItem("rated");
+  const ratedChosen = !rated.disabled && rated.checked;
+  if (ratedChosen) practice.checked = false;
+  practice.disabled = practice.closest("[data-for]").hidden || ratedChosen;
 }
 
 /** The options of the match `form` asks for (POST /api/matches): a friend's online game is
@@ -79,14 +91,16 @@ export function matchOptions(form) {
   return options;
 }
 
-/** What an online match adds: whether the lobby lists it, whether it is rated, and the
- * names (the creator's, else their colour's; the other seat's colour until it is taken). */
+/** What an online match adds: whether the lobby lists it, whether it is rated or a
+ * practice match, and the names (the creator's, else their colour's; the other seat's colour
+ * until it is taken). */
 function onlineOptions(data, colour, listed) {
   const colours = colour === "white" ? ["white", "black"] : ["black", "white"];
   const name = String(data.get("player_name") || "").trim();
   return {
     lobby: listed,
     rated: data.has("rated"),
+    practice: data.has("practice"),
     names: [name || t(`name.${colours[0]}`), t(`name.${colours[1]}`)],
   };
 }

@@ -47,7 +47,8 @@ async def create_match(
 
     The answer's ``token`` holds the creator's seats: both at one screen, seat 0 against the
     computer (seat 1) and online, where the ``invite`` gives seat 1 to whoever joins with it
-    (``POST /api/matches/join``, or the page's ``/join/<invite>``).
+    (``POST /api/matches/join``, or the page's ``/join/<invite>``). An online match may be a
+    ``practice`` match, with hints and analyses during play, never a rated one (422).
     """
     if request.seed is not None and not settings.allow_seed:
         raise HTTPException(
@@ -56,6 +57,7 @@ async def create_match(
             "started for tests or reproductions (BACKGAMMON_ALLOW_SEED=1).",
         )
     online = request.opponent not in ("computer", "human")
+    _refuse_unfit_practice(request, online)
     refuse_unratable(request.rated, account, request.length, online, bool(request.position))
     match = _new_match(request)
     against = request.opponent == "computer"
@@ -72,11 +74,32 @@ async def create_match(
         if invite is None
         else Invite(digest_of(invite), 1, invite if request.lobby else None),
         claim_seconds=settings.claim_seconds,
+        practice=request.practice,
     )
     live = await store.add(match, seats, request.seed, seating)
     await ratings.note_creator(live, account, request.rated)
     computer.wake(live)  # a position set up with the computer to play
     return Created(**state_of(live, 0).model_dump(), token=token, invite=invite)
+
+
+def _refuse_unfit_practice(request: CreateMatch, online: bool) -> None:
+    """422 with the reason for a practice match that cannot be one: a rated match (whose
+    ratings must come from the players' own judgement), or one not online, where hints and
+    analyses are the players' own business anyway."""
+    if not request.practice:
+        return
+    if request.rated:
+        raise HTTPException(
+            422,
+            "A rated match cannot be a practice match: in a rated match each player plays "
+            "on their own judgement, without hints or analyses.",
+        )
+    if not online:
+        raise HTTPException(
+            422,
+            "A practice match is an online match against a person: at one screen and against "
+            "the computer, hints and analyses are always there.",
+        )
 
 
 def _new_match(request: CreateMatch) -> Match:
