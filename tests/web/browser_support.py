@@ -201,14 +201,18 @@ def listen(page: Any) -> None:
     )
 
 
-def open_pages(browser: Any, count: int) -> Iterator[list[Any]]:
-    """``count`` browser contexts, each a page with no page errors (for a fixture: yields
-    the pages, then closes the contexts and checks that no page raised an error)."""
+def open_pages(
+    browser: Any, count: int, timeout: float = 15_000, **options: Any
+) -> Iterator[list[Any]]:
+    """``count`` browser contexts made with ``options`` (a 900 x 1000 viewport unless they
+    say), each a page with no page errors (for a fixture: yields the pages, then closes the
+    contexts and checks that no page raised an error)."""
+    options = {"viewport": {"width": 900, "height": 1000}, **options}
     contexts, pages, errors = [], [], []
     for _ in range(count):
-        context = browser.new_context(viewport={"width": 900, "height": 1000})
+        context = browser.new_context(**options)
         page = context.new_page()
-        page.set_default_timeout(15_000)
+        page.set_default_timeout(timeout)
         page.on("pageerror", lambda error: errors.append(str(error)))
         contexts.append(context)
         pages.append(page)
@@ -216,6 +220,13 @@ def open_pages(browser: Any, count: int) -> Iterator[list[Any]]:
     for context in contexts:
         context.close()
     assert errors == [], errors
+
+
+def open_page(browser: Any, **options: Any) -> Iterator[Any]:
+    """One page of :func:`open_pages`, for a fixture of a single page."""
+    opened = open_pages(browser, 1, 10_000, **options)
+    yield next(opened)[0]
+    next(opened, None)  # closes its context and checks that it raised no error
 
 
 def place(location: int, mover: int) -> str:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import CHROMIUM, CHROMIUM_ARGS, Running
+from browser_support import CHROMIUM, CHROMIUM_ARGS, Running, open_page
 
 
 @pytest.fixture(scope="module")
@@ -43,12 +43,5 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 900, "height": 1000})
-    opened = context.new_page()
-    opened.set_default_timeout(10_000)
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    yield opened
-    context.close()
-    assert errors == [], errors
+    yield from open_page(browser)
 

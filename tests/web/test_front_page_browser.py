@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_support import choose, more_options, open_pages, post, start
+from browser_support import choose, more_options, open_page, open_pages, post, start
 
 DESKTOP = {"width": 1280, "height": 800}
 
@@ -48,14 +48,7 @@ def pages(browser: Any) -> Iterator[list[Any]]:
 
 @pytest.fixture
 def desktop(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport=DESKTOP)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert errors == [], errors
+    yield from open_page(browser, viewport=DESKTOP)
 
 
 def shown_fields(page: Any) -> set[str]:

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_support import SEED, match_url, post, wait_version
+from browser_support import SEED, match_url, open_page, post, wait_version
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 3,
          "has_touch": True, "is_mobile": True}
@@ -17,14 +17,7 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 3,
 
 @pytest.fixture
 def phone(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(**PHONE)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert errors == [], errors
+    yield from open_page(browser, **PHONE)
 
 
 def opened(server: str, page: Any) -> None:
