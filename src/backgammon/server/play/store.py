@@ -211,9 +211,9 @@ class MatchStore:
 
     def heard(self, match_id: str, version: int) -> None:
         """Another process has written version ``version`` of the match (the relay's
-        notice): a copy kept here that is behind it, or waits for its opponent (a seat
-        taken elsewhere keeps the version), is brought up to its row in the background, so
-        that the pages watching it here see the change."""
+        notice): a copy kept here that is behind it, or that waits for its opponent (the
+        seat taken elsewhere changes its settings too), is brought up to its row in the
+        background, so that the pages watching it here see the change."""
         live = self.cached(match_id)
         if live is not None and (live.version < version or live.seating.invite is not None):
             self.refresh_soon(live)
