@@ -58,6 +58,13 @@ def ended_online(server: str) -> tuple[str, dict[int, str]]:
     return match_id, tokens
 
 
+def moved_on(page: Any, match_id: str) -> str:
+    """Wait until ``page`` has left match ``match_id`` for another: that one's id."""
+    page.wait_for_function("id => !location.search.endsWith(`=${id}`)", arg=match_id)
+    search: str = page.evaluate("location.search")
+    return search.removeprefix("?match=")
+
+
 def heard(page: Any, text: str) -> None:
     """Wait until the live region has said ``text``."""
     page.wait_for_function("text => window.heard.includes(text)", arg=text)
@@ -93,7 +100,7 @@ def test_two_players_decline_then_accept_a_rematch_and_play_it(
     bob.click("#rematch-offer")
     ann.wait_for_selector("#rematch-accept:visible")
     ann.click("#rematch-accept")
-    rematch_id = fetch_state(server, match_id)["rematch"]["id"]
+    rematch_id = moved_on(ann, match_id)
     for page in (ann, bob):
         page.wait_for_function("id => location.search === `?match=${id}`", arg=rematch_id)
         page.wait_for_selector("#game-end", state="hidden")
@@ -143,8 +150,8 @@ def test_against_the_computer_rematch_starts_the_new_match_at_once(
     page.wait_for_selector("#rematch-offer:visible")
     listen(page)
     page.click("#rematch-offer")
-    rematch_id = fetch_state(server, match_id)["rematch"]["id"]
-    page.wait_for_function("id => location.search === `?match=${id}`", arg=rematch_id)
+    rematch_id = moved_on(page, match_id)
+    assert fetch_state(server, match_id)["rematch"]["id"] == rematch_id
     heard(page, "The rematch has started.")
     page.wait_for_selector('.controls [data-action="roll"]:visible')
     assert fetch_state(server, rematch_id)["seats"][1]["kind"] == "computer"
