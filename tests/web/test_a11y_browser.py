@@ -455,3 +455,19 @@ def test_the_cube_and_a_games_end_are_heard(server: str, page: Any) -> None:
     heard = hear(page, "You offer to resign a single game", heard)
     heard = hear(page, "Computer accepts", heard)
     hear(page, "Computer wins 2 points.", heard)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_rematch_offered_passes_the_audit(
+    server: str, page: Any, axe: str, lang: str
+) -> None:
+    """The end-of-match panel of the player a rematch is offered to: its words, Accept and
+    Decline."""
+    from test_rematch_browser import ended_online, send
+
+    match_id, tokens = ended_online(server)
+    send(server, f"/api/matches/{match_id}/rematch", {"seat": 0}, tokens[0])
+    page.goto(f"{server}/?match={match_id}#token={tokens[1]}&seats=1")
+    page.wait_for_selector("#rematch-accept:visible")
+    in_language(page, lang)
+    assert audit(page, axe) == []

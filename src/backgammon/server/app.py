@@ -39,7 +39,7 @@ from .play.action_calls import ACTION_SCHEMAS
 from .play.computer import Computer
 from .play.idempotency import ActionKeys
 from .play.relay import Relay
-from .play.routes import actions, fair_dice, hints, matches, updates
+from .play.routes import actions, fair_dice, hints, matches, rematches, updates
 from .play.service import MatchService
 from .play.store import MatchStore
 from .play.watchers import Hub
@@ -222,6 +222,7 @@ def _route(app: FastAPI) -> None:
     app.include_router(lobby_routes.router)  # before matches: /api/matches/join is no match id
     app.include_router(matches.router)
     app.include_router(fair_dice.router)
+    app.include_router(rematches.router)
     app.include_router(hints.router)
     app.include_router(analysis_routes.router)
     app.include_router(engine_router)

@@ -220,6 +220,43 @@ class Ratings:
             else:
                 row.user1 = player.id
 
+    async def check_rematch(self, match_id: str, seat: int, player: Account | None) -> None:
+        """Refuse (403, with the sentence) ``player`` at ``seat`` of a rematch of the rated
+        match ``match_id``: a rated rematch is between the same two accounts, each signed in
+        (:meth:`may_rematch`)."""
+        try:
+            await run_in_threadpool(self.may_rematch, match_id, seat, player)
+        except RatedMatchError as exc:
+            raise HTTPException(403, str(exc)) from None
+
+    def may_rematch(self, match_id: str, seat: int, player: Account | None) -> None:
+        """RatedMatchError (with the sentence) unless ``player`` is the account at ``seat``
+        of match ``match_id``, where it is rated. Writes nothing."""
+        with self._transaction(None) as session:
+            row = session.get(MatchAccountRow, match_id)
+            if row is None or not row.rated:
+                return
+            if player is None or player.id != (row.user0 if seat == 0 else row.user1):
+                raise RatedMatchError(
+                    "This match was rated, and so is its rematch: sign in as the player of "
+                    "this seat first."
+                )
+
+    def rematched(
+        self, match_id: str, rematch_id: str, swapped: bool, connection: Connection
+    ) -> None:
+        """Note the accounts of match ``match_id`` at the seats of its rematch
+        ``rematch_id`` (changed over where ``swapped``), rated if the first was, in
+        ``connection``'s transaction (the rematch's start); nothing where no account sat."""
+        with self._transaction(connection) as session:
+            row = session.get(MatchAccountRow, match_id)
+            if row is None:
+                return
+            users = (row.user1, row.user0) if swapped else (row.user0, row.user1)
+            session.add(MatchAccountRow(
+                match_id=rematch_id, user0=users[0], user1=users[1], rated=row.rated
+            ))
+
     def finish(
         self, match_id: str, match: Match, connection: Connection | None = None
     ) -> RatedResultRow | None:

@@ -37,6 +37,31 @@ class SeatSettings:
         return cls(data["kind"], Level(level) if level else None)
 
 
+@dataclass(frozen=True)
+class Rematching:
+    """Where a match stands on its rematch (:mod:`.rematches`): the seat that has offered
+    one and the digest of that seat's token for it (None: no offer waits), the rematch
+    once started, the match this one is a rematch of, and the number of changes so far,
+    which a save names so that two processes never both change it."""
+
+    offered_by: int | None = None
+    offer_digest: str | None = None
+    next: str | None = None
+    of: str | None = None
+    step: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """The rematch as plain JSON values, for the match's settings."""
+        return {"offered_by": self.offered_by, "offer_digest": self.offer_digest,
+                "next": self.next, "of": self.of, "step": self.step}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Rematching:
+        """A rematch from :meth:`to_dict` (a match saved before rematches has none)."""
+        return cls(data.get("offered_by"), data.get("offer_digest"), data.get("next"),
+                   data.get("of"), int(data.get("step", 0)))
+
+
 def _set_event() -> asyncio.Event:
     event = asyncio.Event()
     event.set()
@@ -54,6 +79,8 @@ class LiveMatch:
     created_at: datetime
     #: Who holds each seat (:mod:`.seats`).
     seating: Seating = field(default_factory=Seating)
+    #: Its rematch, offered or started, and the match it is a rematch of.
+    rematch: Rematching = field(default_factory=Rematching)
     #: Serialises the actions on this match, the computer's included.
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     #: Clear while a write of this match is under way: the copy may then hold an action not
@@ -111,6 +138,7 @@ class LiveMatch:
             "seats": [seat.to_dict() for seat in self.seats],
             "seed": self.seed,
             "seating": self.seating.to_dict(),
+            "rematch": self.rematch.to_dict(),
         }
 
     def adopt(self, loaded: LiveMatch) -> None:
@@ -162,7 +190,8 @@ def as_it_was(live: LiveMatch, version: int) -> LiveMatch:
         record["dice"] = dice
     record.pop("forfeited", None)  # a claim ends the match: it is past ``version``
     return LiveMatch(
-        live.id, Match.from_dict(record), live.seats, live.seed, live.created_at, live.seating
+        live.id, Match.from_dict(record), live.seats, live.seed, live.created_at, live.seating,
+        live.rematch,
     )
 
 

@@ -390,6 +390,15 @@ class ClaimView(BaseModel):
     after: datetime = Field(description="from this time the other seat may claim")
 
 
+class RematchView(BaseModel):
+    """A match's rematch, once offered: the seat that offered it while it waits for the
+    other's answer, and the rematch's id once it has started."""
+
+    offered_by: int | None = Field(description="the seat whose offer waits for an answer")
+    id: str | None = Field(description="the rematch, once started: its seats' tokens are "
+                           "asked for with GET /api/matches/{id}/rematch")
+
+
 class SharedState(BaseModel):
     """What a state shows every seat alike: all of :class:`State` but the side its board is
     drawn from (a state's text is made of this part, made once for all the pages an action
@@ -453,6 +462,10 @@ class SharedState(BaseModel):
     claim: ClaimView | None = Field(
         description="online: when the seat the game waits for may be claimed against"
     )
+    rematch: RematchView | None = Field(
+        None, description="the match over: its rematch, offered or started (None: neither)"
+    )
+    rematch_of: str | None = Field(None, description="the match this one is a rematch of")
 
 
 class State(SharedState):
@@ -548,3 +561,25 @@ class DecisionBoard(BaseModel):
     dice: list[int] | None = Field(description="the roll to play, if rolled")
     cube_value: int
     cube_owner: int | None = Field(description="the seat owning the cube; null: centred")
+
+
+class OfferRematch(_Request):
+    """Offer a rematch, at the match's end."""
+
+    seat: Seat = Field(description="the seat that offers")
+
+
+class AnswerRematch(_Request):
+    """Answer the rematch the other seat offered."""
+
+    seat: Seat = Field(description="the seat that answers")
+    accept: StrictBool = Field(description="true starts the rematch; false declines it")
+
+
+class Rematched(BaseModel):
+    """A rematch started, for the seats of the token that asked: the new match, the seats
+    that token held in the first match have in it, and their token there."""
+
+    id: str
+    seats: list[int]
+    token: str

@@ -16,6 +16,7 @@ True
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import secrets
@@ -32,6 +33,21 @@ SECRET_LENGTH = 64
 def new_secret() -> str:
     """A fresh, unguessable token or invite."""
     return secrets.token_urlsafe(SECRET_BYTES)
+
+
+def rematch_token(token: str, match_id: str) -> str:
+    """The token that holds, in the rematch of match ``match_id``, the seats ``token`` holds
+    in that match: made from it (HMAC-SHA-256), so that only whoever holds ``token`` has it,
+    and its holder may ask for it again at any time (a page reloaded, another process).
+
+    >>> rematch_token("abc", "m1") == rematch_token("abc", "m1") != rematch_token("abc", "m2")
+    True
+    >>> len(rematch_token("abc", "m1"))
+    32
+    """
+    made = hmac.new(token.encode("utf-8", "replace"), f"rematch of {match_id}".encode(),
+                    hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(made[:SECRET_BYTES]).decode("ascii")
 
 
 def digest_of(secret: str) -> str:

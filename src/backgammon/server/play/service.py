@@ -34,9 +34,17 @@ from ..accounts.users import Account
 from .computer import Computer
 from .idempotency import ActionKeys, KeptKey, digest
 from .live import LiveMatch, as_it_was
+from .rematches import (
+    answered,
+    check_answer,
+    check_offer,
+    offered,
+    seat_in_rematch,
+    started,
+)
 from .saves import MatchChangedError
 from .schemas import ActionRequest, Claim, Play, Resign, Step
-from .seats import new_secret
+from .seats import Key, digest_of, new_secret, rematch_token
 from .store import MatchStore
 from .views import Shown, claim_refusal, claim_window
 from .watchers import Hub
@@ -65,8 +73,9 @@ class ActionOptions(Protocol):
 class MatchService:
     """Acting on the matches of one app: a person's action (:meth:`act`), a seat's seed for
     the fair dice (:meth:`add_seed`), a seat taken with an invite (:meth:`join`) or the
-    seats of an unheld match (:meth:`take`), and the save that refuses a request it cannot
-    keep (:meth:`save`)."""
+    seats of an unheld match (:meth:`take`), a rematch offered and answered
+    (:meth:`offer_rematch`, :meth:`answer_rematch`), and the save that refuses a request it
+    cannot keep (:meth:`save`)."""
 
     def __init__(
         self,
@@ -252,6 +261,95 @@ class MatchService:
                 ) from None
             self.hub.publish(live, again=True)  # no new event: the state no longer says unheld
         return seats, token
+
+    async def offer_rematch(
+        self,
+        live: LiveMatch,
+        seat: int,
+        token: str,
+        held: frozenset[int],
+        account: Account | None,
+    ) -> Response:
+        """``seat`` of ``live`` offers a rematch (:mod:`.rematches`) with ``token``, which
+        holds the seats ``held`` (``seat`` among them, checked already): between people
+        online, the offer waits for the other's answer; otherwise the rematch starts at
+        once. The answer is ``live``'s state after it (HTTPException: 409 where no offer may
+        be made now, 403 for a rated match's seat whose account is not signed in, 503 for a
+        failed save)."""
+        async with live.lock:
+            await self.store.current(live)  # an offer made elsewhere refuses this one
+            check_offer(live)
+            await self.ratings.check_rematch(live.id, seat, account)
+            before = live.rematch
+            own = Key(digest_of(rematch_token(token, live.id)), held)
+            if live.seating.online:
+                live.rematch = offered(before, seat, own.digest)
+                await self._save_rematch(live, before.step, None)
+            else:  # the computer, or both seats at one screen: no one to ask
+                await self._start_rematch(live, before.step, [own])
+            return Shown(live).response(seat)
+
+    async def answer_rematch(
+        self, live: LiveMatch, seat: int, token: str, account: Account | None, accept: bool
+    ) -> Response:
+        """``seat`` of ``live`` (held by ``token``, checked already) accepts the rematch
+        the other seat offered, which starts it, or declines it; the answer is ``live``'s
+        state after it (HTTPException: 409 where there is no offer for ``seat`` to answer,
+        403 for a rated match's seat whose account is not signed in, 503 for a failed
+        save)."""
+        async with live.lock:
+            await self.store.current(live)  # an answer made elsewhere refuses this one
+            offerer = check_answer(live, seat)
+            before = live.rematch
+            if not accept:
+                live.rematch = answered(before, None)
+                await self._save_rematch(live, before.step, None)
+                return Shown(live).response(seat)
+            # A rated match's rematch is rated: only its accounts, signed in, start it.
+            await self.ratings.check_rematch(live.id, seat, account)
+            assert before.offer_digest is not None  # kept with every offer
+            keys = [
+                Key(before.offer_digest, frozenset({seat_in_rematch(live, offerer)})),
+                Key(digest_of(rematch_token(token, live.id)),
+                    frozenset({seat_in_rematch(live, seat)})),
+            ]
+            await self._start_rematch(live, before.step, keys)
+            return Shown(live).response(seat)
+
+    async def _start_rematch(self, live: LiveMatch, step: int, keys: list[Key]) -> None:
+        """Start the rematch of ``live``, whose seats ``keys`` hold, and save both matches
+        (with the accounts at the new one's seats) in place of ``live``'s rematch change
+        number ``step``; the computer is woken there, if it is to act."""
+        new = started(live, keys)
+        live.rematch = answered(live.rematch, new.id)
+        accounts = partial(self.ratings.rematched, live.id, new.id, live.seating.online)
+        await self._save_rematch(live, step, new, accounts)
+        self.computer.wake(new)
+
+    async def _save_rematch(
+        self,
+        live: LiveMatch,
+        step: int,
+        new: LiveMatch | None,
+        also: Callable[[Connection], None] | None = None,
+    ) -> None:
+        """Save ``live``'s rematch as changed (:meth:`.store.MatchStore.save_rematch`), and
+        show it to the watching pages; or refuse the request (409, 503)."""
+        try:
+            await self.store.save_rematch(live, step, new, also)
+        except MatchChangedError:
+            raise HTTPException(
+                status.HTTP_409_CONFLICT,
+                "The rematch was offered or answered elsewhere meanwhile, so this was not "
+                "kept; look again and retry.",
+            ) from None
+        except SQLAlchemyError:
+            log.exception("the rematch of match %s could not be saved", live.id)
+            raise HTTPException(
+                status.HTTP_503_SERVICE_UNAVAILABLE,
+                "The rematch could not be saved, so it was not kept; try again.",
+            ) from None
+        self.hub.publish(live, again=True)  # no new event: the state now shows the rematch
 
     async def save(
         self,

@@ -29,6 +29,8 @@ from sqlalchemy import (
     Connection,
     Engine,
     Executable,
+    func,
+    insert,
     update,
 )
 from sqlalchemy.orm import Session
@@ -39,7 +41,7 @@ from ...game.match import Match
 from ..db import SAVING_CONNECTIONS, MatchRow, autocommitting, now
 from .copies import catch_up
 from .idempotency import KeptKey
-from .live import LiveMatch, SeatSettings, events_in
+from .live import LiveMatch, Rematching, SeatSettings, events_in
 from .saves import (
     RECORD_PAST,
     SAVE,
@@ -57,6 +59,11 @@ log = logging.getLogger(__name__)
 
 class UnknownMatchError(LookupError):
     """No match has this id."""
+
+
+def new_match_id() -> str:
+    """A new match's id: random, 16 characters."""
+    return secrets.token_urlsafe(12)
 
 
 class MatchStore:
@@ -121,7 +128,7 @@ class MatchStore:
         seating: Seating,
     ) -> LiveMatch:
         """Store a new match and keep it in memory."""
-        live = LiveMatch(secrets.token_urlsafe(12), match, seats, seed, now(), seating)
+        live = LiveMatch(new_match_id(), match, seats, seed, now(), seating)
         await self._written(self._insert, live)
         self._keep(live)
         return live
@@ -189,8 +196,9 @@ class MatchStore:
         if not (self.shared or live.stale):
             return
         # An unheld match (:attr:`.seats.Seating.unheld`) is read whole: its seats may have
-        # been taken elsewhere, which changes its settings, not its record.
-        if not (live.stale or live.seating.unheld):
+        # been taken elsewhere, which changes its settings, not its record; so is a match
+        # that is over, whose rematch may have been offered or answered elsewhere.
+        if not (live.stale or live.seating.unheld or live.match.is_over):
             record = await self._read_record_past(live.id, live.version)
             if record is None:
                 return
@@ -199,7 +207,10 @@ class MatchStore:
             # seat taken is in its settings too.
             if live.seating.invite is None and catch_up(live, record, self.shown):
                 return
-        live.adopt(await run_in_threadpool(self._load, live.id))
+        loaded = await run_in_threadpool(self._load, live.id)
+        if not live.stale and _same_end(live, loaded):
+            return  # a match over whose row holds what this copy does: nothing to show
+        live.adopt(loaded)
         self.shown(live, True)
 
     async def _read_record_past(self, match_id: str, version: int) -> dict[str, Any] | None:
@@ -211,11 +222,14 @@ class MatchStore:
 
     def heard(self, match_id: str, version: int) -> None:
         """Another process has written version ``version`` of the match (the relay's
-        notice): a copy kept here that is behind it, or that waits for its opponent (the
-        seat taken elsewhere changes its settings too), is brought up to its row in the
-        background, so that the pages watching it here see the change."""
+        notice): a copy kept here that is behind it, that waits for its opponent (the
+        seat taken elsewhere changes its settings too) or that is over (its rematch changes
+        its settings, not its version), is brought up to its row in the background, so that
+        the pages watching it here see the change."""
         live = self.cached(match_id)
-        if live is not None and (live.version < version or live.seating.invite is not None):
+        if live is not None and (
+            live.version < version or live.seating.invite is not None or live.match.is_over
+        ):
             self.refresh_soon(live)
 
     def refresh_soon(self, live: LiveMatch) -> None:
@@ -337,6 +351,44 @@ class MatchStore:
         elsewhere. On failure the match is marked stale, read again before it is next used."""
         await self._write(live, self._written, self._update_taken, live)
 
+    async def save_rematch(
+        self,
+        live: LiveMatch,
+        step: int,
+        started: LiveMatch | None,
+        also: Callable[[Connection], None] | None = None,
+    ) -> None:
+        """Write ``live``'s rematch (offered, declined, or ``started``: the new match, stored
+        and kept in memory) in place of its change number ``step``, in one transaction with
+        what ``also`` writes (the new match's accounts): MatchChangedError if the row's
+        rematch has changed meanwhile, elsewhere. On failure the match is marked stale, read
+        again from its row before it is next used."""
+        await self._write(live, self._written, self._update_rematch, live, step, started, also)
+        if started is not None:
+            self._keep(started)
+        self.saved(live.id, live.version)  # the other processes read the rematch
+
+    def _update_rematch(
+        self,
+        live: LiveMatch,
+        step: int,
+        started: LiveMatch | None,
+        also: Callable[[Connection], None] | None,
+    ) -> None:
+        kept = func.coalesce(MatchRow.settings["rematch"]["step"].as_integer(), 0)
+        with self.engine.begin() as connection:
+            if started is not None:
+                connection.execute(insert(MatchRow).values(_row_values(started)))
+            written = connection.execute(
+                update(MatchRow)
+                .where(MatchRow.id == live.id, MatchRow.version == live.version, kept == step)
+                .values(settings=live.settings(), updated_at=now())
+            )
+            if written.rowcount != 1:
+                raise MatchChangedError(live.id)
+            if also is not None:
+                also(connection)
+
     async def _write(
         self, live: LiveMatch, write: Callable[..., Awaitable[None]], *args: Any
     ) -> None:
@@ -379,19 +431,8 @@ class MatchStore:
                 raise MatchChangedError(live.id)
 
     def _insert(self, live: LiveMatch) -> None:
-        stamp = now()
         with Session(self.engine) as session, session.begin():
-            session.add(
-                MatchRow(
-                    id=live.id,
-                    created_at=stamp,
-                    updated_at=stamp,
-                    settings=live.settings(),
-                    **live.seating.columns(),
-                    record=live.match.to_dict(secrets=True),
-                    version=live.version,
-                )
-            )
+            session.add(MatchRow(**_row_values(live)))
 
     def _update(
         self,
@@ -461,4 +502,30 @@ class MatchStore:
         match = Match.from_dict(record, dice, resume=True)
         first, second = (SeatSettings.from_dict(seat) for seat in settings["seats"])
         seating = Seating.from_dict(settings.get("seating", {}))
-        return LiveMatch(match_id, match, (first, second), seed, created, seating)
+        rematch = Rematching.from_dict(settings.get("rematch", {}))
+        return LiveMatch(match_id, match, (first, second), seed, created, seating, rematch)
+
+
+def _same_end(live: LiveMatch, loaded: LiveMatch) -> bool:
+    """Whether ``live``, a match over, is as its row ``loaded`` holds it: the same version,
+    seats and rematch (all a match over may change)."""
+    return (
+        live.match.is_over
+        and loaded.version == live.version
+        and loaded.seating == live.seating
+        and loaded.rematch == live.rematch
+    )
+
+
+def _row_values(live: LiveMatch) -> dict[str, Any]:
+    """The columns of a new match's row."""
+    stamp = now()
+    return {
+        "id": live.id,
+        "created_at": stamp,
+        "updated_at": stamp,
+        "settings": live.settings(),
+        **live.seating.columns(),
+        "record": live.match.to_dict(secrets=True),
+        "version": live.version,
+    }

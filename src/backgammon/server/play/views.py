@@ -51,6 +51,7 @@ from .schemas import (
     OfferView,
     PlayedStepView,
     PointView,
+    RematchView,
     ResignationView,
     ResultView,
     SeatView,
@@ -134,7 +135,18 @@ def _shared(live: LiveMatch, since: int | None) -> dict[str, Any]:
         waiting_for_opponent=live.seating.invite is not None,
         unheld=live.seating.unheld,
         claim=None if claim is None else ClaimView(against=claim[0], after=claim[1]),
+        rematch=_rematch(live),
+        rematch_of=live.rematch.of,
     )
+
+
+def _rematch(live: LiveMatch) -> RematchView | None:
+    """The rematch of ``live`` as its state shows it; None while none is offered or started
+    (the offer's token digest is the server's alone)."""
+    rematch = live.rematch
+    if rematch.offered_by is None and rematch.next is None:
+        return None
+    return RematchView(offered_by=rematch.offered_by, id=rematch.next)
 
 
 #: A checker's step, from a point to a point, on the mover's point numbers.

@@ -122,8 +122,9 @@ class Hub:
             await self.relay.follow(match_id)
 
     def catch_up(self, live: LiveMatch, watcher: Watcher) -> None:
-        """Send ``watcher`` the state now if it has not seen it."""
-        if live.version > watcher.last:
+        """Send ``watcher`` the state now if it has not seen it; a match over's always: its
+        rematch may have been offered or answered since, at the same version."""
+        if live.version > watcher.last or live.match.is_over:
             watcher.queue.put_nowait(Shown(live).text(watcher.view, _base(watcher)))
             watcher.last = live.version
 

@@ -123,6 +123,26 @@ export function addSeed(id, seat, seed) {
   return request("POST", `/api/matches/${encodeURIComponent(id)}/seed`, { seat, seed }, id);
 }
 
+/** Offer a rematch of match `id`, over, for `seat` (started at once against the computer);
+ * the state after it, drawn from `seat`'s side. */
+export function offerRematch(id, seat) {
+  return request("POST", `/api/matches/${encodeURIComponent(id)}/rematch`, { seat }, id);
+}
+
+/** Accept (`accept`: true) or decline the rematch of match `id` offered to `seat`; the state
+ * after it. */
+export function answerRematch(id, seat, accept) {
+  return request("POST", `/api/matches/${encodeURIComponent(id)}/rematch/answer`, { seat, accept }, id);
+}
+
+/** This browser's seats in the rematch of match `id`, once started ({id, seats, token}): the
+ * token, made for this browser's own seat, is kept in the browser. */
+export async function takeRematch(id) {
+  const seated = await request("GET", `/api/matches/${encodeURIComponent(id)}/rematch`, undefined, id);
+  keepSeat(seated.id, seated.token, seated.seats);
+  return seated;
+}
+
 /** The computer's advice to the seat whose turn it is: its best plays, or its cube decision,
  * with its reasons said in `lang`. */
 export function getHint(id, view, lang) {

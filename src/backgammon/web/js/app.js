@@ -24,6 +24,7 @@ import { claimSeat, renderOnline, setUpOnline, showJoin, showLobby } from "./onl
 import {
   homeSide, language as chosenLanguage, setHomeSide, setLanguage, setTurnSound, turnSound,
 } from "./prefs.js";
+import { rematchChanged, renderRematch, sameRematch, setUpRematch } from "./rematch.js";
 import { seatOf, seatsHeld, takeSeatFromAddress } from "./seats.js";
 import { matchOptions, setUpSetup, showChoice } from "./setup.js";
 import { playTurnSound, primeSound } from "./sound.js";
@@ -279,6 +280,7 @@ function renderGameEnd(state) {
   $("#game-end-crawford").hidden = !lines.crawford;
   $("#next-game").hidden = over;
   $("#game-end-analyse").hidden = !over || !seatsHeld(state.id).length;
+  renderRematch(state);
   panel.dataset.kind = over ? "match" : "game";
   // The result and, at the match's end, its score are said with the news (announce.js).
   return [lines.why, over ? "" : lines.score, lines.crawford].filter(Boolean);
@@ -418,10 +420,11 @@ function show(incoming) {
   // The acting page may hear of its own action twice (the answer, and a push from a server
   // process other than the one that answered): draw it once. A push that runs ahead of the
   // answer it follows finds this page a version short, and withRecord has the state read.
-  // An online match's opponent taking their seat changes the state but not its version.
+  // An online match's opponent taking their seat, or a rematch offered or answered, changes
+  // the state but not its version.
   const seen = page.state && incoming.id === page.state.id ? page.state : null;
   if (seen && (incoming.version < seen.version || (incoming.version === seen.version
-    && incoming.waiting_for_opponent === seen.waiting_for_opponent))) return;
+    && incoming.waiting_for_opponent === seen.waiting_for_opponent && sameRematch(incoming, seen)))) return;
   // Answers and pushes carry only the record's changes since a version this page holds.
   const state = withRecord(incoming, seen);
   if (state === null) {
@@ -440,6 +443,7 @@ function update(state) {
   const ending = render();
   slidePlay(before, state);
   announceChange(before, state);
+  rematchChanged(before, state);
   // The turn come online: a sound too, where the player asked for one.
   if (before && before.id === state.id && !waitsForMe(before) && waitsForMe(state) && turnSound()) {
     playTurnSound();
@@ -778,6 +782,7 @@ async function main() {
     nameOf: playerName, about, resultOf: resultText, nowOf: (state) => statusParts(state).now,
   });
   setUpAnalysis({ onClose: leaveAnalysis });
+  setUpRematch({ state: () => page.state, show, open: openMatch });
   setUpFairDice({ names: playerName });
   const analyseMatch = () => {
     const id = page.state.id;

@@ -30,7 +30,8 @@ async def updates(
 
     ``view`` is the seat whose side the board is drawn from. Each state carries the match's
     ``version``, its event id: a page that reconnects names the last it saw as ``since`` and
-    is sent the state only if it has changed since, and never a state twice. With
+    is sent the state only if it has changed since, and never a state twice (a match over
+    is sent its state again: a rematch offered or answered keeps its version). With
     ``record=changes`` each state's record holds only what changed since the previous state
     sent (the first: since ``since``, or the whole record), its ``record_since`` the version
     of that state: a page that keeps what it is sent extends its record with them. A page
