@@ -25,6 +25,7 @@ from browser_support import (
     place,
     post,
     settled,
+    sign_up,
     version,
     wait_version,
 )
@@ -174,7 +175,17 @@ def test_the_account_and_player_pages_pass_the_audit(
     name = f"audit{lang}"
     post(server, "/api/accounts", {"name": name, "password": "a long enough secret"})
     page.goto(f"{server}/players/{name}?lang={lang}")
-    page.wait_for_selector("h1")
+    page.wait_for_selector("#play")
+    assert audit(page, axe) == []
+    # Signed in: the page's privacy on the account page, then the hidden page's note.
+    sign_up(page, server, f"hider{lang}")
+    page.goto(f"{server}/account?lang={lang}")
+    page.check("#privacy input[name=hidden]")
+    page.click("#privacy button[type=submit]")
+    page.wait_for_function("document.querySelector('#privacy .status').textContent !== ''")
+    assert audit(page, axe) == []
+    page.goto(f"{server}/players/hider{lang}?lang={lang}")
+    page.wait_for_selector("#hidden-note")
     assert audit(page, axe) == []
 
 

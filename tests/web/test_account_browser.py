@@ -1,5 +1,6 @@
 """Accounts in a real browser: the account page's forms sign up, in and out, a refusal is said
-on the form, and a signed-in page plays (its requests carry the CSRF token).
+on the form, a signed-in page plays (its requests carry the CSRF token), and a player hides
+their page from everyone else.
 
 The server and the browser are tests/web/test_browser.py's fixtures (Debian's chromium; skipped
 without it).
@@ -8,6 +9,8 @@ without it).
 from __future__ import annotations
 
 import secrets
+import urllib.error
+import urllib.request
 from typing import Any
 
 from browser_support import PASSWORD, choose, sign_up, start
@@ -51,3 +54,29 @@ def test_the_account_page_follows_the_language_chosen_in_the_game(
     page.click("#account-link")
     page.wait_for_function("document.documentElement.lang === 'fa'")
     assert page.get_attribute("html", "dir") == "rtl" and "lang=fa" in page.url
+
+
+def test_a_player_hides_their_page_from_everyone_else(server: str, page: Any) -> None:
+    name = "Hider" + secrets.token_hex(3)
+    sign_up(page, server, name)
+    assert not page.is_checked("#privacy input[name=hidden]")
+    page.check("#privacy input[name=hidden]")
+    page.click("#privacy button[type=submit]")
+    page.wait_for_function("document.querySelector('#privacy .status').textContent !== ''")
+    assert page.inner_text("#privacy .status") == "Saved."
+    page.reload()
+    assert page.is_checked("#privacy input[name=hidden]")  # kept on the account
+    page.click("text=Your rating and rated matches")
+    page.wait_for_selector("#hidden-note")
+    assert "Only you can see this page" in page.inner_text("#hidden-note")
+    assert page.inner_text("h1") == name
+    # Anyone else: the sentence of an unknown name, with its status.
+    try:
+        urllib.request.urlopen(f"{server}/players/{name}?lang=en", timeout=10)
+        raise AssertionError("a hidden page was shown to a guest")
+    except urllib.error.HTTPError as refused:
+        assert refused.code == 404
+        assert "There is no player by that name." in refused.read().decode()
+    page.context.clear_cookies()
+    page.reload()
+    assert page.inner_text("main p") == "There is no player by that name."

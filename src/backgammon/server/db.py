@@ -123,6 +123,8 @@ class UserRow(Base):
     #: The points of the rated matches finished.
     experience: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: Whether the player hid their page: only they may see it, and other pages do not link it.
+    hidden: Mapped[bool] = mapped_column(Boolean, server_default=false())
 
 
 class SessionRow(Base):

@@ -26,7 +26,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ...game.match import Match
 from ...ratings import rating_change
-from ..db import MatchAccountRow, RatedResultRow, UserRow, now
+from ..db import AnalysisRow, MatchAccountRow, MatchRow, RatedResultRow, UserRow, now
 from ..play.live import LiveMatch
 from .users import Account, AccountError
 
@@ -59,11 +59,33 @@ class Result:
     rating_before: float
     change: float
     finished_at: datetime
+    #: Whether the opponent hid their page (their name is shown, not linked).
+    opponent_hidden: bool = False
 
     @property
     def rating_after(self) -> float:
         """The player's rating once this match was counted."""
         return self.rating_before + self.change
+
+
+@dataclass(frozen=True)
+class Analysed:
+    """How one player played one rated match, as its analysis says (their side only): the
+    error rates in mEMG a decision, the equity lost in EMG, and the PR (500 times the error
+    a decision, eXtreme Gammon's), each as :func:`backgammon.analysis.report.to_json` gives
+    them."""
+
+    match_id: str
+    opponent: str
+    opponent_hidden: bool
+    length: int
+    won: bool
+    finished_at: datetime
+    checker: float
+    cube: float
+    overall: float
+    equity_lost: float
+    pr: float | None
 
 
 @dataclass(frozen=True)
@@ -345,17 +367,13 @@ class Ratings:
         rated = RatedResultRow
         with Session(self.engine) as session:
             rows = session.execute(
-                select(rated, opponent.name)
-                .join(
-                    opponent,
-                    ((rated.user0 == account.id) & (opponent.id == rated.user1))
-                    | ((rated.user1 == account.id) & (opponent.id == rated.user0)),
-                )
+                select(rated, opponent.name, opponent.hidden)
+                .join(opponent, _against(account, opponent))
                 .order_by(RatedResultRow.id.desc())
                 .limit(most)
             ).all()
         results = []
-        for row, opponent_name in rows:
+        for row, opponent_name, opponent_hidden in rows:
             seat = 0 if row.user0 == account.id else 1
             results.append(
                 Result(
@@ -366,9 +384,61 @@ class Ratings:
                     rating_before=row.rating0 if seat == 0 else row.rating1,
                     change=row.change0 if seat == 0 else row.change1,
                     finished_at=row.finished_at,
+                    opponent_hidden=opponent_hidden,
                 )
             )
         return results
+
+    def analysed(self, account: Account, most: int = 50) -> list[Analysed]:
+        """How ``account`` played their rated matches that have a finished analysis of the
+        whole match, the latest first (at most ``most``): one query, which reads only the
+        reports' statistics of the players, not their decisions."""
+        opponent = aliased(UserRow)
+        rated = RatedResultRow
+        with Session(self.engine) as session:
+            rows = session.execute(
+                select(rated, opponent.name, opponent.hidden, AnalysisRow.result["players"])
+                .join(opponent, _against(account, opponent))
+                .join(AnalysisRow, AnalysisRow.id == rated.match_id)
+                .join(MatchRow, MatchRow.id == rated.match_id)
+                # An analysis made while the match was played is of part of it only.
+                .where(AnalysisRow.status == "done", AnalysisRow.version == MatchRow.version)
+                .order_by(rated.id.desc())
+                .limit(most)
+            ).all()
+        return [_analysed(account, *row) for row in rows]
+
+
+def _against(account: Account, opponent: type[UserRow]) -> SQLColumnExpression[bool]:
+    """The join of a rated result to the account that played ``account`` in it."""
+    rated = RatedResultRow
+    return ((rated.user0 == account.id) & (opponent.id == rated.user1)) | (
+        (rated.user1 == account.id) & (opponent.id == rated.user0)
+    )
+
+
+def _analysed(
+    account: Account, row: RatedResultRow, opponent: str, opponent_hidden: bool,
+    players: list[dict[str, Any]],
+) -> Analysed:
+    """``account``'s side of a rated match, from the report's statistics of its players
+    (seat 0 first)."""
+    seat = 0 if row.user0 == account.id else 1
+    side = players[seat]
+    overall = side["overall"]
+    return Analysed(
+        match_id=row.match_id,
+        opponent=opponent,
+        opponent_hidden=opponent_hidden,
+        length=row.length,
+        won=row.winner == seat,
+        finished_at=row.finished_at,
+        checker=side["checker"]["error_rate_memg"],
+        cube=side["cube"]["error_rate_memg"],
+        overall=overall["error_rate_memg"],
+        equity_lost=overall["error_total_emg"],
+        pr=overall.get("pr"),
+    )
 
 
 async def get_ratings(request: Request) -> Ratings:

@@ -6,16 +6,17 @@ import contextlib
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Request, Response, status
-from pydantic import BaseModel, ConfigDict, Field, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 from starlette.concurrency import run_in_threadpool
 
 from ..db import utc
 from ..http.guards import RateLimits, rate_limited
 from ..play.deps import SettingsDep
-from .ratings import Ratings, RatingsDep
+from .ratings import Analysed, Ratings, RatingsDep, Result
 from .sessions import (
     SESSION_COOKIE,
     Sessions,
+    SignedIn,
     Viewer,
     clear_cookies,
     csrf_token,
@@ -73,14 +74,42 @@ class ResultView(BaseModel):
     change: float
     rating_after: float
     finished: str = Field(description="when it ended, ISO 8601 in UTC")
+    opponent_hidden: bool = Field(description="the opponent hid their page")
+
+
+class AnalysedView(BaseModel):
+    """How the player played a rated match, from its analysis (their side only)."""
+
+    match: str
+    opponent: str
+    opponent_hidden: bool = Field(description="the opponent hid their page")
+    length: int
+    won: bool
+    finished: str = Field(description="when it ended, ISO 8601 in UTC")
+    checker: float = Field(description="the checker plays' error rate, mEMG a decision")
+    cube: float = Field(description="the cube decisions' error rate, mEMG a decision")
+    overall: float = Field(description="the error rate of all decisions, mEMG a decision")
+    equity_lost: float = Field(description="the errors' total, in EMG")
+    pr: float | None = Field(description="500 times the error a decision (XG's PR)")
 
 
 class PlayerView(AccountView):
-    """A player's page: their rating, and their rated matches (the latest first), whose
-    ``rating_after`` are the rating's history."""
+    """A player's page: their rating, their rated matches (the latest first), whose
+    ``rating_after`` are the rating's history, and how they played those analysed (the
+    latest 50 first)."""
 
     created: str
+    hidden: bool = Field(description="the player hid their page: only they see this")
     results: list[ResultView]
+    analysed: list[AnalysedView]
+
+
+class Privacy(BaseModel):
+    """Whether the signed-in player's page is hidden from everyone else."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    hidden: StrictBool
 
 
 SessionsDep = Annotated[Sessions, Depends(get_sessions)]
@@ -192,30 +221,68 @@ async def sign_out(request: Request, response: Response, sessions: SessionsDep) 
     clear_cookies(response)
 
 
-@router.get("/players/{name}", responses={404: {"description": "no such player"}})
-async def player(name: PlayerName, accounts: AccountsDep, ratings: RatingsDep) -> PlayerView:
-    """A player's rating, experience and rated matches, the latest first."""
-    return await run_in_threadpool(player_view, accounts, ratings, name)
+@router.put("/account/privacy", responses={401: {"description": "nobody is signed in"}})
+async def set_privacy(body: Privacy, account: SignedIn, accounts: AccountsDep) -> Privacy:
+    """Hide the signed-in player's page from everyone else (``hidden``: true), or show it
+    again. A hidden page answers 404, as for no such player, to all but its owner."""
+    changed = await run_in_threadpool(accounts.hide, account, body.hidden)
+    return Privacy(hidden=changed.hidden)
 
 
-def player_view(accounts: Accounts, ratings: Ratings, name: str) -> PlayerView:
-    """The player called ``name`` and their results; 404 if there is none."""
+@router.get("/players/{name}", responses={404: {"description": "no such player, or one who "
+                                                 "hid their page from all but themselves"}})
+async def player(
+    name: PlayerName, accounts: AccountsDep, ratings: RatingsDep, viewer: Viewer
+) -> PlayerView:
+    """A player's rating, experience, rated matches, the latest first, and how they played
+    those with a finished analysis."""
+    return await run_in_threadpool(player_view, accounts, ratings, name, viewer)
+
+
+def player_view(
+    accounts: Accounts, ratings: Ratings, name: str, viewer: Account | None = None
+) -> PlayerView:
+    """The player called ``name`` and their results; 404 if there is none, or if they hid
+    their page and ``viewer`` is not they (the same answer, so that it says nothing)."""
     account = accounts.named(name)
-    if account is None:
+    if account is None or (account.hidden and (viewer is None or viewer.id != account.id)):
         raise HTTPException(status.HTTP_404_NOT_FOUND, "There is no player by that name.")
-    results = [
-        ResultView(
-            match=result.match_id,
-            opponent=result.opponent,
-            length=result.length,
-            won=result.won,
-            rating_before=result.rating_before,
-            change=result.change,
-            rating_after=result.rating_after,
-            finished=utc(result.finished_at).isoformat(),
-        )
-        for result in ratings.results(account)
-    ]
     return PlayerView(
-        **_view(account).model_dump(), created=utc(account.created_at).isoformat(), results=results
+        **_view(account).model_dump(),
+        created=utc(account.created_at).isoformat(),
+        hidden=account.hidden,
+        results=[_result(result) for result in ratings.results(account)],
+        analysed=[_analysed(played) for played in ratings.analysed(account)],
+    )
+
+
+def _result(result: Result) -> ResultView:
+    """A rated match as the API gives it."""
+    return ResultView(
+        match=result.match_id,
+        opponent=result.opponent,
+        length=result.length,
+        won=result.won,
+        rating_before=result.rating_before,
+        change=result.change,
+        rating_after=result.rating_after,
+        finished=utc(result.finished_at).isoformat(),
+        opponent_hidden=result.opponent_hidden,
+    )
+
+
+def _analysed(played: Analysed) -> AnalysedView:
+    """An analysed match as the API gives it."""
+    return AnalysedView(
+        match=played.match_id,
+        opponent=played.opponent,
+        opponent_hidden=played.opponent_hidden,
+        length=played.length,
+        won=played.won,
+        finished=utc(played.finished_at).isoformat(),
+        checker=played.checker,
+        cube=played.cube,
+        overall=played.overall,
+        equity_lost=played.equity_lost,
+        pr=played.pr,
     )

@@ -27,14 +27,14 @@ from __future__ import annotations
 import re
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Annotated
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import Depends, Request
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -80,11 +80,13 @@ class Account:
     rating: float
     experience: int
     created_at: datetime
+    #: Whether the player hid their page (:meth:`Accounts.hide`).
+    hidden: bool = False
 
     @classmethod
     def of(cls, row: UserRow) -> Account:
         """The account of a ``users`` row."""
-        return cls(row.id, row.name, row.rating, row.experience, row.created_at)
+        return cls(row.id, row.name, row.rating, row.experience, row.created_at, row.hidden)
 
 
 def check_name(name: str) -> str:
@@ -207,6 +209,7 @@ class Accounts:
             rating=START_RATING,
             experience=START_EXPERIENCE,
             created_at=now(),
+            hidden=False,
         )
         try:
             with Session(self.engine, expire_on_commit=False) as session, session.begin():
@@ -244,6 +247,12 @@ class Accounts:
                 select(UserRow).where(UserRow.name_key == name.lower())
             ).one_or_none()
             return None if row is None else Account.of(row)
+
+    def hide(self, account: Account, hidden: bool) -> Account:
+        """Hide ``account``'s page, or show it again (call in a worker thread)."""
+        with Session(self.engine) as session, session.begin():
+            session.execute(update(UserRow).where(UserRow.id == account.id).values(hidden=hidden))
+        return replace(account, hidden=hidden)
 
     def _verify(self, hashed: str, password: str) -> bool:
         try:

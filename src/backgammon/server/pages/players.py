@@ -1,5 +1,6 @@
-"""The account page (sign up, sign in, sign out) and each player's page (rating, its history,
-rated matches), rendered by the server in the page's language.
+"""The account page (sign up, sign in, sign out, the page's privacy) and each player's page
+(rating, its history, rated matches, how well they played those analysed), rendered by the
+server in the page's language. A page its player hid is shown to them only, with a note.
 
 The words are the game's catalogue's (``web/messages/<lang>.json``, the keys ``account.*``
 and ``player.*``; a word a catalogue lacks is said in English, as on the game's page). The
@@ -20,7 +21,7 @@ from fastapi.responses import HTMLResponse
 from starlette.concurrency import run_in_threadpool
 
 from ..accounts.ratings import RatingsDep
-from ..accounts.routes import PlayerName, PlayerView, player_view
+from ..accounts.routes import AnalysedView, PlayerName, PlayerView, ResultView, player_view
 from ..accounts.sessions import SESSION_COOKIE, Viewer, set_cookies
 from ..accounts.users import NAME_LENGTHS, PASSWORD_LENGTHS, AccountsDep
 from .languages import LANGUAGES
@@ -87,6 +88,7 @@ async def account_page(request: Request, account: Viewer, lang: Lang = None) -> 
     own = {"signed_in": None} if account is None else {
         "signed_in": words["account.signedInAs"].format(name=account.name),
         "own_page": f"/players/{quote(account.name)}?lang={code}",
+        "hidden": account.hidden,
     }
     response = HTMLResponse(_page(
         "account.html", code, words["account.title"], script=True,
@@ -102,13 +104,14 @@ async def account_page(request: Request, account: Viewer, lang: Lang = None) -> 
 @router.get("/players/{name}", response_class=HTMLResponse)
 async def player_page(
     name: PlayerName, request: Request, accounts: AccountsDep, ratings: RatingsDep,
-    lang: Lang = None,
+    viewer: Viewer, lang: Lang = None,
 ) -> HTMLResponse:
-    """A player's rating, experience, rating history and rated matches."""
+    """A player's rating, experience, rating history, rated matches and how well they played
+    them; a hidden page is "not found" to all but its player."""
     code = page_language(lang, request.headers.get("accept-language", ""))
     words = catalogue(code)
     try:
-        player = await run_in_threadpool(player_view, accounts, ratings, name)
+        player = await run_in_threadpool(player_view, accounts, ratings, name, viewer)
     except HTTPException:
         missing = _page("player.html", code, words["player.notFound"], facts=None)
         return HTMLResponse(missing, status_code=404)
@@ -129,6 +132,11 @@ REFUSALS = ("wrong", "taken", "invalid", "busy", "failed")
 #: The columns of a player's results.
 HEADS = ("player.date", "player.opponent", "player.length", "player.result", "player.change",
          "player.after")
+#: The columns of how well they played each analysed match.
+PLAY_HEADS = ("player.date", "player.opponent", "player.length", "player.result",
+              "player.checker", "player.cube", "player.overall", "player.pr")
+#: How many of the latest analysed matches the trend sets against all of them.
+RECENT = 10
 
 
 def _page(template: str, lang: str, title: str, script: bool = False, **values: Any) -> str:
@@ -159,18 +167,60 @@ def _player(player: PlayerView, lang: str) -> dict[str, Any]:
     }
     results = [
         {
-            "date": result.finished[:10],
-            "opponent": result.opponent,
-            "opponent_page": f"/players/{quote(result.opponent)}?lang={lang}",
-            "length": number(result.length, lang, places=0),
-            "outcome": words["player.won"] if result.won else words["player.lost"],
+            **_match(result, words, lang),
             "change": number(result.change, lang, signed=True),
             "after": number(result.rating_after, lang),
         }
         for result in player.results
     ]
     chart = _chart(player, words, lang) if player.results else None
-    return {"facts": facts, "results": results, "chart": chart, "heads": HEADS}
+    return {"facts": facts, "results": results, "chart": chart, "heads": HEADS,
+            "hidden": player.hidden, **_play(player.analysed, words, lang)}
+
+
+def _match(played: ResultView | AnalysedView, words: dict[str, str], lang: str
+           ) -> dict[str, Any]:
+    """A match's date, opponent (linked unless they hid their page), length and result."""
+    return {
+        "date": played.finished[:10],
+        "opponent": played.opponent,
+        "opponent_page": None if played.opponent_hidden
+        else f"/players/{quote(played.opponent)}?lang={lang}",
+        "length": number(played.length, lang, places=0),
+        "outcome": words["player.won"] if played.won else words["player.lost"],
+    }
+
+
+def _play(analysed: list[AnalysedView], words: dict[str, str], lang: str) -> dict[str, Any]:
+    """How well they played: each analysed match's error rates (mEMG a decision) and PR,
+    the trend (the mean overall rate of the latest matches against all), and its line."""
+    rows = [
+        {
+            **_match(played, words, lang),
+            "figures": [number(value, lang, places=1) for value in (
+                played.checker, played.cube, played.overall)],
+            "pr": "" if played.pr is None else number(played.pr, lang, places=1),
+        }
+        for played in analysed
+    ]
+    if not analysed:
+        return {"play": rows, "play_heads": PLAY_HEADS, "trend": None, "play_chart": None}
+    rates = [played.overall for played in analysed]
+    recent = rates[:RECENT]
+    trend = words["player.trend"].format(
+        recent=number(len(recent), lang, places=0),
+        recentRate=number(sum(recent) / len(recent), lang, places=1),
+        all=number(len(rates), lang, places=0),
+        allRate=number(sum(rates) / len(rates), lang, places=1),
+    )
+    oldest_first = rates[::-1]
+    play_chart = None if len(rates) < 2 else {
+        **_line(oldest_first),
+        "label": words["player.playChart"].format(
+            first=number(oldest_first[0], lang, places=1),
+            last=number(oldest_first[-1], lang, places=1)),
+    }
+    return {"play": rows, "play_heads": PLAY_HEADS, "trend": trend, "play_chart": play_chart}
 
 
 def _chart(player: PlayerView, words: dict[str, str], lang: str) -> dict[str, str]:
@@ -178,15 +228,21 @@ def _chart(player: PlayerView, words: dict[str, str], lang: str) -> dict[str, st
     text alternative says where it starts and ends, and the table below holds every value."""
     oldest_first = player.results[::-1]
     ratings = [oldest_first[0].rating_before, *(result.rating_after for result in oldest_first)]
-    low, high = min(ratings), max(ratings)
-    span = (high - low) or 1.0
-    width, height = 320, 120
-    step = width / (len(ratings) - 1)
-    points = " ".join(
-        f"{index * step:.1f},{height - (rating - low) / span * height:.1f}"
-        for index, rating in enumerate(ratings)
-    )
     label = words["player.chart"].format(
         first=number(ratings[0], lang), last=number(ratings[-1], lang)
     )
-    return {"box": f"-4 -4 {width + 8} {height + 8}", "points": points, "label": label}
+    return {**_line(ratings), "label": label}
+
+
+def _line(values: list[float]) -> dict[str, str]:
+    """``values`` (two or more) as an SVG polyline's points from left to right, the highest
+    at the top, and the viewBox that holds them with room for the stroke."""
+    low, high = min(values), max(values)
+    span = (high - low) or 1.0
+    width, height = 320, 120
+    step = width / (len(values) - 1)
+    points = " ".join(
+        f"{index * step:.1f},{height - (value - low) / span * height:.1f}"
+        for index, value in enumerate(values)
+    )
+    return {"box": f"-4 -4 {width + 8} {height + 8}", "points": points}

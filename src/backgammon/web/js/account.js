@@ -1,4 +1,5 @@
-// The account page: sends the sign-in and sign-up forms to the API, and signs out. The page's
+// The account page: sends the sign-in and sign-up forms to the API, the page's privacy, and
+// signs out. The page's
 // words come from the server, in its language; a refusal's sentence rides on its form.
 
 import { csrfHeaders } from "./csrf.js";
@@ -40,6 +41,26 @@ async function submit(event) {
   }
 }
 
+/** Hide the player's page, or show it again, and say whether it was saved. */
+async function savePrivacy(event) {
+  event.preventDefault();
+  const form = event.target;
+  const said = form.querySelector(".status");
+  said.textContent = "";
+  let saved = false;
+  try {
+    const response = await fetch("/api/account/privacy", {
+      method: "PUT",
+      headers: { "Content-Type": "application/json", ...csrfHeaders() },
+      body: JSON.stringify({ hidden: form.elements.hidden.checked }),
+    });
+    saved = response.ok;
+  } catch {
+    saved = false; // no answer: the network
+  }
+  said.textContent = saved ? form.dataset.saved : form.dataset.failed;
+}
+
 async function signOut() {
   await fetch("/api/session", { method: "DELETE", headers: csrfHeaders() }).catch(() => null);
   location.reload();
@@ -56,4 +77,5 @@ if (chosen && !params.has("lang") && chosen !== document.documentElement.lang) {
 for (const form of document.querySelectorAll("form.account-form")) {
   form.addEventListener("submit", submit);
 }
+document.querySelector("#privacy")?.addEventListener("submit", savePrivacy);
 document.querySelector("#sign-out")?.addEventListener("click", signOut);
