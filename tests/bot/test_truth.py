@@ -145,3 +145,8 @@ def test_a_factory_may_label_the_positions_after_each_candidates_best_plays(
         position = Position.from_id(candidate.id)
         assert position.pips()[1] < 167  # the player on roll now is the opponent of who moved
         assert candidate.source.startswith("start, roll ")
+    # The plays of one roll are one group, rolled out with the same dice.
+    assert len({c.group for c in chosen}) == 1 and chosen[0].group is not None
+    settings = truth.Settings(target_se=1.0, max_trials=36, truncate=1)
+    assert truth.label(out, settings) == 2
+    assert len({row["seed"] for row in truth.read_labels(out)}) == 1

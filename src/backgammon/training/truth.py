@@ -20,9 +20,10 @@ Two steps, each resumable and kept in one folder (``data/truth`` by default):
   settings, the seed, the seconds it took and the networks that played (a digest of their
   file). Bear-offs the table answers exactly take the table's value (no trials).
 
-The dice of position ``i`` come from the seed and ``i`` alone, in blocks of 324 trials with
-stratified first two rolls (trials 0..1295 cover each pair of first rolls once), so a label
-does not depend on how the run was cut or spread over processes.
+The dice of position ``i`` come from the seed and ``i`` alone (or, for a group of positions
+rolled out with common dice, from the seed and the group's name), in blocks of 324 trials
+with stratified first two rolls (trials 0..1295 cover each pair of first rolls once), so a
+label does not depend on how the run was cut or spread over processes.
 
 >>> from backgammon import Position
 >>> position_class(Position.initial())
@@ -104,11 +105,15 @@ def _pips(side: np.ndarray) -> int:
 
 @dataclass(frozen=True)
 class Candidate:
-    """A position offered to the truth set: its Position ID, class and where it came from."""
+    """A position offered to the truth set: its Position ID, class and where it came from;
+    ``group``: positions of one group are rolled out with the same dice (the positions after
+    the plays of one roll, :func:`after_plays`: common dice make the differences between
+    their values, which rank the plays, far less noisy than the values themselves)."""
 
     id: str
     cls: str
     source: str
+    group: str | None = None
 
 
 def candidates_from_mat(paths: Iterable[Path], seed: int, skip_players: Sequence[str] = (),
@@ -221,7 +226,8 @@ def after_plays(candidates: Iterable[Candidate], plays: int, seed: int) -> Itera
         for rank, index in enumerate(np.argsort(-values, kind="stable")[:plays], 1):
             after = results[int(index)]
             yield Candidate(after.id(), position_class(after),
-                            f"{candidate.source}, roll {dice[0]}{dice[1]}, play {rank}")
+                            f"{candidate.source}, roll {dice[0]}{dice[1]}, play {rank}",
+                            f"{candidate.id} {dice[0]}{dice[1]}")
         bot.forget()  # the candidates are many; the cache would only grow
 
 
@@ -242,7 +248,7 @@ def choose(out: Path, groups: Sequence[tuple[str, list[Candidate], int]],
     groups_header = {name: len(candidates) for name, candidates, _ in groups}
     _write_lines(out / "positions.jsonl.gz",
                  [{**header, "candidates": groups_header, "shares": shares, "seed": seed}]
-                 + [asdict(c) for c in chosen])
+                 + [{k: v for k, v in asdict(c).items() if v is not None} for c in chosen])
     return chosen
 
 
@@ -351,7 +357,7 @@ def _label_one(task: tuple[int, Candidate, Settings, str]) -> dict[str, Any]:
                    probabilities=[round(float(v), 6) for v in outputs], se=[0.0] * 5,
                    equity=round(float(outputs @ _EQUITY - 1.0), 6), equity_se=0.0)
     else:
-        seed = (settings.seed + index * _SEED_STEP) % 2**63
+        seed = _seed(settings.seed, index, candidate.group)
         kernel = Kernel.shipped()
         values = np.zeros((0, 5))
         while True:
@@ -375,6 +381,19 @@ def _label_one(task: tuple[int, Candidate, Settings, str]) -> dict[str, Any]:
                    equity_se=round(equity_se, 6))
     row.update(networks=digest, seconds=round(time.perf_counter() - start, 2))
     return row
+
+
+def _seed(seed: int, index: int, group: str | None) -> int:
+    """The dice's seed of position ``index`` of a list: from ``seed`` and its index, or, in a
+    ``group`` (:attr:`Candidate.group`), from the group's name, the same for all its positions.
+
+    >>> _seed(1, 0, "a 31") == _seed(1, 7, "a 31") != _seed(1, 7, "a 42")
+    True
+    """
+    if group is None:
+        return (seed + index * _SEED_STEP) % 2**63
+    digest = hashlib.sha256(group.encode()).digest()
+    return (seed + int.from_bytes(digest[:8], "big")) % 2**63
 
 
 def _filters(plies: int) -> tuple[Any, ...]:
