@@ -81,8 +81,10 @@ class Running:
         from backgammon.server import Settings, create_app
         from backgammon.server.settings import sqlite_url
 
+        # The pages are tested here, not the limits (tests/server test those): the browser
+        # tests, all from one address, sign up more than ten accounts a minute.
         unlimited = {"create_rate": None, "hint_rate": None, "action_rate": None,
-                     "upload_rate": None}
+                     "upload_rate": None, "signin_rate": None}
         settings = Settings(
             database_url=sqlite_url(database), computer_pause=0.05, allow_seed=True,
             **{**unlimited, **options},
