@@ -15,7 +15,8 @@ returns.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import partial
 from typing import Protocol
 
@@ -335,20 +336,13 @@ class MatchService:
     ) -> None:
         """Save ``live``'s rematch as changed (:meth:`.store.MatchStore.save_rematch`), and
         show it to the watching pages; or refuse the request (409, 503)."""
-        try:
+        with _refusing_failed_saves(
+            live.id,
+            "The rematch was offered or answered elsewhere meanwhile, so this was not kept; "
+            "look again and retry.",
+            "The rematch could not be saved, so it was not kept; try again.",
+        ):
             await self.store.save_rematch(live, step, new, also)
-        except MatchChangedError:
-            raise HTTPException(
-                status.HTTP_409_CONFLICT,
-                "The rematch was offered or answered elsewhere meanwhile, so this was not "
-                "kept; look again and retry.",
-            ) from None
-        except SQLAlchemyError:
-            log.exception("the rematch of match %s could not be saved", live.id)
-            raise HTTPException(
-                status.HTTP_503_SERVICE_UNAVAILABLE,
-                "The rematch could not be saved, so it was not kept; try again.",
-            ) from None
         self.hub.publish(live, again=True)  # no new event: the state now shows the rematch
 
     async def save(
@@ -361,20 +355,27 @@ class MatchService:
         """Save ``live`` in place of version ``before`` (with the action's ``key`` and what
         ``also`` writes: :meth:`.store.MatchStore.save`), or refuse the request (409,
         503)."""
-        try:
+        with _refusing_failed_saves(
+            live.id,
+            "The match was changed elsewhere meanwhile, so the action was not kept; look "
+            "again and retry.",
+            "The game could not be saved, so the action was not kept; try again.",
+        ):
             await self.store.save(live, before, key=key, also=also)
-        except MatchChangedError:
-            raise HTTPException(
-                status.HTTP_409_CONFLICT,
-                "The match was changed elsewhere meanwhile, so the action was not kept; "
-                "look again and retry.",
-            ) from None
-        except SQLAlchemyError:
-            log.exception("match %s could not be saved", live.id)
-            raise HTTPException(
-                status.HTTP_503_SERVICE_UNAVAILABLE,
-                "The game could not be saved, so the action was not kept; try again.",
-            ) from None
+
+
+@contextmanager
+def _refusing_failed_saves(match_id: str, changed: str, failed: str) -> Iterator[None]:
+    """A save's failures as the request's refusals: 409 with ``changed`` where the row was
+    changed elsewhere meanwhile (:class:`MatchChangedError`), 503 with ``failed`` where the
+    database failed (logged)."""
+    try:
+        yield
+    except MatchChangedError:
+        raise HTTPException(status.HTTP_409_CONFLICT, changed) from None
+    except SQLAlchemyError:
+        log.exception("match %s could not be saved", match_id)
+        raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, failed) from None
 
 
 def _check_open(live: LiveMatch, action: ActionRequest) -> None:
