@@ -169,11 +169,12 @@ class Parts:
 
 
 def _matches(engine: Engine, settings: Settings) -> tuple[Hub, MatchStore]:
-    """The pages watching the matches and the matches in memory, and between them, where other
-processes serve the same matches (Redis), the relay: the store tells it of each save, the
-hub follows the matches watched here through it, and what it hears of another process's save
-brings this copy up to its row (:meth:`MatchStore.heard`). Its callbacks are called only
-once it has started (the app's start), when ``hub`` and ``store`` are made."""
+    """The pages watching the matches and the matches in memory, and between them, where
+    other processes serve the same matches (Redis), the relay: the store tells it of each
+    save, the hub follows the matches watched here through it, and what it hears of another
+    process's save brings this copy up to its row (:meth:`MatchStore.heard`). Its callbacks
+    are called only once it has started (the app's start), when ``hub`` and ``store`` are
+    made."""
     relay = None
     if settings.redis_url is not None:
         relay = Relay(

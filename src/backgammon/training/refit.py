@@ -258,9 +258,11 @@ def refit(settings: Settings) -> dict[str, Any]:
     return log
 
 
-def fit_passes(network: Network, x: Array, targets: Array, rows: NDArray[np.int64],
-          held: Callable[[Network], dict[str, float]], settings: Settings,
-          start_validation: dict[str, float]) -> tuple[Network, list[dict[str, Any]], int]:
+def fit_passes(
+    network: Network, x: Array, targets: Array, rows: NDArray[np.int64],
+    held: Callable[[Network], dict[str, float]], settings: Settings,
+    start_validation: dict[str, float],
+) -> tuple[Network, list[dict[str, Any]], int]:
     """Passes of minibatch steps over ``rows`` of ``x`` (a row as often as it is listed), the
     learning rate falling linearly from ``lr`` to a tenth of it, ``held`` logged after each;
     returns the network of the lowest held-out loss (:func:`held_out_loss`; the last pass's

@@ -6,7 +6,7 @@ the process keeps beside it (its lock, its views, its tasks).
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime
 from typing import Any, Literal
 
@@ -52,8 +52,7 @@ class Rematching:
 
     def to_dict(self) -> dict[str, Any]:
         """The rematch as plain JSON values, for the match's settings."""
-        return {"offered_by": self.offered_by, "offer_digest": self.offer_digest,
-                "next": self.next, "of": self.of, "step": self.step}
+        return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Rematching:

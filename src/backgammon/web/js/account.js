@@ -1,6 +1,6 @@
 // The account page: sends the sign-in and sign-up forms to the API, the page's privacy, and
-// signs out. The page's
-// words come from the server, in its language; a refusal's sentence rides on its form.
+// signs out. The page's words come from the server, in its language; a refusal's sentence
+// rides on its form.
 
 import { csrfHeaders } from "./csrf.js";
 import { LANGUAGES } from "./i18n.js";
