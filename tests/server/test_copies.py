@@ -19,6 +19,7 @@ from backgammon.game import Act, Action
 from backgammon.game.match import Match
 from backgammon.server.db import make_engine, migrate
 from backgammon.server.play.live import LiveMatch, SeatSettings
+from backgammon.server.play.rematches import offered
 from backgammon.server.play.saves import MatchChangedError
 from backgammon.server.play.seats import Seating
 from backgammon.server.play.store import MatchStore
@@ -63,9 +64,10 @@ async def begun(one: MatchStore, other: MatchStore) -> tuple[LiveMatch, LiveMatc
 
 def counted_reads(store: MatchStore) -> list[str]:
     """The rows ``store`` reads from now on, in order: ``"whole"`` for a match read whole,
-    ``"record"`` for its row asked whether it moved on (its record returned if so)."""
+    ``"record"`` for its row asked whether it moved on (its record returned if so),
+    ``"settings"`` for its version and settings asked for."""
     reads: list[str] = []
-    load, record = store._load, store._record_past
+    load, record, settings = store._load, store._record_past, store._settings
 
     def loaded(match_id: str) -> LiveMatch:
         reads.append("whole")
@@ -75,7 +77,12 @@ def counted_reads(store: MatchStore) -> list[str]:
         reads.append("record")
         return record(match_id, version)
 
+    def asked(match_id: str) -> tuple[int, dict[str, Any]] | None:
+        reads.append("settings")
+        return settings(match_id)
+
     store._load, store._record_past = loaded, recorded  # type: ignore[method-assign]
+    store._settings = asked  # type: ignore[method-assign]
     return reads
 
 
@@ -148,6 +155,41 @@ def test_a_copy_whose_row_began_a_new_game_is_read_whole(tmp_path: Path) -> None
     live, copy, reads = asyncio.run(scenario())
     assert reads == ["record", "whole"] and shown == [True]
     assert copy.version == live.version and same(copy, live)
+
+
+def test_a_match_over_is_read_whole_only_once_its_settings_change(tmp_path: Path) -> None:
+    """A match over changes only its settings (a rematch offered or answered elsewhere):
+    its copy asks the row for its version and settings, and is read whole, and shown, only
+    when they differ from its own; one unchanged is not replayed at each use."""
+    one, other, _ = two_stores(tmp_path)
+    shown: list[bool] = []
+    other.shown = lambda _live, again: shown.append(again)
+
+    async def scenario() -> tuple[list[str], LiveMatch, LiveMatch]:
+        live = await one.add(Match(1, dice=FairMatchDice()), HUMANS, None, Seating())
+        async with live.lock:
+            game, before = live.match.game, live.version
+            while game.dice is None:  # an opening roll may be a tie
+                game.roll(0 if game.player_to_act is None else game.player_to_act)
+            game.resign(game.on_roll)
+            game.accept(1 - game.on_roll)
+            await one.save(live, before)
+        assert live.match.is_over
+        copy = await other.get(live.id)
+        reads = counted_reads(other)
+        await brought_up(other, copy)
+        await brought_up(other, copy)
+        async with live.lock:
+            step = live.rematch.step
+            live.rematch = offered(live.rematch, 0, "d1g3st")
+            await one.save_rematch(live, step, None)
+        await brought_up(other, copy)
+        await brought_up(other, copy)
+        return reads, live, copy
+
+    reads, live, copy = asyncio.run(scenario())
+    assert reads == ["settings", "settings", "settings", "whole", "settings"]
+    assert shown == [True] and copy.rematch == live.rematch
 
 
 def test_a_copy_whose_save_failed_is_read_whole(tmp_path: Path) -> None:

@@ -124,11 +124,19 @@ def test_psycopgs_own_save_writes_what_sqlalchemy_writes(postgres_engine: Engine
             with pytest.raises(MatchChangedError):  # on version 0 again: nothing written
                 await saves.save({**values, "match_id": "by-driver", "the_key": "b"}, True)
             # A copy's question to its row: the record where the row is at another version.
-            return [await saves.record_past("by-driver", version) for version in (0, 1)]
+            past = [await saves.record_past("by-driver", version) for version in (0, 1)]
+            # A match over's question: its version and settings (none for no such match).
+            asked = [await saves.settings(each) for each in ("by-driver", "no-such-match")]
+            return past + asked
         finally:
             await saves.close()
 
-    assert asyncio.run(saved()) == [match.to_dict(secrets=True), None]
+    answers = asyncio.run(saved())
+    with engine.connect() as connection:
+        settings = connection.execute(
+            select(MatchRow.settings).where(MatchRow.id == "by-driver")
+        ).scalar()
+    assert answers == [match.to_dict(secrets=True), None, (1, settings), None]
     for table in ("matches", "action_keys"):
         assert rows(engine, table, "by-driver") == rows(engine, table, "by-sqlalchemy") != []
     with engine.connect() as connection:  # the record as JSON, not a JSON string of it

@@ -62,6 +62,11 @@ SAVE = (
 RECORD_PAST = select(_MATCHES.c.record).where(
     _MATCHES.c.id == bindparam("match_id"), _MATCHES.c.version != bindparam("version")
 )
+#: A match's version and settings: the question to the row of a match over or unheld, whose
+#: settings (a seat taken, a rematch offered) may change elsewhere without its version.
+SETTINGS = select(_MATCHES.c.version, _MATCHES.c.settings).where(
+    _MATCHES.c.id == bindparam("match_id")
+)
 
 
 def keeping(dialect: str) -> tuple[UpdateBase, UpdateBase | None]:
@@ -244,6 +249,7 @@ class AsyncDriverSaves:
         self._save = _Prepared.of(SAVE, dialect)
         self._keep = _Prepared.of(keep, dialect)
         self._record_past = _Prepared.of(RECORD_PAST, dialect)
+        self._settings = _Prepared.of(SETTINGS, dialect)
         url = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
         # Every connection made at the start and kept: a pool that grew on demand made its
         # saves wait for a new connection (a backend started, its catalogs read) at the first
@@ -277,15 +283,23 @@ class AsyncDriverSaves:
         """The match's record where its row holds another version than ``version``, else
         None (:data:`RECORD_PAST`), read on the same connections: from the event loop, a
         read costs less than in a worker thread through SQLAlchemy's engine."""
-        statement = self._record_past
-        values = {"match_id": match_id, "version": version}
+        row = await self._read(self._record_past, {"match_id": match_id, "version": version})
+        return None if row is None else cast(dict[str, Any], row[0])
+
+    async def settings(self, match_id: str) -> tuple[int, dict[str, Any]] | None:
+        """The match's version and settings (:data:`SETTINGS`), None for no such match, read
+        as :meth:`record_past` reads."""
+        row = await self._read(self._settings, {"match_id": match_id})
+        return None if row is None else (int(row[0]), cast(dict[str, Any], row[1]))
+
+    async def _read(self, statement: _Prepared, values: dict[str, Any]) -> tuple[Any, ...] | None:
+        """The first row ``statement`` reads with ``values``, if any."""
         try:
             async with self._pool.connection() as connection:
                 cursor = await connection.execute(statement.sql, statement.bound(values))
-                row = await cursor.fetchone()
+                return await cursor.fetchone()
         except psycopg.Error as exc:  # the pool's timeout too
             raise DBAPIError.instance(statement.sql, None, exc, psycopg.Error) from exc
-        return None if row is None else cast(dict[str, Any], row[0])
 
     async def close(self) -> None:
         """Close the pool's connections."""

@@ -45,6 +45,7 @@ from .live import LiveMatch, Rematching, SeatSettings, events_in
 from .saves import (
     RECORD_PAST,
     SAVE,
+    SETTINGS,
     AsyncDriverSaves,
     DriverSaves,
     MatchChangedError,
@@ -192,13 +193,18 @@ class MatchStore:
         asked whether it holds another version than this copy (one statement, which returns
         the record only then), and a copy behind it takes the events it lacks from that
         record, one at a time, each shown (:attr:`shown`). A copy that cannot (its save
-        failed, a seat taken elsewhere, a game begun there) is read whole."""
+        failed, a seat taken elsewhere, a game begun there) is read whole. A match over or
+        unheld is asked for its version and settings instead, and read whole only where
+        they differ from the copy's."""
         if not (self.shared or live.stale):
             return
-        # An unheld match (:attr:`.seats.Seating.unheld`) is read whole: its seats may have
-        # been taken elsewhere, which changes its settings, not its record; so is a match
-        # that is over, whose rematch may have been offered or answered elsewhere.
-        if not (live.stale or live.seating.unheld or live.match.is_over):
+        if live.seating.unheld or live.match.is_over:
+            # An unheld match's seats may have been taken elsewhere, and a match over may
+            # have had its rematch offered or answered there: either changes its settings,
+            # not its version, so the row's settings are asked for instead.
+            if not live.stale and await self._holds_row(live):
+                return
+        elif not live.stale:
             record = await self._read_record_past(live.id, live.version)
             if record is None:
                 return
@@ -207,11 +213,23 @@ class MatchStore:
             # seat taken is in its settings too.
             if live.seating.invite is None and catch_up(live, record, self.shown):
                 return
-        loaded = await run_in_threadpool(self._load, live.id)
-        if not live.stale and _same_end(live, loaded):
-            return  # a match over whose row holds what this copy does: nothing to show
-        live.adopt(loaded)
+        live.adopt(await run_in_threadpool(self._load, live.id))
         self.shown(live, True)
+
+    async def _holds_row(self, live: LiveMatch) -> bool:
+        """Whether ``live`` holds what its row does: the same version, seats and rematch."""
+        if self._saves is not None and self._saves_loop is asyncio.get_running_loop():
+            row = await self._saves.settings(live.id)
+        else:
+            row = await run_in_threadpool(self._settings, live.id)
+        if row is None:
+            raise UnknownMatchError(live.id)
+        version, settings = row
+        return (
+            version == live.version
+            and Seating.from_dict(settings.get("seating", {})) == live.seating
+            and Rematching.from_dict(settings.get("rematch", {})) == live.rematch
+        )
 
     async def _read_record_past(self, match_id: str, version: int) -> dict[str, Any] | None:
         """:meth:`_record_past`: from the event loop on PostgreSQL's asyncio connections
@@ -489,6 +507,13 @@ class MatchStore:
             ).scalar()
         return record
 
+    def _settings(self, match_id: str) -> tuple[int, dict[str, Any]] | None:
+        """The match's version and settings (:data:`.saves.SETTINGS`), None for no such
+        match."""
+        with self._alone.connect() as connection:
+            row = connection.execute(SETTINGS, {"match_id": match_id}).one_or_none()
+        return None if row is None else (row.version, row.settings)
+
     def _load(self, match_id: str) -> LiveMatch:
         with Session(self.engine) as session:
             row = session.get(MatchRow, match_id)
@@ -504,17 +529,6 @@ class MatchStore:
         seating = Seating.from_dict(settings.get("seating", {}))
         rematch = Rematching.from_dict(settings.get("rematch", {}))
         return LiveMatch(match_id, match, (first, second), seed, created, seating, rematch)
-
-
-def _same_end(live: LiveMatch, loaded: LiveMatch) -> bool:
-    """Whether ``live``, a match over, is as its row ``loaded`` holds it: the same version,
-    seats and rematch (all a match over may change)."""
-    return (
-        live.match.is_over
-        and loaded.version == live.version
-        and loaded.seating == live.seating
-        and loaded.rematch == live.rematch
-    )
 
 
 def _row_values(live: LiveMatch) -> dict[str, Any]:
