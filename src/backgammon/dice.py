@@ -23,7 +23,7 @@ import re
 import secrets
 from collections import deque
 from collections.abc import Iterable
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from .errors import InvalidDiceError
 
@@ -35,6 +35,21 @@ ALL_ROLLS: tuple[Dice, ...] = tuple((a, b) for a in range(1, 7) for b in range(1
 ROLL_CHANCES: tuple[float, ...] = tuple((1 if a == b else 2) / 36 for a, b in ALL_ROLLS)
 
 _ROLLS = frozenset((a, b) for a in range(1, 7) for b in range(1, 7))
+
+
+def check_die(die: object) -> int:
+    """Return ``die``, one die's number, or raise :class:`InvalidDiceError` saying why.
+
+    >>> check_die(5)
+    5
+    >>> check_die(7)
+    Traceback (most recent call last):
+    ...
+    backgammon.errors.InvalidDiceError: A die shows a number from 1 to 6; got 7.
+    """
+    if type(die) is not int or not 1 <= die <= 6:
+        raise InvalidDiceError(f"A die shows a number from 1 to 6; got {die!r}.")
+    return die
 
 
 def check_dice(dice: Iterable[int]) -> Dice:
@@ -71,6 +86,15 @@ class DiceSource(Protocol):
         ...
 
 
+@runtime_checkable
+class ForeseenDice(Protocol):
+    """Dice whose next roll is known before it is drawn (seeded, entered and fair dice)."""
+
+    def peek(self) -> Dice:
+        """The next roll, left to be drawn."""
+        ...
+
+
 class SecureDice:
     """Dice from the operating system's secure random numbers: the default."""
 
@@ -100,6 +124,18 @@ class SeededDice:
     def roll(self) -> Dice:
         self.drawn += 1
         return (self._random.randint(1, 6), self._random.randint(1, 6))
+
+    def peek(self) -> Dice:
+        """The next roll, left to be drawn.
+
+        >>> dice = SeededDice(7)
+        >>> dice.peek() == dice.roll(), dice.drawn
+        (True, 1)
+        """
+        state = self._random.getstate()
+        roll = (self._random.randint(1, 6), self._random.randint(1, 6))
+        self._random.setstate(state)
+        return roll
 
     def resume(self, rolls_drawn: int) -> None:
         """Set the dice to where they stand after ``rolls_drawn`` rolls from the seed,
@@ -142,8 +178,14 @@ class ManualDice:
         return len(self._pending)
 
     def roll(self) -> Dice:
+        roll = self.peek()
+        self._pending.popleft()
+        return roll
+
+    def peek(self) -> Dice:
+        """The next roll entered, left to be drawn."""
         if not self._pending:
             raise InvalidDiceError(
                 "No dice have been entered: type the two numbers the dice show."
             )
-        return self._pending.popleft()
+        return self._pending[0]

@@ -169,13 +169,18 @@ class FairDice:
         self.seeds = (seeds[0], seeds[1])
 
     def roll(self) -> Dice:
+        roll = self.peek()
+        self.drawn += 1
+        return roll
+
+    def peek(self) -> Dice:
+        """The next roll, number ``drawn + 1``, left to be drawn."""
         if self._server_seed is None:
             raise FairDiceError(
                 "These dice were read from a record that does not reveal the server seed, "
                 "so they cannot roll."
             )
-        self.drawn += 1
-        return derive_roll(self._server_seed, self.seeds, self.drawn)
+        return derive_roll(self._server_seed, self.seeds, self.drawn + 1)
 
     def resume(self, rolls_drawn: int) -> None:
         """Go on as if ``rolls_drawn`` rolls had been drawn: the next is number

@@ -112,14 +112,17 @@ def test_a_live_match_shows_its_score_and_leaves_the_list_when_over(client: Test
     created = create(client, opponent="online", lobby=True, length=3, names=["Ann", "Player"])
     match_id = created["id"]
     joined = join(client, created["invite"], name="Bob")
-    act(client, match_id, created["token"], seat=0, action="roll")  # the opening: seat 1 moves
+    tokens = (created["token"], joined["token"])
+    # The opening roll, each player throwing their own die: seat 1 moves.
+    act(client, match_id, tokens[0], seat=0, action="roll")
+    act(client, match_id, tokens[1], seat=1, action="roll")
     act(client, match_id, joined["token"], seat=1, action="resign", level=1)
     act(client, match_id, created["token"], seat=0, action="accept")
     assert [entry["score"] for entry in live(client)] == [[1, 0]]
     while (state := client.get(f"/api/matches/{match_id}").json())["phase"] == "opening":
-        act(client, match_id, created["token"], seat=0, action="roll")  # again after a tie
+        seat = 0 if state["to_act"] is None else state["to_act"]  # again after a tie
+        act(client, match_id, tokens[seat], seat=seat, action="roll")
     mover = state["to_act"]
-    tokens = (created["token"], joined["token"])
     act(client, match_id, tokens[mover], seat=mover, action="resign", level=3)
     act(client, match_id, tokens[1 - mover], seat=1 - mover, action="accept")
     assert client.get(f"/api/matches/{match_id}").json()["match_over"]

@@ -347,7 +347,14 @@ def test_an_invite_gives_the_other_seat_once(client: TestClient) -> None:
     # Each token acts for its own seat, and only in turn.
     refused(client, match_id, 403, "not seat 0",
             post_action(client, match_id, bearer(joined["token"]), seat=0, action="roll"))
-    state = act(client, match_id, joined["token"], seat=1, action="roll")  # the opening
+    # The opening roll: each player throws their own die, and a die thrown is not thrown
+    # again by the same player.
+    state = act(client, match_id, joined["token"], seat=1, action="roll")
+    assert state["thrown"]["seat"] == 1 and state["to_act"] == 0
+    refused(client, match_id, 409, "has thrown their die",
+            post_action(client, match_id, bearer(joined["token"]), seat=1, action="roll"))
+    state = act(client, match_id, created["token"], seat=0, action="roll")
+    assert state["thrown"] is None and state["phase"] == "move"  # 5-4: no tie with this seed
     waits, step = state["to_act"], state["steps"][0]
     tokens = {0: created["token"], 1: joined["token"]}
     refused(client, match_id, 409, f"seat {waits}'s turn",
@@ -401,6 +408,8 @@ def test_a_game_waits_for_an_absent_player_then_may_be_claimed(tmp_path: Path) -
         match_id = created["id"]
         tokens = {0: created["token"], 1: joined["token"]}
         state = play_to(client, match_id, tokens, lambda s: s["to_act"] == 1)
+        # Seat 0 has thrown their opening die: the game waits for seat 1 to throw theirs.
+        assert state["phase"] == "opening" and state["thrown"]["seat"] == 0
         assert "claim" in state["actions"][0] and "claim" not in state["actions"][1]
         refused(client, match_id, 409, "while it waits for the other player",
                 post_action(client, match_id, bearer(tokens[1]), seat=1, action="claim"))

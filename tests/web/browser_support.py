@@ -154,6 +154,30 @@ def fetch_state(base: str, match_id: str, view: int | None = None) -> dict[str, 
     return data
 
 
+def act_with(base: str, match_id: str, token: str, action: dict[str, Any]) -> dict[str, Any]:
+    """Make ``action`` (its seat in it) through the API with a seat's ``token``, on the
+    match's version now: the state after."""
+    body = {**action, "version": fetch_state(base, match_id)["version"]}
+    request = urllib.request.Request(
+        f"{base}/api/matches/{match_id}/actions", data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"},
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        data: dict[str, Any] = json.load(response)
+    return data
+
+
+def throw_opening(base: str, match_id: str, tokens: dict[int, str]) -> dict[str, Any]:
+    """The opening roll of an online match through the API, each player throwing their own
+    die with their seat's token (seat 0 first; again after a tie): the state once a player
+    is to move."""
+    state = fetch_state(base, match_id)
+    while state["phase"] == "opening":
+        seat = 0 if state["to_act"] is None else state["to_act"]
+        state = act_with(base, match_id, tokens[seat], {"seat": seat, "action": "roll"})
+    return state
+
+
 #: The password of the accounts the tests sign up.
 PASSWORD = "a long pass phrase"
 

@@ -20,8 +20,10 @@ from browser_support import (
     Running,
     choose,
     fetch_state,
+    match_url,
     more_options,
     open_pages,
+    post,
     screenshot,
     start,
     wait_version,
@@ -30,6 +32,8 @@ from browser_support import (
 #: Each side has four checkers left in its home board (pips 7 and 9), seat 0 to roll: a game
 #: of a few turns.
 SHORT_RACE = "TQAAYAUAAAAAAA"
+#: Seat 0 throws a 4 and seat 1 a 5 at the opening roll.
+SEED = 11
 #: A guard against a game that never ends, never a measure.
 MOST_ACTIONS = 80
 
@@ -193,15 +197,18 @@ def test_a_game_joined_from_the_lobby_and_claimed_from_a_player_who_left(
         with urllib.request.urlopen(running.url + "/api/lobby", timeout=10) as lobby:
             assert json.load(lobby) == []  # the seat is taken
 
-        # The opening roll; then the one who is not to move claims the game of the other,
-        # who has left (the claim's time is none on this server).
+        # The opening roll, each player throwing their own die from their page; then the
+        # one who is not to move claims the game of the other, who has left (the claim's
+        # time is none on this server).
+        players = {0: first, 1: second}
         state = fetch_state(running.url, match_id, 0)
         while state["phase"] == "opening":  # again after a tie
-            first.click("#board", position={"x": 20, "y": 20})
-            wait_version(first, state["version"] + 1)
+            seat = 0 if state["to_act"] is None else state["to_act"]
+            players[seat].click("#board", position={"x": 20, "y": 20})
+            wait_version(players[seat], state["version"] + 1)
             state = fetch_state(running.url, match_id, 0)
         absent = state["to_act"]
-        claimer = {0: first, 1: second}[1 - absent]
+        claimer = players[1 - absent]
         claimer.wait_for_selector(".controls .claim:not([hidden])")
         assert {0: first, 1: second}[absent].is_hidden(".controls .claim")
         claimer.click('[data-claim="game"]')
@@ -218,3 +225,45 @@ def test_a_game_joined_from_the_lobby_and_claimed_from_a_player_who_left(
             "() => document.querySelector('#status').textContent.includes('You had left')")
     finally:
         running.stop()
+
+
+def test_each_player_throws_their_own_opening_die(server: str, contexts: list[Any]) -> None:
+    """RULES.md, Starting the game: each player rolls one die. The first thrown shows in its
+    player's half of every board, and the game waits for the other's."""
+    first, second, spectator = contexts
+    created = post(server, "/api/matches", {"opponent": "online", "names": ["Ann", "Player"],
+                                             "length": 3, "seed": SEED})
+    match_id = created["id"]
+    bob = post(server, "/api/matches/join", {"invite": created["invite"], "name": "Bob"})
+    first.goto(match_url(server, match_id))
+    second.goto(f"{server}/?match={match_id}#token={bob['token']}&seats=1")
+    spectator.goto(f"{server}/?match={match_id}")
+    for page in contexts:
+        wait_version(page, 1)  # Bob's seat taken
+
+    first.click('.controls [data-action="roll"]')
+    for page in contexts:
+        wait_version(page, 2)
+    for page, mine in ((first, True), (second, False), (spectator, True)):
+        dice = page.locator("#board .dice")
+        assert (dice.get_attribute("data-dice"), dice.get_attribute("data-thrown")) == ("4", "0")
+        # Ann's die in her half: the right one on her board and the spectator's (drawn from
+        # seat 0's side), the left one on Bob's.
+        board, face = page.locator("#board").bounding_box(), dice.locator(".die-face")
+        die = face.bounding_box()
+        assert board is not None and die is not None
+        assert (die["x"] > board["x"] + board["width"] / 2) == mine
+    assert "You rolled 4; Bob to roll their die." in first.inner_text("#status")
+    assert "Ann rolled 4. Your turn: roll your die." in second.inner_text("#status")
+    assert "Ann rolled 4; Bob to roll their die." in spectator.inner_text("#status")
+    assert first.is_hidden('.controls [data-action="roll"]')
+
+    # Bob throws his, a 5: the opening roll is made, and he moves first with 5-4.
+    second.click('.controls [data-action="roll"]')
+    for page in contexts:
+        wait_version(page, 3)
+    state = fetch_state(server, match_id, 1)
+    assert (state["phase"], state["to_act"], state["thrown"]) == ("move", 1, None)
+    assert [die["value"] for die in state["dice"]] == [5, 4]
+    second.wait_for_selector("#board .is-source")
+    assert first.locator("#board .dice").get_attribute("data-dice") == "5,4"

@@ -47,10 +47,12 @@ def invite_a_friend(page: Any, practice: bool) -> tuple[str, str]:
     return page.url.split("match=")[1], page.input_value("#invite-link")
 
 
-def roll_the_opening(server: str, page: Any, match_id: str) -> dict[str, Any]:
-    """Roll the opening (again after a tie) on ``page``: the state once a player is on roll."""
+def roll_the_opening(server: str, pages: list[Any], match_id: str) -> dict[str, Any]:
+    """Roll the opening (again after a tie), each player throwing their own die from their
+    page (``pages`` by seat): the state once a player is on roll."""
     state = fetch_state(server, match_id, 0)
     while state["phase"] == "opening":
+        page = pages[0 if state["to_act"] is None else state["to_act"]]
         page.click("#board", position={"x": 20, "y": 20})
         wait_version(page, state["version"] + 1)
         state = fetch_state(server, match_id, 0)
@@ -101,7 +103,7 @@ def test_both_players_see_a_practice_match_and_get_hints(server: str, pages: lis
     for page in pages:
         page.wait_for_selector("#practice-note:not([hidden])")
         assert page.inner_text("#practice-note") == MESSAGES["practice.notice"]
-    state = roll_the_opening(server, first, match_id)
+    state = roll_the_opening(server, pages, match_id)
     mover, other = pages[state["to_act"]], pages[1 - state["to_act"]]
     for page in pages:
         wait_version(page, state["version"])
@@ -125,7 +127,7 @@ def test_a_match_without_the_option_keeps_the_hint_hidden(
     second.click("#join-form button[type=submit]")
     second.wait_for_function("id => location.search === `?match=${id}`", arg=match_id)
     first.wait_for_selector("#invite", state="hidden")
-    state = roll_the_opening(server, first, match_id)
+    state = roll_the_opening(server, pages, match_id)
     for page in pages:
         wait_version(page, state["version"])
         assert page.is_hidden("#hint-button") and page.is_hidden("#practice-note")

@@ -90,8 +90,10 @@ def test_a_page_that_lost_its_connection_shows_each_missed_event_once(
     line.drop()
     first.wait_for_function(
         "() => document.querySelector('#message').textContent.includes('reconnecting')")
-    # Bob wins the opening roll (5-4), plays it step by step and confirms: several events
-    # Ann's page does not hear of, while it keeps trying to reconnect and is refused.
+    # Each throws their opening die; Bob wins the opening roll (5-4), plays it step by step
+    # and confirms: several events Ann's page does not hear of, while it keeps trying to
+    # reconnect and is refused.
+    act(server, match_id, created["token"], {"seat": 0, "action": "roll"})
     act(server, match_id, bob["token"], {"seat": 1, "action": "roll"})
     while "roll" not in (state := fetch_state(server, match_id, 1))["actions"][0]:
         if "confirm" in state["actions"][1]:

@@ -19,6 +19,7 @@ from browser_support import (
     open_pages,
     post,
     screenshot,
+    throw_opening,
     wait_version,
 )
 
@@ -49,7 +50,7 @@ def ended_online(server: str) -> tuple[str, dict[int, str]]:
     joined = post(server, "/api/matches/join", {"invite": created["invite"]})
     tokens = {0: created["token"], 1: joined["token"]}
     actions = f"/api/matches/{match_id}/actions"
-    state = send(server, actions, {"seat": 0, "action": "roll", "version": 1}, tokens[0])
+    state = throw_opening(server, match_id, tokens)
     mover = state["to_act"]
     state = send(server, actions, {"seat": mover, "action": "resign", "level": 1,
                                    "version": state["version"]}, tokens[mover])
@@ -114,10 +115,13 @@ def test_two_players_decline_then_accept_a_rematch_and_play_it(
         assert page.inner_text('.player[data-side="bottom"] .name') == "You"
         assert page.inner_text('.player[data-side="top"] .name') == other
 
-    # Ann rolls the opening from her page; the one who won it moves from theirs.
+    # Each throws their opening die from their own page; the one who won it moves.
     ann.click('.controls [data-action="roll"]')
     for page in (ann, bob):
         wait_version(page, 1)
+    bob.click('.controls [data-action="roll"]')
+    for page in (ann, bob):
+        wait_version(page, 2)
     state = fetch_state(server, rematch_id)
     mover = state["to_act"]
     page = bob if mover == 0 else ann

@@ -8,7 +8,15 @@ import json
 import urllib.request
 from typing import Any
 
-from browser_support import SEED, TOKENS, fetch_state, match_url, post, wait_version
+from browser_support import (
+    SEED,
+    TOKENS,
+    act_with,
+    fetch_state,
+    match_url,
+    post,
+    wait_version,
+)
 
 COUNT_SOUNDS = """() => {
   window.sounds = 0;
@@ -56,7 +64,9 @@ def test_the_turn_sound_is_off_until_asked_for_and_kept(server: str, page: Any) 
     page.evaluate(COUNT_SOUNDS)
     assert not page.is_checked("#turn-sound")  # off by default
 
-    # Bob wins the opening roll (5-4) and plays it: Ann's turn comes, and no sound (off).
+    # Each throws their opening die; Bob wins the opening roll (5-4) and plays it: Ann's
+    # turn comes, and no sound (off).
+    act_with(server, match_id, ann, {"seat": 0, "action": "roll"})
     state = play_turn(server, match_id, 1, bob["token"])
     assert state["to_act"] == 0
     wait_version(page, state["version"])

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from ..cube import CubeContext, MatchScore, jacoby_applies
-from ..dice import Dice, DiceSource, SecureDice, SeededDice
+from ..dice import Dice, DiceSource, ForeseenDice, SecureDice, SeededDice
 from ..errors import BackgammonError, IllegalPlayError, InvalidDiceError
 from ..fairdice import FairDice
 from ..moves import Play
@@ -36,12 +36,14 @@ from .rules import (
 from .setup import SetUp
 
 #: The actions :meth:`Game.legal_actions` probes in each phase, in :class:`Action`'s order:
-#: those the phase allows (the check refuses the others first), less a pass (the game's own),
-#: a seed for the dice and a seat taken (not moves).
+#: those the phase allows (the check refuses the others first), less a pass and an opening
+#: die thrown alone (the game's own records of a player's roll), a seed for the dice and a
+#: seat taken (not moves).
 _PROBED: dict[Phase, tuple[Action, ...]] = {
     phase: tuple(
         action for action in Action
-        if action in ALLOWED[phase] and action not in (Action.PASS, Action.SEED, Action.JOIN)
+        if action in ALLOWED[phase]
+        and action not in (Action.PASS, Action.THROW, Action.SEED, Action.JOIN)
     )
     for phase in Phase
 }
@@ -128,6 +130,9 @@ class Game(NamedActions):
         self.cube_owner: int | None = None
         self.cube_turned = False
         self.automatic_doubles = 0
+        #: The seat that has thrown its opening die, and the die, while the game waits for
+        #: the other's (:attr:`Rules.own_opening_dice`).
+        self.thrown: tuple[int, int] | None = None
         self.offer: Offer | None = None
         self.resignation: Resignation | None = None
         self.turn: Turn | None = None
@@ -177,7 +182,10 @@ class Game(NamedActions):
 
     @property
     def player_to_act(self) -> int | None:
-        """The seat the game waits for (None at the opening roll, which either may make)."""
+        """The seat the game waits for (None at the opening roll, which either may make,
+        until one has thrown their own die)."""
+        if self.phase is Phase.OPENING and self.thrown is not None:
+            return 1 - self.thrown[0]
         if self.phase in (Phase.ROLL, Phase.MOVE, Phase.CONFIRM):
             return self.on_roll
         if self.phase is Phase.CUBE:
@@ -253,7 +261,10 @@ class Game(NamedActions):
         if action is Action.ROLL:
             # Checked before the dice are drawn, so a refused roll spends no entered dice.
             self._check(Event(Action.ROLL, seat, dice=(1, 2)))
-            self._act(Event(Action.ROLL, seat, dice=self._draw()))
+            if self.phase is Phase.OPENING and self.rules.own_opening_dice:
+                self._act(self._opening_throw(seat))
+            else:
+                self._act(Event(Action.ROLL, seat, dice=self._draw()))
         elif action is Action.PLAY:
             self._check(Event(Action.PLAY, seat, steps=()))
             assert self.dice is not None and act.play is not None
@@ -306,6 +317,22 @@ class Game(NamedActions):
                 continue
             return
 
+    def _opening_throw(self, seat: int) -> Event:
+        """``seat``'s throw at an opening roll where each player throws their own die: the
+        first throws its die alone, from the roll the dice will draw next where they can
+        tell it (:class:`~backgammon.dice.ForeseenDice`: seeded, entered and fair dice, whose
+        opening roll is then the same whoever throws first); the second draws that roll,
+        keeping the die thrown first."""
+        if self.thrown is None:
+            source = self.dice_source
+            if isinstance(source, FairDice):
+                source.resume(self.rolls_drawn)
+            dice = source.peek() if isinstance(source, ForeseenDice) else source.roll()
+            return Event(Action.THROW, seat, die=dice[seat])
+        first, die = self.thrown
+        dice = self._draw()
+        return Event(Action.ROLL, seat, dice=(die, dice[1]) if first == 0 else (dice[0], die))
+
     def _draw(self) -> Dice:
         if isinstance(self.dice_source, FairDice):
             # A fair roll's number is its place in the record, whatever was drawn and lost.
@@ -346,6 +373,9 @@ class Game(NamedActions):
             self._apply_move(event)
         elif action in (Action.RESIGN, Action.ACCEPT, Action.REJECT):
             self._apply_resignation(event)
+        elif action is Action.THROW:
+            assert event.die is not None
+            self.thrown = (player, event.die)
         elif action is Action.CLAIM:
             assert event.level is not None
             self._finish(player, event.level, self.points_for(event.level), "claim")
@@ -419,6 +449,8 @@ class Game(NamedActions):
             raise IllegalActionError("A roll must record its dice.")
         first, second = event.dice
         if self.phase is Phase.OPENING:
+            self._check_own_dice(event)
+            self.thrown = None
             # RULES.md, Starting: "Each player rolls one die. The higher roll moves first,
             # playing the two numbers just rolled. Equal numbers: both roll again."
             if first == second:
@@ -438,6 +470,23 @@ class Game(NamedActions):
             self._start_moving((first, second) if first > second else (second, first))
             return
         self._start_moving((first, second))
+
+    def _check_own_dice(self, event: Event) -> None:
+        """IllegalActionError unless an opening roll where each player throws their own die
+        completes the throw of the other seat, keeping its die (a record may be edited)."""
+        if not self.rules.own_opening_dice:
+            return
+        if self.thrown is None:
+            raise IllegalActionError(
+                "Each player throws their own die at this game's opening roll: it begins with "
+                "one die thrown."
+            )
+        seat, die = self.thrown
+        assert event.dice is not None and event.player != seat  # the check's refusal
+        if event.dice[seat] != die:
+            raise IllegalActionError(
+                f"The opening roll keeps the die seat {seat} threw, a {die}."
+            )
 
     def _start_moving(self, dice: Dice) -> None:
         self.dice = dice

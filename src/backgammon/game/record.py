@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..dice import Dice, DiceSource, check_dice
+from ..dice import Dice, DiceSource, check_dice, check_die
 from ..errors import BackgammonError
 from ..fairdice import FairDice, check_player_seed
 from ..moves import Play
@@ -49,7 +49,9 @@ SCHEMA_VERSION = 1
 class Event:
     """One entry of the record: who did what, with what, when.
 
-    ``dice`` for a roll (for the opening roll: seat 0's die, then seat 1's); ``steps`` for a
+    ``dice`` for a roll (for the opening roll: seat 0's die, then seat 1's); ``die`` for the
+    first die of an opening roll thrown alone (:attr:`~.rules.Rules.own_opening_dice`),
+    which the roll that completes it keeps; ``steps`` for a
     step (one) or a play (all, possibly none); ``level`` for a resignation; ``auto`` when the
     game made the move for the player (a forced play, a pass, a roll in a race); ``seed`` for
     a player's own seed for the fair dice (:mod:`backgammon.fairdice`), so that every copy of
@@ -64,12 +66,15 @@ class Event:
     auto: bool = False
     time: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="milliseconds"))
     seed: str | None = None
+    die: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The event as plain JSON values, leaving out what is empty."""
         data: dict[str, Any] = {"action": self.action.value, "player": self.player}
         if self.dice is not None:
             data["dice"] = list(self.dice)
+        if self.die is not None:
+            data["die"] = self.die
         if self.steps is not None:
             data["steps"] = [list(step) for step in self.steps]
         if self.level is not None:
@@ -109,6 +114,7 @@ class Event:
                 auto=bool(data.get("auto", False)),
                 time=str(data["time"]),
                 seed=check_player_seed(data["seed"]) if data.get("seed") is not None else None,
+                die=check_die(data["die"]) if data.get("die") is not None else None,
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise BackgammonError(f"A recorded event is malformed ({exc}): {data!r}.") from exc
@@ -118,6 +124,10 @@ class Event:
         action = self.action
         if action is Action.ROLL and self.dice is None:
             raise IllegalActionError("A roll must record its dice.")
+        if action is Action.THROW:
+            if self.die is None:
+                raise IllegalActionError("A throw of an opening die must record its die.")
+            check_die(self.die)
         if action is Action.STEP and (self.steps is None or len(self.steps) != 1):
             raise IllegalActionError(
                 "A step moves exactly one checker from one point to another."
@@ -155,6 +165,7 @@ _NAMES = {
     Action.CLAIM: "a claim",
     Action.SEED: "a seed",
     Action.JOIN: "a seat taken",
+    Action.THROW: "a throw",
 }
 
 
@@ -179,7 +190,7 @@ class Act:
         try:
             action = Action(self.action)
         except ValueError:
-            names = ", ".join(a.value for a in Action if a is not Action.PASS)
+            names = ", ".join(a.value for a in Action if a not in (Action.PASS, Action.THROW))
             raise IllegalActionError(
                 f"{self.action!r} is not an action: choose one of {names}."
             ) from None
@@ -187,6 +198,11 @@ class Act:
         if action is Action.PASS:
             raise IllegalActionError(
                 "A pass is not a player's action: the game passes a roll with no legal move."
+            )
+        if action is Action.THROW:
+            raise IllegalActionError(
+                "A throw is not an action of its own: a roll at the opening throws the "
+                "player's own die where each player throws theirs."
             )
         if action in (Action.RESIGN, Action.CLAIM):
             level = WinKind.SINGLE if self.level is None else self.level

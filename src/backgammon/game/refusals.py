@@ -50,11 +50,17 @@ def refusal(game: Game, action: Action, player: int, level: WinKind | None) -> s
         return "The turn cannot end yet: the dice must still be played."
     if action not in ALLOWED[phase]:
         return REFUSED_IN_PHASE[action].format(waits=WAITS_FOR[phase])
+    if game.thrown is not None and action in (Action.ROLL, Action.THROW):
+        seat = game.thrown[0]
+        if player == seat:
+            return f"Seat {seat} has thrown their die; the game waits for the other to throw."
+        if action is Action.THROW:
+            return "The first die is thrown; the other's completes the opening roll."
     condition = _CONDITIONS.get(action)
     why = condition(game) if condition is not None else None
     if why is not None:
         return why
-    if action in BEFORE_FIRST_ROLL and game.rolls_drawn:
+    if action in BEFORE_FIRST_ROLL and (game.rolls_drawn or game.thrown is not None):
         return BEFORE_FIRST_ROLL[action]
     if action is Action.RESIGN or action in BEFORE_FIRST_ROLL:
         return None  # either player, whoever the game waits for
@@ -73,6 +79,19 @@ def _why_no_undo(game: Game) -> str | None:
     return None if game.turn and game.turn.made else REFUSED_IN_PHASE[Action.UNDO]
 
 
+def _why_no_throw(game: Game) -> str | None:
+    if game.rules.own_opening_dice:
+        return None
+    return "In this game one roll throws both opening dice: the players do not throw apart."
+
+
+def _why_no_opening_claim(game: Game) -> str | None:
+    # The opening roll waits for a player only once the other has thrown their own die.
+    if game.phase is Phase.OPENING and game.thrown is None:
+        return REFUSED_IN_PHASE[Action.CLAIM].format(waits=WAITS_FOR[Phase.OPENING])
+    return None
+
+
 def _why_no_beaver(game: Game) -> str | None:
     assert game.offer is not None
     return why_no_beaver(game.rules, game.in_match, game.offer)
@@ -82,4 +101,6 @@ def _why_no_beaver(game: Game) -> str | None:
 _CONDITIONS: Mapping[Action, Callable[[Game], str | None]] = {
     Action.UNDO: _why_no_undo,
     Action.BEAVER: _why_no_beaver,
+    Action.THROW: _why_no_throw,
+    Action.CLAIM: _why_no_opening_claim,
 }

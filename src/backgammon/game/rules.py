@@ -79,6 +79,7 @@ class Action(StrEnum):
     REJECT = "reject"
     CLAIM = "claim"  # the game of an absent opponent, as their resignation would give it
     SEED = "seed"  # a player's own seed for the fair dice, before the game's first roll
+    THROW = "throw"  # the first die of an opening roll, thrown by its seat (own_opening_dice)
     JOIN = "join"  # a player elsewhere took their seat (an online match), before the first roll
 
 
@@ -99,7 +100,7 @@ BEFORE_FIRST_ROLL: dict[Action, str] = {
 ALLOWED: dict[Phase, frozenset[Action]] = {
     phase: actions | BEFORE_FIRST_ROLL.keys()
     for phase, actions in {
-        Phase.OPENING: frozenset({Action.ROLL}),
+        Phase.OPENING: frozenset({Action.ROLL, Action.THROW, Action.CLAIM}),
         Phase.ROLL: frozenset({Action.ROLL, Action.DOUBLE, Action.RESIGN, Action.CLAIM}),
         Phase.CUBE: frozenset({Action.TAKE, Action.DROP, Action.BEAVER, Action.CLAIM}),
         Phase.MOVE: frozenset(
@@ -132,6 +133,7 @@ REFUSED_IN_PHASE: dict[Action, str] = {
     Action.ACCEPT: "There is no resignation to answer.",
     Action.REJECT: "There is no resignation to answer.",
     Action.CLAIM: "A game is claimed while it waits for the other player; it waits {waits}.",
+    Action.THROW: "An opening die is thrown at the opening roll; the game waits {waits}.",
     Action.SEED: BEFORE_FIRST_ROLL[Action.SEED],
     Action.JOIN: BEFORE_FIRST_ROLL[Action.JOIN],
 }
@@ -143,8 +145,11 @@ class Rules:
 
     ``automatic_doubles`` is the cap of automatic doubles a game (0: none); ``max_cube`` the
     highest cube value (None: no limit). ``opening_reroll``: the winner of the opening roll
-    rolls afresh. ``auto_forced`` plays a forced play for the player; ``auto_race_roll`` rolls
-    for a player in a pure race who has no cube action.
+    rolls afresh. ``own_opening_dice``: each player throws their own die at the opening roll
+    (the first to roll throws theirs alone, and the game waits for the other's), as players
+    apart from each other expect; otherwise either player's roll throws both. ``auto_forced``
+    plays a forced play for the player; ``auto_race_roll`` rolls for a player in a pure race
+    who has no cube action.
     """
 
     variant: Variant = Variant.STANDARD
@@ -154,12 +159,16 @@ class Rules:
     automatic_doubles: int = 0
     max_cube: int | None = None
     opening_reroll: bool = False
+    own_opening_dice: bool = False
     auto_forced: bool = False
     auto_race_roll: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "variant", Variant(self.variant))
-        switches = ("cube", "jacoby", "beavers", "opening_reroll", "auto_forced", "auto_race_roll")
+        switches = (
+            "cube", "jacoby", "beavers", "opening_reroll", "own_opening_dice", "auto_forced",
+            "auto_race_roll",
+        )
         for name in switches:
             value = getattr(self, name)
             if not isinstance(value, bool):

@@ -383,6 +383,13 @@ class GameView(BaseModel):
     fair_dice: FairDiceView | None = None
 
 
+class ThrownView(BaseModel):
+    """An opening die thrown by one seat, the other's still to come."""
+
+    seat: int
+    die: int
+
+
 class ClaimView(BaseModel):
     """When the other side may claim the game of a seat an online game waits for."""
 
@@ -427,6 +434,11 @@ class SharedState(BaseModel):
     to_act: int | None = Field(description="the seat the game waits for (None: either)")
     dice: list[DieView] = Field(description="the roll being played, empty otherwise")
     opening_tie: list[int] | None = Field(description="the opening roll's tied dice, if any")
+    thrown: ThrownView | None = Field(
+        None,
+        description="online, at the opening roll: the seat that has thrown its own die, and "
+        "the die, while the game waits for the other's",
+    )
     cube: CubeView
     resignation: ResignationView | None
     result: ResultView | None = Field(description="the result of the game shown")

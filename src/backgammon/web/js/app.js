@@ -99,6 +99,7 @@ function boardModel(state) {
     dice: last ? lastDice.map((value) => ({ value, used: true })) : state.dice,
     diceSeat: last ? last.seat : mover,
     openingTie: state.opening_tie,
+    thrown: state.thrown ?? null,
     cube: state.cube,
     sources,
     targets,
@@ -133,9 +134,18 @@ function statusParts(state) {
     parts.now = t("status.thinking", { player: name(waiting) });
     return parts;
   }
-  if (state.phase === "opening" && state.result) parts.news.push(resultText(state, state.result));
+  if (state.phase === "opening" && state.result && !state.thrown) {
+    parts.news.push(resultText(state, state.result));
+  }
   switch (state.phase) {
     case "opening":
+      if (state.thrown) {
+        // Online, each player throws their own die: one is thrown, the other's awaited.
+        const { seat, die } = state.thrown;
+        const key = isYou(state, seat) ? "status.thrownByYou" : about(state, waiting, "status.thrown");
+        parts.now = t(key, { player: name(seat), value: die, other: name(waiting) });
+        break;
+      }
       parts.now = t(state.opening_tie ? "status.openingTie" : "status.opening", {
         value: state.opening_tie ? state.opening_tie[0] : "",
       });
@@ -209,7 +219,7 @@ function resultText(state, result) {
 function endShown(state) {
   if (!state) return false;
   if (state.match_over) return true;
-  return Boolean(state.result) && state.phase === "opening" && !state.opening_tie
+  return Boolean(state.result) && state.phase === "opening" && !state.opening_tie && !state.thrown
     && page.endSeen !== `${state.id}:${state.game_number}`;
 }
 

@@ -205,8 +205,19 @@ function die(parent, x, y, size, value, used, colour) {
 
 /** The dice in the roller's half: the right half for the viewer, the left for the other. */
 function drawDice(layer, model) {
-  if (!model.openingTie && !model.dice.length) return;
+  if (!model.openingTie && !model.thrown && !model.dice.length) return;
   const group = el("g", { class: "dice", role: "img" }, layer);
+  if (model.thrown) {
+    // An opening die thrown by its own player, in their half; the other's is to come.
+    const { seat, die: value } = model.thrown;
+    const x = seat === model.view ? HALF_X.right : HALF_X.left;
+    el("rect", { x: x - 22, y: MIDDLE - 22, width: 44, height: 44, class: "touch-area" }, group);
+    die(group, x, MIDDLE, 34, value, false, model.colours[seat]);
+    group.setAttribute("aria-label", t("dice.thrown", { player: model.names[seat], value }));
+    group.setAttribute("data-dice", `${value}`);
+    group.setAttribute("data-thrown", `${seat}`);
+    return;
+  }
   if (model.openingTie) {
     // One die a seat, each in its own player's half.
     const [first, second] = model.openingTie;
@@ -263,8 +274,9 @@ function drawCube(layer, model) {
  * Draw `model` into the <svg> element `svg`, replacing what was there.
  *
  * model: {view, mover, points: [{seat, count}] (24), bar, off (by seat), colours, names
- * (by seat), dice: [{value, used}], openingTie, cube, sources, targets (Sets of places),
- * selected (a place or null), canRoll}. handlers: {onPlace(place), onBoard()}.
+ * (by seat), dice: [{value, used}], openingTie, thrown (an opening die thrown alone: {seat,
+ * die}, or absent), cube, sources, targets (Sets of places), selected (a place or null),
+ * canRoll}. handlers: {onPlace(place), onBoard()}.
  */
 export function renderBoard(svg, model, handlers) {
   svg.replaceChildren();

@@ -118,6 +118,8 @@ def _new_match(request: CreateMatch) -> Match:
             automatic_doubles=request.automatic_doubles,
             max_cube=request.max_cube,
             opening_reroll=request.opening_reroll,
+            # RULES.md, Starting the game: players apart throw their own opening dice.
+            own_opening_dice=request.opponent == "online",
             auto_forced=request.auto_forced,
             auto_race_roll=request.auto_race_roll,
         )
