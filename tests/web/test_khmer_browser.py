@@ -8,7 +8,7 @@ import json
 import re
 from typing import Any
 
-from browser_support import WEB
+from browser_support import WEB, post
 
 #: Messages that stay as English has them: each language's own name, the variants' names,
 #: the notation's words and separators, messages made of placeholders only, a dash, an
@@ -85,3 +85,33 @@ def test_the_khmer_page_uses_the_khmer_face_it_ships(server: str, page: Any) -> 
     drawn = session.send("CSS.getPlatformFontsForNode", {"nodeId": heading})["fonts"]
     assert any(font["familyName"] == "Noto Sans Khmer" and font["isCustomFont"]
                for font in drawn), drawn
+
+
+def test_a_khmer_name_on_any_page_is_drawn_with_the_face_shipped(
+    server: str, page: Any
+) -> None:
+    """Players write Khmer on pages in every language (a name, a message): the whole Khmer
+    block ships (fonts/README.md says why), and every page's faces end with it."""
+    fonts: list[str] = []
+    page.on("response", lambda response: fonts.append(response.url)
+            if "/fonts/" in response.url else None)
+    match = post(server, "/api/matches", {"opponent": "online", "names": ["សុខា", "Player"]})
+    post(server, "/api/matches/join", {"invite": match["invite"], "name": "Dara"})
+    page.goto(f"{server}/?match={match['id']}")  # a spectator's page, in English
+    name = page.locator(".player .name", has_text="សុខា")
+    name.wait_for()
+    # The face is fetched once a text to draw needs it (the name), then drawn with.
+    page.wait_for_function(
+        "() => [...document.fonts].some(face => face.family.includes('Noto Sans Khmer')"
+        " && face.weight === '700' && face.status === 'loaded')")  # the names are bold
+    assert page.evaluate("document.documentElement.lang") == "en"
+    session = page.context.new_cdp_session(page)
+    session.send("DOM.enable")
+    session.send("CSS.enable")
+    root = session.send("DOM.getDocument")["root"]["nodeId"]
+    names = session.send("DOM.querySelectorAll", {"nodeId": root, "selector": ".player .name, .player .name *"})
+    drawn = [font for node in names["nodeIds"]
+             for font in session.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]]
+    assert any(font["familyName"] == "Noto Sans Khmer" and font["isCustomFont"]
+               for font in drawn), drawn
+    assert any(url.endswith("/fonts/noto-sans-khmer-khmer-400-normal.woff2") for url in fonts)
