@@ -1,0 +1,58 @@
+"""``backgammon reports``: the chat messages players reported, for whoever runs the site.
+
+:mod:`backgammon.cli` registers it::
+
+    subcommand("reports", SUMMARY, *ARGUMENTS)(reports_command)
+
+It reads the database the server uses (``BACKGAMMON_DATABASE_URL``, else the default SQLite
+file, as ``backgammon serve`` finds it; or ``--database-url``) and prints each report: when and
+by whom it was made, the message's match, channel, time and writer, and a copy of its text.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from ..errors import BackgammonError
+from .arguments import Argument, arg
+
+SUMMARY = "List the chat messages that players reported, with a copy of each (for site admins)."
+
+ARGUMENTS: tuple[Argument, ...] = (
+    arg("--database-url", metavar="URL",
+        help="the server's database (default: $BACKGAMMON_DATABASE_URL, else its SQLite file)"),
+    arg("--match", metavar="ID", help="only the reports of this match"),
+    arg("--json", action="store_true", help="print the reports as JSON"),
+)
+
+
+def reports_command(args: argparse.Namespace) -> int:
+    """Print the reports; the exit status."""
+    try:
+        from sqlalchemy.exc import SQLAlchemyError
+
+        from ..server import Settings
+        from ..server.chat.reports import read_reports, report_text
+        from ..server.db import make_engine
+    except ImportError as exc:
+        raise BackgammonError(
+            f"Reading the reports needs the server extra: pip install -e '.[server]' ({exc})."
+        ) from exc
+    engine = make_engine(args.database_url or Settings.from_env().database_url)
+    try:
+        reports = read_reports(engine, args.match)
+    except SQLAlchemyError:
+        raise BackgammonError(
+            "The database holds no reports' table: start the server on it once (it brings "
+            "the database up to date), or name the server's database with --database-url."
+        ) from None
+    finally:
+        engine.dispose()
+    if args.json:
+        print(json.dumps(reports, indent=2, ensure_ascii=False))
+    elif not reports:
+        print("No message has been reported.")
+    else:
+        print("\n\n".join(report_text(report) for report in reports))
+    return 0
