@@ -39,7 +39,7 @@ def test_an_old_match_gets_an_empty_chat_that_works(
     upgraded: tuple[Engine, str, str], database: Settings
 ) -> None:
     engine, match_id, token = upgraded
-    assert CHAT_TABLES <= set(inspect(engine).get_table_names())
+    assert set(inspect(engine).get_table_names()) >= CHAT_TABLES
     with client_for(database) as client:
         path = f"/api/matches/{match_id}/chat"
         assert client.get(path).json()["messages"] == []
