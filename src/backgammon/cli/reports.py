@@ -30,25 +30,13 @@ ARGUMENTS: tuple[Argument, ...] = (
 def reports_command(args: argparse.Namespace) -> int:
     """Print the reports; the exit status."""
     try:
-        from sqlalchemy.exc import SQLAlchemyError
-
         from ..server import Settings
         from ..server.chat.reports import read_reports, report_text
-        from ..server.db import make_engine
     except ImportError as exc:
         raise BackgammonError(
             f"Reading the reports needs the server extra: pip install -e '.[server]' ({exc})."
         ) from exc
-    engine = make_engine(args.database_url or Settings.from_env().database_url)
-    try:
-        reports = read_reports(engine, args.match)
-    except SQLAlchemyError:
-        raise BackgammonError(
-            "The database holds no reports' table: start the server on it once (it brings "
-            "the database up to date), or name the server's database with --database-url."
-        ) from None
-    finally:
-        engine.dispose()
+    reports = read_reports(args.database_url or Settings.from_env().database_url, args.match)
     if args.json:
         print(json.dumps(reports, indent=2, ensure_ascii=False))
     elif not reports:

@@ -5,29 +5,50 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Engine, select
+from sqlalchemy import select
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
-from ..db import ChatReportRow, utc
+from ...errors import BackgammonError
+from ..db import ChatReportRow, make_engine, utc
 
 
-def read_reports(engine: Engine, match_id: str | None = None) -> list[dict[str, Any]]:
-    """The reports on the database of ``engine`` (of one match, if given), the oldest first,
-    as plain JSON values (times in ISO 8601, UTC)."""
+class NoReportsError(BackgammonError):
+    """The database cannot be read for reports (no such table: never brought up to date)."""
+
+
+def read_reports(url: str, match_id: str | None = None) -> list[dict[str, Any]]:
+    """The reports on the database at ``url`` (of one match, if given), the oldest first, as
+    plain JSON values (times in ISO 8601, UTC); NoReportsError, with the sentence, where the
+    database holds no reports' table."""
     query = select(ChatReportRow).order_by(ChatReportRow.id)
     if match_id is not None:
         query = query.where(ChatReportRow.match_id == match_id)
-    with Session(engine) as session:
-        return [
-            {
-                "id": row.id, "reported_at": utc(row.created_at).isoformat(),
-                "match": row.match_id, "message": row.message_id, "reporter": row.reporter,
-                "channel": row.channel, "seat": row.seat, "account": row.user_id,
-                "name": row.name, "text": row.text, "phrase": row.phrase,
-                "sent_at": utc(row.sent_at).isoformat(),
-            }
-            for row in session.scalars(query)
-        ]
+    engine = make_engine(url)
+    try:
+        with Session(engine) as session:
+            return _rows(session, query)
+    except SQLAlchemyError:
+        raise NoReportsError(
+            "The database holds no reports' table: start the server on it once (it brings "
+            "the database up to date), or name the server's database with --database-url."
+        ) from None
+    finally:
+        engine.dispose()
+
+
+def _rows(session: Session, query: Any) -> list[dict[str, Any]]:
+    """The reports ``query`` reads, as plain JSON values."""
+    return [
+        {
+            "id": row.id, "reported_at": utc(row.created_at).isoformat(),
+            "match": row.match_id, "message": row.message_id, "reporter": row.reporter,
+            "channel": row.channel, "seat": row.seat, "account": row.user_id,
+            "name": row.name, "text": row.text, "phrase": row.phrase,
+            "sent_at": utc(row.sent_at).isoformat(),
+        }
+        for row in session.scalars(query)
+    ]
 
 
 def report_text(report: dict[str, Any]) -> str:
