@@ -187,3 +187,16 @@ def test_the_page_offers_the_servers_quick_phrases_each_in_every_language() -> N
     for lang in ("en", "vi", "mt", "fa", "km"):
         messages = (WEB / "messages" / f"{lang}.json").read_text()
         assert all(f'"chat.phrase.{key}"' in messages for key in PHRASES), lang
+
+
+def test_the_chat_fits_a_narrow_phone(server: str, browser: Any) -> None:
+    match_id, tokens = online(server)
+    send(server, f"/api/matches/{match_id}/chat", tokens[1],
+         {"channel": "players", "seat": 1, "text": "a-long-word-without-spaces-" * 8})
+    pages = open_pages(browser, 1, viewport={"width": 320, "height": 640}, has_touch=True,
+                       is_mobile=True, device_scale_factor=2)
+    page = next(pages)[0]
+    open_as(page, server, match_id, 0, tokens[0])
+    shows(page, "a-long-word-without-spaces-" * 8)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    next(pages, None)  # closes the context, and checks that the page raised no error
