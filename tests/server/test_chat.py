@@ -149,16 +149,27 @@ def test_the_longest_message_and_line_breaks_are_taken(tmp_path: Any) -> None:
             "abc")
 
 
-def test_a_flood_is_refused_per_writer_with_a_sentence(client: TestClient) -> None:
+def test_a_flood_is_refused_per_writer_with_a_sentence(database: Settings) -> None:
+    # A window longer than any test: the five messages always fall in it.
+    with client_for(database, chat_rate="5/day") as client:
+        flood(client)
+
+
+def flood(client: TestClient) -> None:
     match_id, tokens = online(client)
     for number in range(5):
         assert write(client, match_id, tokens[0], seat=0, text=f"m{number}").status_code == 201
     response = write(client, match_id, tokens[0], seat=0, text="one too many")
-    refused(response, 429, "Too many chat messages from you: at most 5 a 10 seconds")
+    refused(response, 429, "Too many chat messages from you: at most 5 a day")
     assert int(response.headers["Retry-After"]) >= 1
     assert len(said(client, match_id)) == 5
     # The other player is another writer.
     assert write(client, match_id, tokens[1], seat=1, text="calm down").status_code == 201
+
+
+def test_five_messages_in_ten_seconds_is_the_default_limit() -> None:
+    assert Settings("sqlite://").chat_rate == "5/10seconds"
+    assert Settings.from_env({"BACKGAMMON_CHAT_RATE": "none"}).chat_rate is None
 
 
 def test_a_player_writes_only_with_their_own_seats_token(client: TestClient) -> None:

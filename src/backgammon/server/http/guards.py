@@ -154,15 +154,22 @@ class RateLimits:
         source = self.SOURCES.get(kind, "from this address")
         raise HTTPException(
             status.HTTP_429_TOO_MANY_REQUESTS,
-            f"Too many {self.NAMES[kind]} {source}: at most {item.amount} a "
+            f"Too many {self.NAMES[kind]} {source}: at most {item.amount} "
             f"{_window(item)}; try again in {wait} seconds.",
             headers={"Retry-After": str(wait)},
         )
 
 
 def _window(item: RateLimitItem) -> str:
+    """A limit's window as a refusal says it.
+
+    >>> _window(parse("20/minute")), _window(parse("5/10seconds")), _window(parse("9/hour"))
+    ('a minute', 'in 10 seconds', 'an hour')
+    """
     unit = item.GRANULARITY.name
-    return unit if item.multiples == 1 else f"{item.multiples} {unit}s"
+    if item.multiples == 1:
+        return f"{'an' if unit == 'hour' else 'a'} {unit}"
+    return f"in {item.multiples} {unit}s"
 
 
 def client_of(connection: HTTPConnection) -> str:
