@@ -16,7 +16,7 @@ from browser_support import WEB, post
 SAME_AS_ENGLISH = {
     "meta.dir", "language.en", "language.vi", "language.mt", "language.fa", "language.km",
     "variant.nackgammon", "variant.hypergammon", "notation.bar", "notation.off",
-    "say.separator", "lobby.separator", "record.play", "analysis.entry.checker",
+    "say.separator", "lobby.separator", "chat.separator", "record.play", "analysis.entry.checker",
     "analysis.entry.action", "lobby.entry", "hint.cube.none", "ids.xgid",
 }
 TITLE_AS_IT_IS = {"vi", "mt"}  # "Backgammon" is the game's name in Vietnamese and Maltese

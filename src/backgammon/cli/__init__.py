@@ -12,6 +12,7 @@
     backgammon train --games 400000     train the computer player by self-play
     backgammon train --stage rollout --resume --generations 12   on rollouts of its positions
     backgammon serve                    play in the browser at http://127.0.0.1:8000
+    backgammon reports                  the chat messages players reported (for site admins)
     backgammon --version
 
 A subcommand is one function, registered with :func:`subcommand`: it takes the parsed
@@ -61,6 +62,7 @@ from ..variants import Variant
 from . import analyse as _analyse
 from . import engine_tools as _engine_tools
 from . import external as _external
+from . import reports as _reports
 from . import rollout as _rollout
 from . import truth as _truth
 from . import verify as _verify
@@ -525,3 +527,4 @@ subcommand("eval", _engine_tools.EVAL_SUMMARY, *_engine_tools.EVAL_ARGUMENTS)(
 )
 subcommand("truth", _truth.SUMMARY, *_truth.ARGUMENTS)(_truth.truth_command)
 subcommand("verify-dice", _verify.SUMMARY, *_verify.ARGUMENTS)(_verify.verify_command)
+subcommand("reports", _reports.SUMMARY, *_reports.ARGUMENTS)(_reports.reports_command)

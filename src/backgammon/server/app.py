@@ -27,6 +27,8 @@ from .accounts.sessions import CsrfGuard, Sessions
 from .accounts.users import Accounts
 from .analysis import routes as analysis_routes
 from .analysis.analyses import Analyses
+from .chat import routes as chat_routes
+from .chat.rooms import Chats
 from .db import Checkpoints, is_shared, make_engine, migrate
 from .engine_api.routes import router as engine_router
 from .http.assets import page_files
@@ -86,6 +88,7 @@ class Parts:
     analyses: Analyses
     users: Accounts
     checkpoints: Checkpoints
+    chats: Chats
 
     @classmethod
     def build(cls, settings: Settings) -> Parts:
@@ -114,6 +117,7 @@ class Parts:
             ),
             users=Accounts(engine, queue=settings.hashing_queue),
             checkpoints=Checkpoints(engine),
+            chats=Chats(engine, hub, hub.relay),
         )
 
     @asynccontextmanager
@@ -134,6 +138,7 @@ class Parts:
         yield
         await self.computer.settle()
         await self.store.settle()
+        await self.chats.settle()
         await self.store.close()
         if self.hub.relay is not None:
             await self.hub.relay.close()
@@ -153,6 +158,7 @@ class Parts:
         state.hint_pool, state.analyses, state.accounts = (
             self.hint_pool, self.analyses, self.users
         )
+        state.chats = self.chats
         state.socket_caps = SocketCaps(settings.sockets_per_client, settings.sockets_per_match)
         state.sessions = Sessions(self.engine, settings.session_days)
         state.limits = RateLimits(
@@ -163,6 +169,7 @@ class Parts:
                 "upload": settings.upload_rate,
                 "signin": settings.signin_rate,
                 "account": settings.account_rate,
+                "chat": settings.chat_rate,
             },
             settings.redis_url,
         )
@@ -224,6 +231,7 @@ def _route(app: FastAPI) -> None:
     app.include_router(matches.router)
     app.include_router(fair_dice.router)
     app.include_router(rematches.router)
+    app.include_router(chat_routes.router)
     app.include_router(hints.router)
     app.include_router(analysis_routes.router)
     app.include_router(engine_router)

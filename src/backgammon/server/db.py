@@ -27,6 +27,7 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
+    UniqueConstraint,
     create_engine,
     event,
     false,
@@ -169,6 +170,64 @@ class RatedResultRow(Base):
     change0: Mapped[float] = mapped_column(Float)
     change1: Mapped[float] = mapped_column(Float)
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ChatMessageRow(Base):
+    """A message of a match's chat (:mod:`.chat`): who wrote it, in which channel, and its
+    text or the key of its quick phrase (each reader sees the phrase in their language)."""
+
+    __tablename__ = "chat_messages"
+
+    #: Rising with each message written, whichever process wrote it: the order they are shown.
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), index=True)
+    #: "players" or "spectators".
+    channel: Mapped[str] = mapped_column(String(16))
+    #: The player's seat (0 or 1); None for a spectator.
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: The writer's account, if signed in (a spectator always is).
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    #: The writer's name as the match or the account gave it then.
+    name: Mapped[str] = mapped_column(String(40))
+    #: The text as written (checked: :func:`.chat.texts.clean`), empty for a quick phrase.
+    text: Mapped[str] = mapped_column(String(300))
+    #: A quick phrase's key (:data:`.chat.texts.PHRASES`), or None.
+    phrase: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ChatMuteRow(Base):
+    """A player's mute of the other side's chat in a match, kept until they lift it: the seat
+    that muted."""
+
+    __tablename__ = "chat_mutes"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+
+
+class ChatReportRow(Base):
+    """A message a player reported, for whoever runs the site (``backgammon reports``): a copy
+    of what it said, who wrote it and when, kept even if the message itself went."""
+
+    __tablename__ = "chat_reports"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), index=True)
+    message_id: Mapped[int] = mapped_column(ForeignKey("chat_messages.id"))
+    #: The seat of the player who reported it.
+    reporter: Mapped[int] = mapped_column(Integer)
+    channel: Mapped[str] = mapped_column(String(16))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    name: Mapped[str] = mapped_column(String(40))
+    text: Mapped[str] = mapped_column(String(300))
+    phrase: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    #: When the message was written, and when reported.
+    sent_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (UniqueConstraint("message_id", "reporter"),)
 
 
 def now() -> datetime:

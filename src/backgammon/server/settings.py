@@ -22,6 +22,8 @@ variable                      meaning                                      defau
 ``BACKGAMMON_ACCOUNT_RATE``   wrong passwords an account takes, from any   10/5minutes
                               address, before it refuses sign-ins for the
                               rest of the window
+``BACKGAMMON_CHAT_RATE``      chat messages a writer (a seat, a            5/10seconds
+                              spectator's account) may send
 ``BACKGAMMON_SESSION_DAYS``   the days a sign-in lasts                     30
 ``BACKGAMMON_ANALYSIS_PLIES`` the depth of the analyses (0 to 3)           0
 ``BACKGAMMON_CLAIM_SECONDS``  how long an online game waits for a player     180
@@ -62,6 +64,7 @@ _RATES = {
     "upload_rate": "10/minute",
     "signin_rate": "10/minute",
     "account_rate": "10/5minutes",
+    "chat_rate": "5/10seconds",
 }
 DEFAULT_SESSION_DAYS = 30
 
@@ -87,6 +90,8 @@ class Settings:
     #: rest of the window: a guesser spread over many addresses is slowed, and the owner is
     #: kept out at most one window after the guessing stops.
     account_rate: str | None = _RATES["account_rate"]
+    #: Chat messages a writer (a seat of a match, or a spectator's account) may send.
+    chat_rate: str | None = _RATES["chat_rate"]
     #: Passwords that may wait for a hashing thread (two of them) before sign-ins answer 503.
     hashing_queue: int = 8
     #: How long a sign-in lasts, in days, before its session expires.
@@ -163,6 +168,7 @@ class Settings:
             upload_rate=_rate(env, "upload_rate"),
             signin_rate=_rate(env, "signin_rate"),
             account_rate=_rate(env, "account_rate"),
+            chat_rate=_rate(env, "chat_rate"),
             session_days=int(days_text),
         )
 

@@ -109,11 +109,15 @@ class RateLimits:
     NAMES: ClassVar[dict[str, str]] = {
         "create": "new matches", "hint": "hints", "action": "actions",
         "upload": "files to analyse", "signin": "tries to sign in or up",
-        "account": "wrong passwords for this account",
+        "account": "wrong passwords for this account", "chat": "chat messages",
     }
     #: The kinds counted in Redis when there is one: rare requests, whose limits must hold
     #: across processes (a password guessed on four processes at once).
-    SHARED: ClassVar[frozenset[str]] = frozenset({"create", "upload", "signin", "account"})
+    SHARED: ClassVar[frozenset[str]] = frozenset(
+        {"create", "upload", "signin", "account", "chat"}
+    )
+    #: Whose requests each kind counts, where it is not the client's address.
+    SOURCES: ClassVar[dict[str, str]] = {"account": "lately", "chat": "from you"}
 
     def __init__(self, rates: dict[str, str | None], redis_url: str | None = None) -> None:
         self._items: dict[str, RateLimitItem] = {
@@ -147,18 +151,25 @@ class RateLimits:
 
     def _refuse(self, kind: str, item: RateLimitItem, reset: float) -> None:
         wait = max(1, round(reset - time.time()))
-        source = "lately" if kind == "account" else "from this address"
+        source = self.SOURCES.get(kind, "from this address")
         raise HTTPException(
             status.HTTP_429_TOO_MANY_REQUESTS,
-            f"Too many {self.NAMES[kind]} {source}: at most {item.amount} a "
+            f"Too many {self.NAMES[kind]} {source}: at most {item.amount} "
             f"{_window(item)}; try again in {wait} seconds.",
             headers={"Retry-After": str(wait)},
         )
 
 
 def _window(item: RateLimitItem) -> str:
+    """A limit's window as a refusal says it.
+
+    >>> _window(parse("20/minute")), _window(parse("5/10seconds")), _window(parse("9/hour"))
+    ('a minute', 'in 10 seconds', 'an hour')
+    """
     unit = item.GRANULARITY.name
-    return unit if item.multiples == 1 else f"{item.multiples} {unit}s"
+    if item.multiples == 1:
+        return f"{'an' if unit == 'hour' else 'a'} {unit}"
+    return f"in {item.multiples} {unit}s"
 
 
 def client_of(connection: HTTPConnection) -> str:

@@ -7,7 +7,9 @@ follows the channels of the matches it shows) brings its copy up to the row and 
 each event it lacked (:meth:`.store.MatchStore.heard`). A notice lost (Redis restarted, a
 connection cut) delays a page, never corrupts a match: every save names the version it was
 made on, every use of a match asks its row first, and a process that lost its connection
-brings every watched match up to its row once it is back (``resync``).
+brings every watched match up to its row once it is back (``resync``). A chat message
+written is told the same way, on the match's channel (:meth:`Relay.tell_chat`): the row is
+the truth there too, and the notice only says there is news.
 
 Notices are published on a connection of their own, which Redis is asked not to answer
 (``CLIENT REPLY OFF``), its writes timed by the relay rather than by redis-py: redis-py's way
@@ -32,6 +34,8 @@ log = logging.getLogger(__name__)
 
 #: Each match's channel is this followed by its id.
 PREFIX = "backgammon:match:"
+#: What a notice of a chat message says before the message's id (a version is digits alone).
+CHAT = "chat:"
 #: A guard against a Redis that accepts the connection and never answers, never a measure.
 PATIENCE = 10.0
 #: Seconds between tries to reach a Redis that is down.
@@ -52,9 +56,14 @@ class Relay:
         self.url = url
         self.heard = heard
         self.resync = resync
+        #: Called with a match's id and a chat message's id when another process has written
+        #: that message (:meth:`tell_chat`; set by the chat, :mod:`..chat.rooms`).
+        self.chatted: Callable[[str, int], None] = lambda _match_id, _message_id: None
         #: Marks this process's own notices, which it does not act on.
         self.origin = secrets.token_hex(4)
-        self._outbox: asyncio.Queue[tuple[str, int]] = asyncio.Queue()
+        #: The notices to publish: a match's id and what is said of it (a version, or
+        #: ``chat:`` and a message's id).
+        self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self._confirmed: dict[str, asyncio.Future[None]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._client: Any = None
@@ -104,7 +113,13 @@ class Relay:
     def tell(self, match_id: str, version: int) -> None:
         """Publish that ``match_id`` is now at ``version`` (in the background: an action's
         answer never waits on Redis)."""
-        self._outbox.put_nowait((match_id, version))
+        self._outbox.put_nowait((match_id, str(version)))
+
+    def tell_chat(self, match_id: str, message_id: int) -> None:
+        """Publish that message ``message_id`` of the match's chat is written (in the
+        background), on the match's channel: the processes whose pages watch the match read
+        it from its row and push it to them."""
+        self._outbox.put_nowait((match_id, f"{CHAT}{message_id}"))
 
     async def follow(self, match_id: str) -> None:
         """Listen to the match's notices from now on: once this returns, Redis has confirmed
@@ -150,7 +165,7 @@ class Relay:
                 for _ in batch:
                     self._outbox.task_done()
 
-    async def _publish(self, batch: list[tuple[str, int]]) -> None:
+    async def _publish(self, batch: list[tuple[str, str]]) -> None:
         """Send the notices of ``batch`` on the publishing connection, and where Redis
         answers them, read the answers. A connection that Redis closed (a restart, an idle
         client's timeout) is made again (its answers turned off again: :meth:`_quieten`),
@@ -158,8 +173,8 @@ class Relay:
         so its end is looked for before each batch, and a write may still meet it."""
         connection = self._publisher
         commands = []
-        for match_id, version in batch:
-            commands.append(("PUBLISH", PREFIX + match_id, f"{version} {self.origin}"))
+        for match_id, notice in batch:
+            commands.append(("PUBLISH", PREFIX + match_id, f"{notice} {self.origin}"))
         packed = connection.pack_commands(commands)
         for tries_left in (1, 0):
             try:
@@ -219,9 +234,13 @@ class Relay:
             return
         if message.get("type") != "message" or not channel.startswith(PREFIX):
             return
-        version, _, origin = _text(message.get("data")).partition(" ")
-        if origin != self.origin and version.isdigit():
-            self.heard(channel.removeprefix(PREFIX), int(version))
+        notice, _, origin = _text(message.get("data")).partition(" ")
+        if origin == self.origin:
+            return
+        if notice.isdigit():
+            self.heard(channel.removeprefix(PREFIX), int(notice))
+        elif notice.startswith(CHAT) and notice[len(CHAT):].isdigit():
+            self.chatted(channel.removeprefix(PREFIX), int(notice[len(CHAT):]))
 
 
 def _text(value: object) -> str:

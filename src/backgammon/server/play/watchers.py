@@ -168,6 +168,13 @@ class Hub:
                 continue
             self._send(live.id, watcher, shown.text(watcher.view, _base(watcher)), version)
 
+    def post(self, match_id: str, text: str) -> None:
+        """Queue ``text``, news that is no state of the match (a chat message: :mod:`..chat`),
+        for every watcher of the match, whatever version it was last sent; a watcher whose
+        queue is full is dropped, as :meth:`publish` drops it."""
+        for watcher in list(self.watchers.get(match_id, ())):
+            self._send(match_id, watcher, text, watcher.last)
+
     def _send(self, match_id: str, watcher: Watcher, text: str, version: int) -> None:
         """Queue ``text``, the state of ``version``, for ``watcher``, or drop it (it fell
         behind)."""

@@ -173,10 +173,34 @@ export function matUrl(id) {
   return `/api/matches/${encodeURIComponent(id)}/mat`;
 }
 
+/** The chat of online match `id` ({messages, seat, muted}): its messages after message
+ * `after`, as this browser's seat may see them (its mute), if it holds one. */
+export function getChat(id, after = 0) {
+  return request("GET", `/api/matches/${encodeURIComponent(id)}/chat?after=${after}`, undefined, id);
+}
+
+/** Write in the chat of match `id`: {channel, seat, text} or {channel, seat, phrase}; the
+ * message kept. */
+export function writeChat(id, message) {
+  return request("POST", `/api/matches/${encodeURIComponent(id)}/chat`, message, id);
+}
+
+/** Mute (`muted`: true) the other player's messages for `seat`, or hear them again. */
+export function muteChat(id, seat, muted) {
+  return request("PUT", `/api/matches/${encodeURIComponent(id)}/chat/mute`, { seat, muted }, id);
+}
+
+/** Report chat message `message` of match `id`, for `seat`, to whoever runs the site. */
+export function reportChat(id, message, seat) {
+  return request("POST", `/api/matches/${encodeURIComponent(id)}/chat/${message}/report`, { seat }, id);
+}
+
 /** Call onState with each state the server pushes, each with only the record's changes since
  * the one before (`withRecord`); reconnects after a dropped connection, naming the last
- * version seen, so that the server sends only what was missed. */
-export function watch(id, view, onState, onLost) {
+ * version seen, so that the server sends only what was missed. A chat message pushed goes to
+ * `onChat`; `onOpen` is called as each connection opens (the chat then reads what it has not
+ * seen: js/chat.js). */
+export function watch(id, view, onState, onLost, { onChat = () => {}, onOpen = () => {} } = {}) {
   let socket = null;
   let stopped = false;
   let since = -1;
@@ -184,8 +208,18 @@ export function watch(id, view, onState, onLost) {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const query = `view=${view}&since=${since}&record=changes&watcher=${watcherName}`;
     socket = new WebSocket(`${scheme}://${location.host}/api/matches/${encodeURIComponent(id)}/updates?${query}`);
+    // Called as the socket opens, and again at its first message, sent once the server
+    // pushes to it: what was said before then is read.
+    let first = true;
+    socket.onopen = onOpen;
     socket.onmessage = (event) => {
+      if (first) onOpen();
+      first = false;
       const state = JSON.parse(event.data);
+      if (state.chat) {
+        onChat(state.chat);
+        return;
+      }
       since = Math.max(since, state.version);
       onState(state);
     };

@@ -8,6 +8,7 @@ import { closeAnalysis, openAnalysis, relabelAnalysis, setUpAnalysis } from "./a
 import { announceChange, announcePickUp, announcePutBack, say, setUpAnnouncements } from "./announce.js";
 import { ApiError, act, createMatch, getState, matUrl, refusal, takeSeats, watch, withRecord } from "./api.js";
 import { renderBoard, slideSteps } from "./board.js";
+import { chatPushed, openChat, readChat, relabelChat, setUpChat } from "./chat.js";
 import { copyField } from "./copy.js";
 import { enableDrag } from "./drag.js";
 import { renderFairDice, setUpFairDice } from "./fair.js";
@@ -614,6 +615,7 @@ async function openMatch(id) {
       }
     }
     show(state);
+    openChat(state);
   } catch (error) {
     $("#message").textContent = t(error instanceof ApiError && error.status === 404 ? "error.notFound" : "error.network");
     return;
@@ -623,7 +625,7 @@ async function openMatch(id) {
     show(state);
   }, () => {
     $("#message").textContent = t("error.reconnecting");
-  });
+  }, { onChat: chatPushed, onOpen: readChat });
 }
 
 /** Read the state again, as it is now (the claim's time has come, which no push says). */
@@ -761,6 +763,7 @@ function relabel() {
   relabelHints();
   relabelAnalysis();
   relabelLobby();
+  relabelChat();
 }
 
 /** The language menu: the one chosen in this browser, else the browser's own; a change loads
@@ -794,6 +797,7 @@ async function main() {
   setUpAnalysis({ onClose: leaveAnalysis });
   setUpRematch({ state: () => page.state, show, open: openMatch });
   setUpFairDice({ names: playerName });
+  setUpChat();
   const analyseMatch = () => {
     const id = page.state.id;
     history.pushState(null, "", `?match=${encodeURIComponent(id)}&analyse=1`);

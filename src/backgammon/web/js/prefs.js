@@ -77,3 +77,27 @@ export function setTurnSound(on) {
     // Not kept beyond this page.
   }
 }
+
+// Whether a player's board shows the spectators' chat (js/chat.js): shown unless hidden.
+
+const SPECTATORS_CHAT = "backgammon.spectatorsChat";
+let chosenSpectators = null;
+
+/** Whether the spectators' messages are shown in the chat. */
+export function spectatorsChat() {
+  if (chosenSpectators !== null) return chosenSpectators;
+  try {
+    return localStorage.getItem(SPECTATORS_CHAT) !== "hidden";
+  } catch {
+    return true; // storage refused
+  }
+}
+
+export function setSpectatorsChat(shown) {
+  chosenSpectators = Boolean(shown);
+  try {
+    localStorage.setItem(SPECTATORS_CHAT, chosenSpectators ? "shown" : "hidden");
+  } catch {
+    // Not kept beyond this page.
+  }
+}
