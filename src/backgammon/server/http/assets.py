@@ -119,17 +119,12 @@ class Bundles:
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
-        self._manifest: tuple[tuple[tuple[str, int, int], ...], dict[tuple[str, ...], Bundle]]
-        self._manifest = ((), {})
         self._fresh: dict[Bundle, tuple[tuple[tuple[str, int, int], ...], bool]] = {}
 
     def _bundles(self) -> dict[tuple[str, ...], Bundle]:
-        """The manifest's bundles by what they replace, read again when it changed."""
-        manifest = f"{DIST}/{MANIFEST}"
-        signature = _signature(self.directory, [manifest])
-        if signature != self._manifest[0]:
-            self._manifest = (signature, self._read(self.directory / manifest))
-        return self._manifest[1]
+        """The manifest's bundles by what they replace, read at each page (a few kB), so
+        that ``make bundle`` run beside a running server is seen at once."""
+        return self._read(self.directory / DIST / MANIFEST)
 
     @staticmethod
     def _read(path: Path) -> dict[tuple[str, ...], Bundle]:
