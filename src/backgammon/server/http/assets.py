@@ -119,6 +119,8 @@ class Bundles:
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
+        # For each bundle (one for each set of files it replaces), its sources' signature
+        # when last asked, and whether it was fresh then.
         self._fresh: dict[Bundle, tuple[tuple[tuple[str, int, int], ...], bool]] = {}
 
     def _bundles(self) -> dict[tuple[str, ...], Bundle]:
@@ -156,12 +158,15 @@ class Bundles:
             )
         except OSError:
             fresh = False
+        self._fresh = {kept: facts for kept, facts in self._fresh.items()
+                       if kept.replaces != bundle.replaces}  # a rebuilt one's older self goes
         self._fresh[bundle] = (signature, fresh)
         return fresh
 
-    def _served(self, replaced: Sequence[str]) -> str | None:
-        """The bundle's URL path in place of ``replaced``, if there is a fresh one."""
-        bundle = self._bundles().get(tuple(replaced))
+    def _served(self, bundles: dict[tuple[str, ...], Bundle], replaced: Sequence[str]
+                ) -> str | None:
+        """The URL path of the fresh bundle of ``bundles`` in place of ``replaced``, if any."""
+        bundle = bundles.get(tuple(replaced))
         return bundle.file if bundle is not None and self.fresh(bundle) else None
 
     def page(self, html: str) -> str:
@@ -172,8 +177,9 @@ class Bundles:
         '<head><link rel="stylesheet" href="/a.css">'
         """
         head, end, body = html.partition("</head>")
+        bundles = self._bundles()
         sheets = [href for _, href in _SHEET.findall(head)]
-        sheet = self._served(sheets) if sheets else None
+        sheet = self._served(bundles, sheets) if sheets else None
         if sheet is not None:
             first = iter([True])  # the first tag names the bundle, the others go
 
@@ -185,7 +191,7 @@ class Bundles:
             head = _SHEET.sub(one_sheet, head)
 
         def module(match: re.Match[str]) -> str:
-            served = self._served([match[1]])
+            served = self._served(bundles, [match[1]])
             return match[0] if served is None else f'<script type="module" src="{served}"></script>'
 
         return _MODULE.sub(module, head) + end + body
