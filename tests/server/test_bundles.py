@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from backgammon.server import Settings, create_app
-from backgammon.server.http.assets import IMMUTABLE, page_files, sources_digest
+from backgammon.server.http.assets import IMMUTABLE, bundles_of, page_files, sources_digest
 from backgammon.server.settings import sqlite_url
 
 with warnings.catch_warnings():
@@ -106,9 +106,11 @@ def test_an_edited_source_is_served_itself_until_the_bundle_is_rebuilt(
     edited = files.get("/", headers={"If-None-Match": before.headers["etag"]})
     assert edited.status_code == 200, "the page changed: the browser's copy is not current"
     assert names(edited.text) == ["/dist/ab-HASH2.css", "/js/a.js"]
+    assert bundles_of(web).stale() == ["/dist/a-HASH1.js"]
     assert files.get("/js/b.js").text.endswith("return 1; }\n")
     write_manifest(web)  # what `make bundle` does, short of bundling
     assert names(files.get("/").text) == ["/dist/ab-HASH2.css", "/dist/a-HASH1.js"]
+    assert bundles_of(web).stale() == []
 
 
 def test_a_bundle_whose_file_or_source_is_missing_is_not_named(

@@ -163,6 +163,10 @@ class Bundles:
         self._fresh[bundle] = (signature, fresh)
         return fresh
 
+    def stale(self) -> list[str]:
+        """The URL paths of the manifest's bundles that are not served now."""
+        return [bundle.file for bundle in self._bundles().values() if not self.fresh(bundle)]
+
     def _served(self, bundles: dict[tuple[str, ...], Bundle], replaced: Sequence[str]
                 ) -> str | None:
         """The URL path of the fresh bundle of ``bundles`` in place of ``replaced``, if any."""
