@@ -1,16 +1,19 @@
 # The whole set-up on a fresh machine: `make run` starts the web app, `make test` runs every test.
 # `make run` installs what playing needs (the package and its server); `make test` adds the
 # development tools (pytest, mypy, ruff, Playwright, the reference engine gnubg-nn).
+# `make bundle` rebuilds the page's bundles (src/backgammon/web/dist/, committed) after a change
+# to its scripts or styles.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PLAY := $(VENV)/.installed-play
 DEV := $(VENV)/.installed-dev
-# axe-core, the browser tests' accessibility audit, from npm at the version the lock file pins
-# (the target is the record npm keeps of what it installed).
-AXE := tests/web/node_modules/.package-lock.json
+# From npm at the versions the lock file pins: axe-core, the browser tests' accessibility
+# audit, and esbuild, the bundler (the target is the record npm keeps of what it installed).
+NPM := tests/web/node_modules/.package-lock.json
+UNCHECKED := the accessibility audits and the bundles' check will be skipped
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bundle bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,14 +34,17 @@ lint: $(DEV)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy
 
-$(AXE): tests/web/package-lock.json
+$(NPM): tests/web/package-lock.json
 	@if command -v npm >/dev/null 2>&1; then \
 		npm ci --prefix tests/web --no-audit --no-fund --loglevel=error \
-		|| echo "warning: npm ci failed; the accessibility audits will be skipped" >&2; \
-	else echo "warning: npm is missing; the accessibility audits will be skipped" >&2; fi
+		|| echo "warning: npm ci failed; $(UNCHECKED)" >&2; \
+	else echo "warning: npm is missing; $(UNCHECKED)" >&2; fi
 
-test: lint $(AXE)
+test: lint $(NPM)
 	$(BIN)/pytest
+
+bundle: $(PLAY) $(NPM)
+	$(BIN)/python tools/bundle.py
 
 bench: $(DEV)
 	$(BIN)/python bench/rules/movegen.py

@@ -8,14 +8,15 @@ from datetime import datetime
 from pathlib import Path
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, HTTPException, status
+from fastapi import APIRouter, Depends, HTTPException, Request, status
 from fastapi import Path as InPath
-from fastapi.responses import FileResponse
+from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from ...game.match import Match
 from ..accounts.ratings import Seated
 from ..accounts.sessions import Viewer
+from ..http.assets import page_file
 from ..http.guards import rate_limited
 from ..play.deps import Live, MatchServiceDep, StoreDep
 from ..play.schemas import (
@@ -174,9 +175,9 @@ def _live_entry(
     )
 
 
-@router.get("/join/{invite}", response_class=FileResponse, include_in_schema=False)
+@router.get("/join/{invite}", response_class=HTMLResponse, include_in_schema=False)
 async def join_page(
-    invite: Annotated[str, InPath(max_length=64)],
-) -> FileResponse:
+    invite: Annotated[str, InPath(max_length=64)], request: Request,
+) -> Response:
     """The page, which joins with the invite in its address."""
-    return FileResponse(PAGE)
+    return page_file(PAGE, request.headers)

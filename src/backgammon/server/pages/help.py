@@ -20,13 +20,14 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import RedirectResponse, Response
 from markupsafe import Markup
 
 from ...cube import CubeOwner
 from ...errors import BackgammonError
 from ...formats.svg import BoardLabels, board_svg
 from ...position import Position
+from ..http.assets import PageResponse
 from .languages import LANGUAGES
 from .templates import render as render_template
 
@@ -67,7 +68,7 @@ async def help_index(lang: str) -> Response:
     """A language's contents page."""
     if lang not in LANGUAGES:
         return _not_found("en", f"/help/{lang}/")
-    return HTMLResponse(render(lang, "index"))
+    return PageResponse(render(lang, "index"))
 
 
 @router.get("/{lang}/{topic}")
@@ -78,7 +79,7 @@ async def help_page(lang: str, topic: str) -> Response:
         return _not_found("en", f"/help/{lang}/{topic}")
     if topic not in TOPICS or topic == "index":
         return _not_found(lang, f"/help/{lang}/{topic}")
-    return HTMLResponse(render(lang, topic))
+    return PageResponse(render(lang, topic))
 
 
 @cache
@@ -183,11 +184,11 @@ def _page(lang: str, topic: str | None, content: Markup) -> str:
     )
 
 
-def _not_found(lang: str, path: str) -> HTMLResponse:
+def _not_found(lang: str, path: str) -> Response:
     """404: a sentence in the language asked for (English when it is not one of ours), and the
     navigation to every page there is."""
     say = words(lang)
     content = Markup(render_template(
         "help_not_found.html", say=say, sentence=say["not_found"].format(path=path)
     ))
-    return HTMLResponse(_page(lang, None, content), status_code=404)
+    return PageResponse(_page(lang, None, content), status_code=404)

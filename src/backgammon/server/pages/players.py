@@ -24,6 +24,7 @@ from ..accounts.ratings import RatingsDep
 from ..accounts.routes import AnalysedView, PlayerName, PlayerView, ResultView, player_view
 from ..accounts.sessions import SESSION_COOKIE, Viewer, set_cookies
 from ..accounts.users import NAME_LENGTHS, PASSWORD_LENGTHS, AccountsDep
+from ..http.assets import PageResponse
 from .languages import LANGUAGES
 from .templates import render as render_template
 
@@ -90,7 +91,7 @@ async def account_page(request: Request, account: Viewer, lang: Lang = None) -> 
         "own_page": f"/players/{quote(account.name)}?lang={code}",
         "hidden": account.hidden,
     }
-    response = HTMLResponse(_page(
+    response = PageResponse(_page(
         "account.html", code, words["account.title"], script=True,
         forms=FORMS, refusals=REFUSALS, names=NAME_LENGTHS, passwords=PASSWORD_LENGTHS, **own,
     ))
@@ -114,8 +115,8 @@ async def player_page(
         player = await run_in_threadpool(player_view, accounts, ratings, name, viewer)
     except HTTPException:
         missing = _page("player.html", code, words["player.notFound"], facts=None)
-        return HTMLResponse(missing, status_code=404)
-    return HTMLResponse(_page("player.html", code, player.name, **_player(player, code)))
+        return PageResponse(missing, status_code=404)
+    return PageResponse(_page("player.html", code, player.name, **_player(player, code)))
 
 
 #: The account page's two forms: their ids, the words of their heading and button, the

@@ -8,9 +8,10 @@ that is what the step teaches (``verdict``: :mod:`.tutorial_views`).
 from __future__ import annotations
 
 from fastapi import APIRouter, HTTPException
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import RedirectResponse, Response
 
 from ...errors import BackgammonError
+from ..http.assets import PageResponse
 from .languages import LANGUAGES
 from .tutorial_page import not_found, render
 from .tutorial_script import TutorialError, step_named
@@ -30,8 +31,8 @@ async def tutorial_root() -> RedirectResponse:
 async def tutorial_page(lang: str) -> Response:
     """The tutorial in one language; a 404 that says which there are for any other."""
     if lang not in LANGUAGES:
-        return HTMLResponse(not_found(), status_code=404)
-    return HTMLResponse(render(lang))
+        return PageResponse(not_found(), status_code=404)
+    return PageResponse(render(lang))
 
 
 @router.get("/api/tutorial/{name}")
