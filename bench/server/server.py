@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/server/server.py [--players 200] [--seconds 30] [--think 0] [--ramp 2]
         [--online] [--processes 2] [--workers 1] [--database-url URL --redis-url URL]
-        [--also-pid PID ...] [--uvicorn=OPTION ...] [--reference] [--floor]
+        [--also-pid PID ...] [--uvicorn=OPTION ...] [--reference] [--floor] [--chat 0.2]
 
 The script starts the server itself (``uvicorn backgammon.server:create_app`` in a child
 process, ``--workers`` processes, on a free 127.0.0.1 port, with an SQLite database in a
@@ -18,7 +18,9 @@ to a match, each watching it through the WebSocket (from its seat's side) and ac
 state pushed says it is its turn. Like the page, the players ask for the record's changes only,
 in answers and pushes (``record_since``, ``record=changes``), and name their WebSocket (a
 random ``watcher`` id, sent again as ``Watcher-Id`` with their actions), so that the server
-need not push them the state its answer to their own action carries. Every request made is
+need not push them the state its answer to their own action carries. With ``--chat`` each
+player, after each of its actions, writes a message in the match's chat at that chance (pushed
+to both seats' WebSockets, as the page has it). Every request made is
 counted; the latency of an action (a POST to ``/actions``) is timed from send to parsed answer.
 The run stops by itself after ``--seconds`` (requests under way then are let finish). With
 ``--think`` each player pauses before each action, as a person would; without, the players act
@@ -77,6 +79,8 @@ class Tally:
 
     requests: int = 0
     matches: int = 0
+    #: Chat messages written (``--chat``).
+    chats: int = 0
     errors: int = 0
     #: Seconds from the first player's start to the last one's end.
     elapsed: float = 0.0
@@ -330,10 +334,13 @@ async def play(client: aiohttp.ClientSession, stop: float, think: float, tally: 
             tally.matches += 1
 
 
-async def online_match(port: int, start: float, stop: float, think: float, tally: Tally) -> None:
+async def online_match(
+    port: int, start: float, stop: float, think: float, tally: Tally, chat: float = 0.0
+) -> None:
     """Two people playing a one-point match online from ``start`` until ``stop``: each
     watches it through the WebSocket and, when a state pushed says it is their turn, pauses a
-    random time of mean ``think`` seconds and acts."""
+    random time of mean ``think`` seconds and acts (and writes in the chat at the chance
+    ``chat`` after each action)."""
     await asyncio.sleep(max(0.0, start - time.monotonic()))
     # Two connections for the seats' actions, two for their WebSockets (the pool holds both).
     async with own_client(port, 4) as client:
@@ -348,13 +355,13 @@ async def online_match(port: int, start: float, stop: float, think: float, tally
         ledger = Ledger(created["id"], tokens[0], created["version"] + 1)
         tally.ledgers.append(ledger)
         over = await asyncio.gather(*(seat_player(client, ledger, seat, tokens[seat], stop,
-                                                  think, tally) for seat in (0, 1)))
+                                                  think, tally, chat) for seat in (0, 1)))
     tally.matches += any(over)
 
 
 async def seat_player(
     client: aiohttp.ClientSession, ledger: Ledger, seat: int, token: str, stop: float,
-    think: float, tally: Tally,
+    think: float, tally: Tally, chat: float = 0.0,
 ) -> bool:
     """One seat of an online match (see :func:`online_match`); whether it saw the match
     end."""
@@ -379,6 +386,8 @@ async def seat_player(
                 if message.type is not aiohttp.WSMsgType.TEXT:
                     raise RuntimeError(f"the WebSocket sent {message.type.name}")
                 state = json.loads(message.data)
+                if "chat" in state:
+                    continue  # a chat message, not a state
                 # A push may come after the answer of a later action (the other process's
                 # copy catching up): the newer state stands.
                 if state["version"] >= latest["version"]:
@@ -416,14 +425,31 @@ async def seat_player(
                 ledger.answered.append((acted, state["version"]))
                 if state["version"] > latest["version"]:
                     latest = state
+                if chat and random.random() < chat:
+                    await write_chat(client, match_id, seat, token, tally)
         finally:
             reader.cancel()
     return bool(latest["match_over"])
 
 
+async def write_chat(
+    client: aiohttp.ClientSession, match_id: str, seat: int, token: str, tally: Tally
+) -> None:
+    """Write a message in the match's chat as ``seat``'s player."""
+    body = {"channel": "players", "seat": seat, "text": "Good luck, and well played!"}
+    async with client.post(f"/api/matches/{match_id}/chat", json=body,
+                           headers={"Authorization": f"Bearer {token}"}) as answer:
+        await answer.read()
+        tally.requests += 1
+        tally.chats += 1
+        if answer.status != 201:
+            tally.errors += 1
+            raise RuntimeError(f"{answer.status} for a chat message")
+
+
 async def run_share(
     games: int, started: float, ramp: float, stop: float, think: float, port: int,
-    online: bool,
+    online: bool, chat: float = 0.0,
 ) -> Tally:
     """One process's share of the players: ``games`` players (matches, ``online``), each
     joining at a random moment of the ``ramp`` seconds from ``started`` and playing until
@@ -439,9 +465,9 @@ async def run_share(
         await asyncio.sleep(max(0.0, stop - time.monotonic()))
         tally.steady = (0.0, tally.requests - requests, 0.0, time.process_time() - cpu, first)
 
-    plays = online_match if online else player
     await asyncio.gather(
-        *(plays(port, started + random.uniform(0, ramp), stop, think, tally)
+        *(online_match(port, started + random.uniform(0, ramp), stop, think, tally, chat)
+          if online else player(port, started + random.uniform(0, ramp), stop, think, tally)
           for _ in range(games)),
         steady(),
     )
@@ -450,14 +476,16 @@ async def run_share(
 
 
 def players_process(
-    connection: Connection, games: int, ramp: float, think: float, port: int, online: bool
+    connection: Connection, games: int, ramp: float, think: float, port: int, online: bool,
+    chat: float = 0.0,
 ) -> None:
     """A process of players (see :func:`run_share`): it says it is ready, is told the instants
     to start and stop at, and sends back its tally."""
     connection.send(None)
     started, stop = connection.recv()
     with asyncio.Runner(loop_factory=new_loop) as runner:
-        connection.send(runner.run(run_share(games, started, ramp, stop, think, port, online)))
+        connection.send(runner.run(run_share(games, started, ramp, stop, think, port, online,
+                                             chat)))
 
 
 def new_loop() -> asyncio.AbstractEventLoop:
@@ -477,6 +505,7 @@ def merge(tallies: Sequence[Tally]) -> Tally:
     for tally in tallies:
         merged.requests += tally.requests
         merged.matches += tally.matches
+        merged.chats += tally.chats
         merged.errors += tally.errors
         merged.resent += tally.resent
         merged.client_cpu += tally.client_cpu
@@ -500,6 +529,7 @@ def run(
     online: bool = False,
     processes: int = 2,
     also: Sequence[int] = (),
+    chat: float = 0.0,
 ) -> Tally:
     """Let ``players`` play for ``seconds``, each joining (each match, ``online``) at a
     random moment of the first ``ramp`` seconds, split over ``processes`` processes; what
@@ -519,7 +549,7 @@ def run(
             share = games // processes + (index < games % processes)
             ours, theirs = context.Pipe()
             worker = context.Process(target=players_process,
-                                     args=(theirs, share, ramp, think, port, online))
+                                     args=(theirs, share, ramp, think, port, online, chat))
             worker.start()
             theirs.close()  # so that a process that dies is seen as the pipe's end
             connections.append(ours)
@@ -636,9 +666,17 @@ def main() -> None:
         help="run the same players against bench/server/server_floor.py's bare app too, after the "
         "run, and give the server's CPU a request above that floor (with --online)",
     )
+    parser.add_argument(
+        "--chat",
+        type=float,
+        default=0.0,
+        help="the chance that a player writes in the chat after each of its actions (--online)",
+    )
     options = parser.parse_args()
     if options.floor and not options.online:
         parser.error("--floor measures online play: add --online")
+    if options.chat and not options.online:
+        parser.error("--chat is the chat of online matches: add --online")
     before = reference() if options.reference else None
     uvicorn_options = ["--workers", str(options.workers)] if options.workers > 1 else []
     tally = serve_and_run(options, options.app, [*uvicorn_options, *options.uvicorn],
@@ -670,7 +708,7 @@ def serve_and_run(
                               redis_url)
         try:
             return run(options.players, options.seconds, options.think, options.ramp, port,
-                       server, options.online, options.processes, also)
+                       server, options.online, options.processes, also, options.chat)
         finally:
             server.terminate()
             server.wait(10)
@@ -699,7 +737,8 @@ def report(
     print(
         f"{players} players, {elapsed:.1f} s: {tally.requests} requests "
         f"({tally.requests / elapsed:.0f}/s), {len(tally.latencies)} actions, "
-        f"{tally.matches} matches finished, {tally.errors} errors, {tally.resent} resent"
+        f"{tally.matches} matches finished, {tally.chats} chat messages, {tally.errors} errors, "
+        f"{tally.resent} resent"
     )
     print(
         f"matches read back: {tally.checked}, with an action lost {tally.lost}, "

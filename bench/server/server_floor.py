@@ -10,9 +10,11 @@ through its WebSocket, and each action (a POST naming the version it was made on
 the match's version, answered with a state of the size the web app answers (about 1.9 KB of
 JSON, the median of an action's answer with the record's changes only), and pushed to the
 other seat's WebSocket. The seats take turns for ever; the players' next action is always a
-roll. No rules, no database, no framework: what it costs a request is uvicorn's, its HTTP
-parser's, the WebSocket's and the event loop's work, and the process woken for each action,
-on the machine as it is at that moment. Run beside the web app's own runs, it shows how much
+roll. A chat message (``POST .../chat``, with ``--chat``) is answered and pushed to every
+WebSocket watching the match as ``{"chat": message}``, as the web app pushes it. No rules,
+no database, no framework: what it costs a request is uvicorn's, its HTTP parser's, the
+WebSocket's and the event loop's work, and the process woken for each action, on the machine
+as it is at that moment. Run beside the web app's own runs, it shows how much
 of their CPU a request is the serving itself, and how that part moves with the hour and with
 the load's shape (pauses or none).
 
@@ -20,11 +22,12 @@ Where the server's environment names PostgreSQL and Redis (``BACKGAMMON_DATABASE
 ``BACKGAMMON_REDIS_URL``, as ``bench/server/server.py --database-url ... --redis-url ...`` sets
 them), the floor is that of a server of several processes (:class:`SharedMatches`): the database is
 the source of truth (each action one conditional UPDATE of the match's row, sent from the event
-loop on psycopg's asyncio connections, the action acknowledged once it is committed), and
-each action is published on the match's Redis channel (on a connection Redis does not answer,
-``CLIENT REPLY OFF``) to the processes whose WebSockets watch the match, which push it to
-them. Its cost a request is then what that set-up's round trips and wake-ups cost, below any
-code of the web app's.
+loop on psycopg's asyncio connections, the action acknowledged once it is committed; each chat
+message one INSERT), and each action or message is published on the match's Redis channel (on
+a connection Redis does not answer, ``CLIENT REPLY OFF``) to the processes whose WebSockets
+watch the match, which push it to them (a message read from its row first, as the web app's
+processes read it). Its cost a request is then what that set-up's round trips and wake-ups
+cost, below any code of the web app's.
 """
 
 from __future__ import annotations
@@ -61,6 +64,8 @@ class _Match:
     tokens: list[str] = field(default_factory=lambda: [secrets.token_urlsafe(16), ""])
     #: The WebSockets watching, by watcher id: the seat they watch from and their send.
     watchers: dict[str, tuple[int, Send]] = field(default_factory=dict)
+    #: The chat messages kept in this process's memory (one process).
+    messages: int = 0
 
     def seen(self, version: int, to_act: int, joined: bool) -> None:
         """Take the match as another copy (the database's, another process's) saw it,
@@ -86,14 +91,21 @@ async def _answer(send: Send, status: int, text: str) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-async def _push(match: _Match, skip: str | None) -> None:
-    """Push the match's state to its watchers in this process, but ``skip``."""
+async def _push(match: _Match, skip: str | None, text: str | None = None) -> None:
+    """Push the match's state (or ``text``, a chat message) to its watchers in this process,
+    but ``skip``."""
     for watcher, (view, send) in list(match.watchers.items()):
         if watcher != skip:
             try:
-                await send({"type": "websocket.send", "text": match.state(view)})
+                await send({"type": "websocket.send", "text": text or match.state(view)})
             except ClientDisconnected:  # a player that left (the run's end): dropped
                 match.watchers.pop(watcher, None)
+
+
+def _chat_message(number: int, seat: int, text: str) -> str:
+    """A chat message's text, of the web app's shape."""
+    return json.dumps({"id": number, "channel": "players", "seat": seat, "name": "Player",
+                       "text": text, "phrase": None, "time": "2026-12-07T00:00:00+00:00"})
 
 
 class Matches(dict[str, _Match]):
@@ -133,6 +145,11 @@ class Matches(dict[str, _Match]):
     def tell(self, match: _Match, skip: str | None) -> None:
         """Tell the other processes of the match's change (there are none)."""
 
+    async def chat(self, match: _Match, seat: int, text: str) -> str:
+        """Keep a chat message of the match and tell the other processes: its text."""
+        match.messages += 1
+        return _chat_message(match.messages, seat, text)
+
     async def follow(self, match: _Match) -> None:
         """Hear the other processes' changes to the match from now on (there are none)."""
 
@@ -141,9 +158,11 @@ class Matches(dict[str, _Match]):
 
 
 #: The floor's matches in a shared database (beside the web app's tables in a run's database).
-_TABLE = (
+_TABLES = (
     "CREATE TABLE IF NOT EXISTS floor_matches (id text PRIMARY KEY, version integer NOT NULL,"
-    " to_act integer NOT NULL, joined boolean NOT NULL)"
+    " to_act integer NOT NULL, joined boolean NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS floor_chat (id serial PRIMARY KEY, match text NOT NULL,"
+    " seat integer NOT NULL, text text NOT NULL)",
 )
 #: Each match's Redis channel is this followed by its id.
 _CHANNEL = "floor:"
@@ -189,7 +208,8 @@ class SharedMatches(Matches):
         await self._pool.open(wait=True)
         async with self._pool.connection() as connection, connection.transaction():
             await connection.execute("SELECT pg_advisory_xact_lock(7531)")  # one at a time
-            await connection.execute(_TABLE)
+            for table in _TABLES:
+                await connection.execute(table)
         self._client = redis.from_url(self._redis_url)
         self._pubsub = self._client.pubsub()
         await self._pubsub.subscribe(_CHANNEL + self.origin)  # a connection before any match
@@ -232,6 +252,28 @@ class SharedMatches(Matches):
             " WHERE id = %s AND version = %s AND to_act = %s RETURNING version, to_act, joined",
             version, seat,
         )
+
+    async def chat(self, match: _Match, seat: int, text: str) -> str:
+        async with self._pool.connection() as connection:
+            cursor = await connection.execute(
+                "INSERT INTO floor_chat (match, seat, text) VALUES (%s, %s, %s) RETURNING id",
+                (match.id, seat, text),
+            )
+            row = await cursor.fetchone()
+        assert row is not None
+        assert self._writer is not None
+        self._writer.write(_command("PUBLISH", _CHANNEL + match.id, f"{self.origin} chat {row[0]}"))
+        return _chat_message(row[0], seat, text)
+
+    async def _told_chat(self, match: _Match, number: int) -> None:
+        """Push the message another process kept, read from its row."""
+        async with self._pool.connection() as connection:
+            cursor = await connection.execute(
+                "SELECT seat, text FROM floor_chat WHERE id = %s", (number,)
+            )
+            row = await cursor.fetchone()
+        if row is not None:
+            await _push(match, None, f'{{"chat":{_chat_message(number, *row)}}}')
 
     async def _row(self, match: _Match, sql: str, *values: object) -> bool:
         """Run ``sql`` on the match's row (a statement of its own, committed when this
@@ -282,11 +324,16 @@ class SharedMatches(Matches):
                 if confirmed is not None and not confirmed.done():
                     confirmed.set_result(None)
             elif message["type"] == "message":
-                origin, version, to_act, joined, skip = message["data"].decode().split(" ")
-                if origin != self.origin:  # its own notice, sent back: its pages have it
-                    match = self[channel.removeprefix(_CHANNEL)]
-                    match.seen(int(version), int(to_act), joined == "1")
-                    await _push(match, skip or None)
+                origin, *notice = message["data"].decode().split(" ")
+                if origin == self.origin:  # its own notice, sent back: its pages have it
+                    continue
+                match = self[channel.removeprefix(_CHANNEL)]
+                if notice[0] == "chat":
+                    self._spawn(self._told_chat(match, int(notice[1])))
+                    continue
+                version, to_act, joined, skip = notice
+                match.seen(int(version), int(to_act), joined == "1")
+                await _push(match, skip or None)
 
 
 def create_app() -> ASGIApp:
@@ -329,6 +376,11 @@ def create_app() -> ASGIApp:
         if scope["method"] == "GET":
             await matches.read(match)
             return await _answer(send, 200, match.state(0))
+        if path.endswith("/chat"):
+            written = json.loads(body)
+            message = await matches.chat(match, written["seat"], written["text"])
+            await _push(match, None, f'{{"chat":{message}}}')
+            return await _answer(send, 201, message)
         action = json.loads(body)
         if not await matches.act(match, action["version"], action["seat"]):
             return await _answer(send, 409, '{"detail":"stale"}')
