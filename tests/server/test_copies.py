@@ -56,6 +56,17 @@ async def act_and_save(store: MatchStore, live: LiveMatch, count: int) -> None:
             await store.save(live, before)
 
 
+async def first_game_resigned(store: MatchStore, live: LiveMatch) -> None:
+    """The opening roll, then a single game resigned by the player on roll, saved at once."""
+    async with live.lock:
+        game, before = live.match.game, live.version
+        while game.dice is None:  # an opening roll may be a tie
+            game.roll(0 if game.player_to_act is None else game.player_to_act)
+        game.resign(game.on_roll)
+        game.accept(1 - game.on_roll)
+        await store.save(live, before)
+
+
 async def begun(one: MatchStore, other: MatchStore) -> tuple[LiveMatch, LiveMatch]:
     """A new match with fair dice, added through ``one``, and ``other``'s copy of it."""
     live = await one.add(Match(3, dice=FairMatchDice()), HUMANS, None, Seating())
@@ -140,13 +151,7 @@ def test_a_copy_whose_row_began_a_new_game_is_read_whole(tmp_path: Path) -> None
 
     async def scenario() -> tuple[LiveMatch, LiveMatch, list[str]]:
         live, copy = await begun(one, other)
-        async with live.lock:
-            game, before = live.match.game, live.version
-            while game.dice is None:  # an opening roll may be a tie
-                game.roll(0 if game.player_to_act is None else game.player_to_act)
-            game.resign(game.on_roll)
-            game.accept(1 - game.on_roll)
-            await one.save(live, before)
+        await first_game_resigned(one, live)
         assert len(live.match.games) == 2
         reads = counted_reads(other)
         await brought_up(other, copy)
@@ -167,13 +172,7 @@ def test_a_match_over_is_read_whole_only_once_its_settings_change(tmp_path: Path
 
     async def scenario() -> tuple[list[str], LiveMatch, LiveMatch]:
         live = await one.add(Match(1, dice=FairMatchDice()), HUMANS, None, Seating())
-        async with live.lock:
-            game, before = live.match.game, live.version
-            while game.dice is None:  # an opening roll may be a tie
-                game.roll(0 if game.player_to_act is None else game.player_to_act)
-            game.resign(game.on_roll)
-            game.accept(1 - game.on_roll)
-            await one.save(live, before)
+        await first_game_resigned(one, live)
         assert live.match.is_over
         copy = await other.get(live.id)
         reads = counted_reads(other)
