@@ -548,6 +548,38 @@ class Game(NamedActions):
         """
         return _history.walk(self, [*self._moments, self._moment()], start)
 
+    def awaited_before(self) -> list[tuple[int, ...]]:
+        """For each event of the record, the seats the game waited for just before it: both
+        at the opening roll (either may roll it), none once over, otherwise the one seat
+        :attr:`player_to_act` named then (the clocks charge each wait to these:
+        :mod:`backgammon.game.clock`).
+
+        >>> from backgammon.dice import ManualDice
+        >>> game = Game(dice=ManualDice(["6 1"]))
+        >>> game.roll(1)                # either seat rolls the opening: seat 0 wins it
+        >>> game.resign(0); game.accept(1)
+        >>> game.awaited_before()
+        [(0, 1), (0,), (1,)]
+        """
+        awaited: list[tuple[int, ...]] = []
+        resigner = 0
+        for moment, event in zip(self._moments, self.events, strict=True):
+            phase = moment.phase
+            if phase is Phase.OPENING:
+                awaited.append((0, 1))
+            elif phase is Phase.OVER:
+                awaited.append(())
+            elif phase is Phase.CUBE:
+                assert moment.offer is not None
+                awaited.append((moment.offer.decider,))
+            elif phase is Phase.RESIGN:
+                awaited.append((1 - resigner,))
+            else:
+                awaited.append((moment.on_roll,))
+            if event.action is Action.RESIGN:
+                resigner = event.player
+        return awaited
+
     @property
     def rolls_drawn(self) -> int:
         """How many rolls the game has drawn from its dice source: one for each roll in the
