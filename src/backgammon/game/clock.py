@@ -22,17 +22,18 @@ leaves the bank at zero.
 >>> stamp(match.game, 0, t0 + timedelta(seconds=5))    # the opening roll, 5 s in
 >>> fast = TimeControl.named("fast")                  # 8 s a wait, 20 s a point
 >>> clocks(match, fast, t0, t0 + timedelta(seconds=5))
-Clocks(banks=(60.0, 60.0), running=(0,), delay=8.0, out=None)
+Clocks(banks=(60.0, 60.0), running=(0,), delay=8.0, out=None, ran_out=None)
 >>> clocks(match, fast, t0, t0 + timedelta(seconds=30))   # 25 s into seat 0's move
-Clocks(banks=(43.0, 60.0), running=(0,), delay=0.0, out=None)
->>> clocks(match, fast, t0, t0 + timedelta(seconds=75)).out
-0
+Clocks(banks=(43.0, 60.0), running=(0,), delay=0.0, out=None, ran_out=None)
+>>> late = clocks(match, fast, t0, t0 + timedelta(seconds=75))
+>>> late.out, late.ran_out.time()          # 5 s, then the 8 s delay and the 60 s bank
+(0, datetime.time(12, 1, 13))
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from ..errors import BackgammonError
@@ -130,6 +131,8 @@ class Clocks:
     running: tuple[int, ...]
     delay: float
     out: int | None
+    #: When ``out``'s time ran out (the record's time-out says so, however late it is made).
+    ran_out: datetime | None = None
 
 
 def clocks(match: Match, control: TimeControl, start: datetime, now: datetime) -> Clocks:
@@ -142,7 +145,7 @@ def clocks(match: Match, control: TimeControl, start: datetime, now: datetime) -
     >>> t0 = datetime(2026, 12, 7, 12, 0, tzinfo=UTC)
     >>> money = Match(0, dice=ManualDice(["6 1"]))
     >>> clocks(money, TimeControl(10, 5), t0, t0 + timedelta(seconds=12))   # both at the opening
-    Clocks(banks=(13.0, 13.0), running=(0, 1), delay=0.0, out=None)
+    Clocks(banks=(13.0, 13.0), running=(0, 1), delay=0.0, out=None, ran_out=None)
     >>> clocks(money, TimeControl(10, 5), t0, t0 + timedelta(seconds=99)).out is None
     True
     """
@@ -163,11 +166,15 @@ def clocks(match: Match, control: TimeControl, start: datetime, now: datetime) -
         return Clocks((banks[0], banks[1]), (), 0.0, None)
     running = _awaited(game)
     waited = max(0.0, (now - began).total_seconds())
+    left = tuple(banks[seat] for seat in running)
     _charge(banks, running, waited - control.delay)
-    out = None
+    out = ran_out = None
     if len(running) == 1 and waited >= control.delay and banks[running[0]] <= 0:
         out = running[0]
-    return Clocks((banks[0], banks[1]), running, max(0.0, control.delay - waited), out)
+        ran_out = began + timedelta(seconds=control.delay + left[0])
+    return Clocks(
+        (banks[0], banks[1]), running, max(0.0, control.delay - waited), out, ran_out
+    )
 
 
 def _charge(banks: list[float], seats: tuple[int, ...], spent: float) -> None:
@@ -199,23 +206,30 @@ def stamp(game: Game, index: int, when: datetime) -> None:
     )
 
 
-def time_out(match: Match, seat: int) -> None:
-    """Record that ``seat``'s time has run out (its :attr:`Clocks.out`): the other seat
-    claims the game at the highest level the position allows (RULES.md, Leaving a game),
-    and in a match the whole match, which ends there; a money session goes on with its next
-    game. BackgammonError, and no change, where the game does not wait for ``seat``.
+def time_out(match: Match, seat: int, when: datetime) -> None:
+    """Record that ``seat``'s time ran out at ``when`` (:attr:`Clocks.out` and
+    :attr:`Clocks.ran_out`): the other seat claims the game at the highest level the position
+    allows (RULES.md, Leaving a game), and in a match the whole match, which ends there; a
+    money session goes on with its next game, whose clocks start at ``when``, the time the
+    claim is recorded with. BackgammonError, and no change, where the game does not wait
+    for ``seat``.
 
+    >>> from datetime import UTC
     >>> from backgammon.dice import ManualDice
     >>> match = Match(5, dice=ManualDice(["6 1"]))
     >>> match.game.roll(0)                  # seat 0 is to move, and its time runs out
-    >>> time_out(match, 0)
+    >>> time_out(match, 0, datetime(2026, 12, 7, 12, 0, tzinfo=UTC))
     >>> match.winner, match.game.result.kind.name, match.game.result.reason
     (1, 'BACKGAMMON', 'claim')
+    >>> match.game.events[-1].time
+    '2026-12-07T12:00:00.000+00:00'
     """
+    game = match.game
     for level in (WinKind.BACKGAMMON, WinKind.GAMMON, WinKind.SINGLE):
         try:
             match.claim(1 - seat, level, whole=bool(match.length))
-            return
+            break
         except BackgammonError:
             if level is WinKind.SINGLE:
                 raise
+    stamp(game, len(game.events) - 1, when)
