@@ -1,8 +1,9 @@
 // Online play: the invite to hand on while an online match waits for its opponent, taking a
-// seat by an invite (/join/<invite>, or a click in the lobby: lobby.js), and the claim of a
-// game the opponent has left.
+// seat by an invite (/join/<invite>, or a click in the lobby: lobby.js), the clocks of a match
+// with a time control (clock.js), and the claim of a game the opponent has left.
 
 import { ApiError, getInvite, joinMatch, refusal } from "./api.js";
+import { renderClocks } from "./clock.js";
 import { copyField } from "./copy.js";
 import { t } from "./i18n.js";
 import { setUpLobby, showLobby } from "./lobby.js";
@@ -97,6 +98,7 @@ export async function join(invite, name = "") {
  * reads the state again when that time comes, as nothing else would push it).
  */
 export function renderOnline(state) {
+  renderClocks(state, online.refresh);
   const seat = seatOf(state.id);
   const invite = state.waiting_for_opponent && seat && seat.invite;
   $("#invite").hidden = !invite;
