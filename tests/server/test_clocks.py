@@ -208,7 +208,7 @@ def test_without_a_clock_the_claim_stays(client: TestClient) -> None:
 def test_a_time_out_is_recorded_once_by_two_processes(database: Settings) -> None:
     """Two apps on one database (on PostgreSQL with Redis: two processes' parts) both read
     a match whose clock has run out: one records the time-out, the other sees it."""
-    settings = {"computer_pause": 0, "allow_seed": True, "create_rate": None,
+    settings: dict[str, Any] = {"computer_pause": 0, "allow_seed": True, "create_rate": None,
                 "hint_rate": None, "action_rate": None}
     one = TestClient(create_app(Settings(database.database_url, redis_url=database.redis_url,
                                          **settings)))
