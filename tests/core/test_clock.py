@@ -15,6 +15,7 @@ import pytest
 from backgammon import WinKind
 from backgammon.dice import ManualDice
 from backgammon.errors import BackgammonError
+from backgammon.fairdice import FairMatchDice
 from backgammon.game import Action, Game
 from backgammon.game.clock import PRESETS, Clocks, TimeControl, clocks, stamp, time_out
 from backgammon.game.match import Match
@@ -81,6 +82,15 @@ def test_the_time_before_the_first_event_runs_from_the_start_for_both_at_the_ope
     match.game.roll(1)
     timed(match.game, 25)
     assert read(match, 25).banks == (75, 75)
+
+
+def test_the_clocks_start_once_the_other_seat_is_taken() -> None:
+    match = Match(3, dice=FairMatchDice())
+    match.game.add_seed(0, "mine")  # the creator's seed, while the invite waits
+    timed(match.game, 50)
+    match.game.join(1)  # a friend took 100 s to come
+    timed(match.game, 100)
+    assert read(match, 105) == Clocks((90, 90), (0, 1), 5, None)
 
 
 def test_nobody_is_out_of_time_at_the_opening_roll_which_either_may_make() -> None:

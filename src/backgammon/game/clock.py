@@ -9,7 +9,8 @@ The clocks are not kept anywhere: every event of the record holds its ``time``, 
 :func:`clocks` works each seat's bank out from those times, the control and the time now. So
 they survive a restart and agree in every process that reads the record. A wait begins at
 each event but a checker's step and its undo (a turn's steps are one wait, up to its
-confirm); the wait is charged to the seats the game waited for then
+confirm), and nothing before an online match's seat is taken (its ``join``) counts; the wait
+is charged to the seats the game waited for then
 (:meth:`.Game.awaited_before`): at the opening roll both, since either may roll it. A wait
 that the record shows overran the time left (an action the server took at the last moment)
 leaves the bank at zero.
@@ -159,6 +160,10 @@ def clocks(match: Match, control: TimeControl, start: datetime, now: datetime) -
             if event.action in _WITHIN_A_WAIT:
                 continue
             at = _time(event.time)
+            if event.action is Action.JOIN:
+                # The clocks start once the other seat is taken: before, nobody was waited for.
+                banks, began = [full, full], at
+                continue
             _charge(banks, seats, (at - began).total_seconds() - control.delay)
             began = at
     game = match.game
