@@ -13,11 +13,19 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from backgammon import WinKind
-from backgammon.dice import ManualDice
+from backgammon.dice import ManualDice, SeededDice
 from backgammon.errors import BackgammonError
 from backgammon.fairdice import FairMatchDice
-from backgammon.game import Action, Game
-from backgammon.game.clock import PRESETS, Clocks, TimeControl, clocks, stamp, time_out
+from backgammon.game import Act, Action, Game
+from backgammon.game.clock import (
+    PRESETS,
+    ClockFold,
+    Clocks,
+    TimeControl,
+    clocks,
+    stamp,
+    time_out,
+)
 from backgammon.game.match import Match
 
 T0 = datetime(2026, 12, 7, 12, 0, tzinfo=UTC)
@@ -195,3 +203,33 @@ def test_a_time_out_of_a_seat_the_game_does_not_wait_for_is_refused_and_changes_
     with pytest.raises(BackgammonError):
         time_out(match, 1, at(50))
     assert match.to_json() == record
+
+
+@pytest.mark.parametrize("length", [0, 3])
+def test_a_fold_kept_between_reads_agrees_with_a_fresh_read_after_every_action(
+    length: int,
+) -> None:
+    match = Match(length, dice=SeededDice(5))
+    fold = ClockFold(match, TimeControl(3, 2), T0)
+    seconds, games = 0.0, 0
+    for _ in range(400):
+        if match.is_over or games > 3:
+            break
+        game = match.game
+        seat = 0 if game.player_to_act is None else game.player_to_act
+        offered = game.legal_actions(seat)
+        made = len(game.events)
+        if Action.ROLL in offered:
+            game.act(seat, Act(Action.ROLL))
+        elif Action.CONFIRM in offered:
+            game.act(seat, Act(Action.CONFIRM))
+        else:
+            assert game.turn is not None
+            game.act(seat, Act(Action.STEP, step=game.turn.legal_steps()[0]))
+        seconds += 1.5 + seat  # seat 1 is the slower: its bank runs down
+        for index in range(made, len(game.events)):
+            stamp(game, index, at(seconds))
+        games = len(match.games)
+        now = at(seconds + 1)
+        assert fold.read(now) == clocks(match, fold.control, T0, now)
+    assert fold.read(at(seconds)).banks != (fold.control.bank_for(length),) * 2

@@ -139,7 +139,7 @@ class Clocks:
 def clocks(match: Match, control: TimeControl, start: datetime, now: datetime) -> Clocks:
     """Each seat's clock in ``match`` at ``now`` under ``control``, from its record's times;
     ``start`` is when the clocks started (the match's creation: its first wait starts there
-    unless an event of the record came since).
+    unless an event of the record came since). One :class:`ClockFold`'s read.
 
     >>> from datetime import datetime, timedelta, UTC
     >>> from backgammon.dice import ManualDice
@@ -150,36 +150,80 @@ def clocks(match: Match, control: TimeControl, start: datetime, now: datetime) -
     >>> clocks(money, TimeControl(10, 5), t0, t0 + timedelta(seconds=99)).out is None
     True
     """
-    full = control.bank_for(match.length)
-    banks = [full, full]
-    began = start
-    for game in match.games:
-        if not match.length:
-            banks = [full, full]  # a money game: a fresh bank each
-        for event, seats in zip(game.events, game.awaited_before(), strict=True):
-            if event.action in _WITHIN_A_WAIT:
-                continue
-            at = _time(event.time)
-            if event.action is Action.JOIN:
-                # The clocks start once the other seat is taken: before, nobody was waited for.
-                banks, began = [full, full], at
-                continue
-            _charge(banks, seats, (at - began).total_seconds() - control.delay)
-            began = at
-    game = match.game
-    if match.is_over or game.result is not None:
-        return Clocks((banks[0], banks[1]), (), 0.0, None)
-    running = _awaited(game)
-    waited = max(0.0, (now - began).total_seconds())
-    left = tuple(banks[seat] for seat in running)
-    _charge(banks, running, waited - control.delay)
-    out = ran_out = None
-    if len(running) == 1 and waited >= control.delay and banks[running[0]] <= 0:
-        out = running[0]
-        ran_out = began + timedelta(seconds=control.delay + left[0])
-    return Clocks(
-        (banks[0], banks[1]), running, max(0.0, control.delay - waited), out, ran_out
-    )
+    return ClockFold(match, control, start).read(now)
+
+
+class ClockFold:
+    """:func:`clocks` over ``match``'s record, kept between reads: a record only grows, so
+    each read takes only the events made since the last (a long match's every event read
+    again at every state shown cost milliseconds). Made for one ``match`` object: a match
+    read again whole is a new object, and needs a new fold.
+
+    >>> from datetime import datetime, timedelta, UTC
+    >>> from backgammon.dice import ManualDice
+    >>> t0 = datetime(2026, 12, 7, 12, 0, tzinfo=UTC)
+    >>> match = Match(1, dice=ManualDice(["6 1"]))
+    >>> fold = ClockFold(match, TimeControl(10, 30), t0)
+    >>> fold.read(t0 + timedelta(seconds=15)).banks
+    (25.0, 25.0)
+    >>> match.game.roll(1); stamp(match.game, 0, t0 + timedelta(seconds=15))
+    >>> later = t0 + timedelta(seconds=30)
+    >>> fold.read(later) == clocks(match, fold.control, t0, later)
+    True
+    """
+
+    def __init__(self, match: Match, control: TimeControl, start: datetime) -> None:
+        self.match = match
+        self.control = control
+        self._full = control.bank_for(match.length)
+        self._banks = [self._full, self._full]
+        self._began = start
+        #: The game and the event of it that the next read takes first.
+        self._game = 0
+        self._event = 0
+
+    def read(self, now: datetime) -> Clocks:
+        """Each seat's clock at ``now``, its record's new events taken first."""
+        self._take()
+        banks, began, delay = list(self._banks), self._began, self.control.delay
+        match, game = self.match, self.match.game
+        if match.is_over or game.result is not None:
+            return Clocks((banks[0], banks[1]), (), 0.0, None)
+        running = _awaited(game)
+        waited = max(0.0, (now - began).total_seconds())
+        left = tuple(banks[seat] for seat in running)
+        _charge(banks, running, waited - delay)
+        out = ran_out = None
+        if len(running) == 1 and waited >= delay and banks[running[0]] <= 0:
+            out = running[0]
+            ran_out = began + timedelta(seconds=delay + left[0])
+        return Clocks((banks[0], banks[1]), running, max(0.0, delay - waited), out, ran_out)
+
+    def _take(self) -> None:
+        """Charge the waits the record's events made since the last read."""
+        games, delay, full = self.match.games, self.control.delay, self._full
+        while True:
+            game = games[self._game]
+            events = game.events
+            if self._event < len(events):
+                awaited = game.awaited_before(self._event)
+                for event, seats in zip(events[self._event :], awaited, strict=True):
+                    if event.action in _WITHIN_A_WAIT:
+                        continue
+                    at = _time(event.time)
+                    if event.action is Action.JOIN:
+                        # The clocks start once the other seat is taken: nobody was waited
+                        # for before.
+                        self._banks, self._began = [full, full], at
+                        continue
+                    _charge(self._banks, seats, (at - self._began).total_seconds() - delay)
+                    self._began = at
+                self._event = len(events)
+            if self._game + 1 == len(games):
+                return
+            self._game, self._event = self._game + 1, 0
+            if not self.match.length:
+                self._banks = [full, full]  # a money game: a fresh bank each
 
 
 def _charge(banks: list[float], seats: tuple[int, ...], spent: float) -> None:

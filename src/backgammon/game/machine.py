@@ -548,8 +548,9 @@ class Game(NamedActions):
         """
         return _history.walk(self, [*self._moments, self._moment()], start)
 
-    def awaited_before(self) -> list[tuple[int, ...]]:
-        """For each event of the record, the seats the game waited for just before it: both
+    def awaited_before(self, start: int = 0) -> list[tuple[int, ...]]:
+        """For each event of the record (from ``start`` on), the seats the game waited for
+        just before it: both
         at the opening roll (either may roll it), none once over, otherwise the one seat
         :attr:`player_to_act` named then (the clocks charge each wait to these:
         :mod:`backgammon.game.clock`).
@@ -560,10 +561,17 @@ class Game(NamedActions):
         >>> game.resign(0); game.accept(1)
         >>> game.awaited_before()
         [(0, 1), (0,), (1,)]
+        >>> game.awaited_before(2)
+        [(1,)]
         """
         awaited: list[tuple[int, ...]] = []
-        resigner = 0
-        for moment, event in zip(self._moments, self.events, strict=True):
+        events = self.events
+        # Who offered the resignation that waits for its answer, at ``start``.
+        resigner = next(
+            (event.player for event in reversed(events[:start]) if event.action is Action.RESIGN),
+            0,
+        )
+        for moment, event in zip(self._moments[start:], events[start:], strict=True):
             phase = moment.phase
             if phase is Phase.OPENING:
                 awaited.append((0, 1))

@@ -1,8 +1,9 @@
 """The match clocks as the server runs them: its time, each state's clocks, and whose time
 has run out.
 
-The clocks themselves are worked out from the record (:mod:`backgammon.game.clock`): this
-module only reads them on the server's own time, never a client's. That time is
+The clocks themselves are worked out from the record (:mod:`backgammon.game.clock`; each
+copy keeps its fold, which takes only the new events at each read): this module only reads
+them on the server's own time, never a client's. That time is
 :data:`server_time`, the wall clock unless a test sets it (:meth:`ServerTime.set`), so that no
 test waits for a clock to run out. A match's clocks do not run while its invite is open.
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from ...game.clock import Clocks, clocks
+from ...game.clock import ClockFold, Clocks
 from ..db import now, utc
 from .live import LiveMatch
 from .schemas import ClockView
@@ -51,7 +52,10 @@ def clocks_of(live: LiveMatch, at: datetime) -> Clocks | None:
     control = live.seating.clock
     if control is None or live.seating.invite is not None:
         return None
-    return clocks(live.match, control, utc(live.created_at), at)
+    fold = live.clock_fold
+    if fold is None or fold.match is not live.match or fold.control != control:
+        fold = live.clock_fold = ClockFold(live.match, control, utc(live.created_at))
+    return fold.read(at)
 
 
 def out_of_time(live: LiveMatch) -> tuple[int, datetime] | None:
