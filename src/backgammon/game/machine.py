@@ -566,12 +566,9 @@ class Game(NamedActions):
         """
         awaited: list[tuple[int, ...]] = []
         events = self.events
-        # Who offered the resignation that waits for its answer, at ``start``.
-        resigner = next(
-            (event.player for event in reversed(events[:start]) if event.action is Action.RESIGN),
-            0,
-        )
-        for moment, event in zip(self._moments[start:], events[start:], strict=True):
+        resigner: int | None = None  # who offered the resignation that waits for its answer
+        for index in range(start, len(events)):
+            moment = self._moments[index]
             phase = moment.phase
             if phase is Phase.OPENING:
                 awaited.append((0, 1))
@@ -581,11 +578,16 @@ class Game(NamedActions):
                 assert moment.offer is not None
                 awaited.append((moment.offer.decider,))
             elif phase is Phase.RESIGN:
+                if resigner is None:  # offered before ``start``: the last offer made
+                    resigner = next(
+                        events[back].player for back in range(index - 1, -1, -1)
+                        if events[back].action is Action.RESIGN
+                    )
                 awaited.append((1 - resigner,))
             else:
                 awaited.append((moment.on_roll,))
-            if event.action is Action.RESIGN:
-                resigner = event.player
+            if events[index].action is Action.RESIGN:
+                resigner = events[index].player
         return awaited
 
     @property
