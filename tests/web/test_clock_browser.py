@@ -47,6 +47,8 @@ def test_the_clocks_tick_on_every_board_and_a_player_out_of_time_loses(
     assert (clock["delay"], clock["bank"], clock["preset"]) == (2, 3, None)
 
     second.goto(first.input_value("#invite-link"))
+    second.wait_for_selector("#join-clock:not([hidden])")
+    assert second.inner_text("#join-clock") == "Clock: 2 s a move, then 3 s a point"
     second.fill('#join-form [name="player_name"]', "Bob")
     second.click("#join-form button[type=submit]")
     second.wait_for_selector('[data-place="p24"]')

@@ -185,8 +185,9 @@ function openText(entry) {
   return t("lobby.entry", { player: playerText(entry.creator, entry.rating), details: details.join(t("lobby.separator")) });
 }
 
-/** A time control in words: "Clock: 8 s a move, then 20 s a point". */
-function clockText(clock) {
+/** A time control in words: "Clock: 8 s a move, then 20 s a point" (the lobby's entries,
+ * an invitation). */
+export function clockText(clock) {
   return t("lobby.clock", { delay: formatNumber(clock.delay), bank: formatNumber(clock.bank) });
 }
 

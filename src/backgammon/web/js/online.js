@@ -6,7 +6,7 @@ import { ApiError, getInvite, joinMatch, refusal } from "./api.js";
 import { renderClocks } from "./clock.js";
 import { copyField } from "./copy.js";
 import { t } from "./i18n.js";
-import { setUpLobby, showLobby } from "./lobby.js";
+import { clockText, setUpLobby, showLobby } from "./lobby.js";
 import { inviteSpent, matchOfInvite, seatOf, seatsHeld } from "./seats.js";
 
 export { showLobby };
@@ -52,8 +52,12 @@ export async function showJoin(invite) {
   }
   $("#setup").hidden = true;
   $("#play").hidden = true;
-  // A practice match is said before the join button shows: joining is agreeing to it.
-  $("#join-practice").hidden = !(await offersPractice(invite));
+  // A practice match and a clock are said before the join button shows: joining is agreeing
+  // to them.
+  const offer = await offerOf(invite);
+  $("#join-practice").hidden = !offer.practice;
+  $("#join-clock").hidden = !offer.clock;
+  $("#join-clock").textContent = offer.clock ? clockText(offer.clock) : "";
   $("#join").hidden = false;
   const form = $("#join-form");
   form.onsubmit = (event) => {
@@ -64,13 +68,14 @@ export async function showJoin(invite) {
   form.elements.namedItem("player_name").focus();
 }
 
-/** Whether `invite` is to a practice match. An invite that cannot be read says nothing
- * here: the join itself then says why it fails (a spent or unknown invite). */
-async function offersPractice(invite) {
+/** What `invite` offers (whether it is a practice match, its clock). An invite that cannot
+ * be read says nothing here: the join itself then says why it fails (a spent or unknown
+ * invite). */
+async function offerOf(invite) {
   try {
-    return (await getInvite(invite)).practice;
+    return await getInvite(invite);
   } catch {
-    return false;
+    return { practice: false, clock: null };
   }
 }
 
