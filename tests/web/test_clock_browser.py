@@ -12,7 +12,15 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_support import choose, fetch_state, more_options, open_pages, start, wait_version
+from browser_support import (
+    choose,
+    fetch_state,
+    listen,
+    more_options,
+    open_pages,
+    start,
+    wait_version,
+)
 
 #: Long enough for the few seconds the time control gives, however loaded the machine.
 PATIENCE = 60_000
@@ -61,10 +69,16 @@ def test_the_clocks_tick_on_every_board_and_a_player_out_of_time_loses(
 
     # The opening roll; then the player to move does not, and their clock runs down on
     # every page (the delay first, then the bank), until the server records the time-out.
-    first.click('.controls [data-action="roll"]')
+    for page in (first, second):
+        listen(page)
+    state = fetch_state(server, match_id)
+    while state["to_act"] is None:  # the opening roll, again after a tie
+        first.click('.controls [data-action="roll"]')
+        wait_version(first, state["version"] + 1)
+        state = fetch_state(server, match_id)
     for page in pages:
-        wait_version(page, 2)
-    mover = fetch_state(server, match_id)["to_act"]
+        wait_version(page, state["version"])
+    mover = state["to_act"]
     for page in pages:
         page.wait_for_selector(f'.player[data-seat="{mover}"] .clock.is-running')
         page.wait_for_function(
@@ -80,5 +94,8 @@ def test_the_clocks_tick_on_every_board_and_a_player_out_of_time_loses(
     assert state["record"][0]["result"]["reason"] == "time"
     loser_page = pages[mover]
     assert "You ran out of time." in loser_page.inner_text("#game-end-result")
+    # The low time was said once to the player whose time it was, not every second.
+    heard = loser_page.evaluate("window.heard")
+    assert sum("Your time is running out" in line for line in heard) == 1, heard
     for page in pages:
         assert page.locator(".player .clock.is-running").count() == 0
