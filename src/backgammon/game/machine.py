@@ -550,10 +550,9 @@ class Game(NamedActions):
 
     def awaited_before(self, start: int = 0) -> list[tuple[int, ...]]:
         """For each event of the record (from ``start`` on), the seats the game waited for
-        just before it: both
-        at the opening roll (either may roll it), none once over, otherwise the one seat
-        :attr:`player_to_act` named then (the clocks charge each wait to these:
-        :mod:`backgammon.game.clock`).
+        just before it: both at the opening roll (either may roll it), none once over,
+        otherwise the one seat :attr:`player_to_act` named then (the clocks charge each wait
+        to these: :mod:`backgammon.game.clock`).
 
         >>> from backgammon.dice import ManualDice
         >>> game = Game(dice=ManualDice(["6 1"]))
