@@ -19,6 +19,7 @@ const RETRY = 2000; // milliseconds between two reads while the server's clock h
 const clocks = {
   state: null,
   skew: 0, // the server's time less this page's, when the state came
+  made: null, // the server's time the state shown was made at (`clock.now`)
   timer: null,
   refresh: null, // read the state again (from app.js, through online.js)
   asked: 0, // when the state was last read again for a clock run out
@@ -29,7 +30,11 @@ const clocks = {
 export function renderClocks(state, refresh) {
   clocks.refresh = refresh;
   clocks.state = state.clock ? state : null;
-  if (state.clock) clocks.skew = Date.parse(state.clock.now) - Date.now();
+  // Set once a state, as it comes: the page draws the same state again at other times.
+  if (state.clock && state.clock.now !== clocks.made) {
+    clocks.made = state.clock.now;
+    clocks.skew = Date.parse(state.clock.now) - Date.now();
+  }
   clearInterval(clocks.timer);
   clocks.timer = null;
   draw();
