@@ -16,7 +16,7 @@ from backgammon import WinKind
 from backgammon.dice import ManualDice, SeededDice
 from backgammon.errors import BackgammonError
 from backgammon.fairdice import FairMatchDice
-from backgammon.game import Act, Action, Game
+from backgammon.game import Act, Action, Game, Rules
 from backgammon.game.clock import (
     PRESETS,
     ClockFold,
@@ -104,6 +104,18 @@ def test_the_clocks_start_once_the_other_seat_is_taken() -> None:
 def test_nobody_is_out_of_time_at_the_opening_roll_which_either_may_make() -> None:
     match = Match(1, dice=ManualDice(["6 1"]))
     assert read(match, 1000) == Clocks((0, 0), (0, 1), 0, None)
+
+
+def test_once_one_has_thrown_their_own_opening_die_the_other_alone_is_awaited() -> None:
+    match = Match(1, Rules(own_opening_dice=True), ManualDice(["6 1"]))
+    match.game.roll(0)  # seat 0 throws its die alone
+    timed(match.game, 4)
+    assert [event.action for event in match.game.events] == [Action.THROW]
+    assert read(match, 14) == Clocks((30, 30), (1,), 0, None)
+    late = read(match, 100)
+    assert (late.out, late.ran_out) == (1, at(44))
+    time_out(match, 1, at(44))
+    assert match.winner == 0 and match.game.events[-1].action is Action.CLAIM
 
 
 def test_each_wait_gets_its_delay_and_a_turns_steps_are_one_wait() -> None:

@@ -46,17 +46,17 @@ def test_the_clocks_tick_on_every_board_and_a_player_out_of_time_loses(
     more_options(first)
     assert first.is_hidden("#clock-custom")
     first.select_option('select[name="clock"]', "custom")
-    first.fill('input[name="clock_delay"]', "2")
-    first.fill('input[name="clock_bank"]', "3")
+    first.fill('input[name="clock_delay"]', "3")
+    first.fill('input[name="clock_bank"]', "4")
     start(first)
     first.wait_for_selector("#invite:not([hidden])")
     match_id = first.url.split("match=")[1]
     clock = fetch_state(server, match_id)["clock"]
-    assert (clock["delay"], clock["bank"], clock["preset"]) == (2, 3, None)
+    assert (clock["delay"], clock["bank"], clock["preset"]) == (3, 4, None)
 
     second.goto(first.input_value("#invite-link"))
     second.wait_for_selector("#join-clock:not([hidden])")
-    assert second.inner_text("#join-clock") == "Clock: 2 s a move, then 3 s a point"
+    assert second.inner_text("#join-clock") == "Clock: 3 s a move, then 4 s a point"
     second.fill('#join-form [name="player_name"]', "Bob")
     second.click("#join-form button[type=submit]")
     second.wait_for_selector('[data-place="p24"]')
@@ -72,10 +72,12 @@ def test_the_clocks_tick_on_every_board_and_a_player_out_of_time_loses(
     for page in (first, second):
         listen(page)
     state = fetch_state(server, match_id)
-    while state["to_act"] is None:  # the opening roll, again after a tie
-        first.click('.controls [data-action="roll"]')
-        wait_version(first, state["version"] + 1)
+    while state["phase"] == "opening":  # each throws their own die, again after a tie
+        thrower = first if state["to_act"] is None else pages[state["to_act"]]
+        thrower.click('.controls [data-action="roll"]')
+        wait_version(thrower, state["version"] + 1)
         state = fetch_state(server, match_id)
+    assert not state["match_over"], "a player ran out of time at the opening roll"
     for page in pages:
         wait_version(page, state["version"])
     mover = state["to_act"]
@@ -83,10 +85,10 @@ def test_the_clocks_tick_on_every_board_and_a_player_out_of_time_loses(
         page.wait_for_selector(f'.player[data-seat="{mover}"] .clock.is-running')
         page.wait_for_function(
             "seat => Number(document.querySelector("
-            "`.player[data-seat=\"${seat}\"] .clock`).dataset.bank) < 3",
+            "`.player[data-seat=\"${seat}\"] .clock`).dataset.bank) < 4",
             arg=mover, timeout=PATIENCE,
         )
-        assert bank_of(page, 1 - mover) <= 3
+        assert bank_of(page, 1 - mover) <= 4
     for page in pages:
         page.wait_for_selector("#game-end:not([hidden])", timeout=PATIENCE)
     state = fetch_state(server, match_id)

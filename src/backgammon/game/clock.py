@@ -10,8 +10,9 @@ The clocks are not kept anywhere: every event of the record holds its ``time``, 
 they survive a restart and agree in every process that reads the record. A wait begins at
 each event but a checker's step and its undo (a turn's steps are one wait, up to its
 confirm), and nothing before an online match's seat is taken (its ``join``) counts; the wait
-is charged to the seats the game waited for then
-(:meth:`.Game.awaited_before`): at the opening roll both, since either may roll it. A wait
+is charged to the seats the game waited for then (:meth:`.Game.awaited_before`): at the
+opening roll both, since either may roll it (until one has thrown their own die, where each
+throws their own: then the other alone). A wait
 that the record shows overran the time left (an action the server took at the last moment)
 leaves the bank at zero.
 
@@ -125,8 +126,8 @@ class Clocks:
     """Each seat's clock at a moment: the seconds left in each seat's bank (``banks``), the
     seats whose clock runs (none once the match is over, both at an opening roll), the
     seconds left of the wait's delay before their banks run, and the seat whose time has run
-    out, if any (only where the game waits for that seat alone: at the opening roll either
-    player may still roll)."""
+    out, if any (only where the game waits for that seat alone: at an opening roll that
+    waits for both, either player may still roll)."""
 
     banks: tuple[float, float]
     running: tuple[int, ...]
