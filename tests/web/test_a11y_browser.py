@@ -102,7 +102,8 @@ def test_the_front_page_offering_a_rated_match_passes_the_audit(
 def test_the_lobby_with_open_and_live_games_passes_the_audit(
     server: str, page: Any, axe: str, lang: str
 ) -> None:
-    post(server, "/api/matches", {"opponent": "online", "lobby": True, "jacoby": True})
+    post(server, "/api/matches",
+         {"opponent": "online", "lobby": True, "jacoby": True, "clock": "fast"})
     live = post(server, "/api/matches", {"opponent": "online", "lobby": True, "length": 3})
     post(server, "/api/matches/join", {"invite": live["invite"]})
     page.goto(server + "/")
@@ -143,6 +144,24 @@ def test_a_practice_match_passes_the_audit(server: str, page: Any, axe: str, lan
     post(server, "/api/matches/join", {"invite": created["invite"]})
     page.goto(match_url(server, created["id"]))
     page.wait_for_selector("#practice-note:not([hidden])")
+    in_language(page, lang)
+    assert audit(page, axe) == []
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_match_with_a_clock_passes_the_audit(
+    server: str, page: Any, axe: str, lang: str
+) -> None:
+    created = post(server, "/api/matches", {"opponent": "online", "clock": "casual"})
+    # The invitation, saying the time control.
+    page.goto(f"{server}/join/{created['invite']}")
+    page.wait_for_selector("#join-clock:not([hidden])")
+    in_language(page, lang)
+    assert audit(page, axe) == []
+    # The creator's board once the friend has come: both clocks, one of them running.
+    post(server, "/api/matches/join", {"invite": created["invite"]})
+    page.goto(match_url(server, created["id"]))
+    page.wait_for_selector(".player .clock.is-running")
     in_language(page, lang)
     assert audit(page, axe) == []
 

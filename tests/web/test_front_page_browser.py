@@ -27,9 +27,10 @@ FIELDS = {
 #: What "More options" holds, for every choice.
 MORE = {"variant", "home_side", "cube", "auto_forced", "crawford", "jacoby", "beavers",
         "automatic_doubles", "position"}
-#: What "More options" adds for a friend's online game only: a practice match (a stranger's
-#: game in the lobby stays strict).
-MORE_FOR = {("friend", "online"): {"practice"}}
+#: What "More options" adds for a game between people elsewhere: a clock (its custom fields
+#: only once "custom" is chosen), and for a friend's online game only a practice match (a
+#: stranger's game in the lobby stays strict).
+MORE_FOR = {("friend", "online"): {"practice", "clock"}, ("lobby", None): {"clock"}}
 #: The start button's words in each.
 START = {
     ("computer", None): "Start",
@@ -130,10 +131,12 @@ def test_a_friends_game_is_unlisted_and_an_opponents_game_is_listed(
     assert "Waiting for your friend" in friend.inner_text("#status")
     assert fetch(server, f"/api/matches/{match_id}")["waiting_for_opponent"]
 
-    # A game for whoever finds it: listed in the lobby.
+    # A game for whoever finds it: listed in the lobby, with a clock.
     opponent.goto(server + "/")
     choose(opponent, "lobby")
     opponent.fill('input[name="player_name"]', "Lobo")
+    more_options(opponent)
+    opponent.select_option('select[name="clock"]', "fast")
     start(opponent)
     opponent.wait_for_selector("#invite:not([hidden])")
     assert "Waiting for an opponent" in opponent.inner_text("#status")
@@ -142,5 +145,6 @@ def test_a_friends_game_is_unlisted_and_an_opponents_game_is_listed(
     seen.goto(server + "/")
     seen.locator("#lobby-list li", has_text="Lobo").wait_for()
     assert "Fern" not in seen.inner_text("#lobby-list")
+    assert "Clock: 8 s a move, then 20 s a point" in seen.inner_text("#lobby-list")
     creators = [entry["creator"] for entry in fetch(server, "/api/lobby")]
     assert "Lobo" in creators and "Fern" not in creators

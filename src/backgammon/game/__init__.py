@@ -8,8 +8,8 @@ numbered 0 and 1; the position is always seen from the player on roll.
 
 The package: :mod:`.rules` (the options, the phases and what each allows), :mod:`.record`
 (events, actions as values, results, and the JSON of a game), :mod:`.setup` (a game set up in
-mid-play), :mod:`.machine` (the state machine, :class:`Game`) and :mod:`.history` (the typed
-walk over a record).
+mid-play), :mod:`.machine` (the state machine, :class:`Game`), :mod:`.history` (the typed
+walk over a record) and :mod:`.clock` (a match's clocks, worked out from its record's times).
 
 >>> from backgammon.dice import ManualDice
 >>> game = Game(dice=ManualDice(["6 1", "3 1"]))

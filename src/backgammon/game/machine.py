@@ -548,6 +548,65 @@ class Game(NamedActions):
         """
         return _history.walk(self, [*self._moments, self._moment()], start)
 
+    def awaited_before(self, start: int = 0) -> list[tuple[int, ...]]:
+        """For each event of the record (from ``start`` on), the seats the game waited for
+        just before it: both at the opening roll (either may roll it, or throw their own
+        die first), none once over, otherwise the one seat :attr:`player_to_act` named then
+        (the clocks charge each wait to these: :mod:`backgammon.game.clock`).
+
+        >>> from backgammon.dice import ManualDice
+        >>> game = Game(dice=ManualDice(["6 1"]))
+        >>> game.roll(1)                # either seat rolls the opening: seat 0 wins it
+        >>> game.resign(0); game.accept(1)
+        >>> game.awaited_before()
+        [(0, 1), (0,), (1,)]
+        >>> game.awaited_before(2)
+        [(1,)]
+        >>> own = Game(Rules(own_opening_dice=True), ManualDice(["6 1"]))
+        >>> own.roll(1); own.roll(0)        # seat 1 throws its die, then seat 0 its own
+        >>> own.awaited_before()
+        [(0, 1), (0,)]
+        """
+        awaited: list[tuple[int, ...]] = []
+        events = self.events
+        resigner: int | None = None  # who offered the resignation that waits for its answer
+        # Who threw their own opening die, while the other's is awaited (-1: nobody).
+        thrower: int | None = None
+        for index in range(start, len(events)):
+            moment = self._moments[index]
+            phase = moment.phase
+            if phase is Phase.OPENING:
+                if thrower is None:  # at ``start``: the opening's last throw or roll says
+                    thrower = next(
+                        (events[back].player if events[back].action is Action.THROW else -1
+                         for back in range(index - 1, -1, -1)
+                         if events[back].action in (Action.THROW, Action.ROLL)),
+                        -1,
+                    )
+                awaited.append((0, 1) if thrower < 0 else (1 - thrower,))
+            elif phase is Phase.OVER:
+                awaited.append(())
+            elif phase is Phase.CUBE:
+                assert moment.offer is not None
+                awaited.append((moment.offer.decider,))
+            elif phase is Phase.RESIGN:
+                if resigner is None:  # offered before ``start``: the last offer made
+                    resigner = next(
+                        events[back].player for back in range(index - 1, -1, -1)
+                        if events[back].action is Action.RESIGN
+                    )
+                awaited.append((1 - resigner,))
+            else:
+                awaited.append((moment.on_roll,))
+            action = events[index].action
+            if action is Action.RESIGN:
+                resigner = events[index].player
+            elif action is Action.THROW:
+                thrower = events[index].player
+            elif action is Action.ROLL:
+                thrower = -1
+        return awaited
+
     @property
     def rolls_drawn(self) -> int:
         """How many rolls the game has drawn from its dice source: one for each roll in the

@@ -98,6 +98,7 @@ def _offer(
         length=record["length"],
         crawford=record["crawford"],
         rules=record["rules"],
+        clock=seating.get("clock"),
     )
 
 

@@ -13,6 +13,7 @@ from typing import Any, Literal
 from ...bot import Level
 from ...dice import DiceSource, SeededDice
 from ...fairdice import FairDice, FairMatchDice
+from ...game.clock import ClockFold
 from ...game.match import Match
 from .seats import Seating
 
@@ -102,6 +103,9 @@ class LiveMatch:
     #: Whether this copy may differ from the row (a save of it failed): it is read again from
     #: the row before it is next used.
     stale: bool = False
+    #: The clocks' fold over this copy's record (:mod:`.clocks`), made when first needed:
+    #: each read takes only the new events. A match read again whole gets a new one.
+    clock_fold: ClockFold | None = field(default=None, init=False, repr=False)
     #: The events of the finished games, and how many games they are: a finished game's
     #: record never changes, so :attr:`version` counts only the game in play.
     _finished: tuple[int, int] = field(default=(0, 0), init=False, repr=False)

@@ -102,6 +102,7 @@ def started(live: LiveMatch, keys: list[Key]) -> LiveMatch:
         keys,
         online=live.seating.online,
         claim_seconds=live.seating.claim_seconds,
+        clock=live.seating.clock,
         public=live.seating.public,
         practice=live.seating.practice,  # both agreed to it for the match they rematch
     )

@@ -18,6 +18,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, S
 
 from ...bot import Level
 from ...cube import HIGHEST_CUBE, MAX_MATCH_LENGTH
+from ...game.clock import MAX_BANK, MAX_DELAY
 from ...variants import Variant
 
 # Numbers and switches are strict: a seat is never 1.0 or true, a length never true, a
@@ -46,6 +47,14 @@ Name = Annotated[str, Field(min_length=1, max_length=40), AfterValidator(_no_con
 
 class _Request(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+
+class CustomClock(_Request):
+    """A time control of one's own: a delay each time the game waits for a seat, then a bank
+    a match point (three points' worth a game of money play)."""
+
+    delay: StrictInt = Field(ge=0, le=MAX_DELAY, description="seconds each wait")
+    bank: StrictInt = Field(ge=0, le=MAX_BANK, description="seconds a match point")
 
 
 class CreateMatch(_Request):
@@ -102,6 +111,13 @@ class CreateMatch(_Request):
         description="online: a practice match, where both players may ask for hints and the "
         "match's analysis while it is played (the invite's preview and the lobby tell the "
         "joiner first); fixed at creation, never with ``rated``",
+    )
+    clock: Literal["fast", "normal", "casual"] | CustomClock | None = Field(
+        None,
+        description="the match's time control (None: no clock): a preset (fast: 8 s a wait "
+        "and 20 s a point; normal: 12 s and 60 s; casual: 15 s and 180 s) or a custom one; "
+        "out of time, a match is lost, a money game lost at the highest level the position "
+        "allows",
     )
     position: Ascii | None = Field(
         None,
@@ -279,7 +295,7 @@ class ResultView(BaseModel):
     winner: int
     kind: Literal["single", "gammon", "backgammon"]
     points: int
-    reason: Literal["bear off", "drop", "resign", "claim"]
+    reason: Literal["bear off", "drop", "resign", "claim", "time"]
 
 
 class PointView(BaseModel):
@@ -397,6 +413,28 @@ class ClaimView(BaseModel):
     after: datetime = Field(description="from this time the other seat may claim")
 
 
+class TimeControlView(BaseModel):
+    """A match's time control: a delay each wait, then a bank a match point."""
+
+    delay: int = Field(description="seconds each time the game waits for a seat")
+    bank: int = Field(description="seconds a match point (three points' worth a money game)")
+    preset: Literal["fast", "normal", "casual"] | None = Field(
+        description="the preset's name (None: a custom control)"
+    )
+
+
+class ClockView(TimeControlView):
+    """Each seat's clock as the state was made: the page counts down from ``now`` (the
+    server's time then), correcting for its own clock's skew."""
+
+    banks: list[float] = Field(description="the seconds left in each seat's bank")
+    running: list[int] = Field(
+        description="the seats whose clock runs (both at an opening roll, none once over)"
+    )
+    delay_left: float = Field(description="the seconds left of this wait's delay")
+    now: datetime = Field(description="the server's time when the state was made")
+
+
 class RematchView(BaseModel):
     """A match's rematch, once offered: the seat that offered it while it waits for the
     other's answer, and the rematch's id once it has started."""
@@ -474,6 +512,9 @@ class SharedState(BaseModel):
     claim: ClaimView | None = Field(
         description="online: when the seat the game waits for may be claimed against"
     )
+    clock: ClockView | None = Field(
+        None, description="the match's clocks (None: no time control)"
+    )
     rematch: RematchView | None = Field(
         None, description="the match over: its rematch, offered or started (None: neither)"
     )
@@ -536,6 +577,7 @@ class InviteView(BaseModel):
     length: int = Field(description="0 for money play")
     crawford: bool = Field(description="the Crawford rule applies (a match)")
     rules: dict[str, object]
+    clock: TimeControlView | None = Field(None, description="the time control (None: none)")
 
 
 class LobbyEntry(InviteView):

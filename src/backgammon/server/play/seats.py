@@ -24,6 +24,8 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from ...game.clock import TimeControl
+
 #: Bytes of randomness in a token or an invite (32 characters of URL-safe text).
 SECRET_BYTES = 24
 #: The longest token or invite read from a request.
@@ -100,6 +102,10 @@ class Seating:
     #: and the joiner, told before taking the seat (the invite's preview, the lobby), agreed
     #: by joining, so neither can turn it on against the other.
     practice: bool = False
+    #: The match's time control (None: no clock; :mod:`backgammon.game.clock`). With one,
+    #: a seat out of time loses (:func:`backgammon.game.clock.time_out`) and no claim is
+    #: made by hand; without one, the claim after ``claim_seconds`` stays.
+    clock: TimeControl | None = None
 
     def joined(self, token: str) -> Seating:
         """The seating once the open invite is spent: ``token`` holds the seat it gave.
@@ -164,6 +170,7 @@ class Seating:
             "unheld": self.unheld,
             "public": self.public,
             "practice": self.practice,
+            "clock": None if self.clock is None else self.clock.to_dict(),
         }
 
     @classmethod
@@ -182,6 +189,7 @@ class Seating:
             unheld=bool(data.get("unheld", False)),
             public=bool(data.get("public", False)),
             practice=bool(data.get("practice", False)),
+            clock=None if data.get("clock") is None else TimeControl.from_dict(data["clock"]),
         )
 
 

@@ -28,10 +28,12 @@ from starlette.responses import Response
 from ...errors import BackgammonError
 from ...fairdice import FairDice
 from ...game import Act, Action
+from ...game.clock import time_out
 from ...game.match import Match
 from ...position import WinKind
 from ..accounts.ratings import RatedMatchError, Ratings
 from ..accounts.users import Account
+from .clocks import out_of_time
 from .computer import Computer
 from .idempotency import ActionKeys, KeptKey, digest
 from .live import LiveMatch, as_it_was
@@ -112,6 +114,7 @@ class MatchService:
             replayed = await self._check_version(live, action, kept)
             if replayed is not None:  # a resend of an action applied already
                 return _replayed(live, replayed, side, options.record_since)
+            await self._refuse_out_of_time(live)
             _check_open(live, action)
             before = live.version
             try:
@@ -129,6 +132,53 @@ class MatchService:
             self.hub.publish(live, shown=shown, answered=options.watcher)
             self.computer.wake(live)
         return shown.response(side, options.record_since)
+
+    async def check_clock(self, live: LiveMatch) -> None:
+        """Record the time-out of the seat of ``live`` whose time has run out, if one has:
+        any read of a match with a clock asks, so a time-out is recorded even where nobody
+        acts (the waiting opponent's page asks once the clock it shows runs out). Checked
+        on the server's time, under the match's lock, on the copy brought up to its row, and
+        saved with the version check: of several processes, one records it."""
+        if out_of_time(live) is None:
+            return
+        async with live.lock:
+            await self.store.current(live)
+            try:
+                await self._record_time_out(live)
+            except HTTPException as refused:
+                # Another process recorded it or acted first (its row is read at the next
+                # use), or the database failed: the read answers with the state as it is.
+                log.info("match %s: a time-out was not saved here: %s", live.id,
+                         refused.detail)
+
+    async def _refuse_out_of_time(self, live: LiveMatch) -> None:
+        """409 for an action on ``live`` once the time of the seat it waits for has run
+        out: the time-out is recorded first (call with the lock held)."""
+        seat = await self._record_time_out(live)
+        if seat is not None:
+            raise HTTPException(
+                status.HTTP_409_CONFLICT,
+                f"Seat {seat}'s time has run out, so the action was not made: "
+                + ("the money game is lost on time." if not live.match.length
+                   else "the match is lost on time."),
+            )
+
+    async def _record_time_out(self, live: LiveMatch) -> int | None:
+        """Record and show the time-out of the seat of ``live`` whose time has run out now
+        (:func:`backgammon.game.clock.time_out`), and return that seat; None where no time
+        has run out (call with the lock held; HTTPException 409 or 503 where the save
+        failed)."""
+        out = out_of_time(live)
+        if out is None:
+            return None
+        seat, when = out
+        before = live.version
+        time_out(live.match, seat, when)
+        shown = Shown(live)
+        await self.save(live, before, None, self.ratings.counting(live))
+        self.hub.publish(live, shown=shown)
+        self.computer.wake(live)  # a money session goes on: the computer may roll first
+        return seat
 
     async def _check_version(
         self, live: LiveMatch, action: ActionRequest, kept: KeptKey | None

@@ -39,6 +39,7 @@ from ...game import (
 from ...game.match import Match
 from ...position import BAR, OFF, Position, WinKind
 from ..db import now
+from .clocks import clock_view
 from .live import LiveMatch, SeatKind
 from .schemas import (
     BoardView,
@@ -127,7 +128,7 @@ def _shared(live: LiveMatch, since: int | None) -> dict[str, Any]:
             if game.resignation is not None
             else None
         ),
-        result=_result(shown.result),
+        result=_result(shown.result, timed=live.seating.clock is not None),
         actions=[_actions(live, seat, claim) for seat in (0, 1)],
         **record_view(live, since),
         gnubg_id=ids[0],
@@ -138,6 +139,7 @@ def _shared(live: LiveMatch, since: int | None) -> dict[str, Any]:
         waiting_for_opponent=live.seating.invite is not None,
         unheld=live.seating.unheld,
         claim=None if claim is None else ClaimView(against=claim[0], after=claim[1]),
+        clock=clock_view(live),
         rematch=_rematch(live),
         rematch_of=live.rematch.of,
     )
@@ -276,10 +278,14 @@ def record_view(live: LiveMatch, since: int | None = None) -> dict[str, Any]:
 def claim_window(live: LiveMatch) -> tuple[int, datetime] | None:
     """The seat an online game waits for, and the time from which the other may claim the
     game (RULES.md, Leaving a game): the game has waited for that seat since its last event.
-    None where nothing may be claimed: not online, no one awaited, the match over."""
+    None where nothing may be claimed: not online, no one awaited, the match over, or a
+    match with a clock, where a seat out of time loses instead (:mod:`.clocks`)."""
     game = live.match.game
     awaited = game.player_to_act
-    if not live.seating.online or live.match.is_over or awaited is None or not begun(game):
+    seating = live.seating
+    if seating.clock is not None or not seating.online or live.match.is_over:
+        return None
+    if awaited is None or not begun(game):
         return None
     since = datetime.fromisoformat(game.events[-1].time)
     return awaited, claimable_from(since, live.seating.claim_seconds)
@@ -348,7 +354,7 @@ def _game_view(live: LiveMatch, number: int, entries: list[EntryView], first: in
         crawford=game.crawford,
         entries=entries,
         first_entry=first,
-        result=_result(game.result),
+        result=_result(game.result, timed=live.seating.clock is not None),
         fair_dice=fair_dice_view(game),
     )
 
@@ -501,14 +507,16 @@ def _opening_tie(game: Game) -> list[int] | None:
     return list(last.dice) if isinstance(last, OpeningRoll) else None
 
 
-def _result(result: GameResult | None) -> ResultView | None:
+def _result(result: GameResult | None, *, timed: bool = False) -> ResultView | None:
+    """A game's result as the state shows it; in a match with a clock, where no claim is
+    made by hand, a claim is a time-out (``"time"``)."""
     if result is None:
         return None
     return ResultView(
         winner=result.winner,
         kind=_KINDS[result.kind],  # type: ignore[arg-type]
         points=result.points,
-        reason=result.reason,  # type: ignore[arg-type]
+        reason="time" if timed and result.reason == "claim" else result.reason,  # type: ignore
     )
 
 

@@ -210,9 +210,10 @@ function madeText(state) {
 function resultText(state, result) {
   const key = about(state, result.winner, `result.${result.kind}`);
   const text = plural(key, result.points, { player: playerName(state, result.winner) });
-  if (result.reason !== "claim") return text;
+  if (!["claim", "time"].includes(result.reason)) return text;
   const absent = 1 - result.winner;
-  return `${text} ${t(about(state, absent, "result.claimed"), { player: playerName(state, absent) })}`;
+  const why = result.reason === "time" ? "result.timeout" : "result.claimed";
+  return `${text} ${t(about(state, absent, why), { player: playerName(state, absent) })}`;
 }
 
 /** Whether the end of a game is to be shown in its panel now: the match's end, or a game's
@@ -243,7 +244,7 @@ function whyText(state, result, game) {
       return t(about(state, loser, "end.why.resign"), { player: playerName(state, loser), level });
     }
     default:
-      return ""; // a claim: resultText says why
+      return ""; // a claim or a time-out: resultText says why
   }
 }
 

@@ -177,11 +177,18 @@ function say(node, text) {
 }
 
 /** "Ann (rating 1512.40): Match to 5; Crawford rule; Rated", or with "Practice match (hints
- * and analysis allowed)" before whoever joins agrees to it. */
+ * and analysis allowed)" before whoever joins agrees to it, and the time control, if any. */
 function openText(entry) {
   const details = [kindText(entry.length), ...optionTexts(entry), entry.rated ? t("lobby.rated") : t("lobby.unrated")];
   if (entry.practice) details.push(t("lobby.practice"));
+  if (entry.clock) details.push(clockText(entry.clock));
   return t("lobby.entry", { player: playerText(entry.creator, entry.rating), details: details.join(t("lobby.separator")) });
+}
+
+/** A time control in words: "Clock: 8 s a move, then 20 s a point" (the lobby's entries,
+ * an invitation). */
+export function clockText(clock) {
+  return t("lobby.clock", { delay: formatNumber(clock.delay), bank: formatNumber(clock.bank) });
 }
 
 /** "Ann (rating 1512.40) against Bob (guest): 2–1; Match to 5; Rated". */

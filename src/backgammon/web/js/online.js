@@ -1,11 +1,12 @@
 // Online play: the invite to hand on while an online match waits for its opponent, taking a
-// seat by an invite (/join/<invite>, or a click in the lobby: lobby.js), and the claim of a
-// game the opponent has left.
+// seat by an invite (/join/<invite>, or a click in the lobby: lobby.js), the clocks of a match
+// with a time control (clock.js), and the claim of a game the opponent has left.
 
 import { ApiError, getInvite, joinMatch, refusal } from "./api.js";
+import { renderClocks } from "./clock.js";
 import { copyField } from "./copy.js";
 import { t } from "./i18n.js";
-import { setUpLobby, showLobby } from "./lobby.js";
+import { clockText, setUpLobby, showLobby } from "./lobby.js";
 import { inviteSpent, matchOfInvite, seatOf, seatsHeld } from "./seats.js";
 
 export { showLobby };
@@ -51,8 +52,12 @@ export async function showJoin(invite) {
   }
   $("#setup").hidden = true;
   $("#play").hidden = true;
-  // A practice match is said before the join button shows: joining is agreeing to it.
-  $("#join-practice").hidden = !(await offersPractice(invite));
+  // A practice match and a clock are said before the join button shows: joining is agreeing
+  // to them.
+  const offer = await offerOf(invite);
+  $("#join-practice").hidden = !offer.practice;
+  $("#join-clock").hidden = !offer.clock;
+  $("#join-clock").textContent = offer.clock ? clockText(offer.clock) : "";
   $("#join").hidden = false;
   const form = $("#join-form");
   form.onsubmit = (event) => {
@@ -63,13 +68,14 @@ export async function showJoin(invite) {
   form.elements.namedItem("player_name").focus();
 }
 
-/** Whether `invite` is to a practice match. An invite that cannot be read says nothing
- * here: the join itself then says why it fails (a spent or unknown invite). */
-async function offersPractice(invite) {
+/** What `invite` offers (whether it is a practice match, its clock). An invite that cannot
+ * be read says nothing here: the join itself then says why it fails (a spent or unknown
+ * invite). */
+async function offerOf(invite) {
   try {
-    return (await getInvite(invite)).practice;
+    return await getInvite(invite);
   } catch {
-    return false;
+    return { practice: false, clock: null };
   }
 }
 
@@ -97,6 +103,7 @@ export async function join(invite, name = "") {
  * reads the state again when that time comes, as nothing else would push it).
  */
 export function renderOnline(state) {
+  renderClocks(state, online.refresh);
   const seat = seatOf(state.id);
   const invite = state.waiting_for_opponent && seat && seat.invite;
   $("#invite").hidden = !invite;

@@ -39,6 +39,7 @@ export function showChoice(form) {
   }
   offerRated(form);
   offerPractice(form);
+  offerCustomClock(form);
   const start = form.querySelector("#setup-start");
   start.dataset.msg = START[shown[shown.length - 1]];
   start.textContent = t(start.dataset.msg);
@@ -63,6 +64,22 @@ function offerPractice(form) {
   const ratedChosen = !rated.disabled && rated.checked;
   if (ratedChosen) practice.checked = false;
   practice.disabled = practice.closest("[data-for]").hidden || ratedChosen;
+}
+
+/** Show the custom clock's fields only where the time control chosen is "custom". */
+function offerCustomClock(form) {
+  const custom = form.querySelector("#clock-custom");
+  custom.hidden = form.elements.namedItem("clock").value !== "custom";
+}
+
+/** The time control `data` asks for (the API's `clock`): none, a preset's name, or a custom
+ * delay and bank a point. */
+function clockOf(data) {
+  const clock = data.get("clock");
+  if (clock === "custom") {
+    return { delay: Number(data.get("clock_delay")) || 0, bank: Number(data.get("clock_bank")) || 0 };
+  }
+  return clock === "none" ? null : clock;
 }
 
 /** The options of the match `form` asks for (POST /api/matches): a friend's online game is
@@ -92,7 +109,7 @@ export function matchOptions(form) {
 }
 
 /** What an online match adds: whether the lobby lists it, whether it is rated or a
- * practice match, and the names (the creator's, else their colour's; the other seat's colour
+ * practice match, its time control, and the names (the creator's, else their colour's; the other seat's colour
  * until it is taken). */
 function onlineOptions(data, colour, listed) {
   const colours = colour === "white" ? ["white", "black"] : ["black", "white"];
@@ -101,6 +118,7 @@ function onlineOptions(data, colour, listed) {
     lobby: listed,
     rated: data.has("rated"),
     practice: data.has("practice"),
+    clock: clockOf(data),
     names: [name || t(`name.${colours[0]}`), t(`name.${colours[1]}`)],
   };
 }

@@ -12,11 +12,12 @@ from ....errors import BackgammonError
 from ....formats.ids import setup_from_id
 from ....formats.mat import export_mat
 from ....game import Rules
+from ....game.clock import TimeControl
 from ....game.match import Match
 from ...accounts.ratings import RatingsDep, refuse_unratable
 from ...accounts.sessions import Viewer
 from ...http.guards import rate_limited
-from ..deps import ComputerDep, Live, RecordSince, SettingsDep, StoreDep
+from ..deps import ComputerDep, Live, MatchServiceDep, RecordSince, SettingsDep, StoreDep
 from ..live import SeatSettings, dice_for
 from ..schemas import Created, CreateMatch, State
 from ..seats import Invite, Key, Seating, digest_of, new_secret
@@ -75,11 +76,26 @@ async def create_match(
         else Invite(digest_of(invite), 1, invite if request.lobby else None),
         claim_seconds=settings.claim_seconds,
         practice=request.practice,
+        clock=_time_control(request),
     )
     live = await store.add(match, seats, request.seed, seating)
     await ratings.note_creator(live, account, request.rated)
     computer.wake(live)  # a position set up with the computer to play
     return Created(**state_of(live, 0).model_dump(), token=token, invite=invite)
+
+
+def _time_control(request: CreateMatch) -> TimeControl | None:
+    """The time control ``request`` asks for (None: no clock); 422 for a custom one that
+    gives no time at all."""
+    clock = request.clock
+    if clock is None:
+        return None
+    try:
+        if isinstance(clock, str):
+            return TimeControl.named(clock)
+        return TimeControl(clock.delay, clock.bank)
+    except BackgammonError as exc:
+        raise HTTPException(422, str(exc)) from None
 
 
 def _refuse_unfit_practice(request: CreateMatch, online: bool) -> None:
@@ -147,11 +163,17 @@ def _names(colours: tuple[str, str]) -> tuple[str, str]:
 
 @router.get("/{match_id}", response_model=State)
 async def get_state(
-    live: Live, computer: ComputerDep, view: View = 0, record_since: RecordSince = None
+    live: Live,
+    computer: ComputerDep,
+    matches: MatchServiceDep,
+    view: View = 0,
+    record_since: RecordSince = None,
 ) -> State:
     """The match's state, the board drawn from seat ``view``'s side (its record only what
     changed after ``record_since``, where given). A game left waiting for the computer
-    (after a restart, or a failed try) wakes it."""
+    (after a restart, or a failed try) wakes it; a seat whose time has run out loses on
+    time first (the match's ``clock``)."""
+    await matches.check_clock(live)
     computer.wake(live)
     return state_of(live, view, record_since)
 
