@@ -435,7 +435,7 @@ class Tournaments:
             change = plan(tournament, results, now())
             if change is None:
                 return False
-            if await run_in_threadpool(self._write, tournament, change):
+            if await run_in_threadpool(self.write, tournament, change):
                 return True
         log.warning("tournament %s was changed elsewhere %d times running", tournament_id,
                     TRIES)
@@ -458,7 +458,7 @@ class Tournaments:
                 results[placed.match_id] = (won, (score[0], score[1]))
         return results
 
-    def _write(self, tournament: Tournament, change: Plan) -> bool:
+    def write(self, tournament: Tournament, change: Plan) -> bool:
         """Write ``change``, made on ``tournament`` as read; False, and nothing written,
         where it has changed since."""
         stamp = now()
