@@ -55,11 +55,18 @@ def finish_match(match_id: str, seats: dict[int, tuple[Player, str]]) -> int:
 
     def act(seat: int, **action: Any) -> dict[str, Any]:
         player, token = seats[seat]
-        state = player.ok("GET", f"/api/matches/{match_id}?view={seat}")
-        answer: dict[str, Any] = player.ok("POST", f"/api/matches/{match_id}/actions",
-                                           {"seat": seat, "version": state["version"], **action},
-                                           token)
-        return answer
+        for _ in range(20):
+            state = player.ok("GET", f"/api/matches/{match_id}?view={seat}")
+            response = player.call("POST", f"/api/matches/{match_id}/actions",
+                                   {"seat": seat, "version": state["version"], **action}, token)
+            if response.status_code == 409 and "look again and retry" in response.text:
+                # Read from a process whose copy was a moment behind: look again, as a page
+                # does.
+                continue
+            assert response.status_code == 200, response.text
+            answer: dict[str, Any] = response.json()
+            return answer
+        raise AssertionError("the action was refused as stale twenty times")
 
     state = seats[0][0].ok("GET", f"/api/matches/{match_id}")
     while not state["match_over"]:
@@ -91,9 +98,10 @@ def play_out(tournament_id: str, players: list[Player]) -> tuple[dict[str, Any],
             time.sleep(0.02)  # the server advances the tournament: look again
             continue
         match_id = waiting[0][1]
+        pairing = next(p for p in views[waiting[0][0].name]["draw"] if p["match"] == match_id)
         seats: dict[int, tuple[Player, str]] = {}
-        for player, mine in waiting:
-            if mine == match_id:
+        for player in players:
+            if player.name in pairing["players"]:
                 seat = player.ok("GET", f"{path}/matches/{match_id}/seat")
                 assert seat["id"] == match_id
                 seats[seat["seats"][0]] = (player, seat["token"])

@@ -16,7 +16,8 @@ passed) and its matches' ends. A match's last action wakes its tournament at onc
 every process (:meth:`Tournaments.run`, every ``sweep_seconds``) settles every open
 tournament whose start time has passed and every running one, so that a start time needs no
 request, and a tournament whose match ended in a process that died before settling it goes
-on. A tournament read lazily at each request would not start at its time while no one looks.
+on (these every :data:`RUNNING_EVERY` rounds only). A tournament read lazily at each request
+would not start at its time while no one looks.
 
 A match of a tournament is an online match between its two players, made in the same
 transaction that records its place in the draw (:meth:`..play.store.MatchStore.add_on`).
@@ -65,6 +66,8 @@ log = logging.getLogger(__name__)
 
 #: How many times a change that lost to another process's is tried again on a fresh read.
 TRIES = 8
+#: The periodic task settles the running tournaments once in this many rounds.
+RUNNING_EVERY = 6
 #: The statuses, in the order the list shows them.
 STATUSES = ("open", "running", "finished", "cancelled")
 
@@ -414,15 +417,13 @@ class Tournaments:
                 .where(TournamentMatchRow.match_id == match_id))
         return found
 
-    def due(self, moment: datetime) -> list[str]:
-        """The tournaments the periodic task settles: running, or open past their start."""
+    def due(self, moment: datetime, running: bool) -> list[str]:
+        """The tournaments the periodic task settles: open past their start time, and where
+        ``running``, those running."""
+        starting = (TournamentRow.status == "open") & (TournamentRow.starts_at <= moment)
+        wanted = starting | (TournamentRow.status == "running") if running else starting
         with self.engine.connect() as connection:
-            return list(connection.scalars(
-                select(TournamentRow.id).where(
-                    (TournamentRow.status == "running")
-                    | ((TournamentRow.status == "open") & (TournamentRow.starts_at <= moment))
-                )
-            ))
+            return list(connection.scalars(select(TournamentRow.id).where(wanted)))
 
     # The server's changes
 
@@ -544,11 +545,19 @@ class Tournaments:
             log.exception("the tournament of match %s could not be settled", match_id)
 
     async def run(self) -> None:
-        """Settle the due tournaments every ``sweep_seconds``, until cancelled."""
+        """Settle the tournaments due every ``sweep_seconds``, and the running ones every
+        :data:`RUNNING_EVERY` rounds, until cancelled. A running tournament is settled at
+        once by its match's end (:meth:`ended`): the task only makes up for a process that
+        died before it settled one, and reads each of its matches to see whether it is over
+        (a read that holds the match's lock a moment, as any read brought up to its row does:
+        a page reading it then may see it an action behind)."""
+        rounds = 0
         while True:
-            await asyncio.sleep(self.sweep_seconds)
+            await asyncio.sleep(max(self.sweep_seconds, 0.01))
+            rounds += 1
             try:
-                for tournament_id in await run_in_threadpool(self.due, now()):
+                due = await run_in_threadpool(self.due, now(), rounds % RUNNING_EVERY == 0)
+                for tournament_id in due:
                     await self.settle(tournament_id)
             except Exception:  # the database may be away a while: the next round tries
                 log.exception("the tournaments could not be settled")
