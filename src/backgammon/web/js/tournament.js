@@ -38,17 +38,18 @@ async function create(event) {
   const form = event.target;
   const said = form.querySelector(".refusal");
   said.textContent = "";
-  const fields = form.elements;
+  // By name: a form's own properties (its elements' `length`) hide fields of their names.
+  const field = (name) => form.elements.namedItem(name);
   const body = {
-    name: fields.name.value,
-    kind: fields.kind.value,
-    length: Number(fields.length.value),
-    time_control: fields.time_control.value,
-    rated: fields.rated.checked,
-    max_players: Number(fields.max_players.value),
+    name: field("name").value,
+    kind: field("kind").value,
+    length: Number(field("length").value),
+    time_control: field("time_control").value,
+    rated: field("rated").checked,
+    max_players: Number(field("max_players").value),
   };
-  if (fields.start.value === "time") {
-    const when = new Date(fields.starts_at.value);
+  if (field("start").value === "time") {
+    const when = new Date(field("starts_at").value);
     if (Number.isNaN(when.getTime())) {
       said.textContent = form.dataset.invalid;
       return;
