@@ -336,6 +336,11 @@ def test_the_pages_list_and_show_tournaments_in_each_language(client: TestClient
         page = two[1].call("GET", f"/tournaments/{made['id']}?lang={lang}")
         assert page.status_code == 200 and 'id="play-match"' in page.text
         assert 'id="standings"' in page.text
+    # A player finds their match from their account: its link to their tournaments.
+    account = two[1].call("GET", "/account?lang=en").text
+    assert 'href="/tournaments?lang=en#yours"' in account
+    yours = two[1].call("GET", "/tournaments?lang=en").text
+    assert 'id="yours-list"' in yours and "Your match is ready to play" in yours
     part = two[1].call("GET", f"/tournaments/{made['id']}?part=live&lang=en")
     assert part.text.lstrip().startswith('<p class="tournament-status"')
     assert "<html" not in part.text

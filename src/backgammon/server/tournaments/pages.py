@@ -50,8 +50,8 @@ def _page(template: str, lang: str, title: str, **values: Any) -> str:
 @router.get("/tournaments", response_class=HTMLResponse)
 async def list_page(request: Request, tournaments: TournamentsDep, viewer: Viewer,
                     lang: Lang = None) -> HTMLResponse:
-    """The tournaments open to join, running and finished, and, signed in, the form that
-    creates one."""
+    """The tournaments open to join, running and finished, and, signed in, the player's own
+    (those with a match waiting for them said so) and the form that creates one."""
     code = page_language(lang, request.headers.get("accept-language", ""))
     words = catalogue(code)
     found: dict[str, list[dict[str, Any]]] = {"open": [], "running": [], "finished": []}
@@ -65,8 +65,14 @@ async def list_page(request: Request, tournaments: TournamentsDep, viewer: Viewe
                 players=number(players, code, places=0),
                 most=number(row.max_players, code, places=0)),
         })
+    yours = [] if viewer is None else [
+        {"href": f"/tournaments/{tournament.id}?lang={code}", "name": tournament.name,
+         "about": words["tournament.yourMatch" if tournament.match_of(viewer.id)
+                        else f"tournament.status.{tournament.status}"]}
+        for tournament in await run_in_threadpool(tournaments.entered, viewer.id)
+    ]
     return HTMLResponse(_page(
-        "tournaments.html", code, words["tournament.listTitle"], lists=found,
+        "tournaments.html", code, words["tournament.listTitle"], lists=found, yours=yours,
         signed_in=viewer is not None, clocks=CLOCKS, longest=MAX_MATCH_LENGTH,
         most=MOST_ELIMINATION, most_round_robin=number(MOST_ROUND_ROBIN, code, places=0),
     ))

@@ -251,7 +251,7 @@ class Tournaments:
         self.store = store
         self.claim_seconds = claim_seconds
         self.sweep_seconds = sweep_seconds
-        self._task: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
         self._woken: set[asyncio.Task[None]] = set()
 
     # The players' changes
@@ -394,6 +394,18 @@ class Tournaments:
                     .order_by(TournamentRow.created_at.desc()).limit(most)
                 ).all())
         return [(row, row.players) for row in found]
+
+    def entered(self, user: int, most: int = 20) -> list[Tournament]:
+        """The open and running tournaments ``user`` is in, the latest first."""
+        with self.engine.connect() as connection:
+            found = list(connection.scalars(
+                select(TournamentRow.id)
+                .join(TournamentPlayerRow, TournamentPlayerRow.tournament_id == TournamentRow.id)
+                .where(TournamentPlayerRow.user_id == user,
+                       TournamentRow.status.in_(("open", "running")))
+                .order_by(TournamentRow.created_at.desc()).limit(most)
+            ))
+        return [self.read(tournament_id) for tournament_id in found]
 
     def seat(self, tournament_id: str, match_id: str, account: Account) -> tuple[int, str]:
         """The seat ``account`` has in the tournament's match ``match_id`` and its token; 404
@@ -564,14 +576,18 @@ class Tournaments:
 
     def start(self) -> None:
         """Start the periodic task (the app's start)."""
-        self._task = asyncio.get_running_loop().create_task(self.run())
+        self._tasks.add(asyncio.get_running_loop().create_task(self.run()))
 
     async def close(self) -> None:
-        """Stop the periodic task and wait for the settles under way (the app's end)."""
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-        await asyncio.gather(*self._woken, return_exceptions=True)
+        """Stop the periodic task and wait for the settles under way (the app's end): those
+        of this event loop (a test may run the app's life in two at once)."""
+        loop = asyncio.get_running_loop()
+        running = [task for task in self._tasks if task.get_loop() is loop]
+        for task in running:
+            task.cancel()
+            self._tasks.discard(task)
+        woken = [task for task in self._woken if task.get_loop() is loop]
+        await asyncio.gather(*running, *woken, return_exceptions=True)
 
 
 def _entered(connection: Connection, tournament_id: str, user: int) -> bool:
