@@ -4,7 +4,6 @@ simulated players, and each change made once however many times it is tried."""
 
 from __future__ import annotations
 
-import asyncio
 import time
 import warnings
 from collections.abc import Iterator
@@ -270,6 +269,35 @@ def test_a_rated_tournament_rates_its_matches(client: TestClient) -> None:
     assert winner["rating"] > 1500
 
 
+def test_a_player_who_does_not_come_loses_by_the_claim(tmp_path: Path) -> None:
+    """The one who came plays on until the game waits for the other, then claims the match
+    once the claim time has passed (no time here), and goes through."""
+    with TestClient(app_for(tmp_path / "games.sqlite", claim_seconds=0)) as client:
+        present, absent = players(client, 2)
+        made = new_tournament(present, max_players=2)
+        match_id = absent.ok("POST", f"/api/tournaments/{made['id']}/join")["your_match"]
+        seat_path = f"/api/tournaments/{made['id']}/matches/{match_id}/seat"
+        seat, token = (present.ok("GET", seat_path)[key] for key in ("seats", "token"))
+        seat = seat[0]
+        action_path = f"/api/matches/{match_id}/actions"
+        state = present.ok("GET", f"/api/matches/{match_id}?view={seat}")
+        while state["to_act"] in (None, seat):  # the opening roll, then the present's turn
+            move = {"seat": seat, "version": state["version"]}
+            simple = [a for a in ("roll", "confirm") if a in state["actions"][seat]]
+            if simple:
+                move["action"] = simple[0]
+            else:
+                step = state["steps"][0]
+                move.update(action="step", **{"from": step["from"], "to": step["to"]})
+            state = present.ok("POST", action_path, move, token)
+        assert "claim" in state["actions"][seat]
+        state = present.ok("POST", action_path, {"seat": seat, "version": state["version"],
+                                                 "action": "claim", "match": True}, token)
+        assert state["match_over"] and state["winner"] == seat
+        view = wait_for_status(client, made["id"], "finished")
+        assert view["winner"] == present.name
+
+
 # The start time, and exactly once
 
 
@@ -319,7 +347,7 @@ def test_the_same_change_made_twice_is_written_once(client: TestClient) -> None:
     assert other.write(forced, change) is False
     assert counts(client.app) == (1, 1, 1)  # type: ignore[arg-type]
     # And settling again, here or there, finds nothing to do.
-    assert asyncio.run(other.settle(made["id"])) is False
+    assert client.portal.call(other.settle, made["id"]) is False  # type: ignore[union-attr]
 
 
 # Pages
