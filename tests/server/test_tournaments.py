@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 from sqlalchemy import func, select
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 from tournament_players import PATIENCE, Player, play_out
 
@@ -327,6 +328,25 @@ def test_a_tournament_with_one_player_at_its_time_is_called_off(client: TestClie
     soon = (now() + timedelta(seconds=1)).isoformat()
     made = new_tournament(alice, starts_at=soon)
     assert wait_for_status(client, made["id"], "cancelled")["draw"] == []
+
+
+def test_a_full_tournament_left_unstarted_is_started_by_the_periodic_task(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The join that fills a tournament is kept though the start after it fails (the
+    database away a moment): the periodic task starts it."""
+    two = players(client, 2)
+    made = new_tournament(two[0], max_players=2)
+    tournaments: Tournaments = client.app.state.tournaments  # type: ignore[attr-defined]
+    settle = tournaments.settle
+
+    async def failing(tournament_id: str) -> bool:
+        raise OperationalError("SELECT", {}, Exception("the database is away"))
+
+    monkeypatch.setattr(tournaments, "settle", failing)
+    assert two[1].ok("POST", f"/api/tournaments/{made['id']}/join")["status"] == "open"
+    monkeypatch.setattr(tournaments, "settle", settle)
+    assert len(wait_for_status(client, made["id"], "running")["draw"]) == 1
 
 
 def test_the_same_change_made_twice_is_written_once(client: TestClient) -> None:

@@ -4,10 +4,12 @@ in a transaction of its own, in a worker thread."""
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Request, Response, status
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.concurrency import run_in_threadpool
 
 from ..accounts.sessions import SignedIn, Viewer
@@ -26,6 +28,8 @@ from .schemas import (
 )
 from .service import NewTournament, Tournaments
 from .views import view_of
+
+log = logging.getLogger(__name__)
 
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
 
@@ -102,7 +106,10 @@ async def join(tournament_id: TournamentId, account: SignedIn,
                tournaments: TournamentsDep) -> TournamentView:
     """Enter the tournament, before it starts; the one that fills it starts it."""
     await run_in_threadpool(tournaments.join, tournament_id, account)
-    await tournaments.settle(tournament_id)
+    try:
+        await tournaments.settle(tournament_id)
+    except SQLAlchemyError:  # the join is kept: the periodic task starts it
+        log.exception("tournament %s could not be started", tournament_id)
     return await _view(tournaments, tournament_id, account)
 
 

@@ -430,9 +430,14 @@ class Tournaments:
         return found
 
     def due(self, moment: datetime, running: bool) -> list[str]:
-        """The tournaments the periodic task settles: open past their start time, and where
-        ``running``, those running."""
-        starting = (TournamentRow.status == "open") & (TournamentRow.starts_at <= moment)
+        """The tournaments the periodic task settles: open past their start time, or full
+        where they start once full (the join that filled one starts it, unless it failed
+        after its commit), and where ``running``, those running."""
+        entries = (select(func.count()).where(
+            TournamentPlayerRow.tournament_id == TournamentRow.id).scalar_subquery())
+        starting = (TournamentRow.status == "open") & (
+            (TournamentRow.starts_at <= moment)
+            | (TournamentRow.starts_at.is_(None) & (entries >= TournamentRow.max_players)))
         wanted = starting | (TournamentRow.status == "running") if running else starting
         with self.engine.connect() as connection:
             return list(connection.scalars(select(TournamentRow.id).where(wanted)))
