@@ -136,7 +136,11 @@ def test_joins_and_leaves_and_their_refusals(client: TestClient) -> None:
     made = new_tournament(alice, max_players=3)
     path = f"/api/tournaments/{made['id']}"
     client.cookies.clear()
-    refused(client.post(f"{path}/join"), 401, "Sign in")
+    for action in ("join", "leave", "cancel"):
+        refused(client.post(f"{path}/{action}"), 401, "Sign in")
+    for key, value in bobby.jar.items():  # signed in, without the CSRF header
+        client.cookies.set(key, value)
+    assert client.post(f"{path}/join").status_code == 403
     refused(bobby.call("POST", "/api/tournaments/nosuch/join"), 404, "No tournament")
     refused(bobby.call("POST", "/api/tournaments/bad%20id/join"), 422, "")
     refused(alice.call("POST", f"{path}/join"), 409, "joined this tournament already")
