@@ -50,8 +50,9 @@ class Player:
 
 
 def finish_match(match_id: str, seats: dict[int, tuple[Player, str]]) -> int:
-    """Play the match to its end through the API: each game, after the opening roll, the
-    player not to move resigns a single game and the mover accepts. The winning seat."""
+    """Play the match to its end through the API: each game, after the opening roll (each
+    player throws their own die), the player not to move resigns a single game and the mover
+    accepts. The winning seat."""
 
     def act(seat: int, **action: Any) -> dict[str, Any]:
         player, token = seats[seat]
@@ -70,9 +71,9 @@ def finish_match(match_id: str, seats: dict[int, tuple[Player, str]]) -> int:
 
     state = seats[0][0].ok("GET", f"/api/matches/{match_id}")
     while not state["match_over"]:
-        state = act(0, action="roll")
-        while state["phase"] == "opening":
-            state = act(0, action="roll")
+        while state["phase"] == "opening":  # each throws their own die (ties: again)
+            thrower = next(seat for seat in (0, 1) if "roll" in state["actions"][seat])
+            state = act(thrower, action="roll")
         mover = state["to_act"]
         act(1 - mover, action="resign", level=1)
         state = act(mover, action="accept")

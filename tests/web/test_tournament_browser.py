@@ -41,8 +41,8 @@ class Member:
 
 
 def finish(member: Member, match_id: str, tokens: dict[int, str]) -> None:
-    """End a one-point match through the API: after the opening roll, the player not to move
-    resigns and the mover accepts."""
+    """End a one-point match through the API: after the opening roll (each player throws
+    their own die), the player not to move resigns and the mover accepts."""
 
     def act(seat: int, **action: Any) -> dict[str, Any]:
         state = member.call("GET", f"/api/matches/{match_id}")
@@ -51,9 +51,10 @@ def finish(member: Member, match_id: str, tokens: dict[int, str]) -> None:
             {"seat": seat, "version": state["version"], **action}, tokens[seat])
         return answer
 
-    state = act(0, action="roll")
-    while state["phase"] == "opening":
-        state = act(0, action="roll")
+    state = member.call("GET", f"/api/matches/{match_id}")
+    while state["phase"] == "opening":  # each throws their own die (ties: again)
+        state = act(next(seat for seat in (0, 1) if "roll" in state["actions"][seat]),
+                    action="roll")
     mover = state["to_act"]
     act(1 - mover, action="resign", level=1)
     assert act(mover, action="accept")["match_over"]

@@ -534,7 +534,8 @@ class Tournaments:
         match_id = new_match_id()
         keys = [Key(digest_of(seat_token(tournament.secret, match_id, seat)), frozenset({seat}))
                 for seat in (0, 1)]
-        match = Match(tournament.length, Rules(), dice_for(None),
+        # RULES.md, Starting the game: players apart throw their own opening dice.
+        match = Match(tournament.length, Rules(own_opening_dice=True), dice_for(None),
                       players=(names[first], names[second]), colours=("white", "black"))
         seating = Seating(keys, online=True, claim_seconds=self.claim_seconds, public=True)
         live = LiveMatch(match_id, match, (SeatSettings("human"), SeatSettings("human")), None,
