@@ -29,7 +29,8 @@ from backgammon.server.db import (
     now,
 )
 from backgammon.server.settings import sqlite_url
-from backgammon.server.tournaments.service import Tournaments, plan
+from backgammon.server.tournaments.service import Tournaments
+from backgammon.server.tournaments.state import plan
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")

@@ -26,7 +26,8 @@ from .schemas import (
     TournamentSummary,
     TournamentView,
 )
-from .service import NewTournament, Tournaments
+from .service import Tournaments
+from .state import NewTournament
 from .views import view_of
 
 log = logging.getLogger(__name__)

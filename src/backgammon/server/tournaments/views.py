@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..accounts.users import Account
 from .draw import standings
 from .schemas import EntrantView, PairingView, StandingView, TournamentView
-from .service import Tournament
+from .state import Tournament
 
 
 def view_of(tournament: Tournament, viewer: Account | None) -> TournamentView:
