@@ -171,7 +171,6 @@ class RatedResultRow(Base):
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
-
 class TournamentRow(Base):
     """A tournament (:mod:`.tournaments`): its settings, where it stands, and the version
     that each change raises, which a change names so that of two processes making the same
@@ -234,6 +233,7 @@ class TournamentMatchRow(Base):
     points0: Mapped[int] = mapped_column(Integer)
     points1: Mapped[int] = mapped_column(Integer)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
 
 def now() -> datetime:
     """The time to stamp a row with."""
