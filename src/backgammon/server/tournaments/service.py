@@ -289,12 +289,14 @@ class Tournaments:
 
     # The server's changes
 
-    async def settle(self, tournament_id: str) -> bool:
+    async def settle(self, tournament_id: str, ended: str | None = None) -> bool:
         """Start the tournament if it is due, record its matches that are over and make the
-        next ones, or finish it: each exactly once. Whether this call changed it."""
+        next ones, or finish it: each exactly once. Whether this call changed it. ``ended``:
+        only that match is read to see whether it is over (it has just ended), not every
+        match of the tournament still in play."""
         for _ in range(TRIES):
             tournament = await run_in_threadpool(self.read, tournament_id)
-            results = await self._results(tournament)
+            results = await self._results(tournament, ended)
             change = plan(tournament, results, now())
             if change is None:
                 return False
@@ -304,11 +306,14 @@ class Tournaments:
                     TRIES)
         return False
 
-    async def _results(self, tournament: Tournament) -> Results:
-        """The results of the tournament's matches that are over and not yet recorded."""
+    async def _results(self, tournament: Tournament, only: str | None) -> Results:
+        """The results of the tournament's matches that are over and not yet recorded (of
+        match ``only``, where given)."""
         results: Results = {}
         for placed in tournament.draw:
             if placed.match_id is None or placed.pairing.winner is not None:
+                continue
+            if only is not None and placed.match_id != only:
                 continue
             try:
                 live = await self.store.fresh(await self.store.get(placed.match_id))
@@ -403,7 +408,7 @@ class Tournaments:
         try:
             tournament_id = await run_in_threadpool(self.of_match, match_id)
             if tournament_id is not None:
-                await self.settle(tournament_id)
+                await self.settle(tournament_id, ended=match_id)
         except Exception:  # the periodic task tries again
             log.exception("the tournament of match %s could not be settled", match_id)
 
