@@ -29,6 +29,7 @@ from browser_support import (
     version,
     wait_version,
 )
+from test_tournament_browser import running_tournament
 
 from backgammon.server.pages.help import HELP, LANGUAGES, TOPICS
 
@@ -205,6 +206,18 @@ def test_the_account_and_player_pages_pass_the_audit(
     assert audit(page, axe) == []
     page.goto(f"{server}/players/hider{lang}?lang={lang}")
     page.wait_for_selector("#hidden-note")
+    assert audit(page, axe) == []
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_tournament_pages_pass_the_audit(
+    server: str, page: Any, axe: str, lang: str
+) -> None:
+    tournament_id = running_tournament(server, page, lang)  # its draw, table and buttons
+    assert audit(page, axe) == []
+    page.goto(f"{server}/tournaments?lang={lang}")  # the lists, and the form to create one
+    page.wait_for_selector("#create-tournament")
+    assert tournament_id in page.inner_html("#running-list")
     assert audit(page, axe) == []
 
 

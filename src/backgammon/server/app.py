@@ -46,6 +46,9 @@ from .play.service import MatchService
 from .play.store import MatchStore
 from .play.watchers import Hub
 from .settings import Settings
+from .tournaments import routes as tournament_routes
+from .tournaments.pages import router as tournament_pages
+from .tournaments.service import Tournaments
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 #: FastAPI's OpenTelemetry, off (``BACKGAMMON_TELEMETRY``).
@@ -89,6 +92,7 @@ class Parts:
     users: Accounts
     checkpoints: Checkpoints
     chats: Chats
+    tournaments: Tournaments
 
     @classmethod
     def build(cls, settings: Settings) -> Parts:
@@ -98,13 +102,16 @@ class Parts:
         hub, store = _matches(engine, settings)
         computer = Computer(store, hub, settings.computer_pause)
         keys, ratings = ActionKeys(engine), Ratings(engine)
+        tournaments = Tournaments(
+            engine, store, settings.claim_seconds, settings.tournament_sweep
+        )
         return cls(
             settings=settings,
             engine=engine,
             hub=hub,
             store=store,
             computer=computer,
-            matches=MatchService(store, hub, computer, keys, ratings),
+            matches=MatchService(store, hub, computer, keys, ratings, tournaments.ended),
             keys=keys,
             ratings=ratings,
             hint_pool=BoundedPool(
@@ -118,6 +125,7 @@ class Parts:
             users=Accounts(engine, queue=settings.hashing_queue),
             checkpoints=Checkpoints(engine),
             chats=Chats(engine, hub, hub.relay),
+            tournaments=tournaments,
         )
 
     @asynccontextmanager
@@ -135,7 +143,9 @@ class Parts:
         await self.store.open()
         if self.hub.relay is not None:
             await self.hub.relay.start()
+        self.tournaments.start()
         yield
+        await self.tournaments.close()
         await self.computer.settle()
         await self.store.settle()
         await self.chats.settle()
@@ -159,6 +169,7 @@ class Parts:
             self.hint_pool, self.analyses, self.users
         )
         state.chats = self.chats
+        state.tournaments = self.tournaments
         state.socket_caps = SocketCaps(settings.sockets_per_client, settings.sockets_per_match)
         state.sessions = Sessions(self.engine, settings.session_days)
         state.limits = RateLimits(
@@ -238,6 +249,8 @@ def _route(app: FastAPI) -> None:
     app.include_router(updates.router)
     app.include_router(account_routes.router)
     app.include_router(players.router)
+    app.include_router(tournament_routes.router)
+    app.include_router(tournament_pages)
     app.include_router(help.router)  # before the page's files, which would answer /help/ too
     app.include_router(tutorial.router)
     app.mount("/", page_files(WEB), name="web")

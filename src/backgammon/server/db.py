@@ -230,6 +230,70 @@ class ChatReportRow(Base):
     __table_args__ = (UniqueConstraint("message_id", "reporter"),)
 
 
+class TournamentRow(Base):
+    """A tournament (:mod:`.tournaments`): its settings, where it stands, and the version
+    that each change raises, which a change names so that of two processes making the same
+    one, only one writes it."""
+
+    __tablename__ = "tournaments"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    #: "elimination" or "round_robin".
+    kind: Mapped[str] = mapped_column(String(16))
+    creator_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    length: Mapped[int] = mapped_column(Integer)
+    #: "none", "fast", "normal" or "casual": the clock each of its matches is to have.
+    time_control: Mapped[str] = mapped_column(String(16))
+    rated: Mapped[bool] = mapped_column(Boolean)
+    max_players: Mapped[int] = mapped_column(Integer)
+    #: When it starts with the players it has; None: once it is full.
+    starts_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: "open", "running", "finished" or "cancelled".
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    version: Mapped[int] = mapped_column(Integer)
+    #: The key its matches' seat tokens are made with (:func:`.tournaments.service.
+    #: seat_token`), never shown.
+    secret: Mapped[str] = mapped_column(String(64))
+    winner_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class TournamentPlayerRow(Base):
+    """A player's entry in a tournament: one each (the key), and once it starts their seed
+    (from 0, the top seed)."""
+
+    __tablename__ = "tournament_players"
+
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True, index=True)
+    joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    seed: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class TournamentMatchRow(Base):
+    """A place of a tournament's draw (:class:`.tournaments.draw.Pairing`), made once (its
+    round and slot are the key): its players, its match (None for a bye), and once decided
+    its winner and the points each seat won."""
+
+    __tablename__ = "tournament_matches"
+
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    slot: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[str | None] = mapped_column(
+        ForeignKey("matches.id"), nullable=True, unique=True
+    )
+    user0: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    user1: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    winner: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    points0: Mapped[int] = mapped_column(Integer)
+    points1: Mapped[int] = mapped_column(Integer)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
 def now() -> datetime:
     """The time to stamp a row with."""
     return datetime.now(UTC)

@@ -28,6 +28,8 @@ variable                      meaning                                      defau
 ``BACKGAMMON_ANALYSIS_PLIES`` the depth of the analyses (0 to 3)           0
 ``BACKGAMMON_CLAIM_SECONDS``  how long an online game waits for a player     180
                               before the other may claim it
+``BACKGAMMON_SWEEP_SECONDS``  seconds between the checks that start     10
+                              tournaments at their time and advance them
 ``BACKGAMMON_TELEMETRY``      ``1``: FastAPI's OpenTelemetry traces, metrics off
                               and logs, for the providers the process sets
                               up (each request pays for the check)
@@ -57,6 +59,7 @@ DEFAULT_DATA_DIR = "data"
 DATABASE_FILE = "backgammon.sqlite"
 DEFAULT_COMPUTER_PAUSE = 0.35
 DEFAULT_CLAIM_SECONDS = 180.0
+DEFAULT_TOURNAMENT_SWEEP = 10.0
 _RATES = {
     "create_rate": "20/minute",
     "hint_rate": "30/minute",
@@ -123,6 +126,9 @@ class Settings:
     #: Seconds an online game waits for a player's action before the other may claim it
     #: (each match keeps the value it was created with).
     claim_seconds: float = DEFAULT_CLAIM_SECONDS
+    #: Seconds between the checks that start the tournaments due and advance those whose
+    #: matches ended where no process advanced them (:mod:`.tournaments.service`).
+    tournament_sweep: float = DEFAULT_TOURNAMENT_SWEEP
     #: Whether FastAPI's OpenTelemetry is on: off, a request is spared asking whether a
     #: provider has been set up (a fiftieth of an action's CPU).
     telemetry: bool = False
@@ -142,6 +148,7 @@ class Settings:
             )
         pause = _seconds(env, "BACKGAMMON_COMPUTER_PAUSE", DEFAULT_COMPUTER_PAUSE, 10)
         claim = _seconds(env, "BACKGAMMON_CLAIM_SECONDS", DEFAULT_CLAIM_SECONDS, 86_400)
+        sweep = _seconds(env, "BACKGAMMON_SWEEP_SECONDS", DEFAULT_TOURNAMENT_SWEEP, 3600)
         plies_text = env.get("BACKGAMMON_ANALYSIS_PLIES") or "0"
         if plies_text not in ("0", "1", "2", "3"):
             raise BackgammonError(
@@ -160,6 +167,7 @@ class Settings:
             port=int(port_text),
             computer_pause=pause,
             claim_seconds=claim,
+            tournament_sweep=sweep,
             allow_seed=_switch(env, "BACKGAMMON_ALLOW_SEED"),
             telemetry=_switch(env, "BACKGAMMON_TELEMETRY"),
             create_rate=_rate(env, "create_rate"),

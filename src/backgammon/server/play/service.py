@@ -87,12 +87,15 @@ class MatchService:
         computer: Computer,
         keys: ActionKeys,
         ratings: Ratings,
+        ended: Callable[[LiveMatch], None] | None = None,
     ) -> None:
         self.store = store
         self.hub = hub
         self.computer = computer
         self.keys = keys
         self.ratings = ratings
+        #: Called after the save of an action that ended its match (a tournament's goes on).
+        self.ended = ended
 
     async def act(
         self,
@@ -131,6 +134,8 @@ class MatchService:
                 self.keys.note(live.id, action.seat, kept.key, kept.digest)
             self.hub.publish(live, shown=shown, answered=options.watcher)
             self.computer.wake(live)
+            if self.ended is not None and live.match.is_over:
+                self.ended(live)
         return shown.response(side, options.record_since)
 
     async def check_clock(self, live: LiveMatch) -> None:

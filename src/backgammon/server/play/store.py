@@ -134,6 +134,13 @@ class MatchStore:
         self._keep(live)
         return live
 
+    @staticmethod
+    def add_on(connection: Connection, live: LiveMatch) -> None:
+        """Write the row of the new match ``live`` in ``connection``'s transaction, committed
+        or rolled back with what else it writes (a tournament's round and its matches, made
+        exactly once). No copy is kept: the first use reads the row."""
+        connection.execute(insert(MatchRow).values(**_row_values(live)))
+
     async def get(self, match_id: str) -> LiveMatch:
         """The match with this id, from memory or rebuilt from the database."""
         kept = self._live.get(match_id)
