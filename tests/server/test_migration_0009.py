@@ -25,12 +25,12 @@ TABLES = {"tournaments", "tournament_players", "tournament_matches"}
 
 @pytest.fixture
 def upgraded(database: Settings) -> Iterator[Engine]:
-    """A database at revision 0007 holding an account, then migrated to the newest."""
+    """A database at revision 0008 holding an account, then migrated to the newest."""
     engine = make_engine(database.database_url)
     config = alembic_config()
     with engine.begin() as connection:
         config.attributes["connection"] = connection
-        command.upgrade(config, "0007")
+        command.upgrade(config, "0008")
         assert not TABLES & set(inspect(connection).get_table_names())
         connection.execute(insert(UserRow.__table__).values(
             name="Oldtimer", name_key="oldtimer", password_hash="x", rating=1612.5,
@@ -57,6 +57,6 @@ def test_the_way_back_drops_the_tables(upgraded: Engine) -> None:
     config = alembic_config()
     with upgraded.begin() as connection:
         config.attributes["connection"] = connection
-        command.downgrade(config, "0007")
+        command.downgrade(config, "0008")
         tables = set(inspect(connection).get_table_names())
     assert not TABLES & tables and {"users", "matches"} <= tables

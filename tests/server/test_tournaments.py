@@ -174,6 +174,18 @@ def test_a_full_tournament_starts_and_takes_no_one_else(client: TestClient) -> N
     assert counts(client.app) == (1, 1, 1)  # type: ignore[arg-type]
 
 
+def test_its_matches_have_its_clock(client: TestClient) -> None:
+    alice, bobby = players(client, 2)
+    made = new_tournament(alice, max_players=2, time_control="fast")
+    started = bobby.ok("POST", f"/api/tournaments/{made['id']}/join")
+    state = client.get(f"/api/matches/{started['draw'][0]['match']}").json()
+    assert (state["clock"]["delay"], state["clock"]["bank"]) == (8, 20)  # "fast"
+    assert state["clock"]["banks"] == [20.0, 20.0]  # a 1-point match: 20 s a point
+    untimed = new_tournament(alice, max_players=2)
+    started = bobby.ok("POST", f"/api/tournaments/{untimed['id']}/join")
+    assert client.get(f"/api/matches/{started['draw'][0]['match']}").json()["clock"] is None
+
+
 def test_a_full_tournament_refuses_a_join_before_it_starts(client: TestClient) -> None:
     """Entries are capped where the tournament waits for its start time."""
     alice, bobby, carol = players(client, 3)

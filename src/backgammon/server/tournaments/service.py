@@ -23,9 +23,9 @@ A match of a tournament is an online match between its two players, made in the 
 transaction that records its place in the draw (:meth:`..play.store.MatchStore.add_on`).
 Each seat's token is made from the tournament's secret (:func:`seat_token`), so that the
 signed-in player of a seat can be given it again, by any process; the secret never leaves
-the server. A player who does not come loses by the claim after absence (``claim_seconds``,
-RULES.md, Leaving a game); the tournament's clock (``time_control``) is kept for the matches'
-clocks, which do not exist yet.
+the server. Each match has the tournament's clock (``time_control``): a player who does not
+come loses on time (:mod:`backgammon.game.clock`); with no clock, by the claim after absence
+(``claim_seconds``, RULES.md, Leaving a game).
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ from sqlalchemy import Connection, Engine, Row, delete, func, insert, select, up
 from sqlalchemy.exc import IntegrityError
 from starlette.concurrency import run_in_threadpool
 
+from ...game.clock import TimeControl
 from ...game.match import Match
 from ...game.rules import Rules
 from ..accounts.users import Account
@@ -387,7 +388,12 @@ class Tournaments:
         # RULES.md, Starting the game: players apart throw their own opening dice.
         match = Match(tournament.length, Rules(own_opening_dice=True), dice_for(None),
                       players=(names[first], names[second]), colours=("white", "black"))
-        seating = Seating(keys, online=True, claim_seconds=self.claim_seconds, public=True)
+        clock = (
+            None if tournament.time_control == "none"
+            else TimeControl.named(tournament.time_control)
+        )
+        seating = Seating(keys, online=True, claim_seconds=self.claim_seconds, public=True,
+                          clock=clock)
         live = LiveMatch(match_id, match, (SeatSettings("human"), SeatSettings("human")), None,
                          now(), seating)
         self.store.add_on(connection, live)

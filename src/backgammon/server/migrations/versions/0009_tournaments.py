@@ -1,7 +1,7 @@
 """Tournaments: each one's settings and standing, its players, and the places of its draw.
 
 Revision ID: 0009
-Revises: 0007
+Revises: 0008
 Create Date: 2026-12-07
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0009"
-down_revision: str | None = "0007"
+down_revision: str | None = "0008"
 branch_labels: str | None = None
 depends_on: str | None = None
 
