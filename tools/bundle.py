@@ -43,14 +43,16 @@ SCRIPTS = {
     "verify": "/js/verify.js",
     "tutorial": "/js/tutorial.js",
     "account": "/js/account.js",
+    "tournament": "/js/tournament.js",
 }
 #: The style sheets the pages name, in their order: the board page and the verifier, the
-#: tutorial, the account and players' pages, the help.
+#: tutorial, the account and players' pages, the help, the tournaments' pages.
 STYLES = {
     "style": ("/css/style.css",),
     "tutorial": ("/css/style.css", "/css/tutorial.css"),
     "account": ("/help/help.css", "/css/account.css"),
     "help": ("/help/help.css",),
+    "tournament": ("/help/help.css", "/css/account.css", "/css/tournament.css"),
 }
 #: The files the style sheets name in ``url()``, left for the browser to fetch as they are.
 EXTERNAL = ("/fonts/*",)

@@ -17,6 +17,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ...cube import MAX_MATCH_LENGTH
 from ..accounts.sessions import Viewer
+from ..http.assets import PageResponse
 from ..pages.players import catalogue, number, page_language
 from ..pages.templates import render
 from .draw import MOST_ELIMINATION, MOST_ROUND_ROBIN, elimination_rounds
@@ -71,7 +72,7 @@ async def list_page(request: Request, tournaments: TournamentsDep, viewer: Viewe
                         else f"tournament.status.{tournament.status}"]}
         for tournament in await run_in_threadpool(tournaments.entered, viewer.id)
     ]
-    return HTMLResponse(_page(
+    return PageResponse(_page(
         "tournaments.html", code, words["tournament.listTitle"], lists=found, yours=yours,
         signed_in=viewer is not None, clocks=CLOCKS, longest=MAX_MATCH_LENGTH,
         most=MOST_ELIMINATION, most_round_robin=number(MOST_ROUND_ROBIN, code, places=0),
@@ -90,13 +91,13 @@ async def tournament_page(tournament_id: TournamentId, request: Request,
         tournament = await run_in_threadpool(tournaments.read, tournament_id)
     except HTTPException:
         missing = _page("tournament.html", code, words["tournament.notFound"], shown=None)
-        return HTMLResponse(missing, status_code=404)
+        return PageResponse(missing, status_code=404)
     view = view_of(tournament, viewer)
     shown = _shown(view, viewer is not None, viewer is not None and
                    tournament.creator == viewer.id, code)
     if part == "live":
         return HTMLResponse(render("tournament_live.html", say=words, shown=shown))
-    return HTMLResponse(_page("tournament.html", code, view.name, shown=shown))
+    return PageResponse(_page("tournament.html", code, view.name, shown=shown))
 
 
 def _shown(view: TournamentView, signed_in: bool, creator: bool, lang: str) -> dict[str, Any]:
