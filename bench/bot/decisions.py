@@ -13,6 +13,12 @@ JSON lines, gzipped: a header (the command, the judge's depth, how many decision
 sampled and how many were trivial), then one decision a line: the gnubg Position ID, the
 dice, gnubg's class of the position, the best play's equity, and each legal play's equity
 loss against it, keyed by the Position ID of the play's result (the opponent on roll).
+With ``--from-positions`` the decisions are not sampled from games but from a file of positions
+(the truth set's format: a header line, then one ``{"id": ...}`` a line), each with a roll drawn
+at random, in a seeded order: the positions people reached in real matches
+(``data/labels/people-end36/positions.jsonl.gz``) give the set of decisions people faced.
+``--exclude`` (a file of such lines, or a folder's label chunks) leaves out every decision
+whose position or any of whose plays' results it names: the positions a network is trained on.
 
 ``measure`` asks a bot (the shipped networks, or each ``--weights`` file, at ``--plies``) for
 its play in each decision and reports gnubg's equity loss of that play: the mean in
@@ -25,6 +31,10 @@ differences. ``--gnubg`` and ``--pubeval`` measure those players as well, as ref
 
 Run:
     python bench/bot/decisions.py build --decisions 2000 --out bench/data/decisions.jsonl.gz
+    python bench/bot/decisions.py build --decisions 1000 \
+        --out bench/data/decisions-people.jsonl.gz \
+        --from-positions data/labels/people-end36/positions.jsonl.gz \
+        --exclude data/labels/people-end36 --exclude data/labels/people-plays/positions.jsonl.gz
     python bench/bot/decisions.py measure --plies 0 [--weights A.npz --weights B.npz]
 """
 
@@ -163,6 +173,43 @@ def candidates(seed: int, sample: float) -> Iterator[tuple[Position, tuple[int, 
             dice = (rng.randint(1, 6), rng.randint(1, 6))
 
 
+def listed(path: str) -> Iterator[str]:
+    """The IDs of a positions file or a label chunk (JSON lines, gzipped or not, each with an
+    ``id``; a header line without one is passed over)."""
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt") as lines:
+        for line in lines:
+            data = json.loads(line)
+            if "id" in data:
+                yield data["id"]
+
+
+def excluded(paths: Sequence[str]) -> set[str]:
+    """The IDs of ``paths``, each a file (:func:`listed`) or a folder of label chunks (the
+    positions it labelled so far, not those its positions file lists)."""
+    ids: set[str] = set()
+    for path in map(Path, paths):
+        files = sorted(path.glob("labels-*.jsonl*")) if path.is_dir() else [path]
+        for file in files:
+            ids.update(listed(str(file)))
+    return ids
+
+
+def from_positions(path: str, seed: int) -> Iterator[tuple[Position, tuple[int, int]]]:
+    """Unforced decisions from the positions of ``path`` in a seeded order, each with a roll
+    drawn at random (a position whose roll is forced is passed over)."""
+    rng = random.Random(seed)
+    ids = list(listed(path))
+    rng.shuffle(ids)
+    for position_id in ids:
+        position = Position.from_id(position_id)
+        if position.outcome() is not None:
+            continue
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        if len(position.legal_plays(dice)) > 1:
+            yield position, dice
+
+
 def judge(item: tuple[str, tuple[int, int], int]) -> dict[str, object]:
     """One decision judged by gnubg-nn at the given depth: every legal play's equity loss."""
     position_id, dice, plies = item
@@ -183,8 +230,17 @@ def build(args: argparse.Namespace) -> None:
     seen: set[tuple[str, tuple[int, int]]] = set()
     items: list[tuple[str, tuple[int, int], int]] = []
     classify = GnubgJudge(0).position_class
-    for position, dice in candidates(args.seed, args.sample):
+    left_out = excluded(args.exclude)
+    source = (
+        from_positions(args.from_positions, args.seed) if args.from_positions
+        else candidates(args.seed, args.sample)
+    )
+    for position, dice in source:
         key = (position.id(), (max(dice), min(dice)))
+        if left_out and (key[0] in left_out or any(
+            play.result.id() in left_out for play in position.legal_plays(dice)
+        )):
+            continue
         if key not in seen and (not args.classes or classify(position) in args.classes):
             seen.add(key)
             items.append((key[0], key[1], args.plies))
@@ -217,6 +273,7 @@ def build(args: argparse.Namespace) -> None:
         "trivial": trivial,
         "trivial_margin": args.trivial,
         "classes": args.classes or list(CLASS_ORDER),
+        "positions": args.from_positions or "games",
     }
     with gzip.open(args.out, "wt") as out:
         out.write(json.dumps(header) + "\n")
@@ -330,6 +387,11 @@ def main() -> None:
     b.add_argument("--workers", type=int, default=1)
     b.add_argument("--seed", type=int, default=1)
     b.add_argument("--out", default=DEFAULT_SET)
+    b.add_argument("--from-positions", metavar="FILE",
+                   help="decisions from this file's positions, a roll drawn for each, not games")
+    b.add_argument("--exclude", action="append", default=[], metavar="PATH",
+                   help="leave out decisions whose position or plays' results this file or "
+                   "folder names (repeatable)")
     m = commands.add_parser("measure", help="a network's error on the set")
     m.add_argument("file", nargs="?", default=DEFAULT_SET)
     m.add_argument("--plies", type=int, default=0, help="the bot's depth")
