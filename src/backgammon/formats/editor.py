@@ -99,6 +99,17 @@ class Edited:
         return gnubg_id_of(match), xgid_of(match)
 
     @classmethod
+    def initial(cls, variant: Variant | str = Variant.STANDARD) -> Edited:
+        """The starting position of ``variant``, seat 0 to roll, in money play.
+
+        >>> Edited.initial("hypergammon").ids()[0]
+        'AACgAgAAKgAAAA:MAEAAAAAAAAE'
+        """
+        layout = Variant(variant).layout
+        board = tuple(layout.get(point, 0) for point in range(1, BAR + 1))
+        return cls((board, board), Variant(variant))
+
+    @classmethod
     def from_id(cls, text: str, variant: Variant | str = Variant.STANDARD) -> Edited:
         """The position that a GNU Backgammon Position ID (seat 0 on roll, money play), a full
         GNU Backgammon ID or an XGID holds, in ``variant`` (the IDs do not say which)."""
