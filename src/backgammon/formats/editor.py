@@ -39,10 +39,10 @@ class Edited:
     XG's bottom player). Constructing one checks it, with a sentence that says what cannot
     be (:class:`~backgammon.errors.BackgammonError`).
 
-    >>> Edited(([0] * 5 + [16] + [0] * 19, [1] + [0] * 24))
+    >>> Edited(([0] * 5 + [16] + [0] * 19, [1] + [0] * 24))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    backgammon.errors.InvalidPositionError: Seat 0 has 16 checkers on the board; a side has 15 in standard.
+    backgammon.errors.InvalidPositionError: Seat 0 has 16 checkers on the board; a side has 15 ...
     """
 
     boards: tuple[Sequence[int], Sequence[int]]

@@ -404,7 +404,7 @@ function showPlays(answer) {
     notation.className = "hint-notation";
     notation.textContent = isolate(play.play);
     item.append(notation, ` ${t("hint.column.equity")} ${signed(play.equity)}`);
-    if (play.rank > 1) item.append(` (${signed(-play.difference)})`);
+    if (play.rank > 1) item.append(` (${signed(play.difference)})`);
     item.append(line(chances(play.probabilities), "hint-chances"));
     list.appendChild(item);
   }

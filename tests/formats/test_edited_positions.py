@@ -45,7 +45,8 @@ ACCEPTED = [
     pytest.param(Edited((START, START), length=5, score=(4, 2)), id="post-Crawford"),
     pytest.param(Edited((START, START), cube_value=64), id="a centred 64 in money play"),
     pytest.param(
-        Edited((board({22: 1, 23: 1, 24: 1}), board({6: 1, 5: 1})), Variant.HYPERGAMMON, dice=(4, 1)),
+        Edited((board({22: 1, 23: 1, 24: 1}), board({6: 1, 5: 1})), Variant.HYPERGAMMON,
+               dice=(4, 1)),
         id="hypergammon",
     ),
     pytest.param(
@@ -65,7 +66,9 @@ REFUSED = [
     pytest.param(
         lambda: Edited((CLOSED_ON_BAR, CLOSED_ON_BAR)), "closed board", id="both shut out"
     ),
-    pytest.param(lambda: Edited((START, START), length=5, score=(5, 0)), "nothing to play", id="score"),
+    pytest.param(
+        lambda: Edited((START, START), length=5, score=(5, 0)), "nothing to play", id="score"
+    ),
     pytest.param(lambda: Edited((START, START), length=65), "1 to 64", id="length"),
     pytest.param(lambda: Edited((START, START), score=(1, 0)), "Money play", id="money score"),
     pytest.param(
@@ -85,7 +88,8 @@ REFUSED = [
     pytest.param(lambda: Edited((board({6: -1}), START)), "whole numbers", id="negative"),
     pytest.param(lambda: Edited((START[:24], START)), "25 counts", id="short"),
     pytest.param(lambda: Edited((START,)), "two seats", id="one seat"),  # type: ignore[arg-type]
-    pytest.param(lambda: Edited((START, START), "shesh-besh"), "Unknown variant", id="variant"),
+    pytest.param(lambda: Edited((START, START), "shesh-besh"), "Unknown variant",  # type: ignore[arg-type]
+                 id="variant"),
     pytest.param(lambda: Edited.from_id("4HPwATDgc/ABMA:MBkAAAAAAAAE"), "double", id="offered"),
     pytest.param(lambda: Edited.from_id("not an ID"), "not a Position ID", id="garbage"),
     pytest.param(

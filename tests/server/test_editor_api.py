@@ -67,7 +67,8 @@ def test_the_start_has_its_ids(client: TestClient) -> None:
 
 def test_an_id_reads_back_as_the_position_that_writes_it(client: TestClient) -> None:
     read = client.post("/api/editor/read", json={"id": XGID}).json()
-    assert (read["on_roll"], read["dice"], read["cube_value"], read["cube_owner"]) == (1, [5, 2], 2, 0)
+    seen = read["on_roll"], read["dice"], read["cube_value"], read["cube_owner"]
+    assert seen == (1, [5, 2], 2, 0)
     assert (read["length"], read["score"], read["xgid"]) == (7, [2, 1], XGID)
     body = {key: read[key] for key in ("variant", "checkers", "on_roll", "dice", "cube_value",
                                         "cube_owner", "length", "score", "crawford")}
