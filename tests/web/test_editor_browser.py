@@ -7,6 +7,7 @@ fits a phone."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 from urllib.parse import quote
 
@@ -121,6 +122,17 @@ def test_a_pasted_xgid_sets_the_editor_and_the_address(server: str, page: Any) -
     page.press("#gnubg-id", "Enter")
     page.wait_for_function("document.querySelector('#editor-id-message').textContent.length > 0")
     assert shown_ids(page) == ("not an ID", edited.ids()[1])
+    # Dice written low first are the same roll, kept when the rest changes.
+    page.fill("#xgid", XGID.replace(":52:", ":25:"))
+    page.press("#xgid", "Enter")
+    page.wait_for_function("document.querySelector('#xgid').value.includes(':25:')")
+    assert page.input_value("#editor-dice") == "52"
+    page.select_option("#editor-cube-owner", "")
+    wait_ids(page, replace(edited, cube_owner=None))
+    # A link whose ID cannot be set up opens the start, and says why.
+    open_editor(page, server, "?id=" + quote("4HPwATDgc/ABMA:MBkAAAAAAAAE", safe=""))
+    wait_ids(page, START)
+    assert "double" in page.inner_text("#editor-id-message")
 
 
 def test_hint_evaluate_and_a_refusal(server: str, page: Any) -> None:

@@ -207,7 +207,8 @@ function fillMenus() {
 function showForm() {
   $("#editor-variant").value = editor.variant;
   $("#editor-on-roll").value = String(editor.onRoll);
-  $("#editor-dice").value = editor.dice ? editor.dice.join("") : "";
+  // The menu names each roll high die first, as GNU Backgammon writes it; an XGID may not.
+  $("#editor-dice").value = editor.dice ? [...editor.dice].sort((a, b) => b - a).join("") : "";
   $("#editor-cube-value").value = String(editor.cubeValue);
   $("#editor-cube-owner").value = editor.cubeOwner === null ? "" : String(editor.cubeOwner);
   $("#editor-length").value = String(editor.length);
@@ -587,7 +588,11 @@ async function start() {
   const variant = ["standard", "nackgammon", "hypergammon"].includes(params.get("variant"))
     ? params.get("variant") : "standard";
   const id = params.get("id");
-  if (!id || !(await read(id, variant))) await read(null, variant);
+  if (!id || !(await read(id, variant))) {
+    const why = $("#editor-id-message").textContent; // the link's ID, refused: said still
+    await read(null, variant);
+    $("#editor-id-message").textContent = why;
+  }
   document.body.dataset.ready = "true";
 }
 
