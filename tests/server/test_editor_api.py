@@ -166,3 +166,31 @@ def test_play_from_here_starts_the_position_edited(client: TestClient) -> None:
     state = client.get(f"/api/matches/{created.json()['id']}",
                        headers={"Authorization": f"Bearer {created.json()['token']}"}).json()
     assert (state["gnubg_id"], state["xgid"]) == (edited["gnubg_id"], edited["xgid"])
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        pytest.param(position(checkers=[[15] + [0] * 23 + [1], START]), "too_many", id="16"),
+        pytest.param(position(checkers=[[1] + [0] * 24, [0] * 23 + [1, 0]]), "shared_point",
+                     id="shared point"),
+        pytest.param(position(checkers=[[0] * 25, START]), "all_off", id="one side all off"),
+        pytest.param(position(checkers=[[0] * 25, [0] * 25]), "all_off", id="both all off"),
+        pytest.param(position(checkers=[[2] * 6 + [0] * 18 + [1]] * 2), "shut_out",
+                     id="both shut out"),
+        pytest.param(position(length=5, score=[5, 0]), "score", id="score"),
+        pytest.param(position(length=5, score=[2, 2], crawford=True), "crawford", id="Crawford"),
+        pytest.param(position(length=5, score=[4, 2], crawford=True, cube_owner=1),
+                     "crawford_cube", id="cube in the Crawford game"),
+        pytest.param(position(score=[1, 0]), "money_score", id="money score"),
+    ],
+)
+def test_the_refusals_the_page_words_are_named(client: TestClient, body: Any, code: str) -> None:
+    response = client.post("/api/editor/ids", json=body)
+    assert response.status_code == 422
+    assert response.json()["code"] == code and response.json()["detail"].endswith(".")
+
+
+def test_a_refusal_the_page_does_not_word_has_no_code(client: TestClient) -> None:
+    response = client.post("/api/editor/ids", json=position(cube_value=3))
+    assert response.status_code == 422 and "code" not in response.json()

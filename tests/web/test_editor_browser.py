@@ -150,14 +150,28 @@ def test_hint_evaluate_and_a_refusal(server: str, page: Any) -> None:
     assert "%" in page.inner_text("#editor-answer")
     # A board with no checker cannot be played: said, and nothing to ask.
     page.click("#editor-clear")
+    refusal = catalogue()["editor.refusal.all_off"]
     page.wait_for_selector("#editor-status.is-refused")
-    assert "borne off all" in page.inner_text("#editor-status")
+    assert page.inner_text("#editor-status") == refusal
+    assert shown_ids(page) == ("", "")
     # Nor one where Black has none: White's checker from its tray to its 6.
     page.click('#board [data-place="off0"]')
     page.click('#board [data-place="p6"]')
     page.wait_for_function(
-        "document.querySelector('#editor-status').textContent.includes('all off.')"
+        "([said, refusal]) => [...document.querySelectorAll('#announcements p')]"
+        ".some((line) => line.textContent === said)"
+        " && document.querySelector('#editor-status').textContent === refusal",
+        arg=["A checker moved from White's tray to point 6.", refusal],
     )
+    # Nor a score that ends the match.
+    page.click("#editor-start")
+    wait_ids(page, START)
+    page.fill("#editor-length", "5")
+    page.dispatch_event("#editor-length", "change")
+    page.fill("#editor-score-0", "5")
+    page.dispatch_event("#editor-score-0", "change")
+    page.wait_for_selector("#editor-status.is-refused")
+    assert page.inner_text("#editor-status") == catalogue()["editor.refusal.score"]
     assert page.is_disabled("#editor-hint") and page.is_disabled("#editor-play-screen")
     assert shown_ids(page) == ("", "")
     assert page.is_disabled("#editor-rollout")

@@ -85,10 +85,13 @@ class Edited:
                 f"got {self.length!r}."
             )
         if not self.length and self.score != (0, 0):
-            raise BackgammonError("Money play has no score; a score is for a match.")
+            raise BackgammonError(
+                "Money play has no score; a score is for a match.", code="money_score"
+            )
         if self.crawford and (self.cube_value != 1 or self.cube_owner is not None):
             raise BackgammonError(
-                "Nobody doubles in the Crawford game: the cube stays at 1 in the middle."
+                "Nobody doubles in the Crawford game: the cube stays at 1 in the middle.",
+                code="crawford_cube",
             )
         setting = self.setting()
         return setting.match(self.length, Rules(self.variant))
@@ -149,6 +152,7 @@ def _board(boards: object, seat: int, variant: Variant) -> Board:
     if total > variant.checkers:
         raise InvalidPositionError(
             f"Seat {seat} has {total} checkers on the board; a side has {variant.checkers} "
-            f"in {variant.value}."
+            f"in {variant.value}.",
+            code="too_many",
         )
     return tuple(board)

@@ -38,11 +38,14 @@ class SetUp:
         if not isinstance(self.position, Position):
             raise BackgammonError(f"A set-up needs a Position; got {self.position!r}.")
         if self.position.is_game_over():
-            raise BackgammonError("The set-up position has no game left: a side is all off.")
+            raise BackgammonError(
+                "The set-up position has no game left: a side is all off.", code="all_off"
+            )
         if _both_shut_out(self.position):
             raise BackgammonError(
                 "Both sides have a checker on the bar against a closed board: neither could "
-                "ever move, and no game comes to that."
+                "ever move, and no game comes to that.",
+                code="shut_out",
             )
         check_seat(self.on_roll)
         if self.dice is not None:

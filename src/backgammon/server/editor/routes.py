@@ -17,6 +17,7 @@ from functools import cache
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from ...cube import HIGHEST_CUBE, MAX_MATCH_LENGTH
@@ -73,12 +74,14 @@ class Pasted(BaseModel):
 
 
 _RESPONSES: dict[int | str, dict[str, Any]] = {
-    422: {"description": "a position that cannot be, or an ID that is none, with the reason"},
+    422: {"description": "a position that cannot be, or an ID that is none, with the reason "
+          "(and, for the refusals the editor's page words itself, its ``code``: too_many, "
+          "shared_point, all_off, shut_out, score, crawford, crawford_cube, money_score)"},
 }
 
 
 @router.post("/api/editor/ids", response_model=Edit, responses=_RESPONSES)
-async def ids(position: Position) -> dict[str, Any]:
+async def ids(position: Position) -> dict[str, Any] | JSONResponse:
     """The position checked, and its GNU Backgammon ID and XGID."""
     try:
         edited = Edited(
@@ -93,7 +96,11 @@ async def ids(position: Position) -> dict[str, Any]:
             position.crawford,
         )
     except BackgammonError as exc:
-        raise HTTPException(422, str(exc)) from None
+        if exc.code is None:
+            raise HTTPException(422, str(exc)) from None
+        # The sentence, and the refusal's name, by which the page says it in its language
+        # (the rules' sentences hold no part of the request, only numbers).
+        return JSONResponse({"detail": str(exc), "code": exc.code}, status_code=422)
     return _answer(edited)
 
 

@@ -18,7 +18,7 @@ import { copyField } from "./copy.js";
 import { csrfHeaders } from "./csrf.js";
 import { enableDrag } from "./drag.js";
 import {
-  LANGUAGES, applyMessages, browserLanguage, formatNumber, isolate, language, loadMessages, t,
+  LANGUAGES, applyMessages, browserLanguage, formatNumber, has, isolate, language, loadMessages, t,
 } from "./i18n.js";
 import { language as chosenLanguage, setLanguage } from "./prefs.js";
 
@@ -51,16 +51,22 @@ async function post(path, body) {
     body: JSON.stringify(body),
   });
   const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new ApiError(response.status, data.detail || "");
+  if (!response.ok) {
+    const error = new ApiError(response.status, data.detail || "");
+    error.code = data.code || null; // a refusal the page words in its language
+    throw error;
+  }
   return data;
 }
 
-/** The sentence for a failed request: the server's reason where it refused the position. */
+/** The sentence for a failed request: the rules' refusal in the page's language where it
+ * names one the catalogue words, else the server's reason. */
 function failure(error, key) {
   if (!(error instanceof ApiError)) return t("error.network");
   if (error.status === 429 || error.status === 503) return t("error.tooMany");
-  if (error.status === 422) return t(key, { reason: error.message });
-  return t("error.network");
+  if (error.status !== 422) return t("error.network");
+  if (error.code && has(`editor.refusal.${error.code}`)) return t(`editor.refusal.${error.code}`);
+  return t(key, { reason: error.message });
 }
 
 // The board.
