@@ -37,22 +37,25 @@ ESBUILD = ROOT / "tests" / "web" / "node_modules" / ".bin" / "esbuild"
 
 #: The modules the pages name, each bundled with every module it imports: the board page
 #: (index.html, and /join/...), the verifier (verify.html), the tutorial, the account and
-#: players' pages.
+#: players' pages, the position editor.
 SCRIPTS = {
     "app": "/js/app.js",
     "verify": "/js/verify.js",
     "tutorial": "/js/tutorial.js",
     "account": "/js/account.js",
     "tournament": "/js/tournament.js",
+    "editor": "/js/editor.js",
 }
 #: The style sheets the pages name, in their order: the board page and the verifier, the
-#: tutorial, the account and players' pages, the help, the tournaments' pages.
+#: tutorial, the account and players' pages, the help, the tournaments' pages, the position
+#: editor.
 STYLES = {
     "style": ("/css/style.css",),
     "tutorial": ("/css/style.css", "/css/tutorial.css"),
     "account": ("/help/help.css", "/css/account.css"),
     "help": ("/help/help.css",),
     "tournament": ("/help/help.css", "/css/account.css", "/css/tournament.css"),
+    "editor": ("/css/style.css", "/css/editor.css"),
 }
 #: The files the style sheets name in ``url()``, left for the browser to fetch as they are.
 EXTERNAL = ("/fonts/*",)

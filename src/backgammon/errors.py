@@ -9,7 +9,18 @@ from __future__ import annotations
 
 
 class BackgammonError(ValueError):
-    """Base class of every error caused by bad input."""
+    """Base class of every error caused by bad input.
+
+    ``code`` names the refusal, where a program words it in its own language (the position
+    editor's page, in five): None where none is named.
+
+    >>> BackgammonError("Both sides are all off.", code="all_off").code
+    'all_off'
+    """
+
+    def __init__(self, *args: object, code: str | None = None) -> None:
+        super().__init__(*args)
+        self.code = code
 
 
 class InvalidPositionError(BackgammonError):

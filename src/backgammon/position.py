@@ -92,13 +92,15 @@ class Position:
             )
         if self._mine[OFF] == total_mine and self._theirs[OFF] == total_theirs:
             raise InvalidPositionError(
-                "Both sides have borne off all their checkers; the game ends when the first does."
+                "Both sides have borne off all their checkers; the game ends when the first does.",
+                code="all_off",
             )
         for point in range(1, 25):
             if self._mine[point] and self._theirs[25 - point]:
                 raise InvalidPositionError(
                     f"Both sides have checkers on point {point} (the opponent's {25 - point}); "
-                    "a point holds one side's checkers only."
+                    "a point holds one side's checkers only.",
+                    code="shared_point",
                 )
 
     @classmethod

@@ -80,7 +80,8 @@ class Match:
         if crawford_game and not short:
             raise BackgammonError(
                 "Only a game after a player first reaches one point short of the match is "
-                "the Crawford game."
+                "the Crawford game.",
+                code="crawford",
             )
         # A match set up one point short of its end is in or past its Crawford game.
         self.crawford_played = short and not crawford_game
@@ -335,7 +336,8 @@ def _start_score(score: object, length: int) -> tuple[int, int]:
         raise BackgammonError(f"A score is two whole numbers of points; got {score!r}.")
     if length and max(score) >= length:
         raise BackgammonError(
-            f"A score of {score[0]}-{score[1]} leaves nothing to play in a {length}-point match."
+            f"A score of {score[0]}-{score[1]} leaves nothing to play in a {length}-point match.",
+            code="score",
         )
     return (score[0], score[1])
 

@@ -12,7 +12,7 @@ from typing import Any
 from ..cube import check_cube_value
 from ..dice import Dice, check_dice
 from ..errors import BackgammonError
-from ..position import Position
+from ..position import BAR, Position
 from .rules import check_seat
 
 
@@ -38,7 +38,15 @@ class SetUp:
         if not isinstance(self.position, Position):
             raise BackgammonError(f"A set-up needs a Position; got {self.position!r}.")
         if self.position.is_game_over():
-            raise BackgammonError("The set-up position has no game left: a side is all off.")
+            raise BackgammonError(
+                "The set-up position has no game left: a side is all off.", code="all_off"
+            )
+        if _both_shut_out(self.position):
+            raise BackgammonError(
+                "Both sides have a checker on the bar against a closed board: neither could "
+                "ever move, and no game comes to that.",
+                code="shut_out",
+            )
         check_seat(self.on_roll)
         if self.dice is not None:
             object.__setattr__(self, "dice", check_dice(self.dice))
@@ -68,3 +76,20 @@ class SetUp:
             cube_value=data["cube_value"],
             cube_owner=data["cube_owner"],
         )
+
+
+def _both_shut_out(position: Position) -> bool:
+    """Whether both sides are on the bar, each against the other's closed home board: a
+    position no game reaches, which GNU Backgammon refuses too (``CheckPosition``).
+
+    >>> closed = {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, "bar": 1}
+    >>> _both_shut_out(Position.from_points(closed, closed)), _both_shut_out(Position.initial())
+    (True, False)
+    """
+    mine, theirs = position.mine_bytes, position.theirs_bytes
+    return (
+        mine[BAR] > 0
+        and theirs[BAR] > 0
+        and all(count >= 2 for count in mine[1:7])
+        and all(count >= 2 for count in theirs[1:7])
+    )

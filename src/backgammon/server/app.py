@@ -30,6 +30,7 @@ from .analysis.analyses import Analyses
 from .chat import routes as chat_routes
 from .chat.rooms import Chats
 from .db import Checkpoints, is_shared, make_engine, migrate
+from .editor.routes import router as editor_router
 from .engine_api.routes import router as engine_router
 from .http.assets import page_files
 from .http.errors import invalid_request, refused
@@ -253,6 +254,7 @@ def _route(app: FastAPI) -> None:
     app.include_router(tournament_pages)
     app.include_router(help.router)  # before the page's files, which would answer /help/ too
     app.include_router(tutorial.router)
+    app.include_router(editor_router)
     app.mount("/", page_files(WEB), name="web")
 
 
