@@ -23,12 +23,13 @@ import { relabelLobby } from "./lobby.js";
 import { obviousStep, placeOf, sourcesOf, stepBetween, targetsOf } from "./moves.js";
 import { claimSeat, renderOnline, setUpOnline, showJoin, showLobby } from "./online.js";
 import {
-  homeSide, language as chosenLanguage, setHomeSide, setLanguage, setTurnSound, turnSound,
+  homeSide, language as chosenLanguage, setHomeSide, setLanguage, setTurnSound, setTutorLevel, turnSound,
 } from "./prefs.js";
 import { rematchChanged, renderRematch, sameRematch, setUpRematch } from "./rematch.js";
 import { seatOf, seatsHeld, takeSeatFromAddress } from "./seats.js";
 import { matchOptions, setUpSetup, showChoice } from "./setup.js";
 import { playTurnSound, primeSound } from "./sound.js";
+import { relabelTutor, setUpTutor, syncMenus, throughTutor, updateTutor } from "./tutor.js";
 
 const page = {
   // The seat whose side the board is drawn from: seat 0's, unless this browser holds seat 1
@@ -422,6 +423,7 @@ function render() {
   // After the board: a hint the game has moved past goes, and the marks of one shown are
   // drawn again over the new board.
   updateHints(state);
+  updateTutor(state);
   // Hints are for the seats this screen plays.
   if (actingSeat(state) === null) $("#hint-button").hidden = true;
   return ending;
@@ -516,6 +518,21 @@ async function send(action, seat = actingSeat(page.state)) {
   } finally {
     setBusy(false);
   }
+}
+
+/** Send `action` by name, judged first where the tutor is on (tutor.js): taking a play back
+ * undoes its steps, one at a time as the player would. */
+function sendThroughTutor(action) {
+  if (page.busy) return;
+  const state = page.state;
+  throughTutor(state, page.view, action, {
+    go: () => send({ action }),
+    takeBack: async () => {
+      for (let left = state.made.length; left > 0 && page.state.made?.length; left -= 1) {
+        await send({ action: "undo" });
+      }
+    },
+  });
 }
 
 /** While an action is on its way the board takes no other (and says so to screen readers). */
@@ -656,6 +673,9 @@ async function startMatch(event) {
   const options = matchOptions(form);
   // The home board's side is this screen's preference, not the game's: kept, not sent.
   chooseHomeSide(form.elements.namedItem("home_side").value);
+  const tutorMenu = form.elements.namedItem("tutor");
+  if (!tutorMenu.closest("[data-for]").hidden) setTutorLevel(tutorMenu.value);
+  syncMenus();
   $("#setup-message").textContent = "";
   try {
     const state = await createMatch(options);
@@ -761,6 +781,7 @@ function relabel() {
   $("#language").value = language();
   render();
   relabelHints();
+  relabelTutor();
   relabelAnalysis();
   relabelLobby();
   relabelChat();
@@ -798,6 +819,8 @@ async function main() {
   setUpRematch({ state: () => page.state, show, open: openMatch });
   setUpFairDice({ names: playerName });
   setUpChat();
+  setUpTutor();
+  syncMenus();
   const analyseMatch = () => {
     const id = page.state.id;
     history.pushState(null, "", `?match=${encodeURIComponent(id)}&analyse=1`);
@@ -814,7 +837,7 @@ async function main() {
     button.addEventListener("click", () => {
       const action = button.dataset.action;
       if (action === "resign") confirmResignation();
-      else send({ action });
+      else sendThroughTutor(action);
     });
   }
   // Resigning is asked once more (it may end the game), keeping playing the default.
