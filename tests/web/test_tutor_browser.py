@@ -11,18 +11,34 @@ from __future__ import annotations
 
 import json
 import urllib.request
+from pathlib import Path
 from typing import Any
 
-from browser_support import listen, match_url, post, request_for, version, wait_version
+import pytest
+from browser_support import (
+    choose,
+    listen,
+    match_url,
+    more_options,
+    post,
+    request_for,
+    version,
+    wait_version,
+)
+
+from backgammon.server.pages.help import LANGUAGES
 
 #: The starting position, White (seat 0, the person) on roll with 6-4: 8/2 6/2 is best, 13/3
 #: loses about 0.09 (a bad play) (tests/server/test_tutor.py).
 OPENING_64 = "XGID=-b----E-C---eE---c-e----B-:0:0:1:64:0:0:0:0:10"
+#: The starting position, White to roll or double: doubling is a very bad mistake.
+START = "4HPwATDgc/ABMA"
+AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
 
 
-def open_match(page: Any, server: str) -> str:
+def open_match(page: Any, server: str, position: str = OPENING_64) -> str:
     match_id: str = post(server, "/api/matches", {
-        "opponent": "computer", "position": OPENING_64, "seed": 7,
+        "opponent": "computer", "position": position, "seed": 7,
     })["id"]
     page.goto(match_url(server, match_id))
     page.wait_for_selector('[data-place="p13"]')
@@ -46,7 +62,7 @@ def bad_play_warned(page: Any) -> None:
     page.click('.controls [data-action="confirm"]')
     page.wait_for_selector("#tutor:not([hidden])")
     assert "8/2 6/2" in page.inner_text("#tutor-better")
-    assert "0.09" in page.inner_text("#tutor-loss") or "0.1" in page.inner_text("#tutor-loss")
+    assert page.get_attribute("#tutor", "data-mark") == "bad" and page.inner_text("#tutor-loss")
     assert page.query_selector_all("#tutor-reasons li")
     assert page.evaluate("document.activeElement.id") == "tutor-take-back"
     heading = page.inner_text("#tutor-heading")
@@ -98,4 +114,38 @@ def test_keep_it_sends_the_bad_play(server: str, page: Any) -> None:
     kept = notes(server, match_id)
     assert len(kept) == 1
     assert events(server, match_id)[kept[0]["event"]] == "confirm"
+    page.evaluate("localStorage.clear()")
+
+
+def test_a_double_warned_of_is_not_sent_when_taken_back(server: str, page: Any) -> None:
+    match_id = open_match(page, server, START)
+    page.click('.controls [data-action="double"]')
+    page.wait_for_selector("#tutor:not([hidden])")
+    assert page.get_attribute("#tutor", "data-mark") == "very bad"
+    assert page.query_selector_all("#tutor-reasons li")
+    page.keyboard.press("Escape")  # takes back
+    page.wait_for_selector("#tutor", state="hidden")
+    assert page.get_attribute("#board", "data-phase") == "roll"
+    assert [n["action"] for n in notes(server, match_id)] == ["double"]
+    assert "double" not in events(server, match_id)
+    page.evaluate("localStorage.clear()")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_tutor_passes_the_audit(server: str, page: Any, lang: str) -> None:
+    if not AXE.exists():
+        pytest.skip("axe-core is not installed: run `npm ci --prefix tests/web` (make test does)")
+    from test_a11y_browser import audit, in_language
+
+    page.goto(server + "/")
+    in_language(page, lang)
+    choose(page, "computer")
+    more_options(page)
+    page.select_option('[name="tutor"]', "doubtful")
+    assert audit(page, AXE.read_text(encoding="utf-8")) == []
+    open_match(page, server)
+    in_language(page, lang)
+    assert page.input_value("#tutor-level") == "bad"
+    bad_play_warned(page)
+    assert audit(page, AXE.read_text(encoding="utf-8")) == []
     page.evaluate("localStorage.clear()")
