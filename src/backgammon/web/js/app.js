@@ -527,6 +527,7 @@ function sendThroughTutor(action) {
   const state = page.state;
   throughTutor(state, page.view, action, {
     go: () => send({ action }),
+    busy: setBusy,
     takeBack: async () => {
       for (let left = state.made.length; left > 0 && page.state.made?.length; left -= 1) {
         await send({ action: "undo" });

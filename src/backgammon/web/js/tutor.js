@@ -63,15 +63,16 @@ export function updateTutor(state) {
 
 /**
  * Send `action` ({action: ...}) through the tutor: `go()` sends it; `takeBack()` undoes the
- * play's steps. Judged only where the tutor is on and the action is one it judges; a warning
+ * play's steps; `busy(flag)` holds the board while the tutor thinks. Judged only where the tutor is on and the action is one it judges; a warning
  * waits for the player's choice, and a failed judgement lets the action go on (the tutor is a
  * help, never a gate).
  */
-export async function throughTutor(state, view, action, { go, takeBack }) {
+export async function throughTutor(state, view, action, { go, takeBack, busy }) {
   const threshold = tutorLevel();
   if (threshold === "off" || !JUDGED.includes(action) || !tutorable(state)) return go();
   if (tutor.judging || tutor.pending) return undefined;
   tutor.judging = true;
+  busy(true); // the board takes nothing else while the tutor thinks (about a second at most)
   let verdict;
   try {
     verdict = await judgeAction(state.id, {
@@ -81,7 +82,11 @@ export async function throughTutor(state, view, action, { go, takeBack }) {
     verdict = null;
   } finally {
     tutor.judging = false;
+    busy(false);
   }
+  // The board moved on while the tutor thought (a step undone, say): the action is not the
+  // one judged, and the player acts again on what the board shows.
+  if ($("#board").dataset.version !== String(state.version)) return undefined;
   if (!verdict || !verdict.warn) return go();
   show(state, verdict, { keep: go, takeBack: action === "confirm" ? takeBack : () => {} });
   return undefined;
