@@ -28,8 +28,9 @@ FIELDS = {
 MORE = {"variant", "home_side", "cube", "auto_forced", "crawford", "jacoby", "beavers",
         "automatic_doubles", "position"}
 #: What "More options" adds for a friend's online game only: a practice match (a stranger's
-#: game in the lobby stays strict).
-MORE_FOR = {("friend", "online"): {"practice"}}
+#: game in the lobby stays strict); against the computer and at one screen, the tutor.
+MORE_FOR = {("friend", "online"): {"practice"}, ("computer", None): {"tutor"},
+            ("friend", "screen"): {"tutor"}}
 #: The start button's words in each.
 START = {
     ("computer", None): "Start",
