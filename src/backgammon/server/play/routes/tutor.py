@@ -191,11 +191,16 @@ async def _keep(live: LiveMatch, store: StoreDep, ask: TutorAsk, verdict: TutorV
     then reached a page that has moved on too) or the save fails: the warning is a note,
     and the game goes on without it."""
     async with live.lock:
-        if live.version != ask.version or live.stale:
+        game, event = len(live.match.games), len(live.match.game.events)
+        # One note a moment: the same question asked again (another threshold, a page
+        # reloaded) adds nothing, so the notes grow no faster than the record.
+        if live.version != ask.version or live.stale or any(
+            (n["game"], n["event"], n["action"]) == (game, event, ask.action) for n in live.tutor
+        ):
             return
         note = TutorNote(
-            game=len(live.match.games),
-            event=len(live.match.game.events),
+            game=game,
+            event=event,
             seat=verdict.seat,
             action=verdict.action,
             played=verdict.played,
