@@ -138,13 +138,15 @@ def test_the_tutor_passes_the_audit(server: str, page: Any, lang: str) -> None:
     from test_a11y_browser import audit, in_language
 
     page.goto(server + "/")
+    # The page set up (its words in place), so that the language menu is listened to.
+    page.wait_for_function("document.querySelector('#setup-start').textContent !== ''")
     in_language(page, lang)
     choose(page, "computer")
     more_options(page)
     page.select_option('[name="tutor"]', "doubtful")
     assert audit(page, AXE.read_text(encoding="utf-8")) == []
-    open_match(page, server)
-    in_language(page, lang)
+    open_match(page, server)  # in the language chosen, kept in the browser
+    assert page.evaluate("document.documentElement.lang") == lang
     assert page.input_value("#tutor-level") == "bad"
     bad_play_warned(page)
     assert audit(page, AXE.read_text(encoding="utf-8")) == []

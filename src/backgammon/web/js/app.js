@@ -23,13 +23,13 @@ import { relabelLobby } from "./lobby.js";
 import { obviousStep, placeOf, sourcesOf, stepBetween, targetsOf } from "./moves.js";
 import { claimSeat, renderOnline, setUpOnline, showJoin, showLobby } from "./online.js";
 import {
-  homeSide, language as chosenLanguage, setHomeSide, setLanguage, setTurnSound, setTutorLevel, turnSound,
+  homeSide, language as chosenLanguage, setHomeSide, setLanguage, setTurnSound, turnSound,
 } from "./prefs.js";
 import { rematchChanged, renderRematch, sameRematch, setUpRematch } from "./rematch.js";
 import { seatOf, seatsHeld, takeSeatFromAddress } from "./seats.js";
 import { matchOptions, setUpSetup, showChoice } from "./setup.js";
 import { playTurnSound, primeSound } from "./sound.js";
-import { relabelTutor, setUpTutor, syncMenus, throughTutor, updateTutor } from "./tutor.js";
+import { keepTutorChoice, relabelTutor, setUpTutor, throughTutor, updateTutor } from "./tutor.js";
 
 const page = {
   // The seat whose side the board is drawn from: seat 0's, unless this browser holds seat 1
@@ -674,9 +674,7 @@ async function startMatch(event) {
   const options = matchOptions(form);
   // The home board's side is this screen's preference, not the game's: kept, not sent.
   chooseHomeSide(form.elements.namedItem("home_side").value);
-  const tutorMenu = form.elements.namedItem("tutor");
-  if (!tutorMenu.closest("[data-for]").hidden) setTutorLevel(tutorMenu.value);
-  syncMenus();
+  keepTutorChoice(form);
   $("#setup-message").textContent = "";
   try {
     const state = await createMatch(options);
@@ -821,7 +819,6 @@ async function main() {
   setUpFairDice({ names: playerName });
   setUpChat();
   setUpTutor();
-  syncMenus();
   const analyseMatch = () => {
     const id = page.state.id;
     history.pushState(null, "", `?match=${encodeURIComponent(id)}&analyse=1`);

@@ -17,7 +17,7 @@ const MARKS = { doubtful: "doubtful", bad: "bad", "very bad": "veryBad" };
 const CUBE_BEST = { "no double": "noDouble", double: "double", take: "take", drop: "drop" };
 
 const tutor = {
-  pending: null, // {keep, takeBack}: what the panel's buttons do, while it is shown
+  pending: null, // {keep, takeBack}: what the warning's buttons do, while it is shown
   judging: false,
 };
 
@@ -26,7 +26,7 @@ const $ = (selector) => document.querySelector(selector);
 /** Set up the board's tutor menu and the warning's buttons. */
 export function setUpTutor() {
   const menu = $("#tutor-level");
-  menu.value = tutorLevel();
+  syncMenus();
   menu.addEventListener("change", () => {
     setTutorLevel(menu.value);
     syncMenus();
@@ -41,16 +41,23 @@ export function setUpTutor() {
   });
 }
 
+/** The setup form's choice, where the form shows it (a game against the computer or at one
+ * screen): kept as this browser's preference, as the home board's side is, never sent. */
+export function keepTutorChoice(form) {
+  const menu = form.elements.namedItem("tutor");
+  if (!menu.closest("[data-for]").hidden) setTutorLevel(menu.value);
+  syncMenus();
+}
+
 /** Every menu of the tutor's threshold (the board's, the setup form's) shows the one chosen. */
-export function syncMenus() {
+function syncMenus() {
   for (const menu of document.querySelectorAll('#tutor-level, [name="tutor"]')) menu.value = tutorLevel();
 }
 
 /** Whether the tutor may judge in `state`: not online, a person to act at this screen. */
 export function tutorable(state) {
   const seat = state.to_act;
-  return Boolean(state && !state.online && !state.match_over && seat !== null
-    && state.seats[seat].kind === "human");
+  return !state.online && !state.match_over && seat !== null && state.seats[seat].kind === "human";
 }
 
 /** After each drawing of the board: the menu is shown where the tutor may judge, and a
@@ -63,9 +70,9 @@ export function updateTutor(state) {
 
 /**
  * Send `action` ({action: ...}) through the tutor: `go()` sends it; `takeBack()` undoes the
- * play's steps; `busy(flag)` holds the board while the tutor thinks. Judged only where the tutor is on and the action is one it judges; a warning
- * waits for the player's choice, and a failed judgement lets the action go on (the tutor is a
- * help, never a gate).
+ * play's steps; `busy(flag)` holds the board while the tutor thinks. Judged only where the
+ * tutor is on and the action is one it judges; a warning waits for the player's choice, and a
+ * failed judgement lets the action go on (the tutor is a help, never a gate).
  */
 export async function throughTutor(state, view, action, { go, takeBack, busy }) {
   const threshold = tutorLevel();
