@@ -27,10 +27,12 @@ FIELDS = {
 #: What "More options" holds, for every choice.
 MORE = {"variant", "home_side", "cube", "auto_forced", "crawford", "jacoby", "beavers",
         "automatic_doubles", "position"}
-#: What "More options" adds for a game between people elsewhere: a clock (its custom fields
+#: What "More options" adds: for a game between people elsewhere a clock (its custom fields
 #: only once "custom" is chosen), and for a friend's online game only a practice match (a
-#: stranger's game in the lobby stays strict).
-MORE_FOR = {("friend", "online"): {"practice", "clock"}, ("lobby", None): {"clock"}}
+#: stranger's game in the lobby stays strict); against the computer and at one screen, the
+#: tutor.
+MORE_FOR = {("friend", "online"): {"practice", "clock"}, ("lobby", None): {"clock"},
+            ("computer", None): {"tutor"}, ("friend", "screen"): {"tutor"}}
 #: The start button's words in each.
 START = {
     ("computer", None): "Start",

@@ -412,14 +412,12 @@ class _GameJudge:
         doubled: bool,
     ) -> None:
         nd, dt, dp = equities
+        best, loss = double_loss(equities, doubled)
         optimal = max(nd, min(dt, dp))
-        best = "no double" if optimal == nd else "double"
         if doubled:
-            loss = optimal - min(dt, dp)
             error = (CubeError.WRONG_DOUBLE_ABOVE_TG if nd > 1.0
                      else CubeError.WRONG_DOUBLE_BELOW_DP)
         else:
-            loss = optimal - nd
             error = (CubeError.MISSED_DOUBLE_ABOVE_CP if dt > 1.0
                      else CubeError.MISSED_DOUBLE_BELOW_CP)
         self._add(
@@ -440,12 +438,7 @@ class _GameJudge:
         assert self.offer is not None
         doubled, (_, dt, dp) = self.offer
         took = isinstance(entry, Taken)
-        if self.beavered:
-            # The doubler plays on at twice the take's stake, facing the cube, or pays the
-            # doubled cube: as the bot answers beavers (EMG of the cube before the double).
-            take, drop = 2 * dt, -2.0
-        else:
-            take, drop = -dt, -dp
+        take, drop = answer_values(dt, dp, self.beavered)
         self.offer, self.beavered = None, False
         loss = drop - take if took else take - drop
         error = CubeError.WRONG_TAKE if took else CubeError.WRONG_PASS
@@ -551,6 +544,34 @@ class _GameJudge:
         return (won, -won) if end.winner == 0 else (-won, won)
 
 
+def double_loss(equities: tuple[float, float, float], doubled: bool) -> tuple[str, float]:
+    """The right cube action ("double" or "no double") by the doubler's equities (EMG) of no
+    double, double and take, double and drop, and what doubling (``doubled``) or not lost.
+
+    >>> best, loss = double_loss((0.4, 0.6, 1.0), doubled=False)
+    >>> best, round(loss, 3), double_loss((0.4, 0.6, 1.0), doubled=True)
+    ('double', 0.2, ('double', 0.0))
+    """
+    nd, dt, dp = equities
+    optimal = max(nd, min(dt, dp))
+    best = "no double" if optimal == nd else "double"
+    return best, optimal - (min(dt, dp) if doubled else nd)
+
+
+def answer_values(dt: float, dp: float, beavered: bool) -> tuple[float, float]:
+    """What taking and dropping are worth (EMG) to the player answering a double, from the
+    doubler's equities of double and take ``dt`` and of double and drop ``dp``; after a
+    beaver the doubler answers, playing on at twice the take's stake, facing the cube, or
+    paying the doubled cube (as the bot answers beavers: EMG of the cube before the double).
+
+    >>> answer_values(0.6, 1.0, beavered=False)
+    (-0.6, -1.0)
+    """
+    if beavered:
+        return 2 * dt, -2.0
+    return -dt, -dp
+
+
 def _cube_alternatives(nd: float, dt: float, dp: float) -> tuple[Alternative, ...]:
     """The three cube actions with their equities for the doubler, highest first."""
     actions = [Alternative("no double", nd), Alternative("double, take", dt),
@@ -564,4 +585,6 @@ __all__ = [
     "GameAnalysis",
     "MatchAnalysis",
     "Progress",
+    "answer_values",
+    "double_loss",
 ]

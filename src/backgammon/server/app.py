@@ -42,7 +42,7 @@ from .play.action_calls import ACTION_SCHEMAS
 from .play.computer import Computer
 from .play.idempotency import ActionKeys
 from .play.relay import Relay
-from .play.routes import actions, fair_dice, hints, matches, rematches, updates
+from .play.routes import actions, fair_dice, hints, matches, rematches, tutor, updates
 from .play.service import MatchService
 from .play.store import MatchStore
 from .play.watchers import Hub
@@ -245,6 +245,7 @@ def _route(app: FastAPI) -> None:
     app.include_router(rematches.router)
     app.include_router(chat_routes.router)
     app.include_router(hints.router)
+    app.include_router(tutor.router)
     app.include_router(analysis_routes.router)
     app.include_router(engine_router)
     app.include_router(updates.router)

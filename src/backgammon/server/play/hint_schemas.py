@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from ...bot import Level
 from .schemas import StepView
@@ -112,3 +112,67 @@ class HintView(BaseModel):
     plays: list[PlayHint] = Field(description="a move's best plays, best first")
     cube: CubeHint | None = Field(description="a cube decision")
     resignation: ResignationHint | None = Field(description="the answer to an offer to resign")
+
+
+class TutorAsk(BaseModel):
+    """What the tutor is asked to judge (``POST /api/matches/{id}/tutor``): the play made and
+    not yet confirmed (``confirm``), or a cube action not yet sent."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    action: Literal["confirm", "double", "take", "drop"] = Field(
+        description="the action about to be sent: confirm the play made, double, take, drop"
+    )
+    threshold: Literal["doubtful", "bad", "very bad"] = Field(
+        description="warn only of a mistake marked this or worse (GNU Backgammon's marks: "
+        "more than 0.04, 0.08, 0.16 of equity lost)"
+    )
+    version: int = Field(ge=0, description="the state's version the action would be sent at")
+    view: int = Field(0, ge=0, le=1, description="the seat whose side board places are from")
+    lang: Literal["en", "vi", "mt", "fa", "km"] = Field(
+        "en", description="the language of the reasons (the page's)"
+    )
+
+
+class TutorView(BaseModel):
+    """The tutor's judgement of an action about to be sent: what it loses against the best
+    (normalised to money, as the analysis counts it) and, when that is more than the
+    threshold, a warning with the better play or cube action and its reasons."""
+
+    version: int = Field(description="the state's version judged")
+    seat: int = Field(description="the seat that would act")
+    action: Literal["confirm", "double", "take", "drop"]
+    played: str = Field(description="the play made (gnubg notation), or the cube action")
+    best: str = Field(description="the best play or cube action")
+    loss: float = Field(ge=0, description="the equity the action loses against the best (EMG)")
+    mark: Literal["doubtful", "bad", "very bad"] | None = Field(
+        description="the analysis's mark of a mistake of that size; null: none"
+    )
+    warn: bool = Field(description="the loss is more than the threshold asked: a warning")
+    hint: HintView | None = Field(
+        description="with a warning: the hint of the decision (the better plays or the cube "
+        "decision, with their reasons); else null"
+    )
+
+
+class TutorNote(BaseModel):
+    """A warning the tutor gave, kept with the match (``GET /api/matches/{id}/tutor``).
+    ``game`` (from 1) and ``event`` (the number of that game's events then) say when; the
+    record's next event of that game says what the player did: an undo or another step
+    (taken back), or the action warned of (kept)."""
+
+    game: int
+    event: int
+    seat: int
+    action: Literal["confirm", "double", "take", "drop"]
+    played: str
+    best: str
+    loss: float
+    mark: Literal["doubtful", "bad", "very bad"] | None
+    threshold: Literal["doubtful", "bad", "very bad"]
+
+
+class TutorNotes(BaseModel):
+    """The tutor's warnings in a match, oldest first."""
+
+    notes: list[TutorNote]

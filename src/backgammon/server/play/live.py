@@ -81,6 +81,9 @@ class LiveMatch:
     seating: Seating = field(default_factory=Seating)
     #: Its rematch, offered or started, and the match it is a rematch of.
     rematch: Rematching = field(default_factory=Rematching)
+    #: The tutor's warnings (:mod:`.routes.tutor`), each a :class:`.hint_schemas.TutorNote`
+    #: as plain values: notes beside the record, which keeps what the player did next.
+    tutor: tuple[dict[str, Any], ...] = ()
     #: Serialises the actions on this match, the computer's included.
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     #: Clear while a write of this match is under way: the copy may then hold an action not
@@ -142,6 +145,7 @@ class LiveMatch:
             "seed": self.seed,
             "seating": self.seating.to_dict(),
             "rematch": self.rematch.to_dict(),
+            **({"tutor": list(self.tutor)} if self.tutor else {}),
         }
 
     def adopt(self, loaded: LiveMatch) -> None:
@@ -194,7 +198,7 @@ def as_it_was(live: LiveMatch, version: int) -> LiveMatch:
     record.pop("forfeited", None)  # a claim ends the match: it is past ``version``
     return LiveMatch(
         live.id, Match.from_dict(record), live.seats, live.seed, live.created_at, live.seating,
-        live.rematch,
+        live.rematch, live.tutor,
     )
 
 

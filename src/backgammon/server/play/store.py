@@ -414,6 +414,22 @@ class MatchStore:
             if also is not None:
                 also(connection)
 
+    async def save_settings(self, live: LiveMatch) -> None:
+        """Write ``live``'s settings alone (a tutor's warning kept), where the row still
+        holds its version: MatchChangedError if it has moved on (the match is then marked
+        stale, read again from its row before it is next used)."""
+        await self._write(live, self._written, self._update_settings, live)
+
+    def _update_settings(self, live: LiveMatch) -> None:
+        with self.engine.begin() as connection:
+            written = connection.execute(
+                update(MatchRow)
+                .where(MatchRow.id == live.id, MatchRow.version == live.version)
+                .values(settings=live.settings(), updated_at=now())
+            )
+            if written.rowcount != 1:
+                raise MatchChangedError(live.id)
+
     async def _write(
         self, live: LiveMatch, write: Callable[..., Awaitable[None]], *args: Any
     ) -> None:
@@ -535,7 +551,8 @@ class MatchStore:
         first, second = (SeatSettings.from_dict(seat) for seat in settings["seats"])
         seating = Seating.from_dict(settings.get("seating", {}))
         rematch = Rematching.from_dict(settings.get("rematch", {}))
-        return LiveMatch(match_id, match, (first, second), seed, created, seating, rematch)
+        tutor = tuple(settings.get("tutor", ()))
+        return LiveMatch(match_id, match, (first, second), seed, created, seating, rematch, tutor)
 
 
 def _row_values(live: LiveMatch) -> dict[str, Any]:

@@ -150,6 +150,13 @@ export function getHint(id, view, lang) {
   return request("GET", `/api/matches/${encodeURIComponent(id)}/hint?${query}`, undefined, id);
 }
 
+/** The tutor's judgement of `action` ("confirm" the play made, "double", "take", "drop")
+ * before it is sent at `version`: what it loses and, past `threshold`, the better choice. */
+export function judgeAction(id, { action, threshold, version, view, lang }) {
+  const body = { action, threshold, version, view, lang };
+  return request("POST", `/api/matches/${encodeURIComponent(id)}/tutor`, body, id);
+}
+
 /** The analysis of a match ({match: id}) or of an uploaded file ({upload: id}): the report
  * once done, else {status: "running", done, total}; the first asking starts it. */
 export function analysisOf(source) {

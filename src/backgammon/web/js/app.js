@@ -29,6 +29,7 @@ import { rematchChanged, renderRematch, sameRematch, setUpRematch } from "./rema
 import { seatOf, seatsHeld, takeSeatFromAddress } from "./seats.js";
 import { matchOptions, setUpSetup, showChoice } from "./setup.js";
 import { playTurnSound, primeSound } from "./sound.js";
+import { keepTutorChoice, relabelTutor, setUpTutor, throughTutor, updateTutor } from "./tutor.js";
 
 const page = {
   // The seat whose side the board is drawn from: seat 0's, unless this browser holds seat 1
@@ -423,6 +424,7 @@ function render() {
   // After the board: a hint the game has moved past goes, and the marks of one shown are
   // drawn again over the new board.
   updateHints(state);
+  updateTutor(state);
   // Hints are for the seats this screen plays.
   if (actingSeat(state) === null) $("#hint-button").hidden = true;
   return ending;
@@ -517,6 +519,22 @@ async function send(action, seat = actingSeat(page.state)) {
   } finally {
     setBusy(false);
   }
+}
+
+/** Send `action` by name, judged first where the tutor is on (tutor.js): taking a play back
+ * undoes its steps, one at a time as the player would. */
+function sendThroughTutor(action) {
+  if (page.busy) return;
+  const state = page.state;
+  throughTutor(state, page.view, action, {
+    go: () => send({ action }),
+    busy: setBusy,
+    takeBack: async () => {
+      for (let left = state.made.length; left > 0 && page.state.made?.length; left -= 1) {
+        await send({ action: "undo" });
+      }
+    },
+  });
 }
 
 /** While an action is on its way the board takes no other (and says so to screen readers). */
@@ -657,6 +675,7 @@ async function startMatch(event) {
   const options = matchOptions(form);
   // The home board's side is this screen's preference, not the game's: kept, not sent.
   chooseHomeSide(form.elements.namedItem("home_side").value);
+  keepTutorChoice(form);
   $("#setup-message").textContent = "";
   try {
     const state = await createMatch(options);
@@ -762,6 +781,7 @@ function relabel() {
   $("#language").value = language();
   render();
   relabelHints();
+  relabelTutor();
   relabelAnalysis();
   relabelLobby();
   relabelChat();
@@ -799,6 +819,7 @@ async function main() {
   setUpRematch({ state: () => page.state, show, open: openMatch });
   setUpFairDice({ names: playerName });
   setUpChat();
+  setUpTutor();
   const analyseMatch = () => {
     const id = page.state.id;
     history.pushState(null, "", `?match=${encodeURIComponent(id)}&analyse=1`);
@@ -815,7 +836,7 @@ async function main() {
     button.addEventListener("click", () => {
       const action = button.dataset.action;
       if (action === "resign") confirmResignation();
-      else send({ action });
+      else sendThroughTutor(action);
     });
   }
   // Resigning is asked once more (it may end the game), keeping playing the default.

@@ -101,3 +101,31 @@ export function setSpectatorsChat(shown) {
     // Not kept beyond this page.
   }
 }
+
+// The tutor (tutor.js): the least mistake it warns of, in games against the computer and at
+// one screen; off unless asked for.
+
+const TUTOR = "backgammon.tutor";
+export const TUTOR_LEVELS = ["off", "doubtful", "bad", "very bad"];
+let chosenTutor = null;
+
+/** The tutor's threshold: "off", or the least mark it warns of ("doubtful", "bad", "very bad"). */
+export function tutorLevel() {
+  if (chosenTutor !== null) return chosenTutor;
+  try {
+    const stored = localStorage.getItem(TUTOR);
+    return TUTOR_LEVELS.includes(stored) ? stored : "off";
+  } catch {
+    return "off"; // storage refused
+  }
+}
+
+export function setTutorLevel(level) {
+  if (!TUTOR_LEVELS.includes(level)) return;
+  chosenTutor = level;
+  try {
+    localStorage.setItem(TUTOR, level);
+  } catch {
+    // Not kept beyond this page.
+  }
+}

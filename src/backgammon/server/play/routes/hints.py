@@ -103,7 +103,7 @@ def _question(live: LiveMatch, view: int, lang: str, held: frozenset[int]) -> _Q
     check_holds(held, seat)
     version = live.version
     if game.phase in (Phase.MOVE, Phase.CONFIRM):
-        return _move_question(game, seat, view, version, lang)
+        return move_question(game, seat, view, version, lang)
     if game.phase in (Phase.ROLL, Phase.CUBE):
         question = CubeQuestion.of(game, seat)
         if question is None:
@@ -111,7 +111,7 @@ def _question(live: LiveMatch, view: int, lang: str, held: frozenset[int]) -> _Q
                 f"Seat {seat} may not double now, so there is no cube decision; "
                 "ask again after the roll for the play."
             )
-        return _cube_question(question, seat, version, lang)
+        return cube_question(question, seat, version, lang)
     offer = ResignationQuestion.of(game, seat)
     assert offer is not None  # what is left: an offer to resign waits for the seat's answer
     return _resignation_question(offer, seat, version, lang)
@@ -121,7 +121,7 @@ def _refuse(sentence: str) -> HTTPException:
     return HTTPException(status.HTTP_409_CONFLICT, sentence)
 
 
-def _move_question(game: Game, seat: int, view: int, version: int, lang: str) -> _Question:
+def move_question(game: Game, seat: int, view: int, version: int, lang: str) -> _Question:
     assert game.dice is not None and game.turn is not None
     position, dice, turn, cube = game.position, game.dice, game.turn, game.cube_context(seat)
     made = [step_view(a, b, seat, view) for a, b in turn.made]
@@ -167,7 +167,7 @@ def _move_question(game: Game, seat: int, view: int, version: int, lang: str) ->
     return ask
 
 
-def _cube_question(question: CubeQuestion, seat: int, version: int, lang: str) -> _Question:
+def cube_question(question: CubeQuestion, seat: int, version: int, lang: str) -> _Question:
     """The cube decision ``seat`` faces (:class:`~backgammon.bot.player.CubeQuestion`)."""
     def ask(bot: Bot) -> HintView:
         decision = question.decide(bot)
