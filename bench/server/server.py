@@ -3,6 +3,7 @@
     .venv/bin/python bench/server/server.py [--players 200] [--seconds 30] [--think 0] [--ramp 2]
         [--online] [--processes 2] [--workers 1] [--database-url URL --redis-url URL]
         [--also-pid PID ...] [--uvicorn=OPTION ...] [--reference] [--floor] [--chat 0.2]
+        [--clock normal]
 
 The script starts the server itself (``uvicorn backgammon.server:create_app`` in a child
 process, ``--workers`` processes, on a free 127.0.0.1 port, with an SQLite database in a
@@ -20,9 +21,10 @@ in answers and pushes (``record_since``, ``record=changes``), and name their Web
 random ``watcher`` id, sent again as ``Watcher-Id`` with their actions), so that the server
 need not push them the state its answer to their own action carries. With ``--chat`` each
 player, after each of its actions, writes a message in the match's chat at that chance (pushed
-to both seats' WebSockets, as the page has it). Every request made is
-counted; the latency of an action (a POST to ``/actions``) is timed from send to parsed answer.
-The run stops by itself after ``--seconds`` (requests under way then are let finish). With
+to both seats' WebSockets, as the page has it); with ``--clock`` the matches have that time
+control (the server then checks each seat's time at each action and each read). Every request
+made is counted; the latency of an action (a POST to ``/actions``) is timed from send to parsed
+answer. The run stops by itself after ``--seconds`` (requests under way then are let finish). With
 ``--think`` each player pauses before each action, as a person would; without, the players act
 as fast as the server answers, so the latency measures the queue as much as the server (the CPU
 time per request, of the server's processes and of the players' processes together, is printed
@@ -100,6 +102,15 @@ class Tally:
     #: The steady part (from the ramp's end to the stop): seconds, requests, server and
     #: player CPU seconds, and the index of its first latency.
     steady: tuple[float, int, float, float, int] = (0.0, 0, 0.0, 0.0, 0)
+
+
+@dataclass(frozen=True)
+class Online:
+    """What online players do beyond playing: the chance that they write in the chat after
+    each action, and the time control of the matches they make (None: no clock)."""
+
+    chat: float = 0.0
+    clock: str | None = None
 
 
 @dataclass
@@ -335,17 +346,17 @@ async def play(client: aiohttp.ClientSession, stop: float, think: float, tally: 
 
 
 async def online_match(
-    port: int, start: float, stop: float, think: float, tally: Tally, chat: float = 0.0
+    port: int, start: float, stop: float, think: float, tally: Tally, extras: Online = Online()
 ) -> None:
     """Two people playing a one-point match online from ``start`` until ``stop``: each
     watches it through the WebSocket and, when a state pushed says it is their turn, pauses a
-    random time of mean ``think`` seconds and acts (and writes in the chat at the chance
-    ``chat`` after each action)."""
+    random time of mean ``think`` seconds and acts (and does the ``extras``)."""
     await asyncio.sleep(max(0.0, start - time.monotonic()))
     # Two connections for the seats' actions, two for their WebSockets (the pool holds both).
     async with own_client(port, 4) as client:
         created = await post(client, "/api/matches",
-                             {"length": 1, "opponent": "online", "cube": False})
+                             {"length": 1, "opponent": "online", "cube": False,
+                              **({"clock": extras.clock} if extras.clock else {})})
         tally.requests += 1
         # The other player takes seat 1 with the invite: each seat acts with its own token.
         joined = await post(client, "/api/matches/join", {"invite": created["invite"]})
@@ -355,7 +366,8 @@ async def online_match(
         ledger = Ledger(created["id"], tokens[0], created["version"] + 1)
         tally.ledgers.append(ledger)
         over = await asyncio.gather(*(seat_player(client, ledger, seat, tokens[seat], stop,
-                                                  think, tally, chat) for seat in (0, 1)))
+                                                  think, tally, extras.chat)
+                                      for seat in (0, 1)))
     tally.matches += any(over)
 
 
@@ -449,7 +461,7 @@ async def write_chat(
 
 async def run_share(
     games: int, started: float, ramp: float, stop: float, think: float, port: int,
-    online: bool, chat: float = 0.0,
+    online: bool, extras: Online = Online(),
 ) -> Tally:
     """One process's share of the players: ``games`` players (matches, ``online``), each
     joining at a random moment of the ``ramp`` seconds from ``started`` and playing until
@@ -466,7 +478,7 @@ async def run_share(
         tally.steady = (0.0, tally.requests - requests, 0.0, time.process_time() - cpu, first)
 
     await asyncio.gather(
-        *(online_match(port, started + random.uniform(0, ramp), stop, think, tally, chat)
+        *(online_match(port, started + random.uniform(0, ramp), stop, think, tally, extras)
           if online else player(port, started + random.uniform(0, ramp), stop, think, tally)
           for _ in range(games)),
         steady(),
@@ -477,7 +489,7 @@ async def run_share(
 
 def players_process(
     connection: Connection, games: int, ramp: float, think: float, port: int, online: bool,
-    chat: float = 0.0,
+    extras: Online = Online(),
 ) -> None:
     """A process of players (see :func:`run_share`): it says it is ready, is told the instants
     to start and stop at, and sends back its tally."""
@@ -485,7 +497,7 @@ def players_process(
     started, stop = connection.recv()
     with asyncio.Runner(loop_factory=new_loop) as runner:
         connection.send(runner.run(run_share(games, started, ramp, stop, think, port, online,
-                                             chat)))
+                                             extras)))
 
 
 def new_loop() -> asyncio.AbstractEventLoop:
@@ -529,7 +541,7 @@ def run(
     online: bool = False,
     processes: int = 2,
     also: Sequence[int] = (),
-    chat: float = 0.0,
+    extras: Online = Online(),
 ) -> Tally:
     """Let ``players`` play for ``seconds``, each joining (each match, ``online``) at a
     random moment of the first ``ramp`` seconds, split over ``processes`` processes; what
@@ -549,7 +561,7 @@ def run(
             share = games // processes + (index < games % processes)
             ours, theirs = context.Pipe()
             worker = context.Process(target=players_process,
-                                     args=(theirs, share, ramp, think, port, online, chat))
+                                     args=(theirs, share, ramp, think, port, online, extras))
             worker.start()
             theirs.close()  # so that a process that dies is seen as the pipe's end
             connections.append(ours)
@@ -672,11 +684,16 @@ def main() -> None:
         default=0.0,
         help="the chance that a player writes in the chat after each of its actions (--online)",
     )
+    parser.add_argument(
+        "--clock",
+        choices=("fast", "normal", "casual"),
+        help="the online matches' time control (--online; default none)",
+    )
     options = parser.parse_args()
     if options.floor and not options.online:
         parser.error("--floor measures online play: add --online")
-    if options.chat and not options.online:
-        parser.error("--chat is the chat of online matches: add --online")
+    if (options.chat or options.clock) and not options.online:
+        parser.error("--chat and --clock are online matches': add --online")
     before = reference() if options.reference else None
     uvicorn_options = ["--workers", str(options.workers)] if options.workers > 1 else []
     tally = serve_and_run(options, options.app, [*uvicorn_options, *options.uvicorn],
@@ -708,7 +725,8 @@ def serve_and_run(
                               redis_url)
         try:
             return run(options.players, options.seconds, options.think, options.ramp, port,
-                       server, options.online, options.processes, also, options.chat)
+                       server, options.online, options.processes, also,
+                       Online(options.chat, options.clock))
         finally:
             server.terminate()
             server.wait(10)
