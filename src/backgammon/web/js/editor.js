@@ -745,6 +745,8 @@ async function start() {
     await read(null, variant);
     $("#editor-id-message").textContent = why;
   }
+  // Come to roll a position out (from an analysed decision): its settings open.
+  if (params.get("rollout") === "1" && editor.checked) toggleRollout();
   document.body.dataset.ready = "true";
 }
 
