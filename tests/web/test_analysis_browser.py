@@ -132,6 +132,18 @@ def test_the_analysis_of_a_game_graph_and_a_click_on_it(
     page.wait_for_selector(f'#analysis-decision[data-shown="{report["graph"][0]["decision"]}"]')
     check_a_point_shows_its_decision(server, page, report, len(report["graph"]) // 2)
     check_a_point_shows_its_decision(server, page, report, len(report["graph"]) - 1)
+    # The decision shown can be rolled out in the editor: its position there, settings open.
+    decision = report["decisions"][report["graph"][-1]["decision"]]
+    link = page.get_attribute("#analysis-rollout", "href")
+    assert link == "/editor?" + urllib.parse.urlencode(
+        {"id": f"{decision['position_id']}:{decision['match_id']}", "rollout": "1"})
+    editor = page.context.new_page()
+    editor.goto(server + link)
+    editor.wait_for_selector("body[data-ready=true]")
+    assert editor.input_value("#gnubg-id").split(":")[0] == decision["position_id"]
+    editor.wait_for_selector("#editor-rollout-panel", state="visible")
+    assert editor.get_attribute("#editor-rollout", "aria-expanded") == "true"
+    editor.close()
     screenshot(page, "browser-analysis.png")
     # The move list has every decision; the statistics a row each, the players' names above.
     assert len(page.query_selector_all(".analysis-entry")) == len(report["decisions"])

@@ -177,6 +177,42 @@ def test_hint_evaluate_and_a_refusal(server: str, page: Any) -> None:
     assert page.is_disabled("#editor-rollout")
 
 
+def test_a_rollout_shows_its_progress_and_result_and_another_is_cancelled(
+    server: str, page: Any, axe: str  # noqa: F811
+) -> None:
+    open_editor(page, server)
+    page.select_option("#editor-plies", "0")
+    page.click("#editor-rollout")
+    assert page.get_attribute("#editor-rollout", "aria-expanded") == "true"
+    page.fill("#rollout-trials", "36")
+    page.fill("#rollout-truncate", "2")
+    page.click("#rollout-start")
+    # The bar shows until the first answer after the start (half a second at least).
+    page.wait_for_selector("#rollout-running", state="visible")
+    assert page.is_disabled("#rollout-start")
+    page.wait_for_selector('#rollout-result[data-status="done"]')
+    assert page.get_attribute("#rollout-progress", "value") == "36"
+    assert page.inner_text("#rollout-progress-label") == "36 of 36 trials"
+    result = page.inner_text("#rollout-result")
+    english = catalogue()
+    for key in ("rollout.win", "rollout.cubeless", "rollout.cubeful"):
+        assert english[key] in result
+    assert result.count("±") == 5 and "Rollout for White" in result
+    page.wait_for_selector("#rollout-running", state="hidden")
+    assert audit(page, axe) == []
+    # A long one, cancelled: what it had run stays, and the button is free again.
+    page.fill("#rollout-trials", "1296")
+    page.fill("#rollout-truncate", "0")
+    page.click("#rollout-start")
+    page.wait_for_selector("#rollout-running", state="visible")
+    page.click("#rollout-cancel")
+    page.wait_for_selector('#rollout-result[data-status="cancelled"]', state="attached")
+    assert page.inner_text("#rollout-message").startswith("Rollout cancelled after ")
+    assert page.inner_text("#rollout-message").endswith(" of 1,296 trials.")
+    assert not page.is_disabled("#rollout-start")
+    page.wait_for_selector("#rollout-running", state="hidden")
+
+
 def test_play_from_here_starts_the_match_at_the_position(server: str, page: Any) -> None:
     edited = Edited.from_id(XGID)
     open_editor(page, server, "?id=" + quote(edited.ids()[0], safe=""))

@@ -17,7 +17,7 @@ SAME_AS_ENGLISH = {
     "meta.dir", "language.en", "language.vi", "language.mt", "language.fa", "language.km",
     "variant.nackgammon", "variant.hypergammon", "notation.bar", "notation.off",
     "say.separator", "lobby.separator", "chat.separator", "record.play", "analysis.entry.checker",
-    "analysis.entry.action", "lobby.entry", "hint.cube.none", "ids.xgid",
+    "analysis.entry.action", "lobby.entry", "hint.cube.none", "ids.xgid", "rollout.withSe",
 }
 TITLE_AS_IT_IS = {"vi", "mt"}  # "Backgammon" is the game's name in Vietnamese and Maltese
 #: Terms a language takes from English as they are, as its glossary (web/help/glossary) says.

@@ -52,7 +52,7 @@ from .player import (
 )
 from .probabilities import Probabilities
 from .pubeval import PubEval
-from .rollout import RolloutResult, rollout
+from .rollout import RolloutError, RolloutResult, RolloutRun, rollout
 from .search import Ranked
 from .shipped import shipped_evaluator
 
@@ -82,7 +82,9 @@ __all__ = [
     "Ranked",
     "ResignationAnswer",
     "ResignationQuestion",
+    "RolloutError",
     "RolloutResult",
+    "RolloutRun",
     "Scale",
     "act",
     "best_play",

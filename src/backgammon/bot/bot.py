@@ -349,11 +349,14 @@ class Bot:
         :func:`.rollout.rollout` says what each argument does)."""
         from .rollout import rollout
 
-        kernel = self.search.kernel or Kernel.from_evaluator(self.evaluator)
         return rollout(
-            position, cube, trials, plies, truncate, seed, workers, luck, progress, kernel,
-            self.filters, ray,
+            position, cube, trials, plies, truncate, seed, workers, luck, progress,
+            self.rollout_kernel(), self.filters, ray,
         )
+
+    def rollout_kernel(self) -> Kernel:
+        """The compiled networks this bot's rollouts play with."""
+        return self.search.kernel or Kernel.from_evaluator(self.evaluator)
 
 
 class _ResignationValues:

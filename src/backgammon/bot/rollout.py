@@ -189,6 +189,25 @@ def rollouts(
     seed ``seed + i * 0x9E3779B97F4A7C15`` (mod 2**63), reported in its result, so that
     :func:`rollout` with that seed gives the same result.
     """
+    seed = _checked(positions, trials, plies, truncate, seed, filters)
+    cube = cube or CubeContext()
+    seeds = [(seed + index * _SEED_STEP) % 2**63 for index in range(len(positions))]
+    kernel = kernel or Kernel.shipped()
+    workers = workers or cluster_cpus(ray) or os.cpu_count() or 1
+    play = _Play(plies, tuple(filters), truncate, luck)
+    values = _run(kernel, positions, seeds, trials, play, workers, progress, ray)
+    return [
+        _summary(position, cube, rows, trials, plies, truncate, position_seed, luck)
+        for position, rows, position_seed in zip(positions, values, seeds, strict=True)
+    ]
+
+
+def _checked(
+    positions: Sequence[Position], trials: int, plies: int, truncate: int, seed: int | None,
+    filters: Sequence[MoveFilter],
+) -> int:
+    """The seed (a random one for None), once the arguments are found fit for a rollout;
+    RolloutError with a sentence otherwise."""
     if plies not in ROLLOUT_PLIES:
         raise RolloutError(
             f"Rollouts choose their plays at 0 to {ROLLOUT_PLIES[-1]} plies; got {plies}."
@@ -207,19 +226,75 @@ def rollouts(
                 f"The game is over in position {index} ({position.id()}): there is nothing "
                 "to roll out."
             )
-    cube = cube or CubeContext()
     seed = secrets.randbits(62) if seed is None else seed
     if not 0 <= seed < 2**63:
         raise RolloutError(f"A seed is a whole number from 0 to 2**63 - 1; got {seed}.")
-    seeds = [(seed + index * _SEED_STEP) % 2**63 for index in range(len(positions))]
-    kernel = kernel or Kernel.shipped()
-    workers = workers or cluster_cpus(ray) or os.cpu_count() or 1
-    play = _Play(plies, tuple(filters), truncate, luck)
-    values = _run(kernel, positions, seeds, trials, play, workers, progress, ray)
-    return [
-        _summary(position, cube, rows, trials, plies, truncate, position_seed, luck)
-        for position, rows, position_seed in zip(positions, values, seeds, strict=True)
-    ]
+    return seed
+
+
+class RolloutRun:
+    """A rollout of one position run piece by piece in the calling thread, for a caller that
+    reports its progress, shows the result so far and may stop between pieces (the server's
+    rollouts). The trials are those of :func:`rollout` with the same arguments and seed, so
+    the finished result is the same whatever the pieces.
+
+    >>> from backgammon import Position
+    >>> run = RolloutRun(Position.from_id("4HPwATDgc/ABMA"), trials=72, truncate=2, seed=1)
+    >>> run.result() is None, run.step(36), run.done, run.finished
+    (True, 36, 36, False)
+    >>> run.step(100), run.finished, run.result() == rollout(
+    ...     Position.from_id("4HPwATDgc/ABMA"), trials=72, truncate=2, seed=1, workers=1)
+    (36, True, True)
+    """
+
+    def __init__(
+        self,
+        position: Position,
+        cube: CubeContext | None = None,
+        trials: int = 1296,
+        plies: int = 0,
+        truncate: int = 0,
+        seed: int | None = None,
+        luck: bool = True,
+        kernel: Kernel | None = None,
+        filters: Sequence[MoveFilter] = DEFAULT_FILTERS,
+    ) -> None:
+        self.seed = _checked([position], trials, plies, truncate, seed, filters)
+        self.position, self.cube, self.trials = position, cube or CubeContext(), trials
+        self.plies, self.truncate = plies, truncate
+        self._kernel = kernel or Kernel.shipped()
+        self._play = _Play(plies, tuple(filters), truncate, luck)
+        self._values = np.zeros((trials, 5))
+        #: The trials run so far.
+        self.done = 0
+
+    @property
+    def finished(self) -> bool:
+        """Whether every trial has been run."""
+        return self.done >= self.trials
+
+    def step(self, count: int) -> int:
+        """Run the next ``count`` trials (fewer where fewer are left); how many were run."""
+        count = max(0, min(count, self.trials - self.done))
+        if count:
+            play = self._play
+            results, lucks = self._kernel.rollout_trials(
+                self.position, self.done, count, self.seed, play.truncate, play.luck,
+                self.trials % 36 == 0, play.plies, play.filters,
+            )
+            self._values[self.done : self.done + count] = results - lucks
+            self.done += count
+        return count
+
+    def result(self) -> RolloutResult | None:
+        """What the trials run so far measured (None before two: no error bar yet)."""
+        if self.done < 2:
+            return None
+        play = self._play
+        return _summary(
+            self.position, self.cube, self._values[: self.done], self.done, play.plies,
+            play.truncate, self.seed, play.luck,
+        )
 
 
 # The seeds of successive positions: splitmix64's step, so that neighbours are far apart.

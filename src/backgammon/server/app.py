@@ -31,6 +31,8 @@ from .chat import routes as chat_routes
 from .chat.rooms import Chats
 from .db import Checkpoints, is_shared, make_engine, migrate
 from .editor.routes import router as editor_router
+from .engine_api.rollouts import Rollouts
+from .engine_api.rollouts import router as rollouts_router
 from .engine_api.routes import router as engine_router
 from .http.assets import page_files
 from .http.errors import invalid_request, refused
@@ -89,6 +91,7 @@ class Parts:
     keys: ActionKeys
     ratings: Ratings
     hint_pool: BoundedPool
+    rollouts: Rollouts
     analyses: Analyses
     users: Accounts
     checkpoints: Checkpoints
@@ -106,6 +109,10 @@ class Parts:
         tournaments = Tournaments(
             engine, store, settings.claim_seconds, settings.tournament_sweep
         )
+        hint_pool = BoundedPool(
+            settings.hint_workers, settings.hint_queue,
+            "The computer is busy with other hints; ask again in a moment.",
+        )
         return cls(
             settings=settings,
             engine=engine,
@@ -115,9 +122,10 @@ class Parts:
             matches=MatchService(store, hub, computer, keys, ratings, tournaments.ended),
             keys=keys,
             ratings=ratings,
-            hint_pool=BoundedPool(
-                settings.hint_workers, settings.hint_queue,
-                "The computer is busy with other hints; ask again in a moment.",
+            hint_pool=hint_pool,
+            rollouts=Rollouts(
+                hint_pool, settings.rollouts_per_client, settings.rollouts_most,
+                settings.rollout_keep,
             ),
             analyses=Analyses(
                 engine, settings.analysis_plies, settings.analysis_workers,
@@ -154,6 +162,7 @@ class Parts:
         if self.hub.relay is not None:
             await self.hub.relay.close()
         await self.analyses.settle()
+        await self.rollouts.settle()
         self.hint_pool.close()
         self.users.close()
         self.checkpoints.stop()
@@ -169,7 +178,7 @@ class Parts:
         state.hint_pool, state.analyses, state.accounts = (
             self.hint_pool, self.analyses, self.users
         )
-        state.chats = self.chats
+        state.chats, state.rollouts = self.chats, self.rollouts
         state.tournaments = self.tournaments
         state.socket_caps = SocketCaps(settings.sockets_per_client, settings.sockets_per_match)
         state.sessions = Sessions(self.engine, settings.session_days)
@@ -248,6 +257,7 @@ def _route(app: FastAPI) -> None:
     app.include_router(tutor.router)
     app.include_router(analysis_routes.router)
     app.include_router(engine_router)
+    app.include_router(rollouts_router)
     app.include_router(updates.router)
     app.include_router(account_routes.router)
     app.include_router(players.router)

@@ -120,6 +120,11 @@ class Settings:
     analysis_queue: int = 4
     #: The analyses one client (an address) may have under way or waiting.
     analysis_per_client: int = 2
+    #: The rollouts one client may have running at once, the process's in all, and the
+    #: seconds an ended one is kept for its result.
+    rollouts_per_client: int = 2
+    rollouts_most: int = 8
+    rollout_keep: float = 600.0
     max_upload: int = 1_100_000
     #: Redis, where several processes serve the matches (None: this process alone).
     redis_url: str | None = None

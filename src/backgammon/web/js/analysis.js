@@ -324,6 +324,9 @@ async function select(index) {
     t("analysis.loss", { loss: signed(-decision.equity_loss) }),
   ].join(" · ");
   renderChoices(decision);
+  // The decision's position, rolled out in the editor (before its roll: the dice are not read).
+  const id = decision.match_id ? `${decision.position_id}:${decision.match_id}` : decision.position_id;
+  $("#analysis-rollout").href = `/editor?${new URLSearchParams({ id, rollout: "1" })}`;
   const ticket = view.ticket;
   let shown;
   try {

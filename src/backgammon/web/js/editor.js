@@ -311,9 +311,10 @@ function showChecked() {
   const answer = editor.checked;
   $("#gnubg-id").value = answer ? answer.gnubg_id : "";
   $("#xgid").value = answer ? answer.xgid : "";
-  for (const id of ["#editor-hint", "#editor-evaluate", "#editor-play-computer", "#editor-play-screen"]) {
+  for (const id of ["#editor-hint", "#editor-evaluate", "#editor-rollout", "#editor-play-computer", "#editor-play-screen"]) {
     $(id).disabled = !answer;
   }
+  $("#rollout-start").disabled = !answer || rollout.id !== null;
   $("#board").dataset.checked = answer ? answer.gnubg_id : "";
   if (!answer) return;
   const params = new URLSearchParams({ id: answer.gnubg_id });
@@ -484,6 +485,147 @@ async function study(kind) {
   }
 }
 
+// Rolling the position out: a job of the server's (/api/rollouts), followed every half
+// second until it ends, with its progress, a Cancel and the result with standard errors.
+
+const ROLLOUT_POLL_MS = 500;
+const MOST_TRIALS = [1296, 324, 36]; // at 0, 1 and 2 plies, as the server allows
+const rollout = { id: null, timer: null };
+
+async function call(method, path) {
+  const response = await fetch(path, { method, headers: { ...csrfHeaders() } });
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw new ApiError(response.status, data.detail || "");
+  return data;
+}
+
+function toggleRollout() {
+  const panel = $("#editor-rollout-panel");
+  panel.hidden = !panel.hidden;
+  $("#editor-rollout").setAttribute("aria-expanded", String(!panel.hidden));
+  if (!panel.hidden) $("#rollout-trials").focus();
+}
+
+function fitTrials() {
+  const most = MOST_TRIALS[Number($("#editor-plies").value)];
+  const trials = $("#rollout-trials");
+  trials.max = String(most);
+  if (Number(trials.value) > most) trials.value = String(most);
+}
+
+async function startRollout(event) {
+  event.preventDefault();
+  if (!editor.checked || rollout.id) return;
+  $("#rollout-message").textContent = "";
+  $("#rollout-result").replaceChildren();
+  const body = {
+    ...question(),
+    trials: Number($("#rollout-trials").value),
+    truncate: Number($("#rollout-truncate").value),
+  };
+  const player = t(editor.onRoll === 0 ? "editor.white" : "editor.black");
+  try {
+    const { id } = await post("/api/rollouts", body);
+    rollout.id = id;
+    rollout.player = player;
+    $("#rollout-start").disabled = true;
+    $("#rollout-running").hidden = false;
+    showProgress({ done: 0, trials: body.trials });
+    rollout.timer = setTimeout(followRollout, ROLLOUT_POLL_MS);
+  } catch (error) {
+    $("#rollout-message").textContent = failure(error, "error.position");
+  }
+}
+
+async function followRollout() {
+  const id = rollout.id;
+  if (!id) return;
+  try {
+    const job = await call("GET", `/api/rollouts/${encodeURIComponent(id)}`);
+    if (id !== rollout.id) return;
+    showRollout(job);
+    if (job.status === "running") rollout.timer = setTimeout(followRollout, ROLLOUT_POLL_MS);
+    else endRollout();
+  } catch (error) {
+    endRollout();
+    $("#rollout-message").textContent = failure(error, "error.position");
+  }
+}
+
+async function cancelRollout() {
+  const id = rollout.id;
+  if (!id) return;
+  clearTimeout(rollout.timer);
+  try {
+    const job = await call("DELETE", `/api/rollouts/${encodeURIComponent(id)}`);
+    showRollout(job);
+  } catch (error) {
+    $("#rollout-message").textContent = failure(error, "error.position");
+  }
+  endRollout();
+}
+
+function endRollout() {
+  rollout.id = null;
+  clearTimeout(rollout.timer);
+  $("#rollout-start").disabled = false;
+  $("#rollout-running").hidden = true;
+}
+
+function showProgress(job) {
+  const progress = $("#rollout-progress");
+  progress.max = job.trials;
+  progress.value = job.done;
+  $("#rollout-progress-label").textContent = t("rollout.progress", {
+    done: formatNumber(job.done), trials: formatNumber(job.trials),
+  });
+}
+
+function withSe(value, se) {
+  return t("rollout.withSe", { value, se });
+}
+
+function showRollout(job) {
+  showProgress(job);
+  const panel = $("#rollout-result");
+  panel.dataset.status = job.status;
+  panel.dataset.done = String(job.done);
+  const result = job.result;
+  if (job.status === "cancelled") {
+    $("#rollout-message").textContent = t("rollout.cancelled", {
+      done: formatNumber(job.done), trials: formatNumber(job.trials),
+    });
+  } else if (job.status === "failed") {
+    $("#rollout-message").textContent = t("rollout.failed");
+  }
+  if (!result) return;
+  const heading = document.createElement("h3");
+  heading.textContent = t("rollout.resultFor", { player: rollout.player });
+  const p = result.probabilities;
+  const se = result.probabilities_se;
+  const se3 = (value) => formatNumber(Number(value.toFixed(3)));
+  const rows = [
+    ["rollout.win", withSe(percent(p.win), percent(se.win))],
+    ["rollout.winGammon", withSe(percent(p.win_gammon), percent(se.win_gammon))],
+    ["rollout.loseGammon", withSe(percent(p.lose_gammon), percent(se.lose_gammon))],
+    ["rollout.cubeless", withSe(signed(result.equity), se3(result.equity_se))],
+    ["rollout.cubeful", withSe(signed(result.cubeful_equity), se3(result.cubeful_se))],
+  ];
+  if (result.match_winning_chance !== null) {
+    rows.push(["rollout.mwc", withSe(percent(result.match_winning_chance), percent(result.match_winning_chance_se))]);
+  }
+  const list = document.createElement("dl");
+  list.className = "hint-equities";
+  for (const [key, text] of rows) {
+    const term = document.createElement("dt");
+    term.textContent = t(key);
+    const value = document.createElement("dd");
+    value.textContent = text;
+    list.append(term, value);
+  }
+  panel.replaceChildren(heading, list);
+}
+
 async function play(opponent) {
   const answer = editor.checked;
   if (!answer) return;
@@ -577,6 +719,10 @@ function wire() {
   }
   $("#editor-hint").addEventListener("click", () => study("hint"));
   $("#editor-evaluate").addEventListener("click", () => study("eval"));
+  $("#editor-rollout").addEventListener("click", toggleRollout);
+  $("#editor-rollout-form").addEventListener("submit", startRollout);
+  $("#rollout-cancel").addEventListener("click", cancelRollout);
+  $("#editor-plies").addEventListener("change", fitTrials);
   $("#editor-play-computer").addEventListener("click", () => play("computer"));
   $("#editor-play-screen").addEventListener("click", () => play("human"));
   $("#language").addEventListener("change", async (event) => {
@@ -599,6 +745,8 @@ async function start() {
     await read(null, variant);
     $("#editor-id-message").textContent = why;
   }
+  // Come to roll a position out (from an analysed decision): its settings open.
+  if (params.get("rollout") === "1" && editor.checked) toggleRollout();
   document.body.dataset.ready = "true";
 }
 
