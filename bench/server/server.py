@@ -81,8 +81,9 @@ class Tally:
 
     requests: int = 0
     matches: int = 0
-    #: Chat messages written (``--chat``).
+    #: Chat messages written (``--chat``), and those the chat's rate limit refused.
     chats: int = 0
+    chats_refused: int = 0
     errors: int = 0
     #: Seconds from the first player's start to the last one's end.
     elapsed: float = 0.0
@@ -453,6 +454,9 @@ async def write_chat(
                            headers={"Authorization": f"Bearer {token}"}) as answer:
         await answer.read()
         tally.requests += 1
+        if answer.status == 429:  # the chat's own limit (5 in 10 s a seat): a person waits
+            tally.chats_refused += 1
+            return
         tally.chats += 1
         if answer.status != 201:
             tally.errors += 1
@@ -518,6 +522,7 @@ def merge(tallies: Sequence[Tally]) -> Tally:
         merged.requests += tally.requests
         merged.matches += tally.matches
         merged.chats += tally.chats
+        merged.chats_refused += tally.chats_refused
         merged.errors += tally.errors
         merged.resent += tally.resent
         merged.client_cpu += tally.client_cpu
@@ -755,7 +760,8 @@ def report(
     print(
         f"{players} players, {elapsed:.1f} s: {tally.requests} requests "
         f"({tally.requests / elapsed:.0f}/s), {len(tally.latencies)} actions, "
-        f"{tally.matches} matches finished, {tally.chats} chat messages, {tally.errors} errors, "
+        f"{tally.matches} matches finished, {tally.chats} chat messages ({tally.chats_refused} "
+        f"refused by its limit), {tally.errors} errors, "
         f"{tally.resent} resent"
     )
     print(
