@@ -303,6 +303,20 @@ def click_step(page: Any, game: Game, step: tuple[int, int]) -> None:
     wait_version(page, before + 1)
 
 
+def click_first_step(page: Any, state: dict[str, Any]) -> None:
+    """Make the first step the server offers by clicks on ``page`` (the side ``state`` was
+    drawn from): the checker, then its destination where it has more than one."""
+    step, mover = state["steps"][0], state["on_roll"]
+
+    def name(point: int) -> str:
+        return f"bar{mover}" if point == 25 else f"off{mover}" if point == 0 else f"p{point}"
+
+    targets = {s["board_to"] for s in state["steps"] if s["board_from"] == step["board_from"]}
+    page.click(f'[data-place="{name(step["board_from"])}"]')
+    if len(targets) > 1:
+        page.click(f'[data-place="{name(step["board_to"])}"]')
+
+
 def screenshot(page: Any, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / name), full_page=True)

@@ -19,6 +19,7 @@ import pytest
 from browser_support import (
     Running,
     choose,
+    click_first_step,
     fetch_state,
     match_url,
     more_options,
@@ -44,25 +45,9 @@ def contexts(browser: Any) -> Iterator[list[Any]]:
     yield from open_pages(browser, 3)
 
 
-def place(point: int, mover: int) -> str:
-    """The page's name of a place a step joins, on the viewer's board."""
-    return f"bar{mover}" if point == 25 else f"off{mover}" if point == 0 else f"p{point}"
-
-
 def all_at(pages: list[Any], version: int) -> None:
     for page in pages:
         wait_version(page, version)
-
-
-def move(page: Any, state: dict[str, Any]) -> None:
-    """Make the first step the server offers, by clicks on the page (whose view the state
-    has): the checker, then its destination where it has more than one."""
-    step = state["steps"][0]
-    mover = state["on_roll"]
-    targets = {s["board_to"] for s in state["steps"] if s["board_from"] == step["board_from"]}
-    page.click(f'[data-place="{place(step["board_from"], mover)}"]')
-    if len(targets) > 1:
-        page.click(f'[data-place="{place(step["board_to"], mover)}"]')
 
 
 def test_two_browsers_play_an_online_game_that_a_third_watches(
@@ -156,7 +141,7 @@ def test_two_browsers_play_an_online_game_that_a_third_watches(
         else:
             # No engine help in an online game between people: no hint to ask for.
             assert page.is_hidden("#hint-button")
-            move(page, seen)
+            click_first_step(page, seen)
         # Every page, the spectator's too, shows the action.
         all_at([first, second, spectator], state["version"] + 1)
     state = fetch_state(server, match_id, 0)
