@@ -174,12 +174,16 @@ def test_against_the_computer_the_rematch_starts_at_once(client: TestClient) -> 
     created = create(client, opponent="computer", length=1, level="beginner")
     match_id, token = created["id"], created["token"]
     act(client, match_id, token, seat=0, action="roll")
+    while state_of(client, match_id)["phase"] == "opening":  # again after a tie
+        act(client, match_id, token, seat=0, action="roll")
     deadline = time.monotonic() + PATIENCE
     while (state := state_of(client, match_id))["to_act"] != 0:  # the computer's move
         assert time.monotonic() < deadline, "the computer never played"
         time.sleep(0.01)
     act(client, match_id, token, seat=0, action="resign", level=3, version=state["version"])
-    assert state_of(client, match_id)["match_over"]
+    while not state_of(client, match_id)["match_over"]:  # the computer answers in its turn
+        assert time.monotonic() < deadline, "the computer never accepted the resignation"
+        time.sleep(0.01)
     rematch_id = ok(offer(client, match_id, token, 0))["rematch"]["id"]
     seat = ok(rematch_seat(client, match_id, token))
     assert (seat["id"], seat["seats"]) == (rematch_id, [0])
