@@ -489,9 +489,7 @@ class MatchStore:
         # (its lock is held, or it is the computer's shadow).
         values = save_values(match_id, match, version, before, key)
         if also is None and self._drives:
-            if self._driver is None:
-                self._driver = DriverSaves(self.engine, self._keep_key)
-            self._driver.save(values, key is not None)
+            self._driver_saves().save(values, key is not None)
             return
         alone = self._alone_statement(key)
         if also is None and alone is not None:
@@ -505,6 +503,31 @@ class MatchStore:
                 connection.execute(self._keep_key, values)
             if also is not None:
                 also(connection)
+
+    def _driver_saves(self) -> DriverSaves:
+        """The saves' own connection on SQLite (:attr:`_drives`), made at the first use."""
+        if self._driver is None:
+            self._driver = DriverSaves(self.engine, self._keep_key)
+        return self._driver
+
+    async def rows(self, statement: Executable, values: dict[str, Any]) -> list[tuple[Any, ...]]:
+        """Send ``statement`` (a module-level one: it is compiled once) with ``values``, its own
+        transaction, the way the actions' saves are sent: from the event loop on the saves'
+        own connections (PostgreSQL once :meth:`open`, SQLite served from this process
+        alone), else in a worker thread through the engine. The rows it returns, as the
+        driver gives them on the saves' connections (SQLite's times as text). For the
+        frequent small writes beside the actions' (a chat message): SQLAlchemy's way and the
+        hand-over to a worker thread cost more CPU than the write itself."""
+        if self._saves is not None and self._saves_loop is asyncio.get_running_loop():
+            return await self._saves.rows(statement, values)
+        if self._drives:
+            return self._driver_saves().rows(statement, values)
+        return await run_in_threadpool(self._rows, statement, values)
+
+    def _rows(self, statement: Executable, values: dict[str, Any]) -> list[tuple[Any, ...]]:
+        with self.engine.begin() as connection:
+            result = connection.execute(statement, values)
+            return [tuple(row) for row in result] if result.returns_rows else []
 
     async def _saved_alone(
         self, match_id: str, match: Match, version: int, before: int, key: KeptKey | None
