@@ -257,7 +257,8 @@ def six_block_without_opponent_ahead(board: Board, travel: Travel) -> bool:
     checker on the board beyond them (Long Nardy's and Fevga's forbidden block).
 
     The six points are counted along the opponent's path (their numbers), since it is the
-    opponent they block; "beyond" is further along that path.
+    opponent they block; "beyond" is further along that path. Only the block nearest the end
+    of their path matters: a checker beyond it is beyond every other.
 
     >>> b = Board.from_points({p: 1 for p in range(18, 24)} | {24: 9}, {24: 15})
     >>> six_block_without_opponent_ahead(b, Travel.SAME)
@@ -266,17 +267,17 @@ def six_block_without_opponent_ahead(board: Board, travel: Travel) -> bool:
     >>> six_block_without_opponent_ahead(b, Travel.SAME)
     False
     """
-    held = [False] * 25
-    for point in range(1, 25):
-        if board.mine[point]:
-            held[travel.their_point(point)] = True
-    theirs = board.theirs
-    run = 0
-    for point in range(1, 25):  # their numbers, from the end of their path backwards
-        run = run + 1 if held[point] else 0
-        if run >= 6 and not any(theirs[1:point - 5]):
-            return True
-    return False
+    mine = board.mine
+    if mine.count(0, 1, 25) > 18:
+        return False  # fewer than six points held
+    # The mover's points in the opponent's order, their 1 first.
+    row = mine[13:25] + mine[1:13] if travel is Travel.SAME else mine[24:0:-1]
+    lowest = row.translate(_HELD).find(b"\x01" * 6)
+    return lowest >= 0 and not any(board.theirs[1:lowest + 1])
+
+
+#: Maps a count to 1 when a point is held, 0 when it is empty.
+_HELD = bytes([0] + [1] * 255)
 
 
 def winner_by_bearing_off(board: Board, gammon_points: int = 2) -> Result | None:

@@ -39,6 +39,9 @@ START = 24
 #: The mover's number for the opponent's starting point.
 THEIR_START = 12
 
+#: The opponent's number for each of the mover's points.
+_THEIRS = (0, *(Travel.SAME.their_point(point) for point in range(1, 25)))
+
 
 class Fevga(SearchedRules):
     """The rules of Fevga."""
@@ -64,7 +67,7 @@ class Fevga(SearchedRules):
         target = race_target(mine, source, die)
         if target < 0:
             return None
-        if target and theirs[self.travel.their_point(target)]:
+        if target and theirs[_THEIRS[target]]:
             return None
         after = Board._make(moved(mine, source, target), theirs)
         if target and (all(after.mine[19:25])

@@ -40,6 +40,9 @@ HEAD = 24
 #: The first throws that may take two checkers from the head.
 TWO_FROM_HEAD = frozenset({6, 4, 3})
 
+#: The opponent's number for each of the mover's points.
+_THEIRS = (0, *(Travel.SAME.their_point(point) for point in range(1, 25)))
+
 
 class LongNardy(SearchedRules):
     """The rules of Long Nardy, as the Russian sport nardy federation plays it."""
@@ -70,7 +73,7 @@ class LongNardy(SearchedRules):
         target = race_target(mine, source, die)
         if target < 0:
             return None
-        if target and theirs[self.travel.their_point(target)]:
+        if target and theirs[_THEIRS[target]]:
             return None
         after = Board._make(moved(mine, source, target), theirs)
         if target and six_block_without_opponent_ahead(after, self.travel):
