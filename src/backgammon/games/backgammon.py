@@ -44,7 +44,7 @@ class Backgammon(GameRules):
 
     def __init__(self, variant: Variant | str = Variant.STANDARD) -> None:
         self.variant = Variant(variant)
-        self.name = self.variant.value  # type: ignore[misc]
+        self.name = self.variant.value
         self.checkers = self.variant.checkers
 
     def initial(self) -> Board:
@@ -77,7 +77,7 @@ class Portes(Backgammon):
 
     def __init__(self) -> None:
         super().__init__(Variant.STANDARD)
-        self.name = type(self).name  # type: ignore[misc]
+        self.name = type(self).name  # Tavla's too
 
     def _ending(self, ending: Ending) -> Ending:
         # Tavli knows no triple game: "There is no equivalent of a backgammon".
@@ -119,7 +119,4 @@ class Tavla(Portes, SearchedRules):
             if target <= 6:
                 memo |= 1 << target
         return Board._make(moved(mine, source, target), theirs), memo, hit
-
-    def outcome(self, board: Board) -> Result | None:
-        return Portes.outcome(self, board)
 

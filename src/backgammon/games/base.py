@@ -90,7 +90,7 @@ class GameRules(ABC):
     """
 
     #: The game's name, as ``rules_for`` takes it.
-    name: ClassVar[str]
+    name: str
     #: How the two sides travel; it fixes how their point numbers meet.
     travel: ClassVar[Travel]
     #: What landing on a lone opposing checker does.

@@ -34,13 +34,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from enum import StrEnum
-from typing import TYPE_CHECKING
 
 from ..errors import InvalidPositionError
 from ..position import BAR, MAX_CHECKERS, OFF, Position
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = ["BAR", "OFF", "Board", "Travel"]
 
