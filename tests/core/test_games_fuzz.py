@@ -15,7 +15,7 @@ from collections import Counter
 import pytest
 
 from backgammon import Side
-from backgammon.games import GAMES, Board, Ending, GamePlay, GameRules, rules_for
+from backgammon.games import GAMES, Board, Ending, GamePlay, GameRules, Stage, rules_for
 from backgammon.games.base import six_block_without_opponent_ahead
 
 #: Games each fuzz plays: enough for every ending to come up, about 3 s of CPU a game.
@@ -31,20 +31,8 @@ def play_randomly(rules: GameRules, rng: random.Random) -> tuple[int, Counter[st
     seen: Counter[str] = Counter()
     starter_on_roll = True
     for _ in range(MOST_TURNS):
-        dice = (rng.randint(1, 6), rng.randint(1, 6))
-        plays = rules.legal_plays(board, dice)
-        if not plays:
-            seen["no move"] += 1
-            board = board.flip()
-        else:
-            play = rng.choice(plays)
-            check_play(rules, play, dice)
-            seen["hit" if any(step.hit for step in play.steps) else "quiet"] += 1
-            board = play.result
+        board = play_turn(rules, board, rng, seen)
         starter_on_roll = not starter_on_roll
-        rules.check(board)
-        if board.mine_pinned or board.theirs_pinned:
-            seen["pinned"] += 1
         result = rules.outcome(board)
         if result is not None:
             assert result.points == rules.points[result.ending]
@@ -54,6 +42,40 @@ def play_randomly(rules: GameRules, rng: random.Random) -> tuple[int, Counter[st
             starter_won = (result.winner is Side.ON_ROLL) == starter_on_roll
             return (result.points if starter_won else -result.points), seen
     raise AssertionError(f"{rules.name}: no end after {MOST_TURNS} turns")
+
+
+def play_turn(rules: GameRules, board: Board, rng: random.Random,
+              seen: Counter[str]) -> Board:
+    """One whole turn at random, its throws again and named doubles (Acey-deucey's 1-2)
+    included; the board after it, the opponent on roll."""
+    stage = Stage.THROW
+    dice = (rng.randint(1, 6), rng.randint(1, 6))
+    while True:
+        plays = rules.legal_plays(board, dice)
+        if not plays:
+            seen["no move"] += 1
+            return board.flip()
+        play = rng.choice(plays)
+        check_play(rules, play, dice)
+        seen["hit" if any(step.hit for step in play.steps) else "quiet"] += 1
+        waiting = play.board.mine_waiting, play.board.theirs_waiting
+        board = rules.check(play.result)
+        # Never more checkers to enter than before: a hit checker is not one that waits.
+        assert board.theirs_waiting <= waiting[0] and board.mine_waiting <= waiting[1]
+        if board.mine_pinned or board.theirs_pinned:
+            seen["pinned"] += 1
+        if rules.outcome(board) is not None:
+            return board
+        next_stage = rules.next_stage(play, dice, stage)
+        if next_stage is None:
+            return board
+        seen[next_stage.value] += 1
+        stage, board = next_stage, board.flip()
+        if stage is Stage.NAMED_DOUBLE:
+            die = rng.randint(1, 6)
+            dice = (die, die)
+        else:
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
 
 
 def check_play(rules: GameRules, play: GamePlay, dice: tuple[int, int]) -> None:
@@ -79,7 +101,8 @@ def check_play(rules: GameRules, play: GamePlay, dice: tuple[int, int]) -> None:
 def test_random_play_keeps_every_game_sound_and_every_game_ends(name: str) -> None:
     rules = rules_for(name)
     rng = random.Random(f"fuzz {name}")
-    games = GAMES_EACH if name not in ("standard", "nackgammon") else 30
+    # Backgammon's layouts are fuzzed elsewhere; Acey-deucey's turns are the longest.
+    games = {"standard": 30, "nackgammon": 30, "acey-deucey": 50}.get(name, GAMES_EACH)
     scores: Counter[int] = Counter()
     seen: Counter[str] = Counter()
     for _ in range(games):
@@ -92,8 +115,10 @@ def test_random_play_keeps_every_game_sound_and_every_game_ends(name: str) -> No
     assert any(s > 0 for s in scores) and any(s < 0 for s in scores), scores
     if name == "plakoto":
         assert seen["pinned"] and seen[Ending.MOTHER.value], seen
-    if name in ("portes", "tavla", "standard"):
+    if name in ("portes", "tavla", "standard", "acey-deucey"):
         assert seen["hit"], seen
+    if name == "acey-deucey":
+        assert seen[Stage.NAMED_DOUBLE.value] and seen[Stage.THROW.value], seen
     if rules.lone_checker.value == "holds":
         assert not seen["hit"]
 

@@ -88,7 +88,7 @@ def test_backgammon_scores_single_gammon_and_backgammon_as_the_core_does() -> No
 
 def test_every_game_has_a_rules_object_and_unknown_names_are_refused() -> None:
     assert GAMES == ("standard", "nackgammon", "hypergammon", "portes", "tavla", "plakoto",
-                     "fevga", "long-nardy")
+                     "fevga", "long-nardy", "acey-deucey")
     for name in GAMES:
         rules = rules_for(name)
         assert isinstance(rules, GameRules) and rules.name == name
@@ -114,6 +114,7 @@ def test_the_games_describe_themselves_for_the_page_and_the_help() -> None:
     assert described["plakoto"] == (Travel.OPPOSITE, LoneChecker.PIN, False)
     assert described["fevga"] == (Travel.SAME, LoneChecker.HOLDS, False)
     assert described["long-nardy"] == (Travel.SAME, LoneChecker.HOLDS, False)
+    assert described["acey-deucey"] == (Travel.OPPOSITE, LoneChecker.HIT, False)
 
 
 def test_same_way_boards_number_each_side_from_its_own_start() -> None:

@@ -1,14 +1,14 @@
 """The games played on a backgammon board, each a rules object behind one interface
-(:class:`GameRules`): backgammon in its three layouts, Tavla, and Greek Tavli's Portes,
-Plakoto and Fevga, and Long Nardy.
+(:class:`GameRules`): backgammon in its three layouts, Tavla, Greek Tavli's Portes, Plakoto
+and Fevga, Long Nardy and Acey-deucey.
 
 Standard library only, like the rest of the core. The game state machine, the server and the
 page still play backgammon's layouts alone (through :class:`~backgammon.Variant`); this package
 is where the other games' rules live until they are wired in.
 
 >>> from backgammon.games import GAMES, rules_for
->>> GAMES
-('standard', 'nackgammon', 'hypergammon', 'portes', 'tavla', 'plakoto', 'fevga', 'long-nardy')
+>>> GAMES[3:]
+('portes', 'tavla', 'plakoto', 'fevga', 'long-nardy', 'acey-deucey')
 >>> rules_for("Long-Nardy").travel
 <Travel.SAME: 'same'>
 """
@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from ..errors import BackgammonError
 from ..variants import Variant
+from .acey_deucey import AceyDeucey
 from .backgammon import Backgammon, Portes, Tavla
-from .base import Ending, GamePlay, GameRules, LoneChecker, Result
+from .base import Ending, GamePlay, GameRules, LoneChecker, Result, Stage
 from .board import Board, Travel
 from .fevga import Fevga
 from .nardy import LongNardy
@@ -26,7 +27,7 @@ from .plakoto import Plakoto
 
 _OTHERS: dict[str, type[GameRules]] = {
     "portes": Portes, "tavla": Tavla, "plakoto": Plakoto, "fevga": Fevga,
-    "long-nardy": LongNardy,
+    "long-nardy": LongNardy, "acey-deucey": AceyDeucey,
 }
 #: Every game's name, as :func:`rules_for` takes it.
 GAMES: tuple[str, ...] = (*(v.value for v in Variant), *_OTHERS)
@@ -40,7 +41,7 @@ def rules_for(name: str) -> GameRules:
     Traceback (most recent call last):
     ...
     backgammon.errors.BackgammonError: No game is called 'chess': choose one of standard, \
-nackgammon, hypergammon, portes, tavla, plakoto, fevga, long-nardy.
+nackgammon, hypergammon, portes, tavla, plakoto, fevga, long-nardy, acey-deucey.
     """
     key = name.strip().lower() if isinstance(name, str) else ""
     if key in _OTHERS:
@@ -52,6 +53,7 @@ nackgammon, hypergammon, portes, tavla, plakoto, fevga, long-nardy.
 
 __all__ = [
     "GAMES",
+    "AceyDeucey",
     "Backgammon",
     "Board",
     "Ending",
@@ -63,6 +65,7 @@ __all__ = [
     "Plakoto",
     "Portes",
     "Result",
+    "Stage",
     "Tavla",
     "Travel",
     "rules_for",

@@ -47,6 +47,13 @@ class Ending(StrEnum):
     DRAW = "draw"  # Plakoto: both mothers pinned
 
 
+class Stage(StrEnum):
+    """Where a turn stands: which dice the player on roll plays next."""
+
+    THROW = "throw"  # dice just thrown: the turn's first throw, or a throw again
+    NAMED_DOUBLE = "named double"  # Acey-deucey: the double the player named after a 1-2
+
+
 @dataclass(frozen=True)
 class Result:
     """The end of a game: the winner (None for a draw), how, and the points it scores."""
@@ -105,6 +112,8 @@ class GameRules(ABC):
     blocking: ClassVar[str] = ""
     #: Checkers a side.
     checkers: int = 15
+    #: Whether the checkers start off the board and enter as from the bar (Acey-deucey).
+    enters: ClassVar[bool] = False
 
     @abstractmethod
     def initial(self) -> Board:
@@ -118,6 +127,13 @@ class GameRules(ABC):
     def outcome(self, board: Board) -> Result | None:
         """Who has won, how and for how many points; None while the game goes on."""
 
+    def next_stage(self, play: GamePlay, dice: Dice, stage: Stage) -> Stage | None:
+        """What the same player does after ``play`` of ``dice`` at ``stage``: None when the
+        turn passes to the opponent (every game but Acey-deucey); ``Stage.NAMED_DOUBLE``
+        when they name a double and play it, ``Stage.THROW`` when they throw again. The
+        player goes on from ``play.result.flip()``."""
+        return None
+
     def check(self, board: Board) -> Board:
         """``board`` if it can arise in this game, else InvalidPositionError saying why:
         both sides have the game's number of checkers, and no point holds both sides except
@@ -130,6 +146,10 @@ class GameRules(ABC):
             if side[BAR] and self.lone_checker is not LoneChecker.HIT:
                 raise InvalidPositionError(f"The {who} has checkers on the bar, which this "
                                            "game never sends there.")
+        if (board.mine_waiting or board.theirs_waiting) and not self.enters:
+            raise InvalidPositionError("In this game every checker starts on the board.")
+        if board.mine_waiting > board.mine[BAR] or board.theirs_waiting > board.theirs[BAR]:
+            raise InvalidPositionError("The checkers waiting to enter are counted on the bar.")
         if (board.mine_pinned or board.theirs_pinned) and self.lone_checker is not \
                 LoneChecker.PIN:
             raise InvalidPositionError("This game pins no checkers.")
@@ -161,6 +181,11 @@ class SearchedRules(GameRules):
     two different dice can be used, the larger if it can.
     """
 
+    #: Whether a double's steps may be searched highest source first: true when the order of
+    #: one die's steps never changes what they may do (backgammon's rules; not a start rule
+    #: or a head rule, where the first checker's steps let the next one leave).
+    _doubles_in_source_order: ClassVar[bool] = False
+
     def _sources(self, start: Board, board: Board, memo: int) -> list[int]:
         """The points (25: the bar) a checker may move from now; by default every point with a
         checker of the mover's that is not pinned, the bar first and alone."""
@@ -180,12 +205,14 @@ class SearchedRules(GameRules):
     def legal_plays(self, board: Board, dice: Dice) -> list[GamePlay]:
         a, b = check_dice(dice)
         faces = (a, a, a, a) if a == b else (a, b)
+        # A double's steps taken highest source first meet each set of steps once.
+        ordered = a == b and self._doubles_in_source_order
         found: dict[Board, tuple[int, int, tuple[Step, ...]]] = {}
-        seen: set[tuple[Board, int, tuple[int, ...]]] = set()
+        seen: set[tuple[Board, int, tuple[int, ...], int]] = set()
 
         def walk(now: Board, memo: int, left: tuple[int, ...], steps: tuple[Step, ...],
-                 largest: int) -> None:
-            key = (now, memo, left)
+                 largest: int, highest: int) -> None:
+            key = (now, memo, left, highest)
             if key in seen:
                 return
             seen.add(key)
@@ -193,19 +220,25 @@ class SearchedRules(GameRules):
             best = found.get(now)
             if best is None or (used, largest) > best[:2]:
                 found[now] = (used, largest, steps)
+            if not left:
+                return
+            sources = self._sources(board, now, memo)
             for index, die in enumerate(left):
                 if die in left[:index]:
                     continue
                 rest = left[:index] + left[index + 1:]
-                for source in self._sources(board, now, memo):
+                for source in sources:
+                    if source > highest:
+                        continue
                     after = self._step(board, (a, b), now, memo, source, die)
                     if after is not None:
                         result, note, hit = after
                         target = max(source - die, OFF) if source != BAR else BAR - die
                         walk(result, note, rest,  # noqa: F821  (deleted once done)
-                             (*steps, Step(source, target, hit)), max(largest, die))
+                             (*steps, Step(source, target, hit)), max(largest, die),
+                             source if ordered else BAR)
 
-        walk(board, 0, faces, (), 0)
+        walk(board, 0, faces, (), 0, BAR)
         del walk  # the closure refers to itself: cut the cycle
         most = max(used for used, _, _ in found.values())
         if most == 0:

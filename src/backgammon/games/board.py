@@ -23,6 +23,10 @@ under the opponent's: the pinned checker still counts on its own side's point, a
 board's ``pinned`` masks say which (bit ``p`` set: that side's checker on its point ``p``
 is pinned).
 
+In Acey-deucey the checkers start off the board and enter as from the bar: the checkers not
+yet entered count on the bar (index 25), and ``mine_waiting``/``theirs_waiting`` say how many
+of a side's checkers there have never entered (the others were hit).
+
 >>> Travel.SAME.their_point(24), Travel.SAME.their_point(1), Travel.OPPOSITE.their_point(1)
 (12, 13, 24)
 >>> board = Board.from_points({24: 15}, {24: 15})
@@ -61,12 +65,15 @@ class Travel(StrEnum):
 class Board:
     """An immutable, hashable board of any of the games, seen from the player on roll."""
 
-    __slots__ = ("mine", "mine_pinned", "theirs", "theirs_pinned")
+    __slots__ = ("mine", "mine_pinned", "mine_waiting", "theirs", "theirs_pinned",
+                 "theirs_waiting")
 
     mine: bytes
     theirs: bytes
     mine_pinned: int
     theirs_pinned: int
+    mine_waiting: int
+    theirs_waiting: int
 
     def __init__(
         self,
@@ -74,8 +81,11 @@ class Board:
         theirs: Sequence[int],
         mine_pinned: int = 0,
         theirs_pinned: int = 0,
+        mine_waiting: int = 0,
+        theirs_waiting: int = 0,
     ) -> None:
-        """A board from each side's 26 counts (off, points 1..24, bar) and the pinned masks.
+        """A board from each side's 26 counts (off, points 1..24, bar), the pinned masks and
+        the checkers not yet entered (counted on the bar).
 
         The counts are checked here (26 whole numbers, up to 15 checkers a side); whether the
         two sides may share a point is the game's to say (``GameRules.check``).
@@ -84,31 +94,42 @@ class Board:
         self.theirs = _side(theirs, "opponent")
         self.mine_pinned = _mask(mine_pinned, self.mine, "player on roll")
         self.theirs_pinned = _mask(theirs_pinned, self.theirs, "opponent")
+        self.mine_waiting = _waiting(mine_waiting, self.mine, "player on roll")
+        self.theirs_waiting = _waiting(theirs_waiting, self.theirs, "opponent")
 
     @classmethod
     def _make(cls, mine: bytes, theirs: bytes, mine_pinned: int = 0,
-              theirs_pinned: int = 0) -> Board:
+              theirs_pinned: int = 0, mine_waiting: int = 0,
+              theirs_waiting: int = 0) -> Board:
         """A board from trusted parts, unchecked (used by move generation)."""
         board = object.__new__(cls)
         board.mine = mine
         board.theirs = theirs
         board.mine_pinned = mine_pinned
         board.theirs_pinned = theirs_pinned
+        board.mine_waiting = mine_waiting
+        board.theirs_waiting = theirs_waiting
         return board
 
     @classmethod
     def from_points(cls, mine: Mapping[int, int], theirs: Mapping[int, int], *,
                     checkers: int = MAX_CHECKERS, mine_pinned: Sequence[int] = (),
-                    theirs_pinned: Sequence[int] = ()) -> Board:
-        """A board from each side's own point numbers (1..24, 25 the bar) to counts; the
-        checkers not placed are borne off, out of ``checkers`` a side.
+                    theirs_pinned: Sequence[int] = (), mine_waiting: int = 0,
+                    theirs_waiting: int = 0) -> Board:
+        """A board from each side's own point numbers (1..24, 25 the bar) to counts, and
+        each side's checkers waiting to enter (added to the bar); the checkers not placed are
+        borne off, out of ``checkers`` a side.
 
         >>> Board.from_points({1: 1}, {24: 2}, mine_pinned=[1]).pinned()
         (frozenset({1}), frozenset())
+        >>> Board.from_points({}, {}, mine_waiting=15, theirs_waiting=15).bar
+        (15, 15)
         """
+        mine = {**mine, BAR: mine.get(BAR, 0) + mine_waiting}
+        theirs = {**theirs, BAR: theirs.get(BAR, 0) + theirs_waiting}
         return cls(_counts(mine, checkers, "player on roll"),
                    _counts(theirs, checkers, "opponent"),
-                   _bits(mine_pinned), _bits(theirs_pinned))
+                   _bits(mine_pinned), _bits(theirs_pinned), mine_waiting, theirs_waiting)
 
     @classmethod
     def from_position(cls, position: Position) -> Board:
@@ -118,14 +139,15 @@ class Board:
     def to_position(self) -> Position:
         """This board as a backgammon :class:`~backgammon.Position`; InvalidPositionError
         when it is not one (a pinned checker, shared points, unequal sides)."""
-        if self.mine_pinned or self.theirs_pinned:
-            raise InvalidPositionError("A board with pinned checkers is not a backgammon "
-                                       "position.")
+        if self.mine_pinned or self.theirs_pinned or self.mine_waiting or self.theirs_waiting:
+            raise InvalidPositionError("A board with pinned checkers, or checkers waiting to "
+                                       "enter, is not a backgammon position.")
         return Position(self.mine, self.theirs)
 
     def flip(self) -> Board:
         """The same board with the other player on roll."""
-        return Board._make(self.theirs, self.mine, self.theirs_pinned, self.mine_pinned)
+        return Board._make(self.theirs, self.mine, self.theirs_pinned, self.mine_pinned,
+                           self.theirs_waiting, self.mine_waiting)
 
     def pinned(self) -> tuple[frozenset[int], frozenset[int]]:
         """The points (each side's own numbers) where that side's checker lies pinned:
@@ -152,24 +174,32 @@ class Board:
             return NotImplemented
         return (self.mine == other.mine and self.theirs == other.theirs
                 and self.mine_pinned == other.mine_pinned
-                and self.theirs_pinned == other.theirs_pinned)
+                and self.theirs_pinned == other.theirs_pinned
+                and self.mine_waiting == other.mine_waiting
+                and self.theirs_waiting == other.theirs_waiting)
 
     def __hash__(self) -> int:
-        return hash((self.mine, self.theirs, self.mine_pinned, self.theirs_pinned))
+        return hash((self.mine, self.theirs, self.mine_pinned, self.theirs_pinned,
+                     self.mine_waiting, self.theirs_waiting))
 
     def __repr__(self) -> str:
-        def points(side: bytes) -> dict[int, int]:
-            return {p: side[p] for p in range(BAR, 0, -1) if side[p]}
+        def points(side: bytes, waiting: int) -> dict[int, int]:
+            return {p: side[p] - (waiting if p == BAR else 0) for p in range(BAR, 0, -1)
+                    if side[p] - (waiting if p == BAR else 0)}
         mine_pinned, theirs_pinned = self.pinned()
         pins = ""
         if mine_pinned:
             pins += f", mine_pinned={sorted(mine_pinned)}"
         if theirs_pinned:
             pins += f", theirs_pinned={sorted(theirs_pinned)}"
+        if self.mine_waiting:
+            pins += f", mine_waiting={self.mine_waiting}"
+        if self.theirs_waiting:
+            pins += f", theirs_waiting={self.theirs_waiting}"
         checkers = sum(self.mine)
         extra = "" if checkers == MAX_CHECKERS else f", checkers={checkers}"
-        return (f"Board.from_points({points(self.mine)}, {points(self.theirs)}"
-                f"{extra}{pins})")
+        return (f"Board.from_points({points(self.mine, self.mine_waiting)}, "
+                f"{points(self.theirs, self.theirs_waiting)}{extra}{pins})")
 
 
 def _side(counts: Sequence[int], who: str) -> bytes:
@@ -195,6 +225,15 @@ def _mask(mask: int, side: bytes, who: str) -> int:
                 "can be pinned."
             )
     return mask
+
+
+def _waiting(waiting: int, side: bytes, who: str) -> int:
+    if type(waiting) is not int or not 0 <= waiting <= side[BAR]:
+        raise InvalidPositionError(
+            f"The {who}'s checkers waiting to enter are counted on the bar: from 0 to the "
+            f"{side[BAR]} there."
+        )
+    return waiting
 
 
 def _counts(points: Mapping[int, int], checkers: int, who: str) -> list[int]:
