@@ -51,7 +51,9 @@ class Backgammon(GameRules):
         return Board.from_position(Position.initial(self.variant))
 
     def legal_plays(self, board: Board, dice: Dice) -> list[GamePlay]:
-        return [GamePlay(board, play.steps, Board.from_position(play.result))
+        # The steps are the core's, read only when asked for: most plays are never shown.
+        return [GamePlay(board, play, Board._make(play.result.mine_bytes,
+                                                  play.result.theirs_bytes))
                 for play in legal_plays(board.to_position(), check_dice(dice))]
 
     def outcome(self, board: Board) -> Result | None:

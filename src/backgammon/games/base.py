@@ -3,8 +3,8 @@ games other than backgammon share.
 
 A game's rules say where the checkers start, how the sides travel, what landing on a lone
 opposing checker does, which points may not be blocked, how checkers bear off, how a game is
-scored and whether the cube is used. The game, the bot and the page ask the rules object;
-none of them knows the rules of any one game.
+scored and whether the cube is used. The game, the bot and the page are to ask the rules
+object (they do not yet: issue 38's next steps), so that none of them knows any one game.
 
 >>> from backgammon.games import rules_for
 >>> game = rules_for("plakoto")
@@ -20,7 +20,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import ClassVar
+from typing import ClassVar, Protocol
 
 from ..dice import Dice, check_dice
 from ..errors import InvalidPositionError
@@ -63,15 +63,40 @@ class Result:
     points: int
 
 
-@dataclass(frozen=True, eq=False)
+class HasSteps(Protocol):
+    """A play that knows its steps (the core's :class:`~backgammon.Play`)."""
+
+    @property
+    def steps(self) -> tuple[Step, ...]: ...
+
+
 class GamePlay:
     """One whole turn: the steps in an order they can be made (``hit`` marks a step that hits
     or pins) and the resulting board, the opponent on roll. Plays with the same result are one
     play."""
 
+    __slots__ = ("_steps", "board", "result")
+
     board: Board
-    steps: tuple[Step, ...]
     result: Board
+
+    def __init__(self, board: Board, steps: tuple[Step, ...] | HasSteps, result: Board) -> None:
+        """A play from its board, its steps (or a core :class:`~backgammon.Play`, whose
+        steps are read when first asked for) and its result."""
+        self.board = board
+        self._steps = steps
+        self.result = result
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        """The checker steps, in an order in which they can be made."""
+        steps = self._steps
+        if not isinstance(steps, tuple):
+            steps = self._steps = steps.steps
+        return steps
+
+    def __repr__(self) -> str:
+        return f"<GamePlay {self}>"
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, GamePlay):
