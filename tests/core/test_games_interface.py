@@ -10,10 +10,18 @@ from collections.abc import Iterator
 
 import pytest
 
-from backgammon import BackgammonError, InvalidPositionError, Position, Side, Variant
+from backgammon import (
+    BackgammonError,
+    InvalidDiceError,
+    InvalidPositionError,
+    Position,
+    Side,
+    Variant,
+)
 from backgammon.dice import Dice
 from backgammon.games import (
     GAMES,
+    TAVLI,
     Backgammon,
     Board,
     Ending,
@@ -95,6 +103,7 @@ def test_every_game_has_a_rules_object_and_unknown_names_are_refused() -> None:
         assert rules.check(rules.initial()) == rules.initial()
         assert rules.outcome(rules.initial()) is None
     assert rules_for(" Plakoto ").name == "plakoto"
+    assert TAVLI == ("portes", "plakoto", "fevga")
     with pytest.raises(BackgammonError, match="No game is called"):
         rules_for("chess")
 
@@ -145,9 +154,27 @@ def test_a_board_refuses_shared_points_that_the_game_does_not_allow() -> None:
         rules_for("plakoto").check(Board.from_points({24: 3}, {24: 3}, checkers=3))
 
 
+def test_bad_boards_and_dice_are_refused_with_a_sentence() -> None:
+    for mine in ([6, 5], {6: "5"}, {0: 1}, {26: 1}, {6: -1}, {6: 16}):
+        with pytest.raises(InvalidPositionError):
+            Board.from_points(mine, {})  # type: ignore[arg-type]
+    with pytest.raises(InvalidPositionError, match="waiting to enter"):
+        Board.from_points({}, {}, mine_waiting=-1)
+    with pytest.raises(InvalidPositionError):
+        Board([0] * 26, [1] + [0] * 25)
+    with pytest.raises(InvalidPositionError, match="Pinned checkers stand on points"):
+        Board.from_points({6: 1}, {}, mine_pinned=[0])
+    for name in ("standard", "plakoto"):
+        rules = rules_for(name)
+        with pytest.raises(InvalidDiceError):
+            rules.legal_plays(rules.initial(), (7, 1))
+
+
 def test_a_board_round_trips_through_its_repr_and_flips_its_pins() -> None:
     board = Board.from_points({1: 1, 24: 14}, {24: 14, 4: 1}, mine_pinned=[1])
     assert eval(repr(board)) == board  # our own repr, pasted back
+    waiting = Board.from_points({20: 1, 25: 1}, {}, mine_waiting=13, theirs_waiting=15)
+    assert eval(repr(waiting)) == waiting
     assert board.flip().pinned() == (frozenset(), frozenset({1}))
     with pytest.raises(InvalidPositionError, match="not a backgammon position"):
         board.to_position()

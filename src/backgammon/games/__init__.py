@@ -31,6 +31,9 @@ _OTHERS: dict[str, type[GameRules]] = {
 }
 #: Every game's name, as :func:`rules_for` takes it.
 GAMES: tuple[str, ...] = (*(v.value for v in Variant), *_OTHERS)
+#: The games of a Tavli match in the order they are played, then again from the first, until
+#: a player reaches the match's length (5 or 7 points, usually; Wikipedia, "Tavli").
+TAVLI: tuple[str, ...] = ("portes", "plakoto", "fevga")
 
 
 def rules_for(name: str) -> GameRules:
@@ -53,6 +56,7 @@ nackgammon, hypergammon, portes, tavla, plakoto, fevga, long-nardy, acey-deucey.
 
 __all__ = [
     "GAMES",
+    "TAVLI",
     "AceyDeucey",
     "Backgammon",
     "Board",

@@ -125,10 +125,8 @@ class Board:
         >>> Board.from_points({}, {}, mine_waiting=15, theirs_waiting=15).bar
         (15, 15)
         """
-        mine = {**mine, BAR: mine.get(BAR, 0) + mine_waiting}
-        theirs = {**theirs, BAR: theirs.get(BAR, 0) + theirs_waiting}
-        return cls(_counts(mine, checkers, "player on roll"),
-                   _counts(theirs, checkers, "opponent"),
+        return cls(_counts(mine, checkers, mine_waiting, "player on roll"),
+                   _counts(theirs, checkers, theirs_waiting, "opponent"),
                    _bits(mine_pinned), _bits(theirs_pinned), mine_waiting, theirs_waiting)
 
     @classmethod
@@ -236,8 +234,15 @@ def _waiting(waiting: int, side: bytes, who: str) -> int:
     return waiting
 
 
-def _counts(points: Mapping[int, int], checkers: int, who: str) -> list[int]:
+def _counts(points: Mapping[int, int], checkers: int, waiting: int, who: str) -> list[int]:
+    """A side's 26 counts from its points and its checkers waiting to enter (on the bar)."""
+    if not isinstance(points, Mapping) or type(waiting) is not int or waiting < 0:
+        raise InvalidPositionError(
+            f"The {who}'s checkers are a mapping of points to counts, such as {{6: 5}}, and "
+            "those waiting to enter a whole number."
+        )
     side = [0] * 26
+    side[BAR] = waiting
     for point, count in points.items():
         if type(point) is not int or not 1 <= point <= BAR or type(count) is not int \
                 or count < 0:
@@ -246,7 +251,7 @@ def _counts(points: Mapping[int, int], checkers: int, who: str) -> list[int]:
             )
         side[point] += count
     on_board = sum(side)
-    if not 1 <= checkers <= MAX_CHECKERS or on_board > checkers:
+    if type(checkers) is not int or not 1 <= checkers <= MAX_CHECKERS or on_board > checkers:
         raise InvalidPositionError(
             f"The {who} has {on_board} checkers on the board, more than the {checkers} a side "
             "has."
