@@ -105,6 +105,12 @@ def test_plakoto_a_lone_checker_is_pinned_not_hit() -> None:
     assert opponent.bar == (0, 0)
 
 
+def test_plakoto_a_checker_may_pin_and_move_on_which_frees_the_pinned_one() -> None:
+    board = Board.from_points({13: 1, 24: 14}, {15: 1, 24: 14})
+    play = next(p for p in Plakoto().legal_plays(board, (3, 2)) if str(p) == "13/10* 10/8")
+    assert play.result.pinned() == (frozenset(), frozenset())
+
+
 def test_plakoto_a_pinned_checker_cannot_move() -> None:
     board = Board.from_points({10: 1, 24: 14}, {15: 1, 24: 14}, mine_pinned=[10])
     for play in Plakoto().legal_plays(board, (2, 1)):
