@@ -31,6 +31,7 @@ from sqlalchemy import (
     Executable,
     func,
     insert,
+    select,
     update,
 )
 from sqlalchemy.orm import Session
@@ -414,21 +415,31 @@ class MatchStore:
             if also is not None:
                 also(connection)
 
-    async def save_settings(self, live: LiveMatch) -> None:
-        """Write ``live``'s settings alone (a tutor's warning kept), where the row still
-        holds its version: MatchChangedError if it has moved on (the match is then marked
-        stale, read again from its row before it is next used)."""
-        await self._write(live, self._written, self._update_settings, live)
+    async def add_tutor_note(self, live: LiveMatch, note: dict[str, Any]) -> None:
+        """Keep a tutor's warning with ``live``: added to the notes its row holds (another
+        process's copy may have added one since this copy was read), where the row still
+        holds its version, and ``live``'s notes made the row's. MatchChangedError if the row
+        has moved on (the match is then marked stale, read again before it is next used)."""
+        await self._write(live, self._written, self._add_note, live, note)
 
-    def _update_settings(self, live: LiveMatch) -> None:
+    def _add_note(self, live: LiveMatch, note: dict[str, Any]) -> None:
         with self.engine.begin() as connection:
-            written = connection.execute(
-                update(MatchRow)
+            # Locked until the write (on SQLite, the write takes the database's lock and
+            # fails rather than overwrite a note written meanwhile).
+            settings = connection.execute(
+                select(MatchRow.settings)
                 .where(MatchRow.id == live.id, MatchRow.version == live.version)
-                .values(settings=live.settings(), updated_at=now())
-            )
-            if written.rowcount != 1:
+                .with_for_update()
+            ).scalar()
+            if settings is None:
                 raise MatchChangedError(live.id)
+            notes = (*settings.get("tutor", ()), note)
+            connection.execute(
+                update(MatchRow)
+                .where(MatchRow.id == live.id)
+                .values(settings={**settings, "tutor": list(notes)}, updated_at=now())
+            )
+        live.tutor = notes
 
     async def _write(
         self, live: LiveMatch, write: Callable[..., Awaitable[None]], *args: Any
