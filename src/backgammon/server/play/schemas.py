@@ -503,6 +503,7 @@ class LiveMatchEntry(BaseModel):
     score: list[int] = Field(description="by seat: points so far")
     length: int = Field(description="0 for money play")
     rated: bool
+    clock: TimeControlView | None = Field(None, description="the time control (None: none)")
     updated_at: datetime = Field(description="the last action")
 
 
