@@ -108,6 +108,38 @@ def test_a_match_rollout_gives_the_match_winning_chance(client: TestClient) -> N
     assert 0 < result["match_winning_chance"] < 1 and result["match_winning_chance_se"] > 0
 
 
+#: The opening position with 6-4 to play: 8/2 6/2 is the best of these three by far.
+OPENING_64 = {"position": START, "dice": [6, 4], "trials": 36, "truncate": 2}
+PLAYS_64 = ["13/3", "24/14", "8/2 6/2"]
+
+
+def test_plays_are_rolled_out_each_from_the_position_it_leaves(client: TestClient) -> None:
+    job_id = start(client, **OPENING_64, plays=PLAYS_64)
+    view = wait_for(client, job_id)
+    assert view["status"] == "done" and view["done"] == view["trials"] == 3 * 36
+    assert view["result"] is None and view["position_id"] == START
+    ranked = view["plays"]
+    assert ranked[0]["play"] == "8/2 6/2"
+    assert sorted(each["play"] for each in ranked) == sorted(["13/3", "24/14", "8/2 6/2"])
+    assert all(each["se"] > 0 for each in ranked)
+    assert [each["equity"] for each in ranked] == sorted(
+        (each["equity"] for each in ranked), reverse=True)
+    # Seen from the mover: near the opening's own value, not the opponent's side of it.
+    assert -0.3 < ranked[0]["equity"] < 0.4
+
+
+def test_a_play_that_ends_the_game_has_its_exact_value(client: TestClient) -> None:
+    last = [0] * 26
+    last[0], last[1], last[2] = 13, 1, 1
+    far = [0] * 26
+    far[6] = 15
+    job_id = start(client, checkers={"on_roll": last, "opponent": far}, dice=[2, 1],
+                   trials=36, truncate=2, plays=["2/off 1/off", "2/1 1/off"])
+    ranked = wait_for(client, job_id)["plays"]
+    assert ranked[0]["play"] == "2/off 1/off" and ranked[0]["se"] == 0
+    assert ranked[0]["equity"] > ranked[1]["equity"]
+
+
 def test_progress_rises_piece_by_piece(
     client: TestClient, gated: threading.Semaphore
 ) -> None:
@@ -223,6 +255,13 @@ SIDE[6] = 15
         ({"position": START, "match": {"length": 5, "score": [5, 0]}}, "5-point match"),
         ({"position": START, "cube": {"value": 3}}, "power of two"),
         ({"position": START, "seed": 1}, "seed"),
+        ({**OPENING_64, "plays": ["8/2 6/2"]}, "plays"),
+        ({**OPENING_64, "plays": ["8/2 6/2"] * 7}, "plays"),
+        ({**OPENING_64, "dice": None, "plays": PLAYS_64}, "give the dice"),
+        ({**OPENING_64, "plays": ["8/2 6/2", "6/2 8/2"]}, "another play's moves again"),
+        ({**OPENING_64, "plays": ["8/2 6/2", "24/1"]}, "Play 2"),
+        ({**OPENING_64, "plays": ["8/2 6/2", 7]}, "plays"),
+        ({**OPENING_64, "trials": 720, "plays": PLAYS_64}, "in all"),
         ("[1, 2]", "not a JSON object"),
         ("{not json", "not valid JSON"),
     ],

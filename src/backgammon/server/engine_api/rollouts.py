@@ -31,12 +31,18 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, HTTPException, Path, Request, status
 from pydantic import BaseModel, Field, StrictInt
 
+from ...analysis.rollout import ranked_plays
 from ...bot import Bot, Level, RolloutRun
 from ...cube import CubeContext
+from ...dice import Dice
+from ...errors import IllegalPlayError
+from ...moves import Play
+from ...notation import parse_play
 from ...position import Position
 from ..http.guards import BoundedPool, client_of, rate_limited
 from ..play import computer
-from .routes import Question, _read
+from ..play.schemas import Ascii
+from .routes import Die, Question, _read
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +56,8 @@ MOST_TRIALS = {0: 1296, 1: 324, 2: 36}
 #: second (a 2-ply trial cannot be split), so hints are not kept waiting long and a cancel
 #: is soon felt.
 PIECE = {0: 12, 1: 3, 2: 1}
+#: The most plays one job rolls out.
+MOST_ROLLED_PLAYS = 6
 #: The most turns a truncated trial plays.
 MOST_TRUNCATE = 100
 #: The bot whose networks and move filters play the trials.
@@ -57,7 +65,8 @@ LEVEL = Level.STRONGEST
 
 
 class RolloutQuestion(Question):
-    """A position to roll out, the cube and score it is judged at, and how."""
+    """A position to roll out, the cube and score it is judged at, and how; or with ``plays``,
+    those plays of the roll rolled out, each from the position it leaves."""
 
     plies: StrictInt = Field(
         0, ge=0, le=2, description="the depth of both sides' plays in the trials"
@@ -71,12 +80,31 @@ class RolloutQuestion(Question):
         0, ge=0, le=MOST_TRUNCATE,
         description="turns each trial plays before the 0-ply value stands in (0: to the end)",
     )
+    dice: tuple[Die, Die] | None = Field(
+        None, description="the roll the ``plays`` are of; needed with them unless the ID "
+        "holds dice", examples=[[6, 4]],
+    )
+    plays: list[Annotated[Ascii, Field(max_length=200)]] | None = Field(
+        None, min_length=2, max_length=MOST_ROLLED_PLAYS,
+        description=f"2 to {MOST_ROLLED_PLAYS} plays of the roll, in notation (``8/2 6/2``), "
+        "to roll out instead of the position: each from the position it leaves, all with the "
+        "same dice, ``trials`` each; the answer ranks them by their mover's equity",
+    )
 
 
 class Started(BaseModel):
     """A job started."""
 
     id: str
+
+
+class RolledPlay(BaseModel):
+    """A play rolled out: its mover's equity (cubeless, at the score in a match) and its
+    standard error (0 for a play that ends the game: its value is exact)."""
+
+    play: str
+    equity: float
+    se: float
 
 
 class JobView(BaseModel):
@@ -90,31 +118,76 @@ class JobView(BaseModel):
     done: int = Field(description="trials run")
     trials: int = Field(description="trials asked")
     result: dict[str, Any] | None = Field(
-        description="the result of the trials run (None before two): "
+        description="the result of the trials run (None before two; None for plays): "
         "``backgammon rollout --json``'s fields"
+    )
+    plays: list[RolledPlay] | None = Field(
+        None, description="with ``plays``: the plays ranked, the best first, once each has "
+        "two trials (None before, and for a position)"
     )
 
 
 @dataclass
 class Job:
-    """A rollout under way or ended, and whose it is."""
+    """A rollout under way or ended, and whose it is: of a position (one run), or of plays
+    (a run for each play that does not end the game, their trials taken in turn)."""
 
     id: str
     client: str
-    run: RolloutRun
+    runs: list[RolloutRun]
+    #: For a rollout of plays: the position played from, its cube, and each play with its
+    #: run (None where the play ends the game).
+    plays: PlaysRolled | None = None
     status: str = "running"
     ended: float | None = None
     result: dict[str, Any] | None = None
     task: asyncio.Task[None] | None = field(default=None, repr=False)
 
+    @property
+    def finished(self) -> bool:
+        """Whether every trial of every run has been run."""
+        return all(run.finished for run in self.runs)
+
+    def step(self, count: int) -> None:
+        """Run the next ``count`` trials of each unfinished run."""
+        for run in self.runs:
+            run.step(count)
+        self.result = None if self.plays is not None else _result(self.runs[0])
+
     def view(self) -> dict[str, Any]:
         """The job as :class:`JobView` shows it."""
-        run = self.run
+        first = self.runs[0] if self.runs else None
         return {
-            "id": self.id, "status": self.status, "position_id": run.position.id(),
-            "plies": run.plies, "truncate": run.truncate, "done": run.done,
-            "trials": run.trials, "result": self.result,
+            "id": self.id, "status": self.status,
+            "position_id": (self.plays.position if self.plays else self.runs[0].position).id(),
+            "plies": first.plies if first else 0, "truncate": first.truncate if first else 0,
+            "done": sum(run.done for run in self.runs),
+            "trials": sum(run.trials for run in self.runs), "result": self.result,
+            "plays": None if self.plays is None else self.plays.ranked(),
         }
+
+
+@dataclass(frozen=True)
+class PlaysRolled:
+    """The plays of a job: the position they are played from, its cube, and each play
+    (written as asked) with its run, None for a play that ends the game."""
+
+    position: Position
+    cube: CubeContext
+    plays: tuple[tuple[str, Play, RolloutRun | None], ...]
+
+    def ranked(self) -> list[dict[str, Any]] | None:
+        """The plays ranked by their rollouts so far; None until every run has a result."""
+        results = [None if run is None else run.result() for _, _, run in self.plays]
+        if any(run is not None and result is None
+               for (_, _, run), result in zip(self.plays, results, strict=True)):
+            return None
+        ranked = ranked_plays(self.cube, [
+            (text, play, result)
+            for (text, play, _), result in zip(self.plays, results, strict=True)
+        ])
+        return [{"play": each.text, "equity": each.equity, "se": each.se or 0.0}
+                for each in ranked]
 
 
 class Rollouts:
@@ -142,10 +215,12 @@ class Rollouts:
                 headers={"Retry-After": "60"},
             )
 
-    def start(self, client: str, run: RolloutRun) -> Job:
-        """Start ``run`` for ``client``; 429 or 503 with a sentence beyond the limits."""
+    def start(self, client: str, runs: list[RolloutRun], plays: PlaysRolled | None = None
+              ) -> Job:
+        """Start ``runs`` (of ``plays``, where given) for ``client``; 429 or 503 with a
+        sentence beyond the limits."""
         self.admit(client)
-        job = Job(secrets.token_urlsafe(12), client, run)
+        job = Job(secrets.token_urlsafe(12), client, runs, plays)
         self._jobs[job.id] = job
         job.task = asyncio.create_task(self._work(job))
         return job
@@ -168,17 +243,18 @@ class Rollouts:
                 job.task.cancel()
 
     async def _work(self, job: Job) -> None:
-        run, piece = job.run, PIECE[job.run.plies]
+        # A piece of a job of plays runs a few trials of each play, so that the plays'
+        # figures stay side by side as they come.
+        piece = max(1, PIECE[job.runs[0].plies] // len(job.runs)) if job.runs else 0
         try:
-            while job.status == "running" and not run.finished:
+            while job.status == "running" and not job.finished:
                 try:
                     # The trials read the networks only: they need not take the bot's lock.
-                    await self.pool.run(run.step, piece)
+                    await self.pool.run(job.step, piece)
                 except HTTPException:
                     # The pool is full of hints: they go first, and the job tries again.
                     await asyncio.sleep(0.5)
                     continue
-                job.result = _result(run)
             if job.status == "running":
                 self._end(job, "done")
         except Exception:
@@ -222,35 +298,73 @@ _RESPONSES: dict[int | str, dict[str, Any]] = {
     responses=_RESPONSES,
 )
 async def start(question: RolloutQuestion, request: Request) -> dict[str, Any]:
-    """Start rolling out the position (any dice in the ID are not read); the job's id."""
-    position, cube, _ = _read(question)
+    """Start rolling out the position (any dice in the ID are not read), or with ``plays``,
+    those plays of the roll; the job's id."""
+    position, cube, held = _read(question)
+    plays = None if question.plays is None else _plays(position, cube, held, question)
     most = MOST_TRIALS[question.plies]
-    if question.trials > most:
+    rolled = 1 if plays is None else len(plays)
+    if question.trials * rolled > most:
         raise HTTPException(
             422,
-            f"A rollout at {question.plies} plies plays at most {most} trials; ask for fewer "
-            "trials or fewer plies.",
+            f"A rollout at {question.plies} plies plays at most {most} trials in all (each "
+            "play's count); ask for fewer trials, plays or plies.",
         )
     jobs, client = _rollouts(request), client_of(request)
-    jobs.admit(client)  # before waiting for a thread to prepare the run
-    job = jobs.start(client, await _prepare(request, position, cube, question))
-    return {"id": job.id}
+    jobs.admit(client)  # before waiting for a thread to prepare the runs
+    if plays is None:
+        [run] = await _prepare(request, [(position, cube)], question)
+        return {"id": jobs.start(client, [run]).id}
+    live = [(text, play) for text, play in plays if not play.result.is_game_over()]
+    runs = await _prepare(request, [(play.result, cube.flip()) for _, play in live], question)
+    by_text = dict(zip((text for text, _ in live), runs, strict=True))
+    rolled_plays = PlaysRolled(position, cube, tuple(
+        (text, play, by_text.get(text)) for text, play in plays))
+    return {"id": jobs.start(client, runs, rolled_plays).id}
+
+
+def _plays(
+    position: Position, cube: CubeContext, held: Dice | None, question: RolloutQuestion
+) -> list[tuple[str, Play]]:
+    """The question's plays, each as it is written and the legal play it is (422 where one
+    is no legal play of the roll, or two are the same play)."""
+    dice = question.dice or held
+    if dice is None:
+        raise HTTPException(422, "Plays are of a roll: give the dice, or an ID that holds them.")
+    if question.dice is not None and held is not None and set(held) != set(question.dice):
+        raise HTTPException(
+            422, f"The ID holds the dice {held[0]}-{held[1]}, other than those given; give "
+            "the dice once.",
+        )
+    plays: list[tuple[str, Play]] = []
+    for text in question.plays or ():
+        try:
+            play = parse_play(position, text, dice)
+        except IllegalPlayError as exc:
+            raise HTTPException(422, f"Play {len(plays) + 1}: {exc.args[0]}") from None
+        if any(play == other for _, other in plays):
+            raise HTTPException(422, f"Play {len(plays) + 1} is another play's moves again.")
+        plays.append((str(play), play))
+    return plays
 
 
 async def _prepare(
-    request: Request, position: Position, cube: CubeContext, question: RolloutQuestion
-) -> RolloutRun:
-    """The run of the question with the networks and move filters of the pool's bot."""
+    request: Request, positions: list[tuple[Position, CubeContext]], question: RolloutQuestion
+) -> list[RolloutRun]:
+    """A run of each position with its cube, as the question asks, with the networks and
+    move filters of the pool's bot; one seed for them all, so that they share their dice."""
+    seed = secrets.randbits(62)
 
-    def make(bot: Bot) -> RolloutRun:
-        return RolloutRun(
-            position, cube, question.trials, question.plies, question.truncate,
-            kernel=bot.rollout_kernel(), filters=bot.filters,
-        )
+    def make(bot: Bot) -> list[RolloutRun]:
+        return [
+            RolloutRun(position, cube, question.trials, question.plies, question.truncate,
+                       seed=seed, kernel=bot.rollout_kernel(), filters=bot.filters)
+            for position, cube in positions
+        ]
 
     pool: BoundedPool = request.app.state.hint_pool
-    run: RolloutRun = await pool.run(computer.consult, LEVEL, make)
-    return run
+    runs: list[RolloutRun] = await pool.run(computer.consult, LEVEL, make)
+    return runs
 
 
 @router.get(
