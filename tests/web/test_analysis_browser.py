@@ -158,6 +158,39 @@ def test_the_analysis_of_a_game_graph_and_a_click_on_it(
     assert fetch_state(server, match_id)["match_over"]
 
 
+def test_a_decisions_plays_are_rolled_out_in_the_view(server: str, page: Any) -> None:
+    match_id = a_finished_game(server)
+    report = report_of(server, f"/api/matches/{match_id}/analysis")
+    index, decision = next(
+        (i, d) for i, d in enumerate(report["decisions"])
+        if d["kind"] == "checker" and len(d["alternatives"]) >= 3)
+    page.goto(match_url(server, match_id))
+    page.click("#analyse-button")
+    page.wait_for_selector(".analysis-entry")
+    page.click(f'.analysis-entry[data-decision="{index}"]')
+    page.wait_for_selector(f'#analysis-decision[data-shown="{index}"]')
+    assert page.is_hidden("#analysis-choices th.analysis-rolled")
+    page.select_option("#analysis-rollout-trials", "36")
+    page.get_by_role("button", name="Roll out these plays").click()
+    page.wait_for_function(
+        "() => document.querySelector('#analysis-rollout-message').textContent"
+        ".startsWith('Rolled out')", timeout=120_000)
+    # The best three weighed and the one played, each with its rolled-out equity and error.
+    rolled = [a["text"] for a in decision["alternatives"][:3]]
+    if decision["played"] not in rolled:
+        rolled.append(decision["played"])
+    assert page.get_attribute("#analysis-choices", "data-rolled") == str(len(rolled))
+    assert page.is_visible("#analysis-choices th.analysis-rolled")
+    for text in rolled:
+        cell = page.locator(f'#analysis-choices tr[data-play="{text}"] td.analysis-rolled')
+        assert re.fullmatch(r"[+−-]?\d\.\d{3} ± \d\.\d{3}", cell.inner_text()), (
+            cell.inner_text())
+    total = 36 * len(rolled)
+    assert f"{total} of {total} trials" == page.inner_text("#analysis-rollout-progress-label")
+    assert page.is_hidden("#analysis-rollout-running")
+    assert page.is_enabled("#analysis-rollout-start")
+
+
 def test_an_uploaded_mat_file_is_analysed_in_the_page(
     server: str, page: Any
 ) -> None:

@@ -8,6 +8,7 @@
 import { ApiError, analysisOf, boardOf, refusal, uploadMat } from "./api.js";
 import { renderBoard } from "./board.js";
 import { formatNumber, isolate, t } from "./i18n.js";
+import { followRollout } from "./rollouts.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 // The graph's drawing: its size and the margins around the plot.
@@ -18,6 +19,8 @@ const PAD = 14;
 const LEFT = 64;
 const BELOW = 44;
 const POLL_MS = 300;
+// The plays a decision's rollout takes: the best ones weighed, and the one played.
+const ROLLED_PLAYS = 3;
 
 const view = {
   source: null, // {match: id} or {upload: id}
@@ -26,6 +29,7 @@ const view = {
   colours: ["white", "black"],
   ticket: 0, // the latest opening: an answer for an earlier one is dropped
   onClose: null,
+  rollout: null, // the rollout of the decision shown's plays under way: {job, decision}
 };
 
 const $ = (selector) => document.querySelector(selector);
@@ -37,6 +41,11 @@ export function setUpAnalysis({ onClose }) {
     closeAnalysis();
     view.onClose();
   });
+  $("#analysis-plays-rollout").addEventListener("submit", (event) => {
+    event.preventDefault();
+    rollPlays();
+  });
+  $("#analysis-rollout-cancel").addEventListener("click", () => view.rollout?.job?.cancel());
   $("#mat-file").addEventListener("change", async (event) => {
     const file = event.target.files[0];
     event.target.value = "";
@@ -103,6 +112,7 @@ export async function openAnalysis(source, colours = ["white", "black"]) {
 export function closeAnalysis() {
   view.ticket += 1;
   view.source = null;
+  stopRollout();
   $("#analysis").hidden = true;
 }
 
@@ -323,7 +333,10 @@ async function select(index) {
     t("analysis.best", { best: choiceText(decision.best) }),
     t("analysis.loss", { loss: signed(-decision.equity_loss) }),
   ].join(" · ");
+  stopRollout();
   renderChoices(decision);
+  $("#analysis-plays-rollout").hidden = decision.kind !== "checker" || decision.alternatives.length < 2;
+  $("#analysis-rollout-message").textContent = "";
   // The decision's position, rolled out in the editor (before its roll: the dice are not read).
   const id = decision.match_id ? `${decision.position_id}:${decision.match_id}` : decision.position_id;
   $("#analysis-rollout").href = `/editor?${new URLSearchParams({ id, rollout: "1" })}`;
@@ -345,13 +358,103 @@ function renderChoices(decision) {
   body.replaceChildren();
   const best = decision.alternatives.length ? decision.alternatives[0].equity : 0;
   for (const choice of decision.alternatives) {
-    const row = node("tr", {}, body);
+    const row = node("tr", { "data-play": choice.text }, body);
     if (choice.text === decision.played) row.classList.add("is-played");
     node("td", {}, row, choiceText(choice.text));
     node("td", { class: "number" }, row, signed(choice.equity));
     node("td", { class: "number" }, row, signed(choice.equity - best));
+    node("td", { class: "number analysis-rolled", hidden: "" }, row);
   }
   $("#analysis-choices").hidden = !decision.alternatives.length;
+  showRolled(null);
+}
+
+// The decision's plays rolled out by the server: the best weighed and the one played, each
+// from the position it leaves, with the same dice; their rolled-out equities (95% intervals)
+// fill a column of the choices as they come.
+
+async function rollPlays() {
+  const decision = view.report.decisions[view.selected];
+  if (view.rollout || !decision) return;
+  const texts = decision.alternatives.slice(0, ROLLED_PLAYS).map((choice) => choice.text);
+  if (!texts.includes(decision.played)) texts.push(decision.played);
+  const id = decision.match_id ? `${decision.position_id}:${decision.match_id}` : decision.position_id;
+  const question = {
+    position: id, dice: decision.dice, plays: texts,
+    trials: Number($("#analysis-rollout-trials").value),
+  };
+  const rollout = { job: null, decision };
+  view.rollout = rollout;
+  $("#analysis-rollout-message").textContent = "";
+  $("#analysis-rollout-start").disabled = true;
+  $("#analysis-rollout-running").hidden = false;
+  rolloutProgress({ done: 0, trials: question.trials * texts.length });
+  const shown = (job) => view.rollout === rollout && view.report.decisions[view.selected] === decision && job;
+  try {
+    rollout.job = await followRollout(question, {
+      update(job) {
+        if (!shown(job)) return;
+        rolloutProgress(job);
+        if (job.plays) showRolled(job.plays);
+      },
+      end(job, error) {
+        if (view.rollout !== rollout) return;
+        view.rollout = null;
+        endRollout();
+        if (error) $("#analysis-rollout-message").textContent = t(refusal(error, "rollout.failed"));
+        else if (job.status === "cancelled") {
+          $("#analysis-rollout-message").textContent = t("rollout.cancelled", {
+            done: formatNumber(job.done), trials: formatNumber(job.trials),
+          });
+        } else if (job.status === "failed") $("#analysis-rollout-message").textContent = t("rollout.failed");
+        else $("#analysis-rollout-message").textContent = t("analysis.rolloutDone", { trials: formatNumber(job.trials) });
+      },
+    });
+  } catch (error) {
+    view.rollout = null;
+    endRollout();
+    $("#analysis-rollout-message").textContent = t(refusal(error, "rollout.failed"));
+  }
+}
+
+/** Stop following the rollout under way (another decision shown, the view closed). */
+function stopRollout() {
+  const rollout = view.rollout;
+  view.rollout = null;
+  endRollout();
+  rollout?.job?.cancel();
+}
+
+function endRollout() {
+  $("#analysis-rollout-start").disabled = false;
+  $("#analysis-rollout-running").hidden = true;
+}
+
+function rolloutProgress(job) {
+  const bar = $("#analysis-rollout-progress");
+  bar.max = job.trials;
+  bar.value = job.done;
+  $("#analysis-rollout-progress-label").textContent = t("rollout.progress", {
+    done: formatNumber(job.done), trials: formatNumber(job.trials),
+  });
+}
+
+/** The rolled-out equities in the choices' last column (hidden while there are none). */
+function showRolled(plays) {
+  for (const cell of document.querySelectorAll("#analysis-choices .analysis-rolled")) {
+    cell.hidden = !plays;
+    if (cell.tagName.toLowerCase() === "td") cell.textContent = "";
+  }
+  if (!plays) return;
+  for (const play of plays) {
+    const row = [...document.querySelectorAll("#analysis-choices tbody tr")]
+      .find((each) => each.dataset.play === play.play);
+    if (!row) continue;
+    row.querySelector(".analysis-rolled").textContent = t("rollout.withSe", {
+      value: signed(play.equity), se: signed(Math.abs(play.se)).replace(/^[+]/, ""),
+    });
+  }
+  $("#analysis-choices").dataset.rolled = String(plays.length);
 }
 
 function drawBoard(shown) {

@@ -165,6 +165,21 @@ export function analysisOf(source) {
     : request("GET", `/api/analyses/${encodeURIComponent(source.upload)}`);
 }
 
+/** Start a rollout (POST /api/rollouts): {id}. */
+export function startRollout(question) {
+  return request("POST", "/api/rollouts", question);
+}
+
+/** A rollout's state: its progress and its result so far. */
+export function getRollout(id) {
+  return request("GET", `/api/rollouts/${encodeURIComponent(id)}`);
+}
+
+/** Stop a rollout before its next piece: its state. */
+export function cancelRollout(id) {
+  return request("DELETE", `/api/rollouts/${encodeURIComponent(id)}`);
+}
+
 /** Start the analysis of a .mat file's text: {id, status, done, total}. */
 export function uploadMat(text) {
   return request("POST", "/api/analyses", { text });
