@@ -1,5 +1,6 @@
-"""The help pages: the rules, the questions players ask, strategy, the variants and the cube, in
-each language of the game, as plain server-rendered HTML (no script needed).
+"""The help pages: the rules, the questions players ask, strategy, the variants, the cube and
+the other games' rules, in each language of the game, as plain server-rendered HTML (no
+script needed).
 
 The content lives in ``backgammon/web/help``: for each language a folder of HTML fragments, one
 a topic (``index.html`` the contents page), each starting with its one ``<h1>``, and a
