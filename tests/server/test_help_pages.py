@@ -18,8 +18,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from backgammon.formats.svg import BoardLabels
 from backgammon.server import Settings, create_app
-from backgammon.server.pages.help import HELP, TOPICS, render
+from backgammon.server.pages.help import HELP, TOPICS, HelpContentError, boards, render
 from backgammon.server.pages.languages import LANGUAGES
 from backgammon.server.settings import sqlite_url
 
@@ -252,10 +253,10 @@ def test_each_game_is_drawn_on_its_own_board(client: TestClient, lang: str) -> N
     status, text = fetch(client, address(lang, "games"))
     assert status == 200
     by_section = sections(text)
-    for game, boards in GAME_BOARDS.items():
+    for game, drawn in GAME_BOARDS.items():
         svgs = re.findall(r"<svg\b.*?</svg>", by_section[game], flags=re.S)
-        assert len(svgs) == len(boards), game
-        for svg, shown in zip(svgs, boards, strict=True):
+        assert len(svgs) == len(drawn), game
+        for svg, shown in zip(svgs, drawn, strict=True):
             stacks = {(g.get("data-side"), g.get("data-place"), g.get("data-count"),
                        g.get("data-pinned"))
                       for g in ET.fromstring(svg).iter(f"{SVG}g") if g.get("class") == "stack"}
@@ -279,6 +280,20 @@ def test_the_games_page_names_its_sources_and_offers_no_play(
                    for href in Page(text[text.index("<main"):text.index("</main>")]).hrefs())
     for topic in ("index", "variants"):
         assert "games" in Page(fetch(client, address(lang, topic))[1]).hrefs(), topic
+
+
+@pytest.mark.parametrize(
+    "placeholder",
+    ['<board game="chess" caption="x">',
+     '<board game="plakoto" mine="24:14 5:1" theirs="24:14 20:1" caption="shared, no pin">',
+     '<board game="fevga" mine="24:15 12:1" theirs="24:15" caption="sixteen">',
+     '<board game="fevga" mine="24:x" caption="not a count">'],
+)
+def test_a_games_board_the_rules_forbid_is_refused(placeholder: str) -> None:
+    """A help board of a game is checked by that game's rules: a page cannot show a position
+    the game cannot reach (two sides on one point without a pin, sixteen checkers)."""
+    with pytest.raises(HelpContentError, match="cannot be drawn"):
+        boards(placeholder, BoardLabels())
 
 
 #: Words an English sentence can hardly do without, and no translation uses.

@@ -10,7 +10,9 @@ description). A fragment draws a board with a placeholder,
 checkers="3">``, which the page replaces by :func:`~backgammon.formats.svg.board_svg`'s image
 in a ``<figure>``. The other games' boards (the ``games`` topic) name the game instead of an
 ID: ``<board game="plakoto" mine="24:12 5:3" theirs="24:14 20:1" theirs-pinned="20">`` (each
-side's own point numbers, 25 the bar; without ``mine`` and ``theirs``, the game's start).
+side's ``point:count`` on its own numbering, 25 the bar; ``mine-pinned`` and ``theirs-pinned``
+the points where that side's checker lies pinned, ``waiting="15 15"`` each side's checkers not
+yet entered; without ``mine`` and ``theirs``, the game's start), checked by the game's rules.
 ``glossary/<lang>.json`` holds each language's words for the game's terms.
 """
 
