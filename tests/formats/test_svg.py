@@ -9,6 +9,7 @@ import pytest
 
 from backgammon.cube import CubeOwner
 from backgammon.formats.svg import BoardLabels, board_svg, describe
+from backgammon.games import Board, rules_for
 from backgammon.position import BAR, OFF, Position
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -140,3 +141,49 @@ def test_labels_in_another_language_and_its_digits() -> None:
     svg = board_svg(Position.initial(), labels=persian)
     assert "۵ مهره در خانهٔ ۶، ۳ مهره در خانهٔ ۸" in describe(Position.initial(), labels=persian)
     assert sorted(text for _, _, text in point_numbers(svg))[0] == "۱"
+
+
+# The other games' boards (backgammon.games.Board)
+
+
+def test_fevga_and_nardy_start_at_diagonally_opposite_corners() -> None:
+    """Both sides travel the same way: the opponent's start, their 24-point, is drawn on the
+    player on roll's 12-point, and the words say so."""
+    for name in ("fevga", "long-nardy"):
+        rules = rules_for(name)
+        svg = board_svg(rules.initial(), travel=rules.travel)
+        assert stacks(svg) == {("on-roll", "24"): 15, ("opponent", "12"): 15}
+        assert "Black: 15 on point 12." in describe(rules.initial(), travel=rules.travel)
+
+
+def test_a_pinned_checker_lies_under_the_pinners_stack() -> None:
+    board = Board.from_points({24: 12, 5: 3}, {24: 14, 20: 1}, theirs_pinned=[20])
+    root = ET.fromstring(board_svg(board))
+    on_five = [g for g in root.iter(f"{SVG}g") if g.get("data-place") == "5"]
+    # The pinned checker first (drawn underneath), at the foot of the point; the pinner's
+    # three checkers above it.
+    assert [(g.get("data-side"), g.get("data-count"), g.get("data-pinned")) for g in on_five] \
+        == [("opponent", "1", "true"), ("on-roll", "3", None)]
+    pinned_y = float(next(on_five[0].iter(f"{SVG}circle")).get("cy", "0"))
+    pinner_ys = [float(c.get("cy", "0")) for c in on_five[1].iter(f"{SVG}circle")]
+    assert all(y < pinned_y for y in pinner_ys)  # the bottom row: the foot is lowest
+    assert "1 pinned on point 5" in describe(board)
+    mine_pinned = Board.from_points({24: 14, 20: 1}, {24: 14, 5: 1}, mine_pinned=[20])
+    assert "White: 1 pinned on point 20" in describe(mine_pinned)
+
+
+def test_acey_deucey_checkers_wait_on_the_bar_to_enter() -> None:
+    rules = rules_for("acey-deucey")
+    assert stacks(board_svg(rules.initial())) == {("on-roll", "bar"): 15,
+                                                  ("opponent", "bar"): 15}
+    words = describe(rules.initial())
+    assert "White: 15 waiting to enter." in words and "on the bar" not in words
+    hit = Board.from_points({25: 1, 19: 2}, {}, mine_waiting=0, theirs_waiting=15)
+    assert "White: 1 on the bar, 2 on point 19, 12 borne off." in describe(hit)
+    both = Board.from_points({25: 1}, {24: 1}, mine_waiting=1, theirs_waiting=14)
+    assert "White: 1 on the bar, 1 waiting to enter, 13 borne off." in describe(both)
+
+
+def test_a_backgammon_board_draws_as_its_position() -> None:
+    position = Position.initial()
+    assert board_svg(Board.from_position(position)) == board_svg(position)

@@ -18,8 +18,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from backgammon.formats.svg import BoardLabels
 from backgammon.server import Settings, create_app
-from backgammon.server.pages.help import HELP, LANGUAGES, TOPICS
+from backgammon.server.pages.help import HELP, TOPICS, HelpContentError, boards, render
+from backgammon.server.pages.languages import LANGUAGES
 from backgammon.server.settings import sqlite_url
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -78,7 +80,7 @@ class Page(HTMLParser):
         return " ".join(self.main_text)
 
     def hrefs(self) -> set[str]:
-        return {link["href"] for link in self.links if link.get("href")}
+        return {href for link in self.links if (href := link.get("href"))}
 
 
 def fetch(client: TestClient, path: str) -> tuple[int, str]:
@@ -125,9 +127,17 @@ def test_each_language_says_every_topic_with_the_same_sections_and_boards(lang: 
         assert re.findall(r'<h[23] id="([^"]+)"', ours) == re.findall(
             r'<h[23] id="([^"]+)"', english
         ), topic
-        board = r'<board id="([^"]+)"[^>]*?(?: dice="([^"]*)")?[^>]*>'
-        assert re.findall(board, ours) == re.findall(board, english), topic
+        assert placeholders(ours) == placeholders(english), topic
         assert len(re.findall(r'caption="[^"]+"', ours)) == english.count("<board"), topic
+
+
+def placeholders(fragment: str) -> list[dict[str, str]]:
+    """Each board placeholder's attributes but its caption: the position it draws."""
+    return [
+        {name: value for name, value in re.findall(r'([\w-]+)="([^"]*)"', found)
+         if name != "caption"}
+        for found in re.findall(r"<board\b([^>]*)>", fragment)
+    ]
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -210,6 +220,141 @@ def test_the_questions_say_how_to_play_online_in_the_pages_words(
     assert [word for word in words if word.casefold() not in said] == []
     assert "rules#leaving" in section.hrefs()
     assert "faq#online" in Page(fetch(client, address(lang, "index"))[1]).hrefs()
+
+
+# The other games' rules (/help/<lang>/games)
+
+SVG = "{http://www.w3.org/2000/svg}"
+#: A game's section, and what its boards must show: (side, place, count, pinned) stacks.
+GAME_BOARDS: dict[str, list[set[tuple[str, str, str, str | None]]]] = {
+    "tavla": [{("on-roll", "24", "2", None), ("opponent", "1", "2", None)}],
+    "plakoto": [{("on-roll", "24", "15", None), ("opponent", "1", "15", None)},
+                {("opponent", "5", "1", "true"), ("on-roll", "5", "3", None)},
+                {("on-roll", "24", "1", "true"), ("opponent", "24", "2", None)}],
+    "fevga": [{("on-roll", "24", "15", None), ("opponent", "12", "15", None)}],
+    "nardy": [{("on-roll", "24", "15", None), ("opponent", "12", "15", None)}],
+    "acey-deucey": [{("on-roll", "bar", "15", None), ("opponent", "bar", "15", None)}],
+}
+
+
+def sections(text: str) -> dict[str, str]:
+    """The page's main part cut at each h2 and h3, by the heading's id."""
+    main = text[text.index("<main"):text.index("</main>")]
+    cuts = list(re.finditer(r'<h[23] id="([^"]+)"', main))
+    return {cut.group(1): main[cut.start():following.start() if following else len(main)]
+            for cut, following in itertools.zip_longest(cuts, cuts[1:])}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_game_is_drawn_on_its_own_board(client: TestClient, lang: str) -> None:
+    """Tavla from backgammon's start; Plakoto's pinned checkers at the foot of their point
+    (its mother too); Fevga's and Nardy's opponent on the player's 12-point, both sides
+    travelling the same way; Acey-deucey's fifteen waiting off the board."""
+    status, text = fetch(client, address(lang, "games"))
+    assert status == 200
+    by_section = sections(text)
+    for game, drawn in GAME_BOARDS.items():
+        svgs = re.findall(r"<svg\b.*?</svg>", by_section[game], flags=re.S)
+        assert len(svgs) == len(drawn), game
+        for svg, shown in zip(svgs, drawn, strict=True):
+            stacks = {(g.get("data-side"), g.get("data-place"), g.get("data-count"),
+                       g.get("data-pinned"))
+                      for g in ET.fromstring(svg).iter(f"{SVG}g") if g.get("class") == "stack"}
+            assert shown <= stacks, game
+    # The Tavli section names its three games and links to each.
+    assert {"#portes", "#plakoto", "#fevga"} <= Page(text).hrefs()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_games_page_names_its_sources_and_offers_no_play(
+    client: TestClient, lang: str
+) -> None:
+    """The sources by name and address, each a public page; no link into the game's play
+    (the games are not yet played), and the contents and the variants link to the page."""
+    _, text = fetch(client, address(lang, "games"))
+    hrefs = Page(sections(text)["sources"]).hrefs()
+    assert len(hrefs) >= 8 and all(href.startswith("https://") for href in hrefs)
+    for href in hrefs:  # the address is said in the link's text
+        assert f">{href.removeprefix('https://').removeprefix('www.')}</a>" in text
+    assert not any(href == "/" or href.startswith(("/?", "/play", "/api"))
+                   for href in Page(text[text.index("<main"):text.index("</main>")]).hrefs())
+    for topic in ("index", "variants"):
+        assert "games" in Page(fetch(client, address(lang, topic))[1]).hrefs(), topic
+
+
+@pytest.mark.parametrize(
+    "placeholder",
+    ['<board game="chess" caption="x">',
+     '<board game="plakoto" mine="24:14 5:1" theirs="24:14 20:1" caption="shared, no pin">',
+     '<board game="fevga" mine="24:15 12:1" theirs="24:15" caption="sixteen">',
+     '<board game="fevga" mine="24:x" caption="not a count">'],
+)
+def test_a_games_board_the_rules_forbid_is_refused(placeholder: str) -> None:
+    """A help board of a game is checked by that game's rules: a page cannot show a position
+    the game cannot reach (two sides on one point without a pin, sixteen checkers)."""
+    with pytest.raises(HelpContentError, match="cannot be drawn"):
+        boards(placeholder, BoardLabels())
+
+
+#: Words an English sentence can hardly do without, and no translation uses.
+ENGLISH_WORDS = re.compile(
+    r"\b(the|and|of|with|when|which|checkers?|points?|players?|board|moves?|game)\b", re.I
+)
+
+
+class Translated(HTMLParser):
+    """A translated page's main text, less what is marked as written in another language
+    (``lang`` attributes: a source's English title) and the links' addresses."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text: list[str] = []
+        self._main = False
+        self._foreign: list[str] = []
+        self.feed(text)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        named = dict(attrs)
+        if tag == "main":
+            self._main = True
+        elif self._main and (self._foreign or named.get("lang") or (
+                tag == "a" and (named.get("href") or "").startswith("https://"))):
+            self._foreign.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "main":
+            self._main = False
+        elif self._foreign and self._foreign[-1] == tag:
+            self._foreign.pop()
+
+    def handle_data(self, data: str) -> None:
+        if self._main and not self._foreign:
+            self.text.append(data)
+
+
+@pytest.mark.parametrize(
+    ("lang", "topic"), [(lang, topic) for lang, topic in PAGES if lang != "en"]
+)
+def test_no_english_is_left_in_a_translated_page(
+    client: TestClient, lang: str, topic: str
+) -> None:
+    """A translated page says nothing in English but what it marks as such (a source's
+    title) and the addresses it links to; its boards are described in its language."""
+    _, text = fetch(client, address(lang, topic))
+    said = " ".join(Translated(text).text)
+    assert ENGLISH_WORDS.findall(said) == []
+    labels = " ".join(re.findall(r'aria-label="([^"]*)"', text))
+    assert ENGLISH_WORDS.findall(labels) == []
+    assert not re.search(r"\b(pinned|waiting|borne)\b", labels)
+
+
+def test_the_english_words_are_found_where_they_are() -> None:
+    """The check above finds English where there is some (the English page itself), and
+    skips a title marked as English."""
+    english = render("en", "games")
+    assert len(ENGLISH_WORDS.findall(" ".join(Translated(english).text))) > 100
+    marked = '<main><p>Hướng dẫn <cite lang="en">Rules of the Game</cite></p></main>'
+    assert ENGLISH_WORDS.findall(" ".join(Translated(marked).text)) == []
 
 
 # The glossaries

@@ -1,5 +1,6 @@
 """The help in a real browser: the game page's link opens the help in the page's language, and
-the help pages read in their language and direction without any script.
+the help pages (the rules, and the other games' rules) read in their language and direction
+without any script.
 
 The server and the browser are tests/web/test_browser.py's fixtures (Debian's chromium; skipped
 without it).
@@ -7,6 +8,7 @@ without it).
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -40,17 +42,18 @@ def test_the_help_reads_without_scripts_in_each_language(server: str, browser: A
         java_script_enabled=False, viewport={"width": 900, "height": 900}
     )
     opened = context.new_page()
-    for lang in LANGUAGES:
-        opened.goto(f"{server}/help/{lang}/rules")
+    for lang, topic in itertools.product(LANGUAGES, ("rules", "games")):
+        opened.goto(f"{server}/help/{lang}/{topic}")
         assert opened.get_attribute("html", "lang") == lang
         # The stylesheet applies, the boards are drawn and fit the page.
         width = "getComputedStyle(document.querySelector('main')).maxWidth"
         assert opened.evaluate(width) != "none"
         boards = opened.locator("figure.board svg")
         assert boards.count() >= 5
-        box = boards.first.bounding_box()
-        assert box is not None and 0 < box["width"] <= 900
-        if lang in TITLES:
+        for index in (0, boards.count() - 1):
+            box = boards.nth(index).bounding_box()
+            assert box is not None and 0 < box["width"] <= 900
+        if lang in TITLES and topic == "rules":
             assert opened.inner_text("h1") == TITLES[lang]
     # Right to left: the Persian navigation starts on the right; the board is not mirrored.
     opened.goto(f"{server}/help/fa/rules")

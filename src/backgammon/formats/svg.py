@@ -1,6 +1,12 @@
 """A backgammon board as a self-contained SVG image: the help pages' boards and the analysis
 reports'.
 
+Besides backgammon's :class:`~backgammon.Position`, it draws the board of any game played on
+a backgammon board (:class:`backgammon.games.Board`): both sides travelling the same way
+(Fevga, Long Nardy: give ``travel=Travel.SAME``), a lone checker pinned under the
+opponent's (Plakoto: drawn at the foot of the point, the pinner's stack on top of it), and
+checkers still waiting to enter (Acey-deucey: counted on the bar, described as waiting).
+
 The board is drawn from the side of the player on roll: their checkers are the light ones,
 their home board is at the bottom (on the right unless ``home="left"``) and the points carry
 their numbering. The image is accessible by itself: ``role="img"``, a ``<title>`` and an
@@ -16,6 +22,19 @@ True
 >>> print(textwrap.fill(describe(Position.initial(), dice=(3, 1)), 90))
 Backgammon board. White to play, dice 3 and 1. White: 5 on point 6, 3 on point 8, 5 on
 point 13, 2 on point 24. Black: 2 on point 1, 5 on point 12, 3 on point 17, 5 on point 19.
+
+``travel`` says where the opponent's checkers stand on the player on roll's numbering: their
+24-point is the player on roll's 12 when both travel the same way.
+
+>>> from backgammon.games import Board, Travel
+>>> plakoto = Board.from_points({24: 14, 5: 1}, {24: 14, 20: 1}, theirs_pinned=[20])
+>>> describe(plakoto).split(". ")[2:]
+['White: 1 on point 5, 14 on point 24', 'Black: 14 on point 1, 1 pinned on point 5.']
+>>> fevga = Board.from_points({24: 15}, {24: 15})
+>>> describe(fevga, travel=Travel.SAME).split(". ")[2:]
+['White: 15 on point 24', 'Black: 15 on point 12.']
+>>> describe(Board.from_points({}, {}, mine_waiting=15, theirs_waiting=15)).split(". ")[2]
+'White: 15 waiting to enter'
 """
 
 from __future__ import annotations
@@ -25,6 +44,7 @@ from dataclasses import dataclass
 from html import escape
 
 from ..cube import CubeOwner
+from ..games.board import Board, Travel
 from ..position import BAR, OFF, Position
 
 #: The geometry, in user units: a checker's diameter, the frame, the bar and the tray.
@@ -60,6 +80,8 @@ class BoardLabels:
     bar: str = "{count} on the bar"
     off: str = "{count} borne off"
     nothing: str = "no checker on the board"
+    pinned: str = "{count} pinned on point {point}"
+    waiting: str = "{count} waiting to enter"
     cube_centre: str = "the cube at {value} in the middle"
     cube_owned: str = "the cube at {value}, {owner}'s"
     comma: str = ", "
@@ -80,15 +102,19 @@ ENGLISH = BoardLabels()
 
 
 def describe(
-    position: Position,
+    position: Position | Board,
     *,
     labels: BoardLabels = ENGLISH,
     dice: tuple[int, int] | None = None,
     cube: int | None = None,
     cube_owner: CubeOwner = CubeOwner.CENTRE,
+    travel: Travel = Travel.OPPOSITE,
 ) -> str:
     """The position in words, every checker on the player on roll's numbering: what a screen
     reader says of :func:`board_svg`'s image.
+
+    A game's :class:`~backgammon.games.Board` says its pinned checkers and those waiting to
+    enter too; ``travel`` places the opponent's checkers (module docstring).
 
     >>> p = Position.from_points({"bar": 1, 3: 2}, {20: 3}, checkers=3)
     >>> for sentence in describe(p, cube=2, cube_owner=CubeOwner.OPPONENT).split(". "):
@@ -109,32 +135,83 @@ def describe(
             owner = labels.player if cube_owner is CubeOwner.ON_ROLL else labels.opponent
             head.append(labels.cube_owned.format(value=n(cube), owner=owner))
     sentences = [labels.title, labels.comma.join(head)]
-    for name, side, mirrored in (
-        (labels.player, position.mine, False),
-        (labels.opponent, position.theirs, True),
-    ):
+    for name, side in zip((labels.player, labels.opponent), _sides(position, travel),
+                          strict=True):
         parts = []
-        if side[BAR]:
-            parts.append(labels.bar.format(count=n(side[BAR])))
+        if side.hit:
+            parts.append(labels.bar.format(count=n(side.hit)))
+        if side.waiting:
+            parts.append(labels.waiting.format(count=n(side.waiting)))
         for point in range(1, 25):
-            count = side[25 - point] if mirrored else side[point]
+            count = side.at(point)
             if count:
-                parts.append(labels.point.format(count=n(count), point=n(point)))
-        if side[OFF]:
-            parts.append(labels.off.format(count=n(side[OFF])))
+                said = labels.pinned if point in side.pinned else labels.point
+                parts.append(said.format(count=n(count), point=n(point)))
+        if side.off:
+            parts.append(labels.off.format(count=n(side.off)))
         on_board = labels.comma.join(parts) if parts else labels.nothing
         sentences.append(f"{name}{labels.colon}{on_board}")
     return " ".join(sentence + labels.stop for sentence in sentences)
 
 
+@dataclass(frozen=True)
+class _Side:
+    """One side's checkers as the drawing needs them: on the player on roll's numbering."""
+
+    counts: bytes | tuple[int, ...]
+    #: The player on roll's point number of each of this side's points (index 1..24).
+    numbering: tuple[int, ...]
+    #: The points (player on roll's numbering) where this side's checker lies pinned.
+    pinned: frozenset[int]
+    #: Checkers on the bar that have never entered (Acey-deucey).
+    waiting: int
+
+    def at(self, point: int) -> int:
+        """This side's checkers on the player on roll's ``point``."""
+        return self.counts[self.numbering[point]]
+
+    @property
+    def off(self) -> int:
+        return self.counts[OFF]
+
+    @property
+    def bar(self) -> int:
+        return self.counts[BAR]
+
+    @property
+    def hit(self) -> int:
+        """Checkers on the bar that were hit (the bar's, less those waiting to enter)."""
+        return self.counts[BAR] - self.waiting
+
+
+def _sides(position: Position | Board, travel: Travel) -> tuple[_Side, _Side]:
+    """The player on roll's side and the opponent's, both on the player on roll's numbering.
+
+    ``travel.their_point`` maps each numbering onto the other (it is its own inverse).
+    """
+    own = tuple(range(25))
+    theirs = (0, *(travel.their_point(point) for point in range(1, 25)))
+    if isinstance(position, Board):
+        mine_pinned, theirs_pinned = position.pinned()
+        return (
+            _Side(position.mine, own, mine_pinned, position.mine_waiting),
+            _Side(position.theirs, theirs,
+                  frozenset(travel.their_point(point) for point in theirs_pinned),
+                  position.theirs_waiting),
+        )
+    return (_Side(tuple(position.mine), own, frozenset(), 0),
+            _Side(tuple(position.theirs), theirs, frozenset(), 0))
+
+
 def board_svg(
-    position: Position,
+    position: Position | Board,
     *,
     labels: BoardLabels = ENGLISH,
     dice: tuple[int, int] | None = None,
     cube: int | None = None,
     cube_owner: CubeOwner = CubeOwner.CENTRE,
     home: str = "right",
+    travel: Travel = Travel.OPPOSITE,
 ) -> str:
     """The board of ``position`` as an SVG document (a string, no XML declaration), to put
     inline in HTML or save as a ``.svg`` file.
@@ -142,7 +219,10 @@ def board_svg(
     ``dice`` are drawn in the player on roll's half; ``cube`` (its value; none drawn when
     ``None``) on the bar when centred, else by its owner's tray. Each stack of checkers is a
     ``<g class="stack">`` with ``data-side`` (``on-roll`` or ``opponent``), ``data-place``
-    (``1``..``24`` on the player on roll's numbering, ``bar`` or ``off``) and ``data-count``.
+    (``1``..``24`` on the player on roll's numbering, ``bar`` or ``off``) and ``data-count``;
+    a pinned checker is a stack of its own with ``data-pinned="true"``, drawn at the foot of
+    its point under the pinner's stack. ``travel`` places the opponent's checkers (see
+    :func:`describe`).
 
     >>> import xml.etree.ElementTree as ET
     >>> root = ET.fromstring(board_svg(Position.initial(), cube=1))
@@ -154,10 +234,16 @@ def board_svg(
     Traceback (most recent call last):
     ...
     ValueError: home must be 'right' or 'left', not 'middle'.
+    >>> plakoto = Board.from_points({24: 14, 5: 1}, {24: 14, 20: 1}, theirs_pinned=[20])
+    >>> svg = ET.fromstring(board_svg(plakoto))
+    >>> [(s.get("data-side"), s.get("data-count")) for s in
+    ...  svg.findall(".//{http://www.w3.org/2000/svg}g[@data-place='5']")]
+    [('opponent', '1'), ('on-roll', '1')]
     """
     if home not in ("right", "left"):
         raise ValueError(f"home must be 'right' or 'left', not {home!r}.")
-    words = describe(position, labels=labels, dice=dice, cube=cube, cube_owner=cube_owner)
+    words = describe(position, labels=labels, dice=dice, cube=cube, cube_owner=cube_owner,
+                     travel=travel)
     layout = _Layout(home == "left")
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
@@ -167,22 +253,36 @@ def board_svg(
     ]
     parts += layout.fields()
     parts += layout.points(labels)
-    for side, counts, mirrored in (("on-roll", position.mine, False),
-                                   ("opponent", position.theirs, True)):
-        for point in range(1, 25):
-            count = counts[25 - point] if mirrored else counts[point]
-            if count:
-                parts += _stack(side, str(point), count, layout.point_slots(point), labels)
-        if counts[BAR]:
-            parts += _stack(side, "bar", counts[BAR], layout.bar_slots(side), labels)
-        if counts[OFF]:
-            parts += _tray(side, counts[OFF], layout, labels)
+    parts += _checkers(_sides(position, travel), layout, labels)
     if dice is not None:
         parts += _dice(dice, layout)
     if cube is not None:
         parts += _cube(cube, cube_owner, layout)
     parts.append("</svg>")
     return "\n".join(parts)
+
+
+def _checkers(sides: tuple[_Side, _Side], layout: _Layout, labels: BoardLabels) -> list[str]:
+    """Every checker: on the points, on the bar and in the trays."""
+    parts: list[str] = []
+    pinned = sides[0].pinned | sides[1].pinned
+    # The pinned checkers first, each at the foot of its point, so that the pinner's stack is
+    # drawn on top of it from the next slot up.
+    for name, side in zip(("on-roll", "opponent"), sides, strict=True):
+        for point in sorted(side.pinned):
+            parts += _stack(name, str(point), 1, layout.point_slots(point)[:1], labels,
+                            pinned=True)
+    for name, side in zip(("on-roll", "opponent"), sides, strict=True):
+        for point in range(1, 25):
+            count = side.at(point)
+            if count and point not in side.pinned:
+                slots = layout.point_slots(point)[1 if point in pinned else 0:]
+                parts += _stack(name, str(point), count, slots, labels)
+        if side.bar:
+            parts += _stack(name, "bar", side.bar, layout.bar_slots(name), labels)
+        if side.off:
+            parts += _tray(name, side.off, layout, labels)
+    return parts
 
 
 class _Layout:
@@ -277,11 +377,14 @@ def _checker(side: str, cx: float, cy: float) -> Iterator[str]:
 
 
 def _stack(
-    side: str, place: str, count: int, slots: list[tuple[float, float]], labels: BoardLabels
+    side: str, place: str, count: int, slots: list[tuple[float, float]], labels: BoardLabels,
+    *, pinned: bool = False,
 ) -> list[str]:
     """A point's (or the bar's) checkers: as many as there are slots, the count written on the
     last drawn when there are more."""
-    parts = [f'<g class="stack" data-side="{side}" data-place="{place}" data-count="{count}">']
+    mark = ' data-pinned="true"' if pinned else ""
+    parts = [f'<g class="stack" data-side="{side}" data-place="{place}" '
+             f'data-count="{count}"{mark}>']
     shown = min(count, len(slots))
     for cx, cy in slots[:shown]:
         parts += _checker(side, cx, cy)

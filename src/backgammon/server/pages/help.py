@@ -1,5 +1,6 @@
-"""The help pages: the rules, the questions players ask, strategy, the variants and the cube, in
-each language of the game, as plain server-rendered HTML (no script needed).
+"""The help pages: the rules, the questions players ask, strategy, the variants, the cube and
+the other games' rules, in each language of the game, as plain server-rendered HTML (no
+script needed).
 
 The content lives in ``backgammon/web/help``: for each language a folder of HTML fragments, one
 a topic (``index.html`` the contents page), each starting with its one ``<h1>``, and a
@@ -7,7 +8,12 @@ a topic (``index.html`` the contents page), each starting with its one ``<h1>``,
 description). A fragment draws a board with a placeholder,
 ``<board id="gnubg Position ID" caption="…" dice="3 1" cube="2" owner="opponent"
 checkers="3">``, which the page replaces by :func:`~backgammon.formats.svg.board_svg`'s image
-in a ``<figure>``; ``glossary/<lang>.json`` holds each language's words for the game's terms.
+in a ``<figure>``. The other games' boards (the ``games`` topic) name the game instead of an
+ID: ``<board game="plakoto" mine="24:12 5:3" theirs="24:14 20:1" theirs-pinned="20">`` (each
+side's ``point:count`` on its own numbering, 25 the bar; ``mine-pinned`` and ``theirs-pinned``
+the points where that side's checker lies pinned, ``waiting="15 15"`` each side's checkers not
+yet entered; without ``mine`` and ``theirs``, the game's start), checked by the game's rules.
+``glossary/<lang>.json`` holds each language's words for the game's terms.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from markupsafe import Markup
 from ...cube import CubeOwner
 from ...errors import BackgammonError
 from ...formats.svg import BoardLabels, board_svg
+from ...games import Board, rules_for
 from ...position import Position
 from ..http.assets import PageResponse
 from .languages import LANGUAGES
@@ -33,7 +40,7 @@ from .templates import render as render_template
 
 HELP = Path(__file__).resolve().parents[2] / "web" / "help"
 #: The topics, in the navigation's order; "index" is the contents page at /help/<lang>/.
-TOPICS = ("index", "rules", "faq", "strategy", "variants", "cube")
+TOPICS = ("index", "rules", "faq", "strategy", "variants", "cube", "games")
 
 router = APIRouter(prefix="/help", tags=["help"], include_in_schema=False)
 
@@ -122,28 +129,64 @@ def boards(fragment: str, board_labels: BoardLabels) -> str:
     def draw(found: re.Match[str]) -> str:
         attributes = dict(_ATTRIBUTE.findall(found.group(1)))
         try:
-            position = Position.from_id(
-                attributes["id"], checkers=int(attributes.get("checkers", "15"))
-            )
             dice = attributes.get("dice")
             cube = attributes.get("cube")
-            svg = board_svg(
-                position,
-                labels=board_labels,
-                dice=(int(dice[0]), int(dice[-1])) if dice else None,
-                cube=int(cube) if cube else None,
-                cube_owner=_OWNERS[attributes.get("owner", "centre")],
-            )
-        except (KeyError, ValueError) as error:
+            options: dict[str, Any] = {
+                "labels": board_labels,
+                "dice": (int(dice[0]), int(dice[-1])) if dice else None,
+                "cube": int(cube) if cube else None,
+                "cube_owner": _OWNERS[attributes.get("owner", "centre")],
+            }
+            if "game" in attributes:
+                game = rules_for(attributes["game"])
+                svg = board_svg(_game_board(attributes), travel=game.travel, **options)
+            else:
+                position = Position.from_id(
+                    attributes["id"], checkers=int(attributes.get("checkers", "15"))
+                )
+                svg = board_svg(position, **options)
+        except (KeyError, ValueError, BackgammonError) as error:
             raise HelpContentError(
                 f"A board in the help has no position: {found.group(0)}."
-                if "id" not in attributes
+                if "id" not in attributes and "game" not in attributes
                 else f"A board in the help cannot be drawn ({error}): {found.group(0)}."
             ) from error
         caption = escape(attributes.get("caption", ""))
         return f'<figure class="board">{svg}<figcaption>{caption}</figcaption></figure>'
 
     return _BOARD.sub(draw, fragment)
+
+
+def _game_board(attributes: dict[str, str]) -> Board:
+    """The board a ``<board game=…>`` placeholder names, checked by its game's rules: the
+    game's start, or each side's ``point:count`` pairs, pinned points and checkers waiting.
+
+    >>> _game_board({"game": "plakoto", "mine": "24:14 5:1", "theirs": "24:14 20:1",
+    ...              "theirs-pinned": "20"}).pinned()
+    (frozenset(), frozenset({20}))
+    >>> _game_board({"game": "fevga", "mine": "24:15 12:1", "theirs": "24:15"})
+    Traceback (most recent call last):
+    ...
+    backgammon.errors.InvalidPositionError: The player on roll has 16 checkers on the board, \
+more than the 15 a side has.
+    """
+    game = rules_for(attributes["game"])
+    if "mine" not in attributes and "theirs" not in attributes:
+        return game.initial()
+
+    def points(name: str) -> dict[int, int]:
+        pairs = (pair.split(":") for pair in attributes.get(name, "").split())
+        return {int(point): int(count) for point, count in pairs}
+
+    def pinned(name: str) -> list[int]:
+        return [int(point) for point in attributes.get(name, "").split()]
+
+    waiting = [int(count) for count in attributes.get("waiting", "0 0").split()]
+    return game.check(Board.from_points(
+        points("mine"), points("theirs"),
+        mine_pinned=pinned("mine-pinned"), theirs_pinned=pinned("theirs-pinned"),
+        mine_waiting=waiting[0], theirs_waiting=waiting[-1],
+    ))
 
 
 def _topics(lang: str, topic: str | None) -> list[dict[str, Any]]:
