@@ -1,0 +1,228 @@
+"""The trainer: a signed-in player's finished, analysed matches deal their mistakes to their
+deck once, above a mark; an answer is judged and reschedules its card (FSRS); a player sees
+and answers only their own cards; bad input gets a sentence. On SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+import time
+import warnings
+from collections.abc import Iterator
+from dataclasses import replace
+from datetime import datetime, timedelta
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+
+from backgammon.analysis.decisions import Mark
+from backgammon.server import Settings, create_app
+from backgammon.server.db import utc
+from backgammon.server.trainer.cards import mistake
+from backgammon.server.trainer.deck import Deck
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+SEED = 11
+PASSWORD = "correct horse battery"
+Json = dict[str, Any]
+
+
+def app_for(database: Settings) -> FastAPI:
+    unlimited = {"create_rate": None, "hint_rate": None, "action_rate": None,
+                 "upload_rate": None, "signin_rate": None}
+    return create_app(replace(database, computer_pause=0, allow_seed=True, **unlimited))
+
+
+def signed_up(client: TestClient, name: str) -> None:
+    answer = client.post("/api/accounts", json={"name": name, "password": PASSWORD})
+    assert answer.status_code == 201, answer.text
+    client.headers["X-CSRF-Token"] = client.cookies["bg_csrf"]
+
+
+def next_action(state: Json) -> Json:
+    """A poor player's action: the first step offered, so that the analysis finds mistakes."""
+    seat = state["to_act"] if state["to_act"] is not None else 0
+    actions = state["actions"][seat]
+    base = {"seat": seat, "version": state["version"]}
+    if "roll" in actions:
+        return {**base, "action": "roll"}
+    if "confirm" in actions:
+        return {**base, "action": "confirm"}
+    step = state["steps"][0]
+    return {**base, "action": "step", "from": step["from"], "to": step["to"]}
+
+
+def play_out(client: TestClient, over: bool = True) -> Json:
+    """A 1-point match at one screen made by the signed-in client, played to its end (or a
+    few actions in); the client holds its token from then on."""
+    answer = client.post("/api/matches", json={"opponent": "human", "length": 1, "seed": SEED})
+    assert answer.status_code == 201, answer.text
+    state: Json = answer.json()
+    client.headers["Authorization"] = f"Bearer {state['token']}"
+    for _ in range(3000 if over else 3):
+        if state["match_over"]:
+            break
+        answer = client.post(f"/api/matches/{state['id']}/actions", json=next_action(state))
+        assert answer.status_code == 200, answer.text
+        state = answer.json()
+    assert state["match_over"] is over
+    return state
+
+
+def analysed(client: TestClient, match_id: str) -> Json:
+    """The match's analysis once done (its reading deals the mistakes)."""
+    deadline = time.monotonic() + 120
+    while True:
+        answer = client.get(f"/api/matches/{match_id}/analysis")
+        if answer.status_code == 200:
+            report: Json = answer.json()
+            return report
+        assert answer.status_code == 202, answer.text
+        assert time.monotonic() < deadline, "the analysis did not end"
+        time.sleep(0.05)
+
+
+def refusal(response: Any, status: int, phrase: str) -> None:
+    assert response.status_code == status, response.text
+    detail = response.json()["detail"]
+    assert isinstance(detail, str) and detail.endswith(".") and phrase in detail, detail
+
+
+@pytest.fixture
+def app(database: Settings) -> FastAPI:
+    return app_for(database)
+
+
+@pytest.fixture
+def alice(app: FastAPI) -> Iterator[TestClient]:
+    with TestClient(app) as client:
+        signed_up(client, "Alice")
+        yield client
+
+
+def test_an_analysed_match_deals_its_players_mistakes_once(
+    app: FastAPI, alice: TestClient
+) -> None:
+    state = play_out(alice)
+    report = analysed(alice, state["id"])
+    wanted = [d for d in report["decisions"] if mistake(d, 0, Mark.DOUBTFUL)]
+    assert wanted, "the poor player made no mistake"
+    cards = alice.get("/api/trainer/cards").json()["cards"]
+    assert [(c["game"], c["move_number"], c["kind"]) for c in cards] == [
+        (d["game"], d["move_number"], d["kind"]) for d in wanted
+    ]
+    card, decision = cards[0], wanted[0]
+    assert card["position_id"] == decision["position_id"]
+    assert card["dice"] == decision["dice"]
+    assert sorted(card["choices"]) == sorted(a["text"] for a in decision["alternatives"])
+    assert "best" not in card and "played" not in card  # the question gives nothing away
+    # Asked again (the analysis read again, the trainer's button), nothing is added twice.
+    analysed(alice, state["id"])
+    again = alice.post(f"/api/trainer/matches/{state['id']}")
+    assert again.status_code == 200, again.text
+    assert again.json()["added"] == 0
+    assert [c["id"] for c in again.json()["cards"]] == [c["id"] for c in cards]
+    assert alice.get("/api/trainer/progress").json() == {
+        "cards": len(wanted), "due": len(wanted), "learned": 0, "days": []}
+
+
+def test_an_answer_is_judged_and_reschedules_its_card(app: FastAPI, alice: TestClient) -> None:
+    state = play_out(alice)
+    analysed(alice, state["id"])
+    cards = alice.get("/api/trainer/cards").json()["cards"]
+    first, second = cards[0], cards[1]
+    deck: Deck = app.state.trainer
+    before = deck.card(1, first["id"]).due
+    wrong = next(c for c in first["choices"] if c != deck.card(1, first["id"]).best)
+    answer = alice.post(f"/api/trainer/cards/{first['id']}/answer?lang=en",
+                        json={"answer": wrong})
+    assert answer.status_code == 200, answer.text
+    judged = answer.json()
+    assert judged["right"] is False and judged["loss"] > 0 and judged["reasons"]
+    assert judged["best"] == deck.card(1, first["id"]).best
+    assert datetime.fromisoformat(judged["due"]) > utc(before)
+    right = alice.post(f"/api/trainer/cards/{second['id']}/answer?lang=vi",
+                       json={"answer": deck.card(1, second["id"]).best, "rating": "easy"})
+    assert right.json()["right"] is True and right.json()["loss"] == 0
+    # Neither is due now; an easy answer puts its card further off than a wrong one.
+    due_now = [c["id"] for c in alice.get("/api/trainer/cards").json()["cards"]]
+    assert first["id"] not in due_now and second["id"] not in due_now
+    assert right.json()["due"] > judged["due"]
+    progress = alice.get("/api/trainer/progress").json()
+    assert progress["due"] == len(cards) - 2 and progress["learned"] == 1
+    assert [(d["answered"], d["right"]) for d in progress["days"]] == [(2, 1)]
+
+
+def test_a_deck_is_its_players_alone(app: FastAPI, alice: TestClient) -> None:
+    state = play_out(alice)
+    analysed(alice, state["id"])
+    card = alice.get("/api/trainer/cards").json()["cards"][0]
+    # Another player in the same client (one app's client a test, for PostgreSQL's sake).
+    kept = dict(alice.cookies)
+    alice.cookies.clear()
+    del alice.headers["X-CSRF-Token"], alice.headers["Authorization"]
+    refusal(alice.get("/api/trainer/cards"), 401, "Sign in first")
+    signed_up(alice, "Bobby")
+    assert alice.get("/api/trainer/cards").json()["cards"] == []
+    answer = alice.post(f"/api/trainer/cards/{card['id']}/answer",
+                        json={"answer": card["choices"][0]})
+    refusal(answer, 404, "There is no card with that id in your deck")
+    refusal(alice.post(f"/api/trainer/matches/{state['id']}"), 403, "You did not play this")
+    assert alice.get("/api/trainer/progress").json()["cards"] == 0
+    alice.cookies.clear()
+    alice.cookies.update(kept)
+    alice.headers["X-CSRF-Token"] = kept["bg_csrf"]
+    assert alice.get("/api/trainer/cards").json()["cards"][0]["due"] == card["due"]
+
+
+def test_bad_input_is_refused_with_a_sentence(app: FastAPI, alice: TestClient) -> None:
+    refusal(alice.post("/api/trainer/matches/nosuchmatch"), 404, "There is no match")
+    playing = play_out(alice, over=False)
+    refusal(alice.post(f"/api/trainer/matches/{playing['id']}"), 409, "The match is not over")
+    state = play_out(alice)
+    refusal(alice.post(f"/api/trainer/matches/{state['id']}"), 409, "no finished analysis")
+    analysed(alice, state["id"])
+    card = alice.get("/api/trainer/cards").json()["cards"][0]
+    path = f"/api/trainer/cards/{card['id']}/answer"
+    refusal(alice.post(path, json={"answer": "24/1 bogus"}), 422, "none of the card's choices")
+    for body in ({}, {"answer": ""}, {"answer": card["choices"][0], "rating": "great"},
+                 {"answer": card["choices"][0], "extra": 1}):
+        assert alice.post(path, json=body).status_code == 422
+    assert alice.post("/api/trainer/cards/0/answer", json={"answer": "x"}).status_code == 422
+    bad_least = alice.post(f"/api/trainer/matches/{state['id']}?least=awful")
+    assert bad_least.status_code == 422
+    assert alice.post(f"{path}?lang=xx", json={"answer": card["choices"][0]}).status_code == 422
+
+
+def _decision(move: int, kind: str, loss: float, seat: int = 0) -> Json:
+    cube = [{"text": "no double", "equity": 0.2}, {"text": "double, take", "equity": 0.2 - loss},
+            {"text": "double, drop", "equity": 1.0}]
+    return {"game": 1, "move_number": move, "player": seat, "kind": kind, "dice": None,
+            "played": "double", "best": "no double", "equity_loss": loss,
+            "mark": "doubtful" if loss > 0.04 else None, "position_id": "4HPwATDgc/ABMA",
+            "match_id": "cAkAAAAAAAAA", "alternatives": cube}
+
+
+def test_the_threshold_decides_which_mistakes_join(app: FastAPI, alice: TestClient) -> None:
+    state = play_out(alice)
+    report = {"decisions": [_decision(1, "cube", 0.05), _decision(2, "cube", 0.2),
+                            _decision(3, "cube", 0.01), _decision(4, "cube", 0.3, seat=1),
+                            {**_decision(5, "resign", 0.5)}]}
+    deck: Deck = app.state.trainer
+    said: list[int] = []
+
+    def reasons(decision: Json) -> list[Json]:
+        said.append(decision["move_number"])
+        return []
+
+    assert deck.add(1, state["id"], 0, report, Mark.VERY_BAD, reasons) == 1
+    assert deck.add(1, state["id"], 0, report, Mark.DOUBTFUL, reasons) == 1
+    assert deck.add(1, state["id"], 0, report, Mark.DOUBTFUL, reasons) == 0
+    assert said == [2, 1]  # the reasons worked out for the new cards alone
+    cards = deck.cards(1, state["id"])
+    assert sorted(c.move_number for c in cards) == [1, 2]
+    later = utc(cards[0].due) + timedelta(hours=1)
+    reviewed = deck.answer(1, cards[0].id, "no double", at=later)
+    assert reviewed.judged.right and utc(reviewed.card.due) > later
