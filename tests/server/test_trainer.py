@@ -226,3 +226,39 @@ def test_the_threshold_decides_which_mistakes_join(app: FastAPI, alice: TestClie
     later = utc(cards[0].due) + timedelta(hours=1)
     reviewed = deck.answer(1, cards[0].id, "no double", at=later)
     assert reviewed.judged.right and utc(reviewed.card.due) > later
+
+
+# The deck kept in a browser, without an account
+
+def test_a_guests_cards_are_judged_and_rescheduled_but_not_kept(app: FastAPI) -> None:
+    with TestClient(app) as guest:
+        playing = play_out(guest, over=False)
+        refusal(guest.get(f"/api/matches/{playing['id']}/mistakes"), 409, "not over")
+        state = play_out(guest)
+        refusal(guest.get(f"/api/matches/{state['id']}/mistakes"), 409, "no finished analysis")
+        report = analysed(guest, state["id"])
+        cards = guest.get(f"/api/matches/{state['id']}/mistakes").json()["cards"]
+        # At one screen the token holds both seats: both players' mistakes.
+        assert [(c["game"], c["move_number"], c["kind"]) for c in cards] == [
+            (d["game"], d["move_number"], d["kind"]) for d in report["decisions"]
+            if mistake(d, 0, Mark.DOUBTFUL) or mistake(d, 1, Mark.DOUBTFUL)]
+        card = cards[0]
+        wrong = next(c for c in card["choices"] if c != card["best"])
+        answer = guest.post("/api/trainer/review?lang=fa", json={"card": card, "answer": wrong})
+        assert answer.status_code == 200, answer.text
+        judged = answer.json()
+        assert judged["right"] is False and judged["loss"] > 0 and judged["reasons"]
+        assert judged["due"] > card["due"] and judged["schedule"] != card["schedule"]
+        again = {**card, "schedule": judged["schedule"], "due": judged["due"]}
+        right = guest.post("/api/trainer/review", json={"card": again, "answer": card["best"]})
+        assert right.json()["right"] is True and right.json()["due"] > judged["due"]
+        assert app.state.trainer.cards(1) == []  # nothing kept
+        for bad, phrase in (
+            ({"card": {**card, "schedule": {"due": "soon"}}, "answer": wrong}, "schedule"),
+            ({"card": card, "answer": "13/1"}, "none of the card's choices"),
+            ({"card": {**card, "kind": "cube", "choices": []}, "answer": "double"}, "choices"),
+            ({"card": {**card, "position_id": "AAAAAAAAAAAAAA"}, "answer": wrong}, "cannot be"),
+        ):
+            refusal(guest.post("/api/trainer/review", json=bad), 422, phrase)
+        del guest.headers["Authorization"]
+        refusal(guest.get(f"/api/matches/{state['id']}/mistakes"), 401, "")

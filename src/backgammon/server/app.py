@@ -52,6 +52,7 @@ from .settings import Settings
 from .tournaments import routes as tournament_routes
 from .tournaments.pages import router as tournament_pages
 from .tournaments.service import Tournaments
+from .trainer.browser_deck import router as browser_deck_router
 from .trainer.deck import Deck
 from .trainer.routes import router as trainer_router
 
@@ -270,6 +271,7 @@ def _route(app: FastAPI) -> None:
     app.include_router(tutorial.router)
     app.include_router(editor_router)
     app.include_router(trainer_router)
+    app.include_router(browser_deck_router)
     app.mount("/", page_files(WEB), name="web")
 
 

@@ -126,10 +126,7 @@ class Deck:
             if row is None or row.user_id != user_id:
                 raise NoCardError(card_id)
             judged = judge(row.kind, row.choices, row.best, answer)
-            grade = RATINGS[rating or "good"] if judged.right else Rating.Again
-            kept = Card.from_dict(row.schedule)  # type: ignore[arg-type]
-            scheduled, _ = _SCHEDULER.review_card(kept, grade, stamp)
-            row.schedule, row.due = dict(scheduled.to_dict()), scheduled.due
+            grade, row.schedule, row.due = reschedule(row.schedule, judged.right, rating, stamp)
             session.add(TrainerReviewRow(
                 card_id=row.id, user_id=user_id, answer=answer, right=judged.right,
                 rating=int(grade), reviewed_at=stamp,
@@ -167,12 +164,29 @@ class Deck:
         }
 
 
+def new_schedule(at: datetime) -> dict[str, Any]:
+    """A new card's schedule: due at ``at``."""
+    # The card's id in the scheduler is its own business: the row's id is the card's.
+    return dict(Card(card_id=0, due=at).to_dict())
+
+
+def reschedule(
+    schedule: dict[str, Any], right: bool, rating: str | None, at: datetime
+) -> tuple[Rating, dict[str, Any], datetime]:
+    """The rating of an answer (wrong: Again; right: ``rating``, Good by default) and the
+    schedule it makes of ``schedule`` answered at ``at``, with its new due time. ValueError
+    (or KeyError, TypeError) when ``schedule`` is not a schedule ``fsrs`` wrote."""
+    grade = RATINGS[rating or "good"] if right else Rating.Again
+    kept = Card.from_dict(schedule)  # type: ignore[arg-type]
+    scheduled, _ = _SCHEDULER.review_card(kept, grade, at)
+    return grade, dict(scheduled.to_dict()), scheduled.due
+
+
 def _card(
     user_id: int, match_id: str, decision: dict[str, Any], reasons: list[dict[str, Any]]
 ) -> TrainerCardRow:
     stamp = now()
-    # The card's id in the scheduler is its own business: the row's id is the card's.
-    schedule = dict(Card(card_id=0, due=stamp).to_dict())
+    schedule = new_schedule(stamp)
     return TrainerCardRow(
         user_id=user_id, match_id=match_id, game=decision["game"],
         move_number=decision["move_number"], kind=decision["kind"],
