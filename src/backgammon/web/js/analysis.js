@@ -93,10 +93,19 @@ export async function openAnalysis(source, colours = ["white", "black"]) {
   }
   $("#analysis-progress").hidden = true;
   $("#analysis-status").textContent = "";
+  showPractise(source);
   $("#analysis-body").hidden = false;
   const first = view.report.graph.length ? view.report.graph[0].decision : 0;
   renderAnalysis();
   if (view.report.decisions.length) select(first);
+}
+
+/** The way to practise the match's mistakes in the trainer: for a match of the server's
+ * (the trainer gives its mistakes once it is over, and says so otherwise). */
+function showPractise(source) {
+  const match = source.match !== undefined;
+  $("#analysis-practise-line").hidden = !match;
+  if (match) $("#analysis-practise").href = `/trainer?${new URLSearchParams({ match: source.match })}`;
 }
 
 /** Leave the view: an analysis still being asked for is no longer waited on. */

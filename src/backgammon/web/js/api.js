@@ -242,3 +242,36 @@ export function watch(id, view, onState, onLost, { onChat = () => {}, onOpen = (
     if (socket) socket.close();
   };
 }
+
+// The trainer (/trainer): a signed-in player's deck on the server, or a deck this browser
+// keeps, whose answers the server judges and reschedules without keeping them.
+
+/** A finished, analysed match's mistakes dealt to the signed-in player's deck: {added, cards}. */
+export function practiseMatch(id) {
+  return request("POST", `/api/trainer/matches/${encodeURIComponent(id)}`);
+}
+
+/** The signed-in player's cards due now: {cards}. */
+export function dueCards() {
+  return request("GET", "/api/trainer/cards");
+}
+
+/** Answer a card of the signed-in player's deck: judged, rescheduled, the reasons in `lang`. */
+export function answerCard(id, answer, lang) {
+  return request("POST", `/api/trainer/cards/${id}/answer?lang=${encodeURIComponent(lang)}`, { answer });
+}
+
+/** How the signed-in player's deck stands. */
+export function deckProgress() {
+  return request("GET", "/api/trainer/progress");
+}
+
+/** A finished, analysed match's mistakes of the seats this page holds, as cards to keep. */
+export function matchMistakes(id) {
+  return request("GET", `/api/matches/${encodeURIComponent(id)}/mistakes`, undefined, id);
+}
+
+/** Judge and reschedule a card this browser keeps (nothing is kept on the server). */
+export function reviewCard(card, answer, lang) {
+  return request("POST", `/api/trainer/review?lang=${encodeURIComponent(lang)}`, { card, answer });
+}

@@ -1,0 +1,125 @@
+"""The trainer (/trainer) in a real browser: from a finished match, two clicks ("Analyse",
+then "Practise its mistakes") open the trainer on that match's mistakes; a card answered is
+judged (the best choice, the loss, the reasons) and rescheduled, so that it is no longer due;
+a guest's deck is kept in the browser and rescheduled the same way; the markup names only
+known messages."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from datetime import datetime
+from typing import Any
+
+from browser_support import WEB, MarkupTexts, catalogue, sign_up
+
+SEED = 11
+
+
+def next_action(state: dict[str, Any]) -> dict[str, Any]:
+    """A poor player's action: the first step offered, so that the analysis finds mistakes."""
+    seat = state["to_act"] if state["to_act"] is not None else 0
+    actions = state["actions"][seat]
+    base = {"seat": seat, "version": state["version"]}
+    if "roll" in actions:
+        return {**base, "action": "roll"}
+    if "confirm" in actions:
+        return {**base, "action": "confirm"}
+    step = state["steps"][0]
+    return {**base, "action": "step", "from": step["from"], "to": step["to"]}
+
+
+def finished_match(page: Any, server: str) -> tuple[str, str]:
+    """A 1-point match at one screen made by the page (signed in, or not), played to its end
+    through the API with its token: its id and token."""
+    made = page.evaluate(
+        """async () => {
+          const csrf = document.cookie.split('; ').find(p => p.startsWith('bg_csrf='));
+          const headers = {'Content-Type': 'application/json'};
+          if (csrf) headers['X-CSRF-Token'] = decodeURIComponent(csrf.slice(8));
+          const answer = await fetch('/api/matches', {method: 'POST', headers,
+            body: JSON.stringify({opponent: 'human', length: 1, seed: %d})});
+          return answer.json();
+        }""" % SEED
+    )
+    state, token = made, made["token"]
+    while not state["match_over"]:
+        request = urllib.request.Request(
+            f"{server}/api/matches/{made['id']}/actions",
+            data=json.dumps(next_action(state)).encode(),
+            headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"},
+        )
+        with urllib.request.urlopen(request, timeout=10) as response:
+            state = json.load(response)
+    return made["id"], token
+
+
+def practise_in_two_clicks(page: Any, server: str, match_id: str, token: str) -> None:
+    """From the finished match's page: "Analyse", then "Practise its mistakes"."""
+    page.goto(f"{server}/?match={match_id}#token={token}&seats=0,1")
+    page.click("#game-end-analyse")
+    page.click("#analysis-practise")
+    page.wait_for_url(f"**/trainer?match={match_id}")
+    page.wait_for_selector("body[data-ready=true]")
+
+
+def due_ids(page: Any) -> list[int]:
+    cards = page.evaluate("fetch('/api/trainer/cards').then(r => r.json())")["cards"]
+    return [card["id"] for card in cards]
+
+
+def test_the_markup_holds_no_text_and_names_only_known_messages() -> None:
+    parser = MarkupTexts()
+    parser.feed((WEB / "trainer.html").read_text())
+    assert parser.texts == []
+    assert parser.keys and set(parser.keys) <= set(catalogue())
+
+
+def test_a_finished_match_is_practised_in_two_clicks_and_a_card_rescheduled(
+    server: str, page: Any
+) -> None:
+    sign_up(page, server, "Trainee")
+    match_id, token = finished_match(page, server)
+    practise_in_two_clicks(page, server, match_id, token)
+    page.wait_for_selector("#trainer-card:not([hidden])")
+    card = int(page.get_attribute("body", "data-card"))
+    assert card in due_ids(page)
+    assert page.inner_text("#trainer-status").strip()  # the cards the match added
+    page.wait_for_selector('#trainer-board [data-place="p1"]')
+    page.click(".trainer-choice >> nth=0")
+    page.wait_for_selector("body[data-answered]")
+    assert page.inner_text("#trainer-verdict").strip()
+    assert page.locator("#trainer-reasons li").count() > 0
+    assert page.locator(".trainer-choice.is-best").count() == 1
+    # Rescheduled: no longer due now, and the answer counted in today's progress.
+    assert card not in due_ids(page)
+    page.wait_for_selector("body[data-progress='1']")
+    page.click("#trainer-next")
+    page.wait_for_function(f"document.body.dataset.card !== '{card}'")
+    # Come back: the card answered is not among those due.
+    page.goto(f"{server}/trainer")
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.get_attribute("body", "data-card") != str(card)
+
+
+def test_a_guests_deck_is_kept_in_the_browser_and_rescheduled(server: str, page: Any) -> None:
+    page.goto(server + "/")
+    match_id, token = finished_match(page, server)
+    practise_in_two_clicks(page, server, match_id, token)
+    page.wait_for_selector("#trainer-card:not([hidden])")
+    card = page.get_attribute("body", "data-card")
+    assert card and card.startswith(f"{match_id}:")
+    page.click(".trainer-choice >> nth=0")
+    page.wait_for_selector("body[data-answered]")
+    assert page.locator("#trainer-reasons li").count() > 0
+    kept = page.evaluate("JSON.parse(localStorage.getItem('backgammon.trainer'))")
+    assert kept["answers"][0]["right"] in (True, False)
+    schedule = kept["cards"][card]["schedule"]
+    assert schedule["last_review"] is not None
+    assert datetime.fromisoformat(kept["cards"][card]["due"]) > datetime.fromisoformat(
+        schedule["last_review"])
+    # Not due again now: the trainer, opened afresh, does not show it.
+    page.goto(f"{server}/trainer")
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.get_attribute("body", "data-card") != card
+    assert page.inner_text("#trainer-total-cards") == str(len(kept["cards"]))
