@@ -14,10 +14,14 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 
+from backgammon import Position
 from backgammon.analysis.decisions import Mark
+from backgammon.formats.matchid import MatchIdState, encode_match_id
+from backgammon.moves import Play
 from backgammon.server import Settings, create_app
 from backgammon.server.db import utc
 from backgammon.server.trainer.cards import mistake
+from backgammon.server.trainer.dealing import equities
 from backgammon.server.trainer.deck import Deck
 
 with warnings.catch_warnings():
@@ -224,7 +228,7 @@ def test_the_threshold_decides_which_mistakes_join(app: FastAPI, alice: TestClie
     cards = deck.cards(1, state["id"])
     assert sorted(c.move_number for c in cards) == [1, 2]
     later = utc(cards[0].due) + timedelta(hours=1)
-    reviewed = deck.answer(1, cards[0].id, "no double", at=later)
+    reviewed = deck.answer(1, cards[0].id, "no double", equities, at=later)
     assert reviewed.judged.right and utc(reviewed.card.due) > later
 
 
@@ -262,3 +266,72 @@ def test_a_guests_cards_are_judged_and_rescheduled_but_not_kept(app: FastAPI) ->
             refusal(guest.post("/api/trainer/review", json=bad), 422, phrase)
         del guest.headers["Authorization"]
         refusal(guest.get(f"/api/matches/{state['id']}/mistakes"), 401, "")
+
+
+# A checker card's play made on the board
+
+def test_a_play_made_on_the_board_is_judged_as_any_legal_play(
+    app: FastAPI, alice: TestClient
+) -> None:
+    state = play_out(alice)
+    analysed(alice, state["id"])
+    deck: Deck = app.state.trainer
+    cards = [c for c in alice.get("/api/trainer/cards").json()["cards"] if c["kind"] == "checker"]
+
+    def outside(card: Json) -> list[Play]:
+        position = Position.from_id(card["position_id"])
+        weighed = {position.parse_play(text, tuple(card["dice"])).result
+                   for text in card["choices"]}
+        return [p for p in position.legal_plays(tuple(card["dice"])) if p.result not in weighed]
+
+    card = next(c for c in cards if outside(c))
+    row = deck.card(1, card["id"])
+    # The best play, made step by step on the board: the turn gives each next step.
+    best = Position.from_id(card["position_id"]).parse_play(row.best, tuple(card["dice"]))
+    made: list[list[int]] = []
+    for step in best.steps:
+        turn = alice.post("/api/trainer/turn", json={
+            "position_id": card["position_id"], "match_id": card["match_id"], "made": made})
+        assert turn.status_code == 200, turn.text
+        assert turn.json()["play"] is None
+        assert {"from": step.from_point, "to": step.to_point} in [
+            {"from": s["from"], "to": s["to"]} for s in turn.json()["steps"]]
+        made.append([step.from_point, step.to_point])
+    done = alice.post("/api/trainer/turn", json={
+        "position_id": card["position_id"], "match_id": card["match_id"], "made": made}).json()
+    assert done["steps"] == [] and done["play"] is not None
+    assert len([d for d in done["dice"] if d["used"]]) == len(made)
+    # A play the analysis did not weigh: wrong, its loss judged by the bot at once.
+    other = outside(card)[0]
+    answer = alice.post(f"/api/trainer/cards/{card['id']}/answer", json={"answer": str(other)})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["right"] is False and answer.json()["loss"] >= 0
+    assert answer.json()["answer"] == str(other)
+    # The best play in the board's own notation is the weighed best.
+    second = next(c for c in cards if c["id"] != card["id"])
+    row = deck.card(1, second["id"])
+    position = Position.from_id(second["position_id"])
+    steps = position.parse_play(row.best, tuple(second["dice"])).steps
+    own = " ".join(f"{s.from_point}/{s.to_point}".replace("25/", "bar/").replace("/0", "/off")
+                   for s in steps)
+    right = alice.post(f"/api/trainer/cards/{second['id']}/answer", json={"answer": own})
+    assert right.status_code == 200, right.text
+    assert right.json()["right"] is True and right.json()["answer"] == row.best
+    refusal(alice.post(f"/api/trainer/cards/{second['id']}/answer", json={"answer": "24/1"}),
+            422, "nor a legal play")
+
+
+def test_a_turn_that_cannot_be_is_refused_with_a_sentence(alice: TestClient) -> None:
+    start = "4HPwATDgc/ABMA"
+    rolled = encode_match_id(MatchIdState(dice=(3, 1)))
+    asked = {"position_id": start, "match_id": rolled, "made": [[8, 5]]}
+    after = alice.post("/api/trainer/turn", json=asked).json()
+    assert {(s["from"], s["to"]) for s in after["steps"]} == {(24, 23), (8, 7), (6, 5), (5, 4)}
+    done = alice.post("/api/trainer/turn", json={**asked, "made": [[8, 5], [6, 5]]}).json()
+    assert done["play"] == "8/5 6/5" and done["steps"] == []
+    refusal(alice.post("/api/trainer/turn", json={**asked, "made": [[8, 4]]}), 422, "not allowed")
+    refusal(alice.post("/api/trainer/turn", json={**asked, "match_id": "cAkAAAAAAAAA"}), 422,
+            "no dice")
+    for bad in ({**asked, "position_id": "nonsense"}, {**asked, "made": [[30, 1]]},
+                {**asked, "made": [[8, 5]] * 5}, {**asked, "extra": 1}):
+        assert alice.post("/api/trainer/turn", json=bad).status_code == 422

@@ -55,6 +55,7 @@ from .tournaments.service import Tournaments
 from .trainer.browser_deck import router as browser_deck_router
 from .trainer.deck import Deck
 from .trainer.routes import router as trainer_router
+from .trainer.turns import router as trainer_turns
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 #: FastAPI's OpenTelemetry, off (``BACKGAMMON_TELEMETRY``).
@@ -272,6 +273,7 @@ def _route(app: FastAPI) -> None:
     app.include_router(editor_router)
     app.include_router(trainer_router)
     app.include_router(browser_deck_router)
+    app.include_router(trainer_turns)
     app.mount("/", page_files(WEB), name="web")
 
 

@@ -6,6 +6,7 @@ that judging and scheduling have one implementation, the signed-in decks'.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Request, status
@@ -22,8 +23,8 @@ from ..play import computer
 from ..play.deps import Held, Live
 from ..play.routes.hints import Lang
 from ..play.schemas import Ascii
-from .cards import NotAChoiceError, choices, judge, mistake
-from .dealing import REASONS_LEVEL
+from .cards import Judged, NotAChoiceError, choices, judge_play, mistake
+from .dealing import REASONS_LEVEL, equities
 from .deck import new_schedule, reschedule
 from .routes import Least
 from .why import from_json, reasons_of
@@ -141,31 +142,39 @@ async def mistakes(request: Request, live: Live, held: Held, least: Least = "dou
 async def review(request: Request, body: Review, lang: Lang = "en") -> Reviewed:
     """Judge the answer to a card the page keeps and reschedule it (as a signed-in
     player's answer is), with the reasons worked out now: nothing is kept."""
-    card = body.card
-    weighed = [w.model_dump() for w in card.weighed]
+    pool: BoundedPool = request.app.state.hint_pool
     try:
-        judged = judge(card.kind, weighed, card.best, body.answer)
+        answer, judged, schedule, due, reasons = await pool.run(_review, body)
     except NotAChoiceError as exc:
         raise HTTPException(422, str(exc)) from None
     except KeyError:
         raise HTTPException(422, "The card's choices are not those of its kind.") from None
-    stamp = now()
-    try:
-        _, schedule, due = reschedule(card.schedule, judged.right, body.rating, stamp)
-    except (KeyError, ValueError, TypeError):
+    except _BadSchedule:
         raise HTTPException(422, "The card's schedule cannot be read.") from None
-    decision = {**card.model_dump(), "alternatives": weighed}
-    pool: BoundedPool = request.app.state.hint_pool
-    try:
-        reasons = await pool.run(
-            computer.consult, REASONS_LEVEL, lambda bot: reasons_of(decision, bot)
-        )
     except BackgammonError as exc:
         raise HTTPException(422, f"The card's position cannot be: {exc}") from None
     return Reviewed(
-        right=judged.right, answer=body.answer, best=judged.best, played=card.played,
-        loss=judged.loss, played_loss=card.equity_loss,
+        right=judged.right, answer=answer, best=judged.best, played=body.card.played,
+        loss=judged.loss, played_loss=body.card.equity_loss,
         reasons=say_all((from_json(r) for r in reasons), lang), schedule=schedule,
         due=utc(due).isoformat(),
     )
 
+
+class _BadSchedule(Exception):
+    """The card's schedule is not one ``fsrs`` wrote."""
+
+
+def _review(body: Review) -> tuple[str, Judged, dict[str, Any], datetime, list[dict[str, Any]]]:
+    """The answer judged (as the card names it), the card's new schedule and due time, and
+    the reasons (in a worker thread: the bot may be asked)."""
+    card = body.card
+    weighed = [w.model_dump() for w in card.weighed]
+    decision = {**card.model_dump(), "weighed": weighed, "alternatives": weighed}
+    answer, judged = judge_play(decision, body.answer, equities)
+    try:
+        _, schedule, due = reschedule(card.schedule, judged.right, body.rating, now())
+    except (KeyError, ValueError, TypeError):
+        raise _BadSchedule from None
+    reasons = computer.consult(REASONS_LEVEL, lambda bot: reasons_of(decision, bot))
+    return answer, judged, schedule, due, reasons

@@ -1,5 +1,9 @@
 """What a card of the trainer holds, and how an answer to it is judged (pure, no database).
 
+A checker card's answer may also be any legal play of its roll, as made on the board: one
+that reaches the position of a play weighed is that play; another is judged against the best
+by the bot at once (:data:`Evaluate`), since the analysis did not weigh it.
+
 A card is one decision of an analysed match (:func:`backgammon.analysis.report.to_json`'s
 ``decisions``) that its player got wrong by at least a mark (gnubg's "doubtful", "bad" or
 "very bad"): a checker play, a cube action (double or not), or the answer to a double (take
@@ -22,11 +26,16 @@ Judged(right=False, best='take', loss=0.1)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from ...analysis.decisions import SKILL_THRESHOLDS, Mark
 from ...errors import BackgammonError
+from ...position import Position
+
+#: The equities (EMG, for the mover, at the cube of gnubg's Match ID given) of plays'
+#: results: how a play the analysis did not weigh is judged against the best.
+Evaluate = Callable[[str, list[Position]], list[float]]
 
 #: The decisions that make cards, and the answers each offers (a checker card's: its plays).
 KINDS = ("checker", "cube", "take")
@@ -105,3 +114,29 @@ def judge(kind: str, weighed: Sequence[dict[str, Any]], best: str, answer: str) 
     equities = _equities(kind, weighed)
     loss = max(equities[best] - equities[answer], 0.0)
     return Judged(answer == best or loss <= _SAME, best, round(loss, 6))
+
+
+def judge_play(
+    card: dict[str, Any], answer: str, evaluate: Evaluate
+) -> tuple[str, Judged]:
+    """``answer`` to ``card`` (its ``kind``, ``weighed`` choices, ``best``, ``position_id``,
+    ``match_id`` and ``dice``), where a checker card's answer may be any legal play of its
+    roll: the answer as the card names it (a weighed play's notation, or the play's own) and
+    its judgement. NotAChoiceError when it is none of the choices, nor a legal play."""
+    kind, weighed, best = card["kind"], card["weighed"], card["best"]
+    if kind != "checker" or answer in choices(kind, weighed):
+        return answer, judge(kind, weighed, best, answer)
+    position = Position.from_id(card["position_id"])
+    dice = tuple(card["dice"])
+    try:
+        made = position.parse_play(answer, dice)
+    except BackgammonError:
+        raise NotAChoiceError(
+            "That answer is none of the card's choices, nor a legal play of its roll."
+        ) from None
+    for choice in weighed:
+        if position.parse_play(choice["text"], dice).result == made.result:
+            return choice["text"], judge(kind, weighed, best, choice["text"])
+    best_play = position.parse_play(best, dice)
+    values = evaluate(card["match_id"], [best_play.result, made.result])
+    return str(made), Judged(False, best, round(max(values[0] - values[1], 0.0), 6))

@@ -12,13 +12,14 @@ from starlette.concurrency import run_in_threadpool
 
 from ...analysis.decisions import Mark
 from ...bot import Level
+from ...position import Position
 from ..db import MatchAccountRow
 from ..http.guards import BoundedPool
 from ..play import computer
 from ..play.live import LiveMatch
 from .cards import DEFAULT_LEAST
 from .deck import Deck
-from .why import reasons_of
+from .why import cube_of, reasons_of
 
 #: The strength the reasons are worked out at: 0-ply, no noise (a card's reasons take
 #: milliseconds; the judgement itself is the analysis's).
@@ -60,3 +61,12 @@ async def deal(
         return 0
     pool: BoundedPool = request.app.state.hint_pool
     return await pool.run(add_match, deck, live.id, user_id, seats, report, least)
+
+
+def equities(match_id: str, results: list[Position]) -> list[float]:
+    """The equities (EMG, for the mover) of plays' ``results`` at the cube of gnubg's
+    ``match_id``, by the bot at the reasons' level (0-ply): a play the analysis did not
+    weigh, judged against the best (:func:`.cards.judge_play`)."""
+    _, cube = cube_of(match_id)
+    values = computer.consult(REASONS_LEVEL, lambda bot: bot.play_equities(results, 0, cube))
+    return [float(value) for value in values]

@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 
 from ...analysis.decisions import Mark
 from ..db import TrainerCardRow, TrainerReviewRow, now, utc
-from .cards import Judged, judge, mistake
+from .cards import Evaluate, Judged, judge_play, mistake
 
 #: How an answer is rated: wrong is always Again; right is Good unless the player says.
 RATINGS = {"hard": Rating.Hard, "good": Rating.Good, "easy": Rating.Easy}
@@ -39,9 +39,11 @@ class NoCardError(LookupError):
 
 @dataclass(frozen=True)
 class Reviewed:
-    """An answer judged and the card rescheduled: the row as it now is."""
+    """An answer judged (as the card names it) and the card rescheduled: the row as it now
+    is."""
 
     card: TrainerCardRow
+    answer: str
     judged: Judged
 
 
@@ -113,25 +115,26 @@ class Deck:
         return row
 
     def answer(
-        self, user_id: int, card_id: int, answer: str, rating: str | None = None,
-        at: datetime | None = None,
+        self, user_id: int, card_id: int, answer: str, evaluate: Evaluate,
+        rating: str | None = None, at: datetime | None = None,
     ) -> Reviewed:
-        """Judge ``answer`` to ``user_id``'s card, rate it (``rating``: how a right answer
-        felt, "hard", "good" or "easy") and reschedule the card, at ``at`` (now by default).
-        NoCardError when it is not theirs; NotAChoiceError when the answer is none of the
-        card's choices."""
+        r"""Judge ``answer`` to ``user_id``'s card (a choice, or a checker card's legal play,
+        ``evaluate``\ d where the analysis did not weigh it), rate it (``rating``: how a
+        right answer felt, "hard", "good" or "easy") and reschedule the card, at ``at`` (now
+        by default). NoCardError when it is not theirs; NotAChoiceError when the answer is
+        none of the card's choices nor a legal play."""
         stamp = now() if at is None else utc(at).astimezone(UTC)
         with Session(self.engine, expire_on_commit=False) as session, session.begin():
             row = session.get(TrainerCardRow, card_id, with_for_update=True)
             if row is None or row.user_id != user_id:
                 raise NoCardError(card_id)
-            judged = judge(row.kind, row.choices, row.best, answer)
+            answer, judged = judge_play(_as_card(row), answer, evaluate)
             grade, row.schedule, row.due = reschedule(row.schedule, judged.right, rating, stamp)
             session.add(TrainerReviewRow(
-                card_id=row.id, user_id=user_id, answer=answer, right=judged.right,
+                card_id=row.id, user_id=user_id, answer=answer[:60], right=judged.right,
                 rating=int(grade), reviewed_at=stamp,
             ))
-        return Reviewed(row, judged)
+        return Reviewed(row, answer, judged)
 
     def progress(self, user_id: int, days: int = PROGRESS_DAYS) -> dict[str, Any]:
         """Where ``user_id``'s deck stands: its cards, those due now, those learned (in
@@ -180,6 +183,12 @@ def reschedule(
     kept = Card.from_dict(schedule)  # type: ignore[arg-type]
     scheduled, _ = _SCHEDULER.review_card(kept, grade, at)
     return grade, dict(scheduled.to_dict()), scheduled.due
+
+
+def _as_card(row: TrainerCardRow) -> dict[str, Any]:
+    """The card's row as :func:`.cards.judge_play` reads a card."""
+    return {"kind": row.kind, "weighed": row.choices, "best": row.best, "dice": row.dice,
+            "position_id": row.position_id, "match_id": row.gnubg_match_id}
 
 
 def _card(

@@ -24,10 +24,11 @@ from ..accounts.sessions import SignedIn
 from ..analysis.analyses import Analyses
 from ..db import TrainerCardRow, utc
 from ..http.assets import WEB, PageResponse
+from ..http.guards import BoundedPool
 from ..play.deps import Live
 from ..play.routes.hints import Lang
 from .cards import NotAChoiceError, choices
-from .dealing import deal, seats_of
+from .dealing import deal, equities, seats_of
 from .deck import Deck, NoCardError
 from .why import from_json
 
@@ -68,7 +69,8 @@ class CardsView(BaseModel):
 
 
 class Answer(BaseModel):
-    """An answer to a card: one of its choices, and (if right) how it felt."""
+    """An answer to a card: one of its choices (or, to a checker card, any legal play of its
+    roll in gnubg's notation, as made on the board), and (if right) how it felt."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -203,9 +205,11 @@ async def answer_card(
     """Judge the answer, rate it (wrong: again; right: good, or ``rating``) and reschedule
     the card: the answer, the best choice, the losses, the reasons in ``lang``, and when it
     is due again."""
+    # In the hints' pool: a play the analysis did not weigh asks the bot.
+    pool: BoundedPool = request.app.state.hint_pool
     try:
-        reviewed = await run_in_threadpool(
-            _deck(request).answer, account.id, card_id, body.answer, body.rating
+        reviewed = await pool.run(
+            _deck(request).answer, account.id, card_id, body.answer, equities, body.rating
         )
     except NoCardError:
         raise HTTPException(status.HTTP_404_NOT_FOUND, NOT_YOURS) from None
@@ -213,7 +217,7 @@ async def answer_card(
         raise HTTPException(422, str(exc)) from None
     row, judged = reviewed.card, reviewed.judged
     return AnswerView(
-        right=judged.right, answer=body.answer, best=judged.best, played=row.played,
+        right=judged.right, answer=reviewed.answer, best=judged.best, played=row.played,
         loss=judged.loss, played_loss=row.equity_loss,
         choices=[ChoiceView(text=c["text"], equity=c["equity"]) for c in row.choices],
         reasons=say_all((from_json(r) for r in row.reasons), lang), due=_iso(row.due),
