@@ -11,7 +11,10 @@ import urllib.request
 from datetime import datetime
 from typing import Any
 
-from browser_support import WEB, MarkupTexts, catalogue, sign_up
+from browser_support import WEB, MarkupTexts, catalogue, place, sign_up
+
+from backgammon import Position
+from backgammon.formats.matchid import decode_match_id
 
 SEED = 11
 
@@ -63,6 +66,24 @@ def practise_in_two_clicks(page: Any, server: str, match_id: str, token: str) ->
     page.wait_for_selector("body[data-ready=true]")
 
 
+def make_on_the_board(page: Any, card: dict[str, Any]) -> str:
+    """Make a legal play of the card's roll on the board by clicks (the checker, then where
+    it goes where it may go to several places), as the core's turn allows: its notation."""
+    position, dice = Position.from_id(card["position_id"]), tuple(card["dice"])
+    mover = decode_match_id(card["match_id"]).player_on_roll
+    play = position.legal_plays(dice)[-1]
+    turn = position.turn(dice)
+    for count, step in enumerate(play.steps, start=1):
+        source, target = step.from_point, step.to_point
+        page.click(f'#trainer-board [data-place="{place(source, mover)}"]')
+        if len({b for a, b in turn.legal_steps() if a == source}) > 1:
+            page.wait_for_selector(f'#trainer-board [data-place="{place(source, mover)}"].is-selected')
+            page.click(f'#trainer-board [data-place="{place(target, mover)}"]')
+        turn = turn.step(source, target)
+        page.wait_for_selector(f"body[data-made='{count}']")
+    return str(play)
+
+
 def due_ids(page: Any) -> list[int]:
     cards = page.evaluate("fetch('/api/trainer/cards').then(r => r.json())")["cards"]
     return [card["id"] for card in cards]
@@ -86,11 +107,16 @@ def test_a_finished_match_is_practised_in_two_clicks_and_a_card_rescheduled(
     assert card in due_ids(page)
     assert page.inner_text("#trainer-status").strip()  # the cards the match added
     page.wait_for_selector('#trainer-board [data-place="p1"]')
-    page.click(".trainer-choice >> nth=0")
+    shown = page.evaluate("fetch('/api/trainer/cards').then(r => r.json())")["cards"][0]
+    assert shown["id"] == card and shown["kind"] == "checker"
+    assert page.is_disabled("#trainer-confirm")
+    made = make_on_the_board(page, shown)
+    page.click("#trainer-confirm")
     page.wait_for_selector("body[data-answered]")
     assert page.inner_text("#trainer-verdict").strip()
     assert page.locator("#trainer-reasons li").count() > 0
-    assert page.locator(".trainer-choice.is-best").count() == 1
+    assert page.locator(".trainer-choice.is-best").count() == 1  # among the plays weighed
+    assert made  # the answer was the play made on the board
     # Rescheduled: no longer due now, and the answer counted in today's progress.
     assert card not in due_ids(page)
     page.wait_for_selector("body[data-progress='1']")
@@ -109,6 +135,7 @@ def test_a_guests_deck_is_kept_in_the_browser_and_rescheduled(server: str, page:
     page.wait_for_selector("#trainer-card:not([hidden])")
     card = page.get_attribute("body", "data-card")
     assert card and card.startswith(f"{match_id}:")
+    page.click("#trainer-list summary")  # picked from the plays the analysis weighed
     page.click(".trainer-choice >> nth=0")
     page.wait_for_selector("body[data-answered]")
     assert page.locator("#trainer-reasons li").count() > 0

@@ -266,6 +266,14 @@ export function deckProgress() {
   return request("GET", "/api/trainer/progress");
 }
 
+/** A checker card's turn with the steps `made` ([from, to] on the mover's numbers): the
+ * board after them, the dice, the next steps, and the play once whole. */
+export function turnOf(card, made) {
+  return request("POST", "/api/trainer/turn", {
+    position_id: card.position_id, match_id: card.match_id, made,
+  });
+}
+
 /** A finished, analysed match's mistakes of the seats this page holds, as cards to keep. */
 export function matchMistakes(id) {
   return request("GET", `/api/matches/${encodeURIComponent(id)}/mistakes`, undefined, id);

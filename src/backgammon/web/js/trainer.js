@@ -1,6 +1,8 @@
 // The trainer (/trainer): the decisions a player got wrong in their analysed matches, one card
-// at a time. A card shows the board of the moment and asks for the play (the plays the
-// analysis weighed, as buttons) or the cube action; the answer says whether it was the best,
+// at a time. A card shows the board of the moment and asks for the play, made on the board
+// step by step as in a game (the server offers each next step: POST /api/trainer/turn), or
+// picked from the plays the analysis weighed; or the cube action. The answer says whether it
+// was the best,
 // the best choice, what the answer lost and why; the server reschedules the card (FSRS), so
 // that it comes back when it is due. A signed-in player's deck is kept with their account; a
 // guest's in this browser (localdeck.js), the server judging and scheduling its answers too.
@@ -8,9 +10,10 @@
 
 import {
   ApiError, answerCard, boardOf, deckProgress, dueCards, matchMistakes, practiseMatch, refusal,
-  reviewCard,
+  reviewCard, turnOf,
 } from "./api.js";
 import { renderBoard } from "./board.js";
+import { obviousStep, sourcesOf, stepBetween, targetsOf } from "./moves.js";
 import { signedIn } from "./csrf.js";
 import {
   LANGUAGES, applyMessages, browserLanguage, formatNumber, isolate, language, loadMessages, t,
@@ -31,6 +34,12 @@ const trainer = {
   total: 0,
   answered: null, // the answer to the card shown, once judged
   note: "", // what the start said (a match's cards added, or why not)
+  // A checker card's play on the board: the steps made, the server's turn after them, the
+  // place picked up.
+  made: [],
+  turn: null,
+  selected: null,
+  asked: 0, // the latest turn asked for: an earlier answer that comes later is dropped
 };
 
 function choiceText(text) {
@@ -98,14 +107,78 @@ async function showCard() {
   });
   $("#trainer-question").textContent = question(card);
   renderChoices(card);
+  const checker = card.kind === "checker";
+  $("#trainer-on-board").hidden = !checker;
+  $("#trainer-list").hidden = !checker;
+  $("#trainer-list").open = false;
+  $("#trainer-choices").hidden = checker;
+  Object.assign(trainer, { made: [], turn: null, selected: null });
   try {
-    const shown = await boardOf(card.position_id, card.match_id);
-    if (trainer.queue[0] !== card) return;
-    drawBoard(card, shown);
+    if (checker) {
+      await step(card, null);
+    } else {
+      const shown = await boardOf(card.position_id, card.match_id);
+      if (trainer.queue[0] !== card) return;
+      drawBoard(card, shown, null);
+    }
   } catch (error) {
     $("#trainer-status").textContent = failure(error);
   }
   document.body.dataset.card = cardName(card);
+}
+
+// A checker card's play, on the board.
+
+/** Make `move` ([from, to], or null: none yet) and show the turn the server answers. */
+async function step(card, move) {
+  const made = move ? [...trainer.made, move] : trainer.made;
+  const ticket = ++trainer.asked;
+  const turn = await turnOf(card, made);
+  if (ticket !== trainer.asked || trainer.queue[0] !== card) return;
+  Object.assign(trainer, { made, turn, selected: null });
+  showTurn(card);
+}
+
+function showTurn(card) {
+  const { turn } = trainer;
+  drawBoard(card, turn, turn);
+  $("#trainer-undo").disabled = !trainer.made.length || Boolean(trainer.answered);
+  $("#trainer-confirm").disabled = turn.play === null || Boolean(trainer.answered);
+  $("#trainer-made").textContent = turn.play
+    ? t("trainer.madePlay", { play: isolate(turn.play) })
+    : t("trainer.moveOnBoard");
+  document.body.dataset.made = String(trainer.made.length);
+}
+
+function onPlace(place) {
+  const card = trainer.queue[0];
+  const { turn } = trainer;
+  if (!card || !turn || trainer.answered) return;
+  const mover = turn.on_roll;
+  const steps = turn.steps;
+  if (trainer.selected && targetsOf(steps, mover, trainer.selected).has(place)) {
+    const chosen = stepBetween(steps, mover, trainer.selected, place);
+    step(card, [chosen.from, chosen.to]).catch(showFailure);
+    return;
+  }
+  const obvious = place !== trainer.selected ? obviousStep(steps, mover, place) : null;
+  if (obvious) {
+    step(card, [obvious.from, obvious.to]).catch(showFailure);
+    return;
+  }
+  trainer.selected = sourcesOf(steps, mover).has(place) && place !== trainer.selected ? place : null;
+  drawBoard(card, turn, turn);
+}
+
+function showFailure(error) {
+  $("#trainer-status").textContent = failure(error);
+}
+
+function undo() {
+  const card = trainer.queue[0];
+  if (!card || !trainer.made.length || trainer.answered) return;
+  trainer.made = trainer.made.slice(0, -1);
+  step(card, null).catch(showFailure);
 }
 
 /** A name for the card shown, for tests: its id, or its key in this browser's deck. */
@@ -121,8 +194,8 @@ function question(card) {
 }
 
 function renderChoices(card) {
-  const box = $("#trainer-choices");
-  box.replaceChildren();
+  for (const box of [$("#trainer-choices"), $("#trainer-list-choices")]) box.replaceChildren();
+  const box = card.kind === "checker" ? $("#trainer-list-choices") : $("#trainer-choices");
   for (const choice of card.choices) {
     const button = document.createElement("button");
     button.type = "button";
@@ -134,11 +207,13 @@ function renderChoices(card) {
   }
 }
 
-/** The board of the moment, drawn from seat 0's side as the analysis draws it; the player
- * who decided (the answerer of a double) is "you". */
-function drawBoard(card, shown) {
+/** The board of the moment (or, as the play is made, after its steps), drawn from seat 0's
+ * side as the analysis draws it; the player who decided (the answerer of a double) is "you".
+ * `turn`: the checker card's turn, whose steps the board offers. */
+function drawBoard(card, shown, turn) {
   const decider = card.kind === "take" ? 1 - shown.on_roll : shown.on_roll;
   const names = decider === 0 ? [t("trainer.you"), t("trainer.opponent")] : [t("trainer.opponent"), t("trainer.you")];
+  const movable = Boolean(turn) && !trainer.answered;
   renderBoard($("#trainer-board"), {
     view: 0,
     mover: shown.on_roll,
@@ -147,14 +222,14 @@ function drawBoard(card, shown) {
     off: shown.board.off,
     colours: ["white", "black"],
     names,
-    dice: shown.dice ? shown.dice.map((value) => ({ value, used: false })) : [],
+    dice: turn ? turn.dice : (shown.dice || []).map((value) => ({ value, used: false })),
     openingTie: null,
     cube: { value: shown.cube_value, owner: shown.cube_owner, offer: null, used: true },
-    sources: new Set(),
-    targets: new Set(),
-    selected: null,
+    sources: movable ? sourcesOf(turn.steps, turn.on_roll) : new Set(),
+    targets: movable && trainer.selected ? targetsOf(turn.steps, turn.on_roll, trainer.selected) : new Set(),
+    selected: movable ? trainer.selected : null,
     canRoll: false,
-  }, { onPlace() {}, onBoard() {} });
+  }, { onPlace, onBoard() {} });
 }
 
 async function answer(card, choice) {
@@ -170,10 +245,12 @@ async function answer(card, choice) {
   }
   trainer.answered = judged;
   showAnswer(judged);
+  if (trainer.turn) showTurn(card);
   renderProgress();
 }
 
 function showAnswer(judged) {
+  if (trainer.turn) $("#trainer-list").open = true; // the plays weighed, the best outlined
   for (const button of document.querySelectorAll(".trainer-choice")) {
     const text = button.dataset.choice;
     button.classList.toggle("is-best", text === judged.best);
@@ -260,8 +337,10 @@ function relabel() {
     $("#trainer-question").textContent = question(card);
     renderChoices(card);
   } else if (card && trainer.answered) {
+    $("#trainer-question").textContent = question(card);
     showAnswer(trainer.answered);
   }
+  if (card && trainer.turn) showTurn(card);
   renderProgress();
 }
 
@@ -270,6 +349,11 @@ async function start() {
   trainer.account = signedIn();
   trainer.match = new URLSearchParams(location.search).get("match");
   $("#trainer-next").addEventListener("click", next);
+  $("#trainer-undo").addEventListener("click", undo);
+  $("#trainer-confirm").addEventListener("click", () => {
+    const card = trainer.queue[0];
+    if (card && trainer.turn && trainer.turn.play) answer(card, trainer.turn.play);
+  });
   $("#language").addEventListener("change", async (event) => {
     setLanguage(event.target.value);
     await loadMessages(event.target.value);
