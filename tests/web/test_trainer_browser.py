@@ -36,14 +36,15 @@ def finished_match(page: Any, server: str) -> tuple[str, str]:
     """A 1-point match at one screen made by the page (signed in, or not), played to its end
     through the API with its token: its id and token."""
     made = page.evaluate(
-        """async () => {
+        """async seed => {
           const csrf = document.cookie.split('; ').find(p => p.startsWith('bg_csrf='));
           const headers = {'Content-Type': 'application/json'};
           if (csrf) headers['X-CSRF-Token'] = decodeURIComponent(csrf.slice(8));
           const answer = await fetch('/api/matches', {method: 'POST', headers,
-            body: JSON.stringify({opponent: 'human', length: 1, seed: %d})});
+            body: JSON.stringify({opponent: 'human', length: 1, seed})});
           return answer.json();
-        }""" % SEED
+        }""",
+        SEED,
     )
     state, token = made, made["token"]
     while not state["match_over"]:
@@ -77,7 +78,8 @@ def make_on_the_board(page: Any, card: dict[str, Any]) -> str:
         source, target = step.from_point, step.to_point
         page.click(f'#trainer-board [data-place="{place(source, mover)}"]')
         if len({b for a, b in turn.legal_steps() if a == source}) > 1:
-            page.wait_for_selector(f'#trainer-board [data-place="{place(source, mover)}"].is-selected')
+            picked = f'#trainer-board [data-place="{place(source, mover)}"].is-selected'
+            page.wait_for_selector(picked)
             page.click(f'#trainer-board [data-place="{place(target, mover)}"]')
         turn = turn.step(source, target)
         page.wait_for_selector(f"body[data-made='{count}']")
