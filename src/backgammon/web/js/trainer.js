@@ -2,9 +2,8 @@
 // at a time. A card shows the board of the moment and asks for the play, made on the board
 // step by step as in a game (the server offers each next step: POST /api/trainer/turn), or
 // picked from the plays the analysis weighed; or the cube action. The answer says whether it
-// was the best,
-// the best choice, what the answer lost and why; the server reschedules the card (FSRS), so
-// that it comes back when it is due. A signed-in player's deck is kept with their account; a
+// was the best, the best choice, what the answer lost and why; the server reschedules the card
+// (FSRS), so that it comes back when it is due. A signed-in player's deck is kept with their account; a
 // guest's in this browser (localdeck.js), the server judging and scheduling its answers too.
 // The address may name a match (?match=ID): its mistakes join the deck and are practised.
 
@@ -33,7 +32,8 @@ const trainer = {
   shown: 0, // how many cards were shown this visit
   total: 0,
   answered: null, // the answer to the card shown, once judged
-  note: "", // what the start said (a match's cards added, or why not)
+  added: null, // the cards the match named added to the deck, if one was named
+  refused: null, // why the deck could not be read, if it could not
   // A checker card's play on the board: the steps made, the server's turn after them, the
   // place picked up.
   made: [],
@@ -65,14 +65,14 @@ async function loadCards() {
   if (trainer.account) {
     if (trainer.match) {
       const dealt = await practiseMatch(trainer.match);
-      trainer.note = t("trainer.added", { count: formatNumber(dealt.added) });
+      trainer.added = dealt.added;
       return dealt.cards;
     }
     return (await dueCards()).cards;
   }
   if (trainer.match) {
     const found = await matchMistakes(trainer.match);
-    trainer.note = t("trainer.added", { count: formatNumber(local.addCards(trainer.match, found.cards)) });
+    trainer.added = local.addCards(trainer.match, found.cards);
   }
   return local.dueCards(trainer.match);
 }
@@ -88,19 +88,28 @@ async function progressNow() {
   return trainer.account ? deckProgress() : local.progress();
 }
 
+/** What the start said: the cards a match added, or why the deck could not be read; and
+ * that no card is due, when none is. */
+function statusText() {
+  const said = [];
+  if (trainer.refused) said.push(failure(trainer.refused));
+  else if (trainer.added !== null) said.push(t("trainer.added", { count: formatNumber(trainer.added) }));
+  if (!trainer.queue.length) said.push(t("trainer.none"));
+  return said.join(" ");
+}
+
 // A card.
 
 async function showCard() {
   const card = trainer.queue[0];
   trainer.answered = null;
   $("#trainer-answer").hidden = true;
+  $("#trainer-status").textContent = statusText();
   if (!card) {
     $("#trainer-card").hidden = true;
-    $("#trainer-status").textContent = [trainer.note, t("trainer.none")].filter(Boolean).join(" ");
     document.body.dataset.card = "";
     return;
   }
-  $("#trainer-status").textContent = trainer.note;
   $("#trainer-card").hidden = false;
   $("#trainer-card-heading").textContent = t("trainer.cardOf", {
     n: formatNumber(trainer.shown + 1), total: formatNumber(trainer.total),
@@ -341,6 +350,7 @@ function relabel() {
     showAnswer(trainer.answered);
   }
   if (card && trainer.turn) showTurn(card);
+  if (document.body.dataset.ready) $("#trainer-status").textContent = statusText();
   renderProgress();
 }
 
@@ -363,7 +373,7 @@ async function start() {
   try {
     trainer.queue = await loadCards();
   } catch (error) {
-    trainer.note = failure(error);
+    trainer.refused = error;
     trainer.queue = trainer.account || !trainer.match ? [] : local.dueCards();
   }
   trainer.total = trainer.queue.length;
