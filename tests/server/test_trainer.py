@@ -335,3 +335,12 @@ def test_a_turn_that_cannot_be_is_refused_with_a_sentence(alice: TestClient) -> 
     for bad in ({**asked, "position_id": "nonsense"}, {**asked, "made": [[30, 1]]},
                 {**asked, "made": [[8, 5]] * 5}, {**asked, "extra": 1}):
         assert alice.post("/api/trainer/turn", json=bad).status_code == 422
+
+
+def test_a_match_in_play_deals_nothing(app: FastAPI, alice: TestClient) -> None:
+    # Fair play: no card of a match before it is over, though its analysis may be read (at
+    # one screen, as here; online between people the analysis itself is refused till then).
+    playing = play_out(alice, over=False)
+    analysed(alice, playing["id"])
+    assert alice.get("/api/trainer/cards").json()["cards"] == []
+    assert alice.get("/api/trainer/progress").json()["cards"] == 0
