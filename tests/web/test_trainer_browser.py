@@ -67,20 +67,22 @@ def practise_in_two_clicks(page: Any, server: str, match_id: str, token: str) ->
     page.wait_for_selector("body[data-ready=true]")
 
 
-def make_on_the_board(page: Any, card: dict[str, Any]) -> str:
-    """Make a legal play of the card's roll on the board by clicks (the checker, then where
-    it goes where it may go to several places), as the core's turn allows: its notation."""
+def make_on_the_board(page: Any, card: dict[str, Any], tap: bool = False) -> str:
+    """Make a legal play of the card's roll on the board by clicks (or taps: the checker,
+    then where it goes where it may go to several places), as the core's turn allows: its
+    notation."""
+    press = page.tap if tap else page.click
     position, dice = Position.from_id(card["position_id"]), tuple(card["dice"])
     mover = decode_match_id(card["match_id"]).player_on_roll
     play = position.legal_plays(dice)[-1]
     turn = position.turn(dice)
     for count, step in enumerate(play.steps, start=1):
         source, target = step.from_point, step.to_point
-        page.click(f'#trainer-board [data-place="{place(source, mover)}"]')
+        press(f'#trainer-board [data-place="{place(source, mover)}"]')
         if len({b for a, b in turn.legal_steps() if a == source}) > 1:
             picked = f'#trainer-board [data-place="{place(source, mover)}"].is-selected'
             page.wait_for_selector(picked)
-            page.click(f'#trainer-board [data-place="{place(target, mover)}"]')
+            press(f'#trainer-board [data-place="{place(target, mover)}"]')
         turn = turn.step(source, target)
         page.wait_for_selector(f"body[data-made='{count}']")
     return str(play)
@@ -161,3 +163,22 @@ def test_a_guests_deck_is_kept_in_the_browser_and_rescheduled(server: str, page:
     page.wait_for_selector("body[data-ready=true]")
     assert page.get_attribute("body", "data-card") != card
     assert page.inner_text("#trainer-total-cards") == str(len(kept["cards"]))
+
+
+def test_the_trainer_fits_a_phone(server: str, browser: Any) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=3,
+                                  is_mobile=True, has_touch=True)
+    phone = context.new_page()
+    phone.set_default_timeout(10_000)
+    phone.goto(server + "/")
+    match_id, token = finished_match(phone, server)
+    practise_in_two_clicks(phone, server, match_id, token)
+    phone.wait_for_selector("#trainer-card:not([hidden])")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    card = phone.evaluate("Object.values(JSON.parse(localStorage.getItem('backgammon.trainer'))"
+                          ".cards).find(c => c.key === document.body.dataset.card)")
+    make_on_the_board(phone, card, tap=True)
+    phone.tap("#trainer-confirm")
+    phone.wait_for_selector("body[data-answered]")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    context.close()
