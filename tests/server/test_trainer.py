@@ -344,3 +344,33 @@ def test_a_match_in_play_deals_nothing(app: FastAPI, alice: TestClient) -> None:
     analysed(alice, playing["id"])
     assert alice.get("/api/trainer/cards").json()["cards"] == []
     assert alice.get("/api/trainer/progress").json()["cards"] == 0
+
+
+def test_a_right_answer_is_rated_as_it_felt(app: FastAPI, alice: TestClient) -> None:
+    state = play_out(alice)
+    analysed(alice, state["id"])
+    deck: Deck = app.state.trainer
+    first, second = alice.get("/api/trainer/cards").json()["cards"][:2]
+    path = f"/api/trainer/cards/{first['id']}/rating"
+    refusal(alice.post(path, json={"rating": "easy"}), 409, "no answer to rate yet")
+    best = deck.card(1, first["id"]).best
+    good = alice.post(f"/api/trainer/cards/{first['id']}/answer", json={"answer": best}).json()
+    easy = alice.post(path, json={"rating": "easy"})
+    assert easy.status_code == 200, easy.text
+    hard = alice.post(path, json={"rating": "hard"}).json()
+    assert hard["due"] < good["due"] < easy.json()["due"]
+    again = alice.post(path, json={"rating": "good"}).json()
+    assert again["due"] == good["due"]  # rated from the schedule before the answer
+    wrong = next(c for c in second["choices"] if c != deck.card(1, second["id"]).best)
+    alice.post(f"/api/trainer/cards/{second['id']}/answer", json={"answer": wrong})
+    refusal(alice.post(f"/api/trainer/cards/{second['id']}/rating", json={"rating": "easy"}),
+            409, "last answer was wrong")
+    for body in ({"rating": "again"}, {}, {"rating": "easy", "extra": 1}):
+        assert alice.post(path, json=body).status_code == 422
+    kept = dict(alice.cookies)
+    alice.cookies.clear()
+    del alice.headers["X-CSRF-Token"]
+    signed_up(alice, "Bobby")
+    refusal(alice.post(path, json={"rating": "easy"}), 404, "no card with that id in your deck")
+    alice.cookies.clear()
+    alice.cookies.update(kept)

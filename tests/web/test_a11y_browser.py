@@ -249,7 +249,8 @@ def a_kept_card() -> dict[str, Any]:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_trainer_passes_the_audit(server: str, page: Any, axe: str, lang: str) -> None:
-    # A guest's trainer, with a card kept in the browser: asked, then answered.
+    # A guest's trainer, with a card kept in the browser: asked, a checker picked up, then
+    # answered.
     page.goto(f"{server}/trainer")
     page.evaluate(
         "card => localStorage.setItem('backgammon.trainer',"
@@ -264,8 +265,8 @@ def test_the_trainer_passes_the_audit(server: str, page: Any, axe: str, lang: st
     page.wait_for_selector('#trainer-board [data-place="p8"].is-selected')
     assert audit(page, axe) == []
     page.click("#trainer-list summary")
-    page.click('.trainer-choice[data-choice="24/21 6/5"]')
-    page.wait_for_selector("body[data-answered=wrong]")
+    page.click('.trainer-choice[data-choice="8/5 6/5"]')
+    page.wait_for_selector("body[data-answered=right]")  # with "how was it?"
     assert audit(page, axe) == []
 
 

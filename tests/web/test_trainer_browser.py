@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from browser_support import WEB, MarkupTexts, catalogue, place, sign_up
+from test_a11y_browser import a_kept_card
 
 from backgammon import Position
 from backgammon.formats.matchid import decode_match_id
@@ -182,3 +183,36 @@ def test_the_trainer_fits_a_phone(server: str, browser: Any) -> None:
     phone.wait_for_selector("body[data-answered]")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     context.close()
+
+
+def test_a_right_answer_is_rated_as_it_felt(server: str, page: Any) -> None:
+    # A guest's card kept in the browser (the opening 31): 8/5 6/5, made on the board.
+    page.goto(f"{server}/trainer")
+    page.evaluate(
+        "card => localStorage.setItem('backgammon.trainer',"
+        " JSON.stringify({cards: {[card.key]: card}, answers: []}))",
+        a_kept_card(),
+    )
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    page.click('#trainer-board [data-place="p8"]')  # to 7 or 5: picked up
+    page.wait_for_selector('#trainer-board [data-place="p8"].is-selected')
+    page.click('#trainer-board [data-place="p5"]')
+    page.wait_for_selector("body[data-made='1']")
+    page.click('#trainer-board [data-place="p6"]')  # the 1 left: to 5 at once
+    page.wait_for_selector("body[data-made='2']")
+    page.click("#trainer-confirm")
+    page.wait_for_selector("body[data-answered=right]")
+    assert page.get_attribute('[data-rating="good"]', "aria-pressed") == "true"
+
+    def due() -> datetime:
+        kept = page.evaluate("JSON.parse(localStorage.getItem('backgammon.trainer'))")
+        return datetime.fromisoformat(kept["cards"]["m:1:1:checker"]["due"])
+
+    good = due()
+    page.click('[data-rating="easy"]')
+    page.wait_for_selector("body[data-rated=easy]")
+    assert page.get_attribute('[data-rating="easy"]', "aria-pressed") == "true"
+    assert due() > good
+    answers = page.evaluate("JSON.parse(localStorage.getItem('backgammon.trainer')).answers")
+    assert len(answers) == 1 and answers[0]["right"] is True  # rated, not answered again

@@ -331,8 +331,9 @@ class TrainerCardRow(Base):
 
 
 class TrainerReviewRow(Base):
-    """An answer to a card of the trainer: when, whether it was right, and the rating the
-    schedule took from it (FSRS's: 1 again, 2 hard, 3 good, 4 easy)."""
+    """An answer to a card of the trainer: when, whether it was right, the rating the
+    schedule took from it (FSRS's: 1 again, 2 hard, 3 good, 4 easy), and the card's schedule
+    before it, so that the player may say afterwards how a right answer felt."""
 
     __tablename__ = "trainer_reviews"
 
@@ -343,6 +344,7 @@ class TrainerReviewRow(Base):
     right: Mapped[bool] = mapped_column(Boolean)
     rating: Mapped[int] = mapped_column(Integer)
     reviewed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    before: Mapped[dict[str, Any]] = mapped_column(JSON)
 
 
 def now() -> datetime:

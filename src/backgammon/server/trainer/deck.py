@@ -37,6 +37,10 @@ class NoCardError(LookupError):
     """No card of that id is in the player's deck (another player's is not theirs to see)."""
 
 
+class NotRatableError(Exception):
+    """No answer to rate: none yet, or a wrong one (rated *Again*, however it felt)."""
+
+
 @dataclass(frozen=True)
 class Reviewed:
     """An answer judged (as the card names it) and the card rescheduled: the row as it now
@@ -129,12 +133,38 @@ class Deck:
             if row is None or row.user_id != user_id:
                 raise NoCardError(card_id)
             answer, judged = judge_play(_as_card(row), answer, evaluate)
-            grade, row.schedule, row.due = reschedule(row.schedule, judged.right, rating, stamp)
+            before = row.schedule
+            grade, row.schedule, row.due = reschedule(before, judged.right, rating, stamp)
             session.add(TrainerReviewRow(
                 card_id=row.id, user_id=user_id, answer=answer[:60], right=judged.right,
-                rating=int(grade), reviewed_at=stamp,
+                rating=int(grade), reviewed_at=stamp, before=before,
             ))
         return Reviewed(row, answer, judged)
+
+    def rate(self, user_id: int, card_id: int, rating: str) -> TrainerCardRow:
+        """Rate again the last answer to ``user_id``'s card, a right one, as the player found
+        it (``rating``: "hard", "good" or "easy"): the card rescheduled from its schedule
+        before that answer, at that answer's time. NoCardError when it is not theirs;
+        NotRatableError when it has no answer, or its last was wrong (rated *Again*)."""
+        review = TrainerReviewRow
+        with Session(self.engine, expire_on_commit=False) as session, session.begin():
+            row = session.get(TrainerCardRow, card_id, with_for_update=True)
+            if row is None or row.user_id != user_id:
+                raise NoCardError(card_id)
+            last = session.scalars(
+                select(review).where(review.card_id == card_id)
+                .order_by(review.id.desc()).limit(1)
+            ).first()
+            if last is None:
+                raise NotRatableError("The card has no answer to rate yet.")
+            if not last.right:
+                raise NotRatableError(
+                    "The card's last answer was wrong: it comes back soon, whatever it felt."
+                )
+            stamp = utc(last.reviewed_at).astimezone(UTC)
+            grade, row.schedule, row.due = reschedule(last.before, True, rating, stamp)
+            last.rating = int(grade)
+        return row
 
     def progress(self, user_id: int, days: int = PROGRESS_DAYS) -> dict[str, Any]:
         """Where ``user_id``'s deck stands: its cards, those due now, those learned (in

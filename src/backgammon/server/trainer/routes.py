@@ -29,7 +29,7 @@ from ..play.deps import Live
 from ..play.routes.hints import Lang
 from .cards import NotAChoiceError, choices
 from .dealing import deal, equities, seats_of
-from .deck import Deck, NoCardError
+from .deck import Deck, NoCardError, NotRatableError
 from .why import from_json
 
 router = APIRouter(tags=["trainer"])
@@ -76,6 +76,18 @@ class Answer(BaseModel):
 
     answer: str = Field(min_length=1, max_length=60)
     rating: Literal["hard", "good", "easy"] | None = None
+
+
+class Rating(BaseModel):
+    """How a right answer felt, said after it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    rating: Literal["hard", "good", "easy"]
+
+
+class Rescheduled(BaseModel):
+    due: str = Field(description="when the card is due again, ISO 8601 in UTC")
 
 
 class ChoiceView(BaseModel):
@@ -222,6 +234,32 @@ async def answer_card(
         choices=[ChoiceView(text=c["text"], equity=c["equity"]) for c in row.choices],
         reasons=say_all((from_json(r) for r in row.reasons), lang), due=_iso(row.due),
     )
+
+
+@router.post(
+    "/api/trainer/cards/{card_id}/rating",
+    response_model=Rescheduled,
+    responses={
+        401: {"description": "not signed in"},
+        404: {"description": "no card of that id in the player's deck"},
+        409: {"description": "the card has no answer yet, or its last answer was wrong"},
+    },
+)
+async def rate_card(
+    request: Request,
+    account: SignedIn,
+    card_id: Annotated[int, Path(ge=1, le=2**31 - 1)],
+    body: Rating,
+) -> Rescheduled:
+    """Say how the last answer to the card, a right one, felt ("hard", "good" or "easy"):
+    the card rescheduled as if the answer had been rated so."""
+    try:
+        row = await run_in_threadpool(_deck(request).rate, account.id, card_id, body.rating)
+    except NoCardError:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, NOT_YOURS) from None
+    except NotRatableError as exc:
+        raise HTTPException(status.HTTP_409_CONFLICT, str(exc)) from None
+    return Rescheduled(due=_iso(row.due))
 
 
 @router.get("/api/trainer/progress", response_model=ProgressView,

@@ -261,6 +261,11 @@ export function answerCard(id, answer, lang) {
   return request("POST", `/api/trainer/cards/${id}/answer?lang=${encodeURIComponent(lang)}`, { answer });
 }
 
+/** Say how a right answer to a card of the signed-in player's deck felt: {due}. */
+export function rateCard(id, rating) {
+  return request("POST", `/api/trainer/cards/${id}/rating`, { rating });
+}
+
 /** How the signed-in player's deck stands. */
 export function deckProgress() {
   return request("GET", "/api/trainer/progress");
@@ -279,7 +284,9 @@ export function matchMistakes(id) {
   return request("GET", `/api/matches/${encodeURIComponent(id)}/mistakes`, undefined, id);
 }
 
-/** Judge and reschedule a card this browser keeps (nothing is kept on the server). */
-export function reviewCard(card, answer, lang) {
-  return request("POST", `/api/trainer/review?lang=${encodeURIComponent(lang)}`, { card, answer });
+/** Judge and reschedule a card this browser keeps (nothing is kept on the server); a right
+ * answer rated as it felt, if `rating` is given. */
+export function reviewCard(card, answer, lang, rating = null) {
+  return request("POST", `/api/trainer/review?lang=${encodeURIComponent(lang)}`,
+    rating ? { card, answer, rating } : { card, answer });
 }

@@ -63,6 +63,14 @@ export function keepAnswer(card, judged) {
   store(deck);
 }
 
+/** Keep the schedule the server made of an answer rated again (how it felt): no new answer. */
+export function keepRating(card, judged) {
+  const deck = stored();
+  const kept = deck.cards[card.key];
+  if (kept) Object.assign(kept, { schedule: judged.schedule, due: judged.due });
+  store(deck);
+}
+
 /** How the deck stands, as the server says it of a signed-in player's. */
 export function progress() {
   const { cards, answers } = stored();

@@ -8,8 +8,8 @@
 // The address may name a match (?match=ID): its mistakes join the deck and are practised.
 
 import {
-  ApiError, answerCard, boardOf, deckProgress, dueCards, matchMistakes, practiseMatch, refusal,
-  reviewCard, turnOf,
+  ApiError, answerCard, boardOf, deckProgress, dueCards, matchMistakes, practiseMatch, rateCard,
+  refusal, reviewCard, turnOf,
 } from "./api.js";
 import { renderBoard } from "./board.js";
 import { obviousStep, sourcesOf, stepBetween, targetsOf } from "./moves.js";
@@ -82,6 +82,15 @@ async function judge(card, answer) {
   const judged = await reviewCard(local.asSent(card), answer, language());
   local.keepAnswer(card, judged);
   return judged;
+}
+
+/** Rate the right answer to `card` as it felt: the card's new due time. */
+async function rate(card, judged, rating) {
+  if (trainer.account) return (await rateCard(card.id, rating)).due;
+  // The card as it was before the answer, answered again with the rating: nothing new counted.
+  const again = await reviewCard(local.asSent(card), judged.answer, language(), rating);
+  local.keepRating(card, again);
+  return again.due;
 }
 
 async function progressNow() {
@@ -252,10 +261,25 @@ async function answer(card, choice) {
     for (const button of document.querySelectorAll(".trainer-choice")) button.disabled = false;
     return;
   }
-  trainer.answered = judged;
-  showAnswer(judged);
+  trainer.answered = { ...judged, rating: "good" };
+  showAnswer(trainer.answered);
   if (trainer.turn) showTurn(card);
   renderProgress();
+}
+
+async function feel(rating) {
+  const card = trainer.queue[0];
+  const judged = trainer.answered;
+  if (!card || !judged || !judged.right || judged.rating === rating) return;
+  try {
+    judged.due = await rate(card, judged, rating);
+  } catch (error) {
+    showFailure(error);
+    return;
+  }
+  judged.rating = rating;
+  showAnswer(judged);
+  document.body.dataset.rated = rating;
 }
 
 function showAnswer(judged) {
@@ -283,9 +307,14 @@ function showAnswer(judged) {
     reasons.appendChild(item);
   }
   $("#trainer-why").hidden = !judged.reasons.length;
+  $("#trainer-feel").hidden = !judged.right;
+  for (const button of document.querySelectorAll("[data-rating]")) {
+    button.setAttribute("aria-pressed", String(button.dataset.rating === judged.rating));
+  }
+  const shown = $("#trainer-answer").hidden;
   $("#trainer-answer").hidden = false;
   document.body.dataset.answered = judged.right ? "right" : "wrong";
-  $("#trainer-next").focus();
+  if (shown) $("#trainer-next").focus();
 }
 
 function dueText(iso) {
@@ -298,6 +327,7 @@ function next() {
   trainer.queue.shift();
   trainer.shown += 1;
   delete document.body.dataset.answered;
+  delete document.body.dataset.rated;
   showCard();
 }
 
@@ -360,6 +390,9 @@ async function start() {
   trainer.match = new URLSearchParams(location.search).get("match");
   $("#trainer-next").addEventListener("click", next);
   $("#trainer-undo").addEventListener("click", undo);
+  for (const button of document.querySelectorAll("[data-rating]")) {
+    button.addEventListener("click", () => feel(button.dataset.rating));
+  }
   $("#trainer-confirm").addEventListener("click", () => {
     const card = trainer.queue[0];
     if (card && trainer.turn && trainer.turn.play) answer(card, trainer.turn.play);

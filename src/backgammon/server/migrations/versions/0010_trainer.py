@@ -52,6 +52,7 @@ def upgrade() -> None:
         sa.Column("right", sa.Boolean(), nullable=False),
         sa.Column("rating", sa.Integer(), nullable=False),
         sa.Column("reviewed_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("before", sa.JSON(), nullable=False),
     )
     op.create_index("ix_trainer_reviews_card_id", "trainer_reviews", ["card_id"])
     op.create_index("ix_trainer_reviews_user_id", "trainer_reviews", ["user_id"])
