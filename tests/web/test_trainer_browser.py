@@ -15,7 +15,7 @@ from browser_support import WEB, MarkupTexts, catalogue, place, sign_up
 from test_a11y_browser import a_kept_card
 
 from backgammon import Position
-from backgammon.formats.matchid import decode_match_id
+from backgammon.formats.matchid import MatchIdState, decode_match_id, encode_match_id
 
 SEED = 11
 
@@ -216,3 +216,30 @@ def test_a_right_answer_is_rated_as_it_felt(server: str, page: Any) -> None:
     assert due() > good
     answers = page.evaluate("JSON.parse(localStorage.getItem('backgammon.trainer')).answers")
     assert len(answers) == 1 and answers[0]["right"] is True  # rated, not answered again
+
+
+def test_a_cube_card_asks_double_or_not(server: str, page: Any) -> None:
+    card = {
+        **a_kept_card(), "kind": "cube", "dice": None, "key": "m:1:2:cube", "move_number": 2,
+        "match_id": encode_match_id(MatchIdState(match_length=7, score=(2, 4))),
+        "played": "double", "best": "no double", "equity_loss": 0.1, "mark": "bad",
+        "weighed": [{"text": "no double", "equity": 0.2}, {"text": "double, take", "equity": 0.1},
+                    {"text": "double, drop", "equity": 1.0}],
+        "choices": ["no double", "double"],
+    }
+    page.goto(f"{server}/trainer")
+    page.evaluate(
+        "card => localStorage.setItem('backgammon.trainer',"
+        " JSON.stringify({cards: {[card.key]: card}, answers: []}))",
+        card,
+    )
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    page.wait_for_selector('#trainer-board [data-place="p1"]')
+    assert page.is_hidden("#trainer-on-board") and page.is_hidden("#trainer-list")
+    assert page.locator("#trainer-choices .trainer-choice").all_inner_texts() == [
+        catalogue()["analysis.choice.noDouble"], catalogue()["analysis.choice.double"]]
+    page.click('.trainer-choice[data-choice="double"]')
+    page.wait_for_selector("body[data-answered=wrong]")
+    assert "0.100" in page.inner_text("#trainer-detail")
+    assert page.locator("#trainer-reasons li").count() > 0
