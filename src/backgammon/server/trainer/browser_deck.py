@@ -81,7 +81,7 @@ class Review(BaseModel):
     rating: Literal["hard", "good", "easy"] | None = None
 
 
-class Reviewed(BaseModel):
+class ReviewView(BaseModel):
     """The answer judged, the reasons in ``lang``, and the card's new schedule."""
 
     right: bool
@@ -133,13 +133,13 @@ async def mistakes(request: Request, live: Live, held: Held, least: Least = "dou
 
 @router.post(
     "/api/trainer/review",
-    response_model=Reviewed,
+    response_model=ReviewView,
     dependencies=[Depends(rate_limited("hint"))],
     responses={422: {"description": "a card or an answer that cannot be"},
                429: {"description": "too many from this address"},
                503: {"description": "the threads that think are all busy"}},
 )
-async def review(request: Request, body: Review, lang: Lang = "en") -> Reviewed:
+async def review(request: Request, body: Review, lang: Lang = "en") -> ReviewView:
     """Judge the answer to a card the page keeps and reschedule it (as a signed-in
     player's answer is), with the reasons worked out now: nothing is kept."""
     pool: BoundedPool = request.app.state.hint_pool
@@ -153,7 +153,7 @@ async def review(request: Request, body: Review, lang: Lang = "en") -> Reviewed:
         raise HTTPException(422, "The card's schedule cannot be read.") from None
     except BackgammonError as exc:
         raise HTTPException(422, f"The card's position cannot be: {exc}") from None
-    return Reviewed(
+    return ReviewView(
         right=judged.right, answer=answer, best=judged.best, played=body.card.played,
         loss=judged.loss, played_loss=body.card.equity_loss,
         reasons=say_all((from_json(r) for r in reasons), lang), schedule=schedule,

@@ -57,7 +57,7 @@ class Deck:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def known(self, user_id: int, match_id: str) -> set[tuple[int, int, str]]:
+    def _known(self, user_id: int, match_id: str) -> set[tuple[int, int, str]]:
         """The decisions of ``match_id`` already in ``user_id``'s deck (game, move, kind)."""
         card = TrainerCardRow
         with Session(self.engine) as session:
@@ -80,7 +80,7 @@ class Deck:
         ``report`` marked ``least`` or worse that it does not hold yet, each with its
         ``reasons`` (worked out only for the new ones); the number added. A decision added
         meanwhile by another request is skipped, not added twice."""
-        known = self.known(user_id, match_id)
+        known = self._known(user_id, match_id)
         new = [
             d for d in report["decisions"]
             if mistake(d, seat, least) and (d["game"], d["move_number"], d["kind"]) not in known
