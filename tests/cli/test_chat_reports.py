@@ -27,8 +27,24 @@ def test_no_report_is_said_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 def test_a_database_without_the_table_is_refused_with_a_sentence(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    empty = tmp_path / "empty.sqlite"
+    engine = make_engine(sqlite_url(empty))
+    engine.connect().close()  # an SQLite file, without the server's tables
+    engine.dispose()
     with pytest.raises(SystemExit) as exited:
-        main(["reports", "--database-url", sqlite_url(tmp_path / "empty.sqlite")])
+        main(["reports", "--database-url", sqlite_url(empty)])
     assert exited.value.code == 2
     error = capsys.readouterr().err
     assert "holds no reports' table" in error and "Traceback" not in error
+
+
+def test_a_path_with_no_database_is_refused_and_left_empty(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "typo" / "games.sqlite"
+    with pytest.raises(SystemExit) as exited:
+        main(["reports", "--database-url", sqlite_url(missing)])
+    assert exited.value.code == 2
+    error = capsys.readouterr().err
+    assert "no SQLite database at the path given" in error and "Traceback" not in error
+    assert not missing.parent.exists()  # nothing made on the way

@@ -79,7 +79,8 @@ def sign_up(client: TestClient, name: str) -> dict[str, str]:
 def test_only_public_online_matches_both_players_have_come_to_are_live(
     client: TestClient,
 ) -> None:
-    public = create(client, opponent="online", lobby=True, length=3, names=["Ann", "Player"])
+    public = create(client, opponent="online", lobby=True, length=3, names=["Ann", "Player"],
+                    clock="fast")
     private = create(client, opponent="online", lobby=False, length=3)
     waiting = create(client, opponent="online", lobby=True)
     create(client, opponent="human")
@@ -99,13 +100,16 @@ def test_only_public_online_matches_both_players_have_come_to_are_live(
     entry = entries[0]
     assert entry["players"] == [{"name": "Ann", "rating": None}, {"name": "Bob", "rating": None}]
     assert (entry["score"], entry["length"], entry["rated"]) == ([0, 0], 3, False)
+    # The time control, as the lobby showed it.
+    assert entry["clock"] == listed[public["id"]]["clock"] == {
+        "delay": 8, "bank": 20, "preset": "fast"}
     # Nothing in the answer lets a spectator act: no token, no invite, no digest of either.
     text = client.get("/api/matches/live").text
     secrets = [public["token"], bob["token"], public["invite"], private["token"],
                private["invite"], waiting["invite"]]
     for secret in secrets:
         assert secret not in text and digest_of(secret) not in text
-    assert set(entry) == {"id", "players", "score", "length", "rated", "updated_at"}
+    assert set(entry) == {"id", "players", "score", "length", "rated", "clock", "updated_at"}
 
 
 def test_a_live_match_shows_its_score_and_leaves_the_list_when_over(client: TestClient) -> None:

@@ -9,13 +9,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from alembic import command
-from sqlalchemy import Engine, event, insert, select
+from migrating import migrated_from
+from sqlalchemy import Connection, Engine, event, insert, select
 from test_api import client_for
 
 from backgammon.game.match import Match
 from backgammon.server import Settings
-from backgammon.server.db import MatchRow, alembic_config, make_engine, migrate, now
+from backgammon.server.db import MatchRow, now
 from backgammon.server.lobby.queries import find_invite, open_matches
 from backgammon.server.play.seats import digest_of
 
@@ -44,20 +44,17 @@ OLD_ROWS = {
 @pytest.fixture
 def upgraded(database: Settings) -> Iterator[Engine]:
     """A database at revision 0003 holding ``OLD_ROWS``, then migrated to the newest."""
-    engine = make_engine(database.database_url)
-    config = alembic_config()
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "0003")
+
+    def fill(connection: Connection) -> None:
         stamp = now()
         for match_id, settings in OLD_ROWS.items():
             connection.execute(insert(MatchRow.__table__).values(
                 id=match_id, created_at=stamp, updated_at=stamp, settings=settings,
                 record=Match(3).to_dict(), version=0,
             ))
-    migrate(engine)
-    yield engine
-    engine.dispose()
+
+    with migrated_from(database.database_url, "0003", fill) as engine:
+        yield engine
 
 
 def test_the_columns_are_filled_in_from_the_old_rows(upgraded: Engine) -> None:

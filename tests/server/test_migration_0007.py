@@ -6,22 +6,19 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from alembic import command
-from sqlalchemy import Engine, insert, inspect, select
+from migrating import back_to, migrated_from
+from sqlalchemy import Connection, Engine, insert, inspect, select
 from test_api import client_for
 
 from backgammon.server import Settings
-from backgammon.server.db import UserRow, alembic_config, make_engine, migrate, now
+from backgammon.server.db import UserRow, now
 
 
 @pytest.fixture
 def upgraded(database: Settings) -> Iterator[Engine]:
     """A database at revision 0006 holding an account, then migrated to the newest."""
-    engine = make_engine(database.database_url)
-    config = alembic_config()
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "0006")
+
+    def fill(connection: Connection) -> None:
         assert "hidden" not in {column["name"] for column in inspect(connection).get_columns(
             "users")}
         # Only the columns 0006 has: ``hidden`` has no default on the Python side.
@@ -29,9 +26,9 @@ def upgraded(database: Settings) -> Iterator[Engine]:
             name="Oldtimer", name_key="oldtimer", password_hash="x", rating=1612.5,
             experience=40, created_at=now(),
         ))
-    migrate(engine)
-    yield engine
-    engine.dispose()
+
+    with migrated_from(database.database_url, "0006", fill) as engine:
+        yield engine
 
 
 def test_old_accounts_are_not_hidden(upgraded: Engine, database: Settings) -> None:
@@ -45,9 +42,5 @@ def test_old_accounts_are_not_hidden(upgraded: Engine, database: Settings) -> No
 
 
 def test_the_way_back_drops_the_flag(upgraded: Engine) -> None:
-    config = alembic_config()
-    with upgraded.begin() as connection:
-        config.attributes["connection"] = connection
-        command.downgrade(config, "0006")
-        columns = {column["name"] for column in inspect(connection).get_columns("users")}
-    assert "hidden" not in columns and "rating" in columns
+    _, columns = back_to(upgraded, "0006")
+    assert "hidden" not in columns["users"] and "rating" in columns["users"]

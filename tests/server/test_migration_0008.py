@@ -6,12 +6,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from alembic import command
-from sqlalchemy import Engine, inspect
+from migrating import back_to, migrated_from
+from sqlalchemy import Connection, Engine, inspect
 from test_api import client_for
 
 from backgammon.server import Settings
-from backgammon.server.db import alembic_config, make_engine, migrate
 
 CHAT_TABLES = {"chat_messages", "chat_mutes", "chat_reports"}
 
@@ -24,15 +23,12 @@ def upgraded(database: Settings) -> Iterator[tuple[Engine, str, str]]:
     with client_for(database) as client:
         created = client.post("/api/matches", json={"opponent": "online"}).json()
         client.post("/api/matches/join", json={"invite": created["invite"]})
-    engine = make_engine(database.database_url)
-    config = alembic_config()
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.downgrade(config, "0007")
+
+    def fill(connection: Connection) -> None:
         assert not CHAT_TABLES & set(inspect(connection).get_table_names())
-    migrate(engine)
-    yield engine, created["id"], created["token"]
-    engine.dispose()
+
+    with migrated_from(database.database_url, "0007", fill, down=True) as engine:
+        yield engine, created["id"], created["token"]
 
 
 def test_an_old_match_gets_an_empty_chat_that_works(
@@ -50,10 +46,5 @@ def test_an_old_match_gets_an_empty_chat_that_works(
 
 
 def test_the_way_back_drops_the_chat(upgraded: tuple[Engine, str, str]) -> None:
-    engine, _, _ = upgraded
-    config = alembic_config()
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.downgrade(config, "0007")
-        tables = set(inspect(connection).get_table_names())
+    tables, _ = back_to(upgraded[0], "0007")
     assert not CHAT_TABLES & tables and "matches" in tables

@@ -8,13 +8,13 @@ import warnings
 from collections.abc import Iterator
 
 import pytest
-from alembic import command
-from sqlalchemy import Engine, insert, inspect, select
+from migrating import back_to, migrated_from
+from sqlalchemy import Connection, Engine, insert, inspect, select
 from test_tournaments import app_for, new_tournament
 from tournament_players import Player
 
 from backgammon.server import Settings
-from backgammon.server.db import UserRow, alembic_config, make_engine, migrate, now
+from backgammon.server.db import UserRow, now
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -26,19 +26,16 @@ TABLES = {"tournaments", "tournament_players", "tournament_matches"}
 @pytest.fixture
 def upgraded(database: Settings) -> Iterator[Engine]:
     """A database at revision 0008 holding an account, then migrated to the newest."""
-    engine = make_engine(database.database_url)
-    config = alembic_config()
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "0008")
+
+    def fill(connection: Connection) -> None:
         assert not TABLES & set(inspect(connection).get_table_names())
         connection.execute(insert(UserRow.__table__).values(
             name="Oldtimer", name_key="oldtimer", password_hash="x", rating=1612.5,
             experience=40, created_at=now(), hidden=False,
         ))
-    migrate(engine)
-    yield engine
-    engine.dispose()
+
+    with migrated_from(database.database_url, "0008", fill) as engine:
+        yield engine
 
 
 def test_the_tables_come_and_tournaments_can_be_made(
@@ -54,9 +51,5 @@ def test_the_tables_come_and_tournaments_can_be_made(
 
 
 def test_the_way_back_drops_the_tables(upgraded: Engine) -> None:
-    config = alembic_config()
-    with upgraded.begin() as connection:
-        config.attributes["connection"] = connection
-        command.downgrade(config, "0008")
-        tables = set(inspect(connection).get_table_names())
+    tables, _ = back_to(upgraded, "0008")
     assert not TABLES & tables and {"users", "matches"} <= tables

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, select, text
+from sqlalchemy import Engine, bindparam, select, text, update
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
@@ -195,3 +195,43 @@ def test_psycopgs_saves_make_every_connection_at_the_start(postgres_engine: Engi
                 await saves.close()
 
     assert asyncio.run(made()) == 4
+
+
+#: A statement with values of its own (the limit's) beside the ones given by name.
+_LISTED = (
+    select(MatchRow.id, MatchRow.version)
+    .where(MatchRow.version >= bindparam("least"))
+    .order_by(MatchRow.id)
+    .limit(1)
+)
+#: A write that returns what it wrote.
+_BUMPED = (
+    update(MatchRow)
+    .where(MatchRow.id == bindparam("match_id"))
+    .values(version=MatchRow.version + 5)
+    .returning(MatchRow.version)
+)
+
+
+def test_the_driver_sends_any_statement_and_answers_its_rows(engine: Engine) -> None:
+    driver = DriverSaves(engine, keeping("sqlite")[0])
+    assert driver.rows(_LISTED, {"least": 0}) == [("by-driver", 0)]  # the limit its own
+    assert driver.rows(_BUMPED, {"match_id": "by-driver"}) == [(5,)]
+    driver.close()
+    assert rows(engine, "matches", "by-driver")[0][-4] == 5  # committed
+
+
+def test_psycopgs_driver_sends_any_statement_and_answers_its_rows(
+    postgres_engine: Engine,
+) -> None:
+    async def sent() -> list[Any]:
+        saves = AsyncDriverSaves(postgres_engine, keeping("postgresql")[1], 2)
+        await saves.open()
+        try:
+            return [await saves.rows(_LISTED, {"least": 0}),
+                    await saves.rows(_BUMPED, {"match_id": "by-driver"})]
+        finally:
+            await saves.close()
+
+    assert asyncio.run(sent()) == [[("by-driver", 0)], [(5,)]]
+    assert rows(postgres_engine, "matches", "by-driver")[0][-4] == 5

@@ -1,12 +1,14 @@
 """The heaviest engine request the API allows never stalls the other clients: while a 3-ply
 move answer of as many plays as it allows is thought out, or the computer thinks out its turn
-at world class, the lobby answers within a small multiple of its unloaded time. The compiled
-kernel releases the interpreter's lock (numba ``nogil``), so the thread that thinks leaves the
-event loop free; before it did, the lobby waited as long as the engine (8 s here, 20 s and
-more on a busier server).
+at world class, the lobby goes on answering, again and again. The compiled kernel releases
+the interpreter's lock (numba ``nogil``), so the thread that thinks leaves the event loop free;
+before it did, the lobby waited as long as the engine (8 s here, 20 s and more on a busier
+server) and answered once, after it.
 
 The server is a real process (uvicorn on a loopback port), on SQLite and on PostgreSQL with
-Redis. The bound is generous: this measures a stall of seconds, not a latency.
+Redis. The tests count the lobby's answers made while the engine thinks, which a stall keeps
+to one or two however fast or busy the machine is; they assert nothing on time (the times
+are printed, for a reader).
 """
 
 from __future__ import annotations
@@ -26,6 +28,9 @@ pytest.importorskip("uvicorn")
 
 #: The heaviest question the engine API answers: 3 plies, as many plays ranked as it allows, in
 #: a position with 30 legal plays of the roll (about 4.5 s of one core).
+#: The lobby's answers while the engine thinks that show the event loop free: a lobby request
+#: sent while the loop is held is answered only once it is free, after the engine's answer.
+ANSWERS_WHILE_THINKING = 5
 HEAVIEST = {"position": "jOeFBwCMGRxQNg", "dice": [3, 1], "plies": 3, "plays": MOST_DEEP_PLAYS}
 
 
@@ -60,11 +65,10 @@ def test_the_heaviest_engine_request_leaves_the_lobby_answering(
     assert answered, "the engine request failed"
     print(f"lobby unloaded {unloaded * 1000:.1f} ms, worst {max(loaded) * 1000:.1f} ms over "
           f"{len(loaded)} while the engine thought {answered[0]:.1f} s")
-    # The lobby's worst wait while the engine thought: a small multiple of its unloaded time
-    # (0.25 s at least: these machines are shared and a scheduler slice is long).
-    assert loaded and max(loaded) < max(20 * unloaded, 0.25), (
-        f"the lobby waited {max(loaded):.3f} s (unloaded {unloaded:.4f} s) while the engine "
-        f"thought for {answered[0]:.1f} s"
+    # Each answer counted came while the engine request was still unanswered.
+    assert len(loaded) >= ANSWERS_WHILE_THINKING, (
+        f"the lobby answered {len(loaded)} times while the engine thought for "
+        f"{answered[0]:.1f} s: the event loop was held"
     )
 
 
@@ -93,7 +97,7 @@ def test_the_computer_thinking_at_world_class_leaves_the_lobby_answering(
     thought = time.perf_counter() - started
     print(f"lobby unloaded {unloaded * 1000:.1f} ms, worst {max(loaded) * 1000:.1f} ms over "
           f"{len(loaded)} while the computer played for {thought:.1f} s")
-    assert loaded and max(loaded) < max(20 * unloaded, 0.25), (
-        f"the lobby waited {max(loaded):.3f} s (unloaded {unloaded:.4f} s) while the computer "
-        f"played for {thought:.1f} s"
+    assert len(loaded) >= ANSWERS_WHILE_THINKING, (
+        f"the lobby answered {len(loaded)} times while the computer played for "
+        f"{thought:.1f} s: the event loop was held"
     )

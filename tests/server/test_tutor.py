@@ -190,3 +190,36 @@ def test_a_computer_match_is_tutored_only_for_the_person(client: TestClient) -> 
     match_id = create(client, opponent="computer", position=START)
     verdict = judge(client, match_id, action="double", threshold="doubtful")
     assert verdict["warn"] is True and verdict["seat"] == 0
+
+
+def test_a_warning_kept_elsewhere_meanwhile_is_not_overwritten(
+    client: TestClient, settings: Settings
+) -> None:
+    """Another process serving the same match may keep a warning while this one's copy of it
+    lacks that warning: each warning is added to the notes the row holds."""
+    from sqlalchemy import select, update
+
+    from backgammon.server.db import MatchRow, make_engine
+
+    match_id = create(client, position=OPENING_64)
+    steps(client, match_id, (13, 7), (7, 3))
+    elsewhere = {"game": 1, "event": 0, "seat": 0, "action": "double", "played": "double",
+                 "best": "no double", "loss": 0.1, "mark": "bad", "threshold": "bad"}
+    engine = make_engine(settings.database_url)
+    with engine.begin() as connection:  # as the other process's write leaves the row
+        row_settings = connection.execute(
+            select(MatchRow.settings).where(MatchRow.id == match_id)
+        ).scalar_one()
+        connection.execute(
+            update(MatchRow).where(MatchRow.id == match_id)
+            .values(settings={**row_settings, "tutor": [elsewhere]})
+        )
+    assert judge(client, match_id, action="confirm", threshold="bad")["warn"] is True
+    kept = notes(client, match_id)
+    assert [note["action"] for note in kept] == ["double", "confirm"]
+    with engine.connect() as connection:
+        row_settings = connection.execute(
+            select(MatchRow.settings).where(MatchRow.id == match_id)
+        ).scalar_one()
+    engine.dispose()
+    assert row_settings["tutor"] == kept

@@ -83,6 +83,11 @@ def test_the_clocks_tick_on_every_board_and_a_player_out_of_time_loses(
     mover = state["to_act"]
     for page in pages:
         page.wait_for_selector(f'.player[data-seat="{mover}"] .clock.is-running')
+    # A page drawn again (another language) keeps the running clock running, where it was.
+    spectator.select_option("#language", "mt")
+    spectator.wait_for_function("() => document.documentElement.lang === 'mt'")
+    spectator.wait_for_selector(f'.player[data-seat="{mover}"] .clock.is-running')
+    for page in pages:
         page.wait_for_function(
             "seat => Number(document.querySelector("
             "`.player[data-seat=\"${seat}\"] .clock`).dataset.bank) < 4",

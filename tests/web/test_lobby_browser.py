@@ -139,9 +139,12 @@ def test_the_lobby_reads_itself_again_keeping_focus_while_shown(server: str, pag
     # The games being played come latest acted in first, but a line does not move once shown:
     # Hal's game, taken after Eve's, comes above it and stays there after Eve's first roll.
     hal = post(server, "/api/matches", {
-        "opponent": "online", "lobby": True, "names": ["Hal", "Player"], "seed": SEED})
+        "opponent": "online", "lobby": True, "names": ["Hal", "Player"], "seed": SEED,
+        "clock": "fast"})
     post(server, "/api/matches/join", {"invite": hal["invite"], "name": "Ivy"})
     page.locator("#live-list li", has_text="Hal (guest)").wait_for()
+    # A spectator sees the time control of a game being played, as the lobby showed it.
+    assert "8 s a move" in page.locator("#live-list li", has_text="Hal (guest)").inner_text()
     post(server, f"/api/matches/{eve['id']}/actions", {"seat": 0, "action": "roll", "version": 1})
     order = [entry["players"][0]["name"] for entry in fetch_json(server, "/api/matches/live")]
     assert order.index("Eve") < order.index("Hal")

@@ -29,12 +29,13 @@ from __future__ import annotations
 
 import dataclasses
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ..bot import RolloutResult, Scale, equities, flip_outputs, rollout, weights_at
+from ..cube import CubeContext
 from ..moves import Play
 from ..position import Side
 from .analyser import AnalysisError, GameAnalysis, MatchAnalysis
@@ -94,13 +95,12 @@ def rollout_decision(
                 workers=workers, ray=ray)
         for p in live
     ]
-    weights = weights_at(decision.cube)
     by_play = dict(zip(live, results, strict=True))
-    judged = [
-        _judged(text, play, by_play.get(play), weights)
-        for text, play in zip((a.text for a in decision.alternatives), chosen, strict=True)
-    ]
-    ranked = tuple(sorted(judged, key=lambda a: -a.equity))
+    ranked = ranked_plays(
+        decision.cube,
+        [(a.text, play, by_play.get(play)) for a, play in zip(decision.alternatives, chosen,
+                                                               strict=True)],
+    )
     played = next(a for a in ranked if a.text == decision.played)
     loss = ranked[0].equity - played.equity
     return dataclasses.replace(
@@ -113,6 +113,17 @@ def rollout_decision(
         equity=played.equity,
         rollout=Rollout(trials, truncate, seed),
     )
+
+
+def ranked_plays(
+    cube: CubeContext, rolled: Sequence[tuple[str, Play, RolloutResult | None]]
+) -> tuple[Alternative, ...]:
+    """Plays (each written ``text``) ranked, the best first, by the equity their rollouts give
+    their mover with ``cube`` (the mover's; at the score in a match), each with its standard
+    error; a play that ends the game, rolled out by none (None), has its exact value."""
+    weights = weights_at(cube)
+    judged = [_judged(text, play, result, weights) for text, play, result in rolled]
+    return tuple(sorted(judged, key=lambda a: -a.equity))
 
 
 def _judged(
@@ -167,4 +178,4 @@ def with_rollouts(
     return dataclasses.replace(analysis, games=tuple(games))
 
 
-__all__ = ["TRIALS", "find_decision", "rollout_decision", "with_rollouts"]
+__all__ = ["TRIALS", "find_decision", "ranked_plays", "rollout_decision", "with_rollouts"]

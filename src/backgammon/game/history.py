@@ -376,3 +376,48 @@ def _offered(events: Sequence[Event], answer: int) -> WinKind:
     offer = events[answer - 1]
     assert offer.action is Action.RESIGN and offer.level is not None
     return offer.level
+
+
+def awaited(events: Sequence[Event], moments: Sequence[Moment], start: int = 0
+            ) -> list[tuple[int, ...]]:
+    """For each event of a record (from ``start`` on), the seats the game waited for just
+    before it, from the game's ``moments`` before each
+    (:meth:`Game.awaited_before <backgammon.game.Game.awaited_before>`)."""
+    seats: list[tuple[int, ...]] = []
+    resigner: int | None = None  # who offered the resignation that waits for its answer
+    # Who threw their own opening die, while the other's is awaited (-1: nobody).
+    thrower: int | None = None
+    for index in range(start, len(events)):
+        moment = moments[index]
+        phase = moment.phase
+        if phase is Phase.OPENING:
+            if thrower is None:  # at ``start``: the opening's last throw or roll says
+                thrower = next(
+                    (events[back].player if events[back].action is Action.THROW else -1
+                     for back in range(index - 1, -1, -1)
+                     if events[back].action in (Action.THROW, Action.ROLL)),
+                    -1,
+                )
+            seats.append((0, 1) if thrower < 0 else (1 - thrower,))
+        elif phase is Phase.OVER:
+            seats.append(())
+        elif phase is Phase.CUBE:
+            assert moment.offer is not None
+            seats.append((moment.offer.decider,))
+        elif phase is Phase.RESIGN:
+            if resigner is None:  # offered before ``start``: the last offer made
+                resigner = next(
+                    events[back].player for back in range(index - 1, -1, -1)
+                    if events[back].action is Action.RESIGN
+                )
+            seats.append((1 - resigner,))
+        else:
+            seats.append((moment.on_roll,))
+        action = events[index].action
+        if action is Action.RESIGN:
+            resigner = events[index].player
+        elif action is Action.THROW:
+            thrower = events[index].player
+        elif action is Action.ROLL:
+            thrower = -1
+    return seats

@@ -12,13 +12,14 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from ..cube import CubeContext, MatchScore, jacoby_applies
-from ..dice import Dice, DiceSource, ForeseenDice, SecureDice, SeededDice
+from ..dice import Dice, DiceSource, SecureDice, SeededDice
 from ..errors import BackgammonError, IllegalPlayError, InvalidDiceError
 from ..fairdice import FairDice
 from ..moves import Play
 from ..position import Position, WinKind
 from ..turns import Turn
 from . import history as _history
+from . import opening
 from .actions import NamedActions
 from .record import Act, Event, GameResult, game_from_dict, game_to_dict, load_json, path_of
 from .refusals import refusal
@@ -262,7 +263,7 @@ class Game(NamedActions):
             # Checked before the dice are drawn, so a refused roll spends no entered dice.
             self._check(Event(Action.ROLL, seat, dice=(1, 2)))
             if self.phase is Phase.OPENING and self.rules.own_opening_dice:
-                self._act(self._opening_throw(seat))
+                self._act(opening.throw(seat, self.thrown, self.dice_source, self.rolls_drawn))
             else:
                 self._act(Event(Action.ROLL, seat, dice=self._draw()))
         elif action is Action.PLAY:
@@ -317,27 +318,8 @@ class Game(NamedActions):
                 continue
             return
 
-    def _opening_throw(self, seat: int) -> Event:
-        """``seat``'s throw at an opening roll where each player throws their own die: the
-        first throws its die alone, from the roll the dice will draw next where they can
-        tell it (:class:`~backgammon.dice.ForeseenDice`: seeded, entered and fair dice, whose
-        opening roll is then the same whoever throws first); the second draws that roll,
-        keeping the die thrown first."""
-        if self.thrown is None:
-            source = self.dice_source
-            if isinstance(source, FairDice):
-                source.resume(self.rolls_drawn)
-            dice = source.peek() if isinstance(source, ForeseenDice) else source.roll()
-            return Event(Action.THROW, seat, die=dice[seat])
-        first, die = self.thrown
-        dice = self._draw()
-        return Event(Action.ROLL, seat, dice=(die, dice[1]) if first == 0 else (dice[0], die))
-
     def _draw(self) -> Dice:
-        if isinstance(self.dice_source, FairDice):
-            # A fair roll's number is its place in the record, whatever was drawn and lost.
-            self.dice_source.resume(self.rolls_drawn)
-        return self.dice_source.roll()
+        return opening.draw(self.dice_source, self.rolls_drawn)
 
     def _check(self, event: Event) -> None:
         """Raise IllegalActionError unless ``event`` is allowed now (:func:`.refusals.refusal`);
@@ -449,7 +431,7 @@ class Game(NamedActions):
             raise IllegalActionError("A roll must record its dice.")
         first, second = event.dice
         if self.phase is Phase.OPENING:
-            self._check_own_dice(event)
+            opening.check_own_dice(self.rules, self.thrown, event)
             self.thrown = None
             # RULES.md, Starting: "Each player rolls one die. The higher roll moves first,
             # playing the two numbers just rolled. Equal numbers: both roll again."
@@ -470,23 +452,6 @@ class Game(NamedActions):
             self._start_moving((first, second) if first > second else (second, first))
             return
         self._start_moving((first, second))
-
-    def _check_own_dice(self, event: Event) -> None:
-        """IllegalActionError unless an opening roll where each player throws their own die
-        completes the throw of the other seat, keeping its die (a record may be edited)."""
-        if not self.rules.own_opening_dice:
-            return
-        if self.thrown is None:
-            raise IllegalActionError(
-                "Each player throws their own die at this game's opening roll: it begins with "
-                "one die thrown."
-            )
-        seat, die = self.thrown
-        assert event.dice is not None and event.player != seat  # the check's refusal
-        if event.dice[seat] != die:
-            raise IllegalActionError(
-                f"The opening roll keeps the die seat {seat} threw, a {die}."
-            )
 
     def _start_moving(self, dice: Dice) -> None:
         self.dice = dice
@@ -567,45 +532,7 @@ class Game(NamedActions):
         >>> own.awaited_before()
         [(0, 1), (0,)]
         """
-        awaited: list[tuple[int, ...]] = []
-        events = self.events
-        resigner: int | None = None  # who offered the resignation that waits for its answer
-        # Who threw their own opening die, while the other's is awaited (-1: nobody).
-        thrower: int | None = None
-        for index in range(start, len(events)):
-            moment = self._moments[index]
-            phase = moment.phase
-            if phase is Phase.OPENING:
-                if thrower is None:  # at ``start``: the opening's last throw or roll says
-                    thrower = next(
-                        (events[back].player if events[back].action is Action.THROW else -1
-                         for back in range(index - 1, -1, -1)
-                         if events[back].action in (Action.THROW, Action.ROLL)),
-                        -1,
-                    )
-                awaited.append((0, 1) if thrower < 0 else (1 - thrower,))
-            elif phase is Phase.OVER:
-                awaited.append(())
-            elif phase is Phase.CUBE:
-                assert moment.offer is not None
-                awaited.append((moment.offer.decider,))
-            elif phase is Phase.RESIGN:
-                if resigner is None:  # offered before ``start``: the last offer made
-                    resigner = next(
-                        events[back].player for back in range(index - 1, -1, -1)
-                        if events[back].action is Action.RESIGN
-                    )
-                awaited.append((1 - resigner,))
-            else:
-                awaited.append((moment.on_roll,))
-            action = events[index].action
-            if action is Action.RESIGN:
-                resigner = events[index].player
-            elif action is Action.THROW:
-                thrower = events[index].player
-            elif action is Action.ROLL:
-                thrower = -1
-        return awaited
+        return _history.awaited(self.events, self._moments, start)
 
     @property
     def rolls_drawn(self) -> int:

@@ -104,3 +104,4 @@ _CONDITIONS: Mapping[Action, Callable[[Game], str | None]] = {
     Action.THROW: _why_no_throw,
     Action.CLAIM: _why_no_opening_claim,
 }
+

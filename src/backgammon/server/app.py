@@ -137,7 +137,7 @@ class Parts:
             ),
             users=Accounts(engine, queue=settings.hashing_queue),
             checkpoints=Checkpoints(engine),
-            chats=Chats(engine, hub, hub.relay),
+            chats=Chats(store, hub, hub.relay),
             tournaments=tournaments,
         )
 

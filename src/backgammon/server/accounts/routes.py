@@ -6,12 +6,13 @@ import contextlib
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Request, Response, status
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
+from pydantic import BaseModel, Field, StrictBool, StrictStr
 from starlette.concurrency import run_in_threadpool
 
 from ..db import utc
 from ..http.guards import RateLimits, rate_limited
 from ..play.deps import SettingsDep
+from ..play.schemas import RequestBody
 from .ratings import Analysed, Ratings, RatingsDep, Result
 from .sessions import (
     SESSION_COOKIE,
@@ -37,10 +38,8 @@ from .users import (
 router = APIRouter(prefix="/api", tags=["accounts"])
 
 
-class Credentials(BaseModel):
+class Credentials(RequestBody):
     """A name and a password (the rules a new account's follow are in the refusals)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     name: StrictStr = Field(max_length=100, description="3 to 20 letters, digits, - or _")
     password: StrictStr = Field(max_length=1000, description="8 to 128 characters")
@@ -104,10 +103,8 @@ class PlayerView(AccountView):
     analysed: list[AnalysedView]
 
 
-class Privacy(BaseModel):
+class Privacy(RequestBody):
     """Whether the signed-in player's page is hidden from everyone else."""
-
-    model_config = ConfigDict(extra="forbid")
 
     hidden: StrictBool
 

@@ -3,9 +3,10 @@ each with its copy of the message, kept even if the message went."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import make_url, select
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
@@ -20,10 +21,17 @@ class NoReportsError(BackgammonError):
 def read_reports(url: str, match_id: str | None = None) -> list[dict[str, Any]]:
     """The reports on the database at ``url`` (of one match, if given), the oldest first, as
     plain JSON values (times in ISO 8601, UTC); NoReportsError, with the sentence, where the
-    database holds no reports' table."""
+    database holds no reports' table, or is an SQLite file that is not there."""
     query = select(ChatReportRow).order_by(ChatReportRow.id)
     if match_id is not None:
         query = query.where(ChatReportRow.match_id == match_id)
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite" and not Path(parsed.database or "").is_file():
+        # Read, never made: connecting would leave an empty database file behind.
+        raise NoReportsError(
+            "There is no SQLite database at the path given: name the server's database with "
+            "--database-url."
+        )
     engine = make_engine(url)
     try:
         with Session(engine) as session:

@@ -20,16 +20,17 @@ import asyncio
 import logging
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from pydantic_core import to_json
-from sqlalchemy import Engine, delete, insert, or_, select
+from sqlalchemy import Table, bindparam, delete, insert, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from ..db import ChatMessageRow, ChatMuteRow, ChatReportRow, now, utc
 from ..play.relay import Relay
+from ..play.store import MatchStore
 from ..play.watchers import Hub
 
 log = logging.getLogger(__name__)
@@ -67,6 +68,14 @@ class Message:
         return cls(row.id, row.channel, row.seat, row.name, row.text, row.phrase,
                    utc(row.created_at))
 
+    @classmethod
+    def read(cls, row: tuple[Any, ...]) -> Message:
+        """The message of a row of :data:`_SINCE`, as the driver gives it (SQLite's time as
+        text)."""
+        number, channel, seat, name, text, phrase, at = row
+        at = at if isinstance(at, datetime) else datetime.fromisoformat(at)
+        return cls(number, channel, seat, name, text, phrase, utc(at))
+
     def to_dict(self) -> dict[str, Any]:
         """The message as plain JSON values (its time in ISO 8601, UTC), as the API answers
         it and pushes it."""
@@ -92,12 +101,31 @@ class Writer:
         return SPECTATORS if self.seat is None else PLAYERS
 
 
+_MESSAGES = cast(Table, ChatMessageRow.__table__)
+#: A message's write: its id.
+_WRITE = (
+    insert(_MESSAGES)
+    .values({name: bindparam(name) for name in (
+        "match_id", "channel", "seat", "user_id", "name", "text", "phrase", "created_at")})
+    .returning(_MESSAGES.c.id)
+)
+#: The match's messages from message ``first`` on, the oldest first (:meth:`Message.read`).
+_SINCE = (
+    select(_MESSAGES.c.id, _MESSAGES.c.channel, _MESSAGES.c.seat, _MESSAGES.c.name,
+           _MESSAGES.c.text, _MESSAGES.c.phrase, _MESSAGES.c.created_at)
+    .where(_MESSAGES.c.match_id == bindparam("match_id"), _MESSAGES.c.id >= bindparam("first"))
+    .order_by(_MESSAGES.c.id)
+    .limit(LISTED)
+)
+
+
 class Chats:
     """The chats of one app's matches: :meth:`write`, :meth:`listing`, :meth:`mute`,
     :meth:`report`, and :meth:`heard` for the other processes' notices."""
 
-    def __init__(self, engine: Engine, hub: Hub, relay: Relay | None = None) -> None:
-        self.engine = engine
+    def __init__(self, store: MatchStore, hub: Hub, relay: Relay | None = None) -> None:
+        self.store = store
+        self.engine = store.engine
         self.hub = hub
         self.relay = relay
         self._tasks: set[asyncio.Task[None]] = set()
@@ -109,24 +137,18 @@ class Chats:
     ) -> Message:
         """Keep the message (``text`` checked already, or a quick ``phrase``), push it to the
         pages watching the match, tell the other processes, and return it."""
-        message = await run_in_threadpool(self._insert, match_id, writer, text, phrase)
+        at = now()
+        # Sent as the actions' saves are (a message is written about as often as an action).
+        [(number,)] = await self.store.rows(_WRITE, {
+            "match_id": match_id, "channel": writer.channel, "seat": writer.seat,
+            "user_id": writer.user_id, "name": writer.name, "text": text, "phrase": phrase,
+            "created_at": at,
+        })
+        message = Message(number, writer.channel, writer.seat, writer.name, text, phrase, at)
         self._push(match_id, [message])
         if self.relay is not None:
             self.relay.tell_chat(match_id, message.id)
         return message
-
-    def _insert(
-        self, match_id: str, writer: Writer, text: str, phrase: str | None
-    ) -> Message:
-        with Session(self.engine) as session, session.begin():
-            row = ChatMessageRow(
-                match_id=match_id, channel=writer.channel, seat=writer.seat,
-                user_id=writer.user_id, name=writer.name, text=text, phrase=phrase,
-                created_at=now(),
-            )
-            session.add(row)
-            session.flush()
-            return Message.of(row)
 
     async def listing(
         self, match_id: str, after: int = 0, seat: int | None = None
@@ -206,21 +228,11 @@ class Chats:
 
     async def _catch_up(self, match_id: str, message_id: int) -> None:
         try:
-            messages = await run_in_threadpool(self._since, match_id, message_id)
+            rows = await self.store.rows(_SINCE, {"match_id": match_id, "first": message_id})
         except Exception:
             log.exception("the chat of match %s could not be read", match_id)
             return
-        self._push(match_id, messages)
-
-    def _since(self, match_id: str, first: int) -> list[Message]:
-        with Session(self.engine) as session:
-            rows = session.scalars(
-                select(ChatMessageRow)
-                .where(ChatMessageRow.match_id == match_id, ChatMessageRow.id >= first)
-                .order_by(ChatMessageRow.id)
-                .limit(LISTED)
-            )
-            return [Message.of(row) for row in rows]
+        self._push(match_id, [Message.read(row) for row in rows])
 
     def _push(self, match_id: str, messages: list[Message]) -> None:
         """Push ``messages`` to the pages watching the match here."""

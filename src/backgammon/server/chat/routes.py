@@ -13,13 +13,14 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request, status
-from pydantic import BaseModel, ConfigDict, Field, StrictBool
+from pydantic import BaseModel, Field, StrictBool
 from starlette.responses import Response
 
 from ..accounts.sessions import Viewer
 from ..http.guards import RateLimits
 from ..play.deps import LiveToAct, bearer_token, check_holds, held_by
 from ..play.live import LiveMatch
+from ..play.schemas import RequestBody
 from .rooms import PLAYERS, Chats, Message, OwnMessageError, UnknownMessageError, Writer
 from .texts import MOST, PHRASES, ChatTextError, check_phrase, clean
 
@@ -40,11 +41,7 @@ _REFUSALS: dict[int | str, dict[str, str]] = {
 }
 
 
-class _Request(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class WriteChat(_Request):
+class WriteChat(RequestBody):
     """A message: ``text``, or a quick ``phrase`` by its key (each reader's page says it in
     its own language)."""
 
@@ -62,14 +59,14 @@ class WriteChat(_Request):
     )
 
 
-class Mute(_Request):
+class Mute(RequestBody):
     """Mute the other player's messages for ``seat``, or hear them again."""
 
     seat: Seat = Field(description="the seat that mutes")
     muted: StrictBool = Field(description="true mutes the other player; false hears them again")
 
 
-class Report(_Request):
+class Report(RequestBody):
     """Report a message to whoever runs the site."""
 
     seat: Seat = Field(description="the seat that reports it")

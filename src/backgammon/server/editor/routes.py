@@ -18,14 +18,14 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from pydantic import Field, StrictBool, StrictInt
 
 from ...cube import HIGHEST_CUBE, MAX_MATCH_LENGTH
 from ...errors import BackgammonError
 from ...formats.editor import Edited
 from ...variants import Variant
 from ..http.assets import WEB, PageResponse
-from ..play.schemas import Ascii, Seat
+from ..play.schemas import Ascii, RequestBody, Seat
 
 router = APIRouter(tags=["editor"])
 
@@ -35,11 +35,9 @@ Die = Annotated[StrictInt, Field(ge=1, le=6)]
 Points = Annotated[StrictInt, Field(ge=0, lt=MAX_MATCH_LENGTH)]
 
 
-class Position(BaseModel):
+class Position(RequestBody):
     """A position set up by hand, by seat (seat 0 is GNU Backgammon's player 0 and XG's
     bottom player)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     variant: Variant = Variant.STANDARD
     checkers: tuple[Board, Board] = Field(
@@ -63,11 +61,9 @@ class Edit(Position):
     xgid: str
 
 
-class Pasted(BaseModel):
+class Pasted(RequestBody):
     """An ID to read: a GNU Backgammon Position ID, a full GNU Backgammon ID or an XGID; none,
     the variant's starting position."""
-
-    model_config = ConfigDict(extra="forbid")
 
     id: Ascii | None = Field(None, max_length=100)
     variant: Variant = Field(Variant.STANDARD, description="the IDs do not say which")

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Request
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from pydantic import BaseModel, Field, StrictBool, StrictInt
 
 from ...bot import Bot, Level, cube_answer, eval_answer, move_answer
 from ...cube import MAX_MATCH_LENGTH, CubeContext, CubeOwner, MatchScore
@@ -31,7 +31,7 @@ from ...formats.ids import setup_from_id
 from ...position import Position
 from ..http.guards import BoundedPool, rate_limited
 from ..play import computer
-from ..play.schemas import Ascii
+from ..play.schemas import Ascii, RequestBody
 
 router = APIRouter(prefix="/api/v1/engine", tags=["engine"])
 
@@ -50,11 +50,7 @@ Side = Annotated[list[Count], Field(min_length=26, max_length=26)]
 Points = Annotated[StrictInt, Field(ge=0, lt=MAX_MATCH_LENGTH)]
 
 
-class _Request(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class Checkers(_Request):
+class Checkers(RequestBody):
     """Both sides' checkers, each on its own point numbers: 26 counts a side, index 0 borne
     off, 1 to 24 the points, 25 the bar."""
 
@@ -62,7 +58,7 @@ class Checkers(_Request):
     opponent: Side = Field(description="the opponent's checkers")
 
 
-class MatchRequest(_Request):
+class MatchRequest(RequestBody):
     """The match score at the start of the game, the player on roll's first."""
 
     length: StrictInt = Field(ge=1, le=MAX_MATCH_LENGTH, description="points to win")
@@ -70,7 +66,7 @@ class MatchRequest(_Request):
     crawford: StrictBool = Field(False, description="this game is the Crawford game")
 
 
-class CubeRequest(_Request):
+class CubeRequest(RequestBody):
     """The cube as the player on roll sees it, and the money-play options in force."""
 
     value: StrictInt = Field(1, ge=1, le=4096, description="a power of two")
@@ -79,7 +75,7 @@ class CubeRequest(_Request):
     beavers: StrictBool = Field(False, description="money: the opponent may beaver")
 
 
-class Question(_Request):
+class Question(RequestBody):
     """A position, and the cube and score it is judged at."""
 
     position: Ascii | None = Field(

@@ -13,12 +13,12 @@ from fastapi import Path as InPath
 from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from ...game.match import Match
 from ..accounts.ratings import Seated
 from ..accounts.sessions import Viewer
 from ..http.assets import page_file
 from ..http.guards import rate_limited
 from ..play.deps import Live, MatchServiceDep, StoreDep
+from ..play.live import LiveMatch
 from ..play.schemas import (
     InviteView,
     Joined,
@@ -27,6 +27,7 @@ from ..play.schemas import (
     LivePlayer,
     LobbyEntry,
     Taken,
+    TimeControlView,
 )
 from ..play.seats import digest_of
 from ..play.service import SPENT
@@ -152,17 +153,17 @@ async def live_list(store: StoreDep) -> list[LiveMatchEntry]:
             except UnknownMatchError:
                 continue
         if not copy.match.is_over:
-            entries.append(_live_entry(copy.match, match_id, updated_at, accounts))
+            entries.append(_live_entry(copy, updated_at, accounts))
     return entries
 
 
-def _live_entry(
-    match: Match, match_id: str, updated_at: datetime, accounts: Seated | None
-) -> LiveMatchEntry:
+def _live_entry(live: LiveMatch, updated_at: datetime, accounts: Seated | None
+                ) -> LiveMatchEntry:
     """A live match as the list shows it: a signed-in player by their account's name."""
     seats = accounts.seats if accounts else (None, None)
+    match, clock = live.match, live.seating.clock
     return LiveMatchEntry(
-        id=match_id,
+        id=live.id,
         players=[
             LivePlayer(name=match.players[seat], rating=None) if account is None
             else LivePlayer(name=account.name, rating=account.rating)
@@ -171,6 +172,7 @@ def _live_entry(
         score=list(match.score),
         length=match.length,
         rated=bool(accounts and accounts.rated),
+        clock=None if clock is None else TimeControlView(**clock.to_dict()),
         updated_at=updated_at,
     )
 

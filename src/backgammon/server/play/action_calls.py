@@ -21,9 +21,9 @@ from fastapi import HTTPException, Request, status
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
+from .action_schemas import ActionRequest
 from .deps import MATCH_ID_LENGTH, RECORD_SINCE, bearer_token
 from .idempotency import KEY_LENGTH
-from .schemas import ActionRequest
 from .watchers import WATCHER_NAME
 
 _Where = Literal["path", "query", "header"]

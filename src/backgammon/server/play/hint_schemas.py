@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from ...bot import Level
-from .schemas import StepView
+from .schemas import RequestBody, StepView
 
 
 class Chances(BaseModel):
@@ -114,11 +114,9 @@ class HintView(BaseModel):
     resignation: ResignationHint | None = Field(description="the answer to an offer to resign")
 
 
-class TutorAsk(BaseModel):
+class TutorAsk(RequestBody):
     """What the tutor is asked to judge (``POST /api/matches/{id}/tutor``): the play made and
     not yet confirmed (``confirm``), or a cube action not yet sent."""
-
-    model_config = ConfigDict(extra="forbid")
 
     action: Literal["confirm", "double", "take", "drop"] = Field(
         description="the action about to be sent: confirm the play made, double, take, drop"

@@ -18,6 +18,7 @@ from sqlalchemy import (
     CursorResult,
     Dialect,
     Engine,
+    Executable,
     Integer,
     Select,
     String,
@@ -157,12 +158,14 @@ def check_saved(result: CursorResult[Any], match_id: str, key: KeptKey | None) -
 class _Prepared(NamedTuple):
     """A statement compiled once for a dialect, to be sent to its driver as it is: its SQL,
     for each placeholder, the name of its value and what makes that value the driver's (the
-    column type's own conversion, None where there is none), and whether the driver takes
-    them by name (psycopg's ``%(name)s``) or in order (SQLite's ``?``)."""
+    column type's own conversion, None where there is none), whether the driver takes
+    them by name (psycopg's ``%(name)s``) or in order (SQLite's ``?``), and the values the
+    statement holds itself (a limit's), used where none is given."""
 
     sql: str
     binds: tuple[tuple[str, Callable[[Any], Any] | None], ...]
     named: bool
+    own: dict[str, Any]
 
     @classmethod
     def of(cls, statement: UpdateBase | Select[Any], dialect: Dialect) -> _Prepared:
@@ -173,15 +176,36 @@ class _Prepared(NamedTuple):
         }
         names = compiled.positiontup
         binds = tuple((name, converters[name]) for name in names or converters)
-        return cls(compiled.string, binds, names is None)
+        own = {name: bind.value for name, bind in compiled.binds.items()
+               if name in converters and bind.value is not None}
+        return cls(compiled.string, binds, names is None, own)
 
     def bound(self, values: dict[str, Any]) -> tuple[Any, ...] | dict[str, Any]:
         """The placeholders' values, from the values by name."""
+        if self.own:
+            values = {**self.own, **values}
         pairs = (
             (name, values[name] if convert is None else convert(values[name]))
             for name, convert in self.binds
         )
         return dict(pairs) if self.named else tuple(value for _, value in pairs)
+
+
+class _Statements:
+    """Statements compiled for one dialect as they are first sent (:class:`_Prepared`): the
+    module-level statements of the parts that write from the event loop, each compiled once."""
+
+    def __init__(self, dialect: Dialect) -> None:
+        self._dialect = dialect
+        self._compiled: dict[int, tuple[Executable, _Prepared]] = {}
+
+    def of(self, statement: Executable) -> _Prepared:
+        """``statement`` compiled (kept with it, so that its id names it alone)."""
+        kept = self._compiled.get(id(statement))
+        if kept is None:
+            kept = (statement, _Prepared.of(cast(UpdateBase, statement), self._dialect))
+            self._compiled[id(statement)] = kept
+        return kept[1]
 
 
 class DriverSaves:
@@ -200,6 +224,7 @@ class DriverSaves:
         self._error: type[Exception] = dialect.loaded_dbapi.Error
         self._save = _Prepared.of(SAVE, dialect)
         self._keep = _Prepared.of(keep, dialect)
+        self._prepared = _Statements(dialect)
         # From the pool, so made as every connection is (the pragmas: db._sqlite_pragmas).
         self._connection = engine.raw_connection()
 
@@ -226,6 +251,24 @@ class DriverSaves:
                 connection.rollback()
             raise DBAPIError.instance(statement.sql, None, exc, self._error) from exc
 
+    def rows(self, statement: Executable, values: dict[str, Any]) -> list[tuple[Any, ...]]:
+        """Send ``statement`` with ``values``, committed: the rows it returns, as the driver
+        gives them (SQLite's times as text)."""
+        connection, prepared = self._connection, self._prepared.of(statement)
+        try:
+            cursor = connection.cursor()
+            try:
+                cursor.execute(prepared.sql, prepared.bound(values))
+                rows = cursor.fetchall()
+                connection.commit()
+            finally:
+                cursor.close()
+        except self._error as exc:
+            with contextlib.suppress(self._error):
+                connection.rollback()
+            raise DBAPIError.instance(prepared.sql, None, exc, self._error) from exc
+        return [tuple(row) for row in rows]
+
     def close(self) -> None:
         """Give the connection back (closed, when the pool is full)."""
         self._connection.close()
@@ -250,6 +293,7 @@ class AsyncDriverSaves:
         self._keep = _Prepared.of(keep, dialect)
         self._record_past = _Prepared.of(RECORD_PAST, dialect)
         self._settings = _Prepared.of(SETTINGS, dialect)
+        self._prepared = _Statements(dialect)
         url = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
         # Every connection made at the start and kept: a pool that grew on demand made its
         # saves wait for a new connection (a backend started, its catalogs read) at the first
@@ -300,6 +344,16 @@ class AsyncDriverSaves:
                 return await cursor.fetchone()
         except psycopg.Error as exc:  # the pool's timeout too
             raise DBAPIError.instance(statement.sql, None, exc, psycopg.Error) from exc
+
+    async def rows(self, statement: Executable, values: dict[str, Any]) -> list[tuple[Any, ...]]:
+        """Send ``statement`` with ``values``, its own transaction: the rows it returns."""
+        prepared = self._prepared.of(statement)
+        try:
+            async with self._pool.connection() as connection:
+                cursor = await connection.execute(prepared.sql, prepared.bound(values))
+                return await cursor.fetchall() if cursor.description is not None else []
+        except psycopg.Error as exc:  # the pool's timeout too
+            raise DBAPIError.instance(prepared.sql, None, exc, psycopg.Error) from exc
 
     async def close(self) -> None:
         """Close the pool's connections."""

@@ -45,11 +45,13 @@ def _no_control_characters(name: str) -> str:
 Name = Annotated[str, Field(min_length=1, max_length=40), AfterValidator(_no_control_characters)]
 
 
-class _Request(BaseModel):
+class RequestBody(BaseModel):
+    """A request's body: no field it does not name."""
+
     model_config = ConfigDict(extra="forbid")
 
 
-class CustomClock(_Request):
+class CustomClock(RequestBody):
     """A time control of one's own: a delay each time the game waits for a seat, then a bank
     a match point (three points' worth a game of money play)."""
 
@@ -57,7 +59,7 @@ class CustomClock(_Request):
     bank: StrictInt = Field(ge=0, le=MAX_BANK, description="seconds a match point")
 
 
-class CreateMatch(_Request):
+class CreateMatch(RequestBody):
     """A new match to ``length`` points, or a money session (0), with its options."""
 
     length: StrictInt = Field(
@@ -128,7 +130,7 @@ class CreateMatch(_Request):
     )
 
 
-class AddSeed(_Request):
+class AddSeed(RequestBody):
     """A player's own seed for the fair dice of the game in play, before its first roll (it
     holds for the next games too, until changed)."""
 
@@ -139,119 +141,16 @@ class AddSeed(_Request):
     )
 
 
-class _Action(_Request):
-    seat: Seat = Field(description="the seat that acts")
-    version: StrictInt = Field(
-        ge=0,
-        description="the state's version the action was made on (required); a stale one "
-        "is refused (409) and changes nothing, so a double click, or the same action sent "
-        "twice, acts once",
-    )
-
-
-class Roll(_Action):
-    """Roll the dice (the opening roll rolls one die a seat)."""
-
-    action: Literal["roll"]
-
-
-class Double(_Action):
-    """Offer a double before rolling."""
-
-    action: Literal["double"]
-
-
-class Take(_Action):
-    """Take the double offered."""
-
-    action: Literal["take"]
-
-
-class Drop(_Action):
-    """Drop the double offered, conceding the game."""
-
-    action: Literal["drop"]
-
-
-class Beaver(_Action):
-    """Redouble at once, keeping the cube (money play with beavers)."""
-
-    action: Literal["beaver"]
-
-
-class Step(_Action):
-    """Move one checker by one die, on the mover's own point numbers."""
-
-    model_config = ConfigDict(populate_by_name=True)
-
-    action: Literal["step"]
-    from_: StrictInt = Field(alias="from", ge=0, le=25, description="25 is the bar")
-    to: StrictInt = Field(ge=0, le=25, description="0 is off")
-
-
-class Undo(_Action):
-    """Take back the last step of this turn."""
-
-    action: Literal["undo"]
-
-
-class Confirm(_Action):
-    """End the turn once its steps make a whole play."""
-
-    action: Literal["confirm"]
-
-
-class Play(_Action):
-    """Play a whole turn in notation, such as ``13/7 8/7``."""
-
-    action: Literal["play"]
-    play: Ascii = Field(max_length=200)
-
-
-class Resign(_Action):
-    """Offer to resign: 1 a single game, 2 a gammon, 3 a backgammon."""
-
-    action: Literal["resign"]
-    level: StrictInt = Field(1, ge=1, le=3)
-
-
-class Claim(_Action):
-    """Claim the game of an opponent who has left an online match (the state's ``claim``
-    says from when): it ends as their resignation at ``level`` would; ``match``: the
-    whole match too."""
-
-    action: Literal["claim"]
-    level: StrictInt = Field(1, ge=1, le=3)
-    match: StrictBool = False
-
-
-class Accept(_Action):
-    """Accept the resignation offered."""
-
-    action: Literal["accept"]
-
-
-class Reject(_Action):
-    """Reject the resignation offered; the game goes on."""
-
-    action: Literal["reject"]
-
-
 #: The longest ``.mat`` text taken for analysis (a long match's file is some 100 kB).
 MAX_MAT_TEXT = 1_000_000
 
 
-class UploadMat(_Request):
+class UploadMat(RequestBody):
     """A ``.mat`` file to analyse, as its text."""
 
     text: str = Field(max_length=MAX_MAT_TEXT, description="the file's text")
 
 
-ActionRequest = Annotated[
-    Roll | Double | Take | Drop | Beaver | Step | Undo | Confirm | Play | Resign | Accept | Reject
-    | Claim,
-    Field(discriminator="action"),
-]
 
 
 class SeatView(BaseModel):
@@ -539,7 +438,7 @@ class Created(State):
     invite: str | None
 
 
-class JoinMatch(_Request):
+class JoinMatch(RequestBody):
     """Take the seat an invite gives."""
 
     invite: Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
@@ -604,6 +503,7 @@ class LiveMatchEntry(BaseModel):
     score: list[int] = Field(description="by seat: points so far")
     length: int = Field(description="0 for money play")
     rated: bool
+    clock: TimeControlView | None = Field(None, description="the time control (None: none)")
     updated_at: datetime = Field(description="the last action")
 
 
@@ -617,13 +517,13 @@ class DecisionBoard(BaseModel):
     cube_owner: int | None = Field(description="the seat owning the cube; null: centred")
 
 
-class OfferRematch(_Request):
+class OfferRematch(RequestBody):
     """Offer a rematch, at the match's end."""
 
     seat: Seat = Field(description="the seat that offers")
 
 
-class AnswerRematch(_Request):
+class AnswerRematch(RequestBody):
     """Answer the rematch the other seat offered."""
 
     seat: Seat = Field(description="the seat that answers")

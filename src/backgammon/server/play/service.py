@@ -33,6 +33,7 @@ from ...game.match import Match
 from ...position import WinKind
 from ..accounts.ratings import RatedMatchError, Ratings
 from ..accounts.users import Account
+from .action_schemas import ActionRequest, Claim, Play, Resign, Step
 from .clocks import out_of_time
 from .computer import Computer
 from .idempotency import ActionKeys, KeptKey, digest
@@ -46,7 +47,6 @@ from .rematches import (
     started,
 )
 from .saves import MatchChangedError
-from .schemas import ActionRequest, Claim, Play, Resign, Step
 from .seats import Key, digest_of, new_secret, rematch_token
 from .store import MatchStore
 from .views import Shown, claim_refusal, claim_window

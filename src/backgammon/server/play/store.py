@@ -31,6 +31,7 @@ from sqlalchemy import (
     Executable,
     func,
     insert,
+    select,
     update,
 )
 from sqlalchemy.orm import Session
@@ -414,21 +415,31 @@ class MatchStore:
             if also is not None:
                 also(connection)
 
-    async def save_settings(self, live: LiveMatch) -> None:
-        """Write ``live``'s settings alone (a tutor's warning kept), where the row still
-        holds its version: MatchChangedError if it has moved on (the match is then marked
-        stale, read again from its row before it is next used)."""
-        await self._write(live, self._written, self._update_settings, live)
+    async def add_tutor_note(self, live: LiveMatch, note: dict[str, Any]) -> None:
+        """Keep a tutor's warning with ``live``: added to the notes its row holds (another
+        process's copy may have added one since this copy was read), where the row still
+        holds its version, and ``live``'s notes made the row's. MatchChangedError if the row
+        has moved on (the match is then marked stale, read again before it is next used)."""
+        await self._write(live, self._written, self._add_note, live, note)
 
-    def _update_settings(self, live: LiveMatch) -> None:
+    def _add_note(self, live: LiveMatch, note: dict[str, Any]) -> None:
         with self.engine.begin() as connection:
-            written = connection.execute(
-                update(MatchRow)
+            # Locked until the write (on SQLite, the write takes the database's lock and
+            # fails rather than overwrite a note written meanwhile).
+            settings = connection.execute(
+                select(MatchRow.settings)
                 .where(MatchRow.id == live.id, MatchRow.version == live.version)
-                .values(settings=live.settings(), updated_at=now())
-            )
-            if written.rowcount != 1:
+                .with_for_update()
+            ).scalar()
+            if settings is None:
                 raise MatchChangedError(live.id)
+            notes = (*settings.get("tutor", ()), note)
+            connection.execute(
+                update(MatchRow)
+                .where(MatchRow.id == live.id)
+                .values(settings={**settings, "tutor": list(notes)}, updated_at=now())
+            )
+        live.tutor = notes
 
     async def _write(
         self, live: LiveMatch, write: Callable[..., Awaitable[None]], *args: Any
@@ -489,9 +500,7 @@ class MatchStore:
         # (its lock is held, or it is the computer's shadow).
         values = save_values(match_id, match, version, before, key)
         if also is None and self._drives:
-            if self._driver is None:
-                self._driver = DriverSaves(self.engine, self._keep_key)
-            self._driver.save(values, key is not None)
+            self._driver_saves().save(values, key is not None)
             return
         alone = self._alone_statement(key)
         if also is None and alone is not None:
@@ -505,6 +514,31 @@ class MatchStore:
                 connection.execute(self._keep_key, values)
             if also is not None:
                 also(connection)
+
+    def _driver_saves(self) -> DriverSaves:
+        """The saves' own connection on SQLite (:attr:`_drives`), made at the first use."""
+        if self._driver is None:
+            self._driver = DriverSaves(self.engine, self._keep_key)
+        return self._driver
+
+    async def rows(self, statement: Executable, values: dict[str, Any]) -> list[tuple[Any, ...]]:
+        """Send ``statement`` (a module-level one: it is compiled once) with ``values``, its own
+        transaction, the way the actions' saves are sent: from the event loop on the saves'
+        own connections (PostgreSQL once :meth:`open`, SQLite served from this process
+        alone), else in a worker thread through the engine. The rows it returns, as the
+        driver gives them on the saves' connections (SQLite's times as text). For the
+        frequent small writes beside the actions' (a chat message): SQLAlchemy's way and the
+        hand-over to a worker thread cost more CPU than the write itself."""
+        if self._saves is not None and self._saves_loop is asyncio.get_running_loop():
+            return await self._saves.rows(statement, values)
+        if self._drives:
+            return self._driver_saves().rows(statement, values)
+        return await run_in_threadpool(self._rows, statement, values)
+
+    def _rows(self, statement: Executable, values: dict[str, Any]) -> list[tuple[Any, ...]]:
+        with self.engine.begin() as connection:
+            result = connection.execute(statement, values)
+            return [tuple(row) for row in result] if result.returns_rows else []
 
     async def _saved_alone(
         self, match_id: str, match: Match, version: int, before: int, key: KeptKey | None

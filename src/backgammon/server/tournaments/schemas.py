@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from pydantic import BaseModel, Field, StrictBool, StrictInt
 
 from ...cube import MAX_MATCH_LENGTH
-from ..play.schemas import Name
+from ..play.schemas import Name, RequestBody
 from .draw import MOST_ELIMINATION, MOST_ROUND_ROBIN, Kind
 
 TimeControl = Literal["none", "fast", "normal", "casual"]
@@ -16,11 +16,9 @@ TimeControl = Literal["none", "fast", "normal", "casual"]
 MOST_DAYS_AHEAD = 30
 
 
-class CreateTournament(BaseModel):
+class CreateTournament(RequestBody):
     """A new tournament: its name, its kind, its matches' length and clock, whether they are
     rated, the most players it takes, and when it starts (None: once full)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     name: Name
     kind: Kind = Field(description="single elimination, or round robin (at most "

@@ -199,6 +199,7 @@ function liveText(entry) {
     kindText(entry.length),
     entry.rated ? t("lobby.rated") : t("lobby.unrated"),
   ];
+  if (entry.clock) details.push(clockText(entry.clock));
   return t("lobby.live.entry", { first, second, details: details.join(t("lobby.separator")) });
 }
 

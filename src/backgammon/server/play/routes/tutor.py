@@ -209,9 +209,8 @@ async def _keep(live: LiveMatch, store: StoreDep, ask: TutorAsk, verdict: TutorV
             mark=verdict.mark,
             threshold=ask.threshold,
         )
-        live.tutor = (*live.tutor, note.model_dump())
         try:
-            await store.save_settings(live)
+            await store.add_tutor_note(live, note.model_dump())
         except (MatchChangedError, SQLAlchemyError):
             log.warning("The tutor's warning in match %s was not kept.", live.id, exc_info=True)
 
