@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from alembic import command
-from sqlalchemy import Engine, insert, inspect, select
+from migrating import back_to, migrated_from
+from sqlalchemy import Connection, Engine, insert, inspect, select
 
 from backgammon.server import Settings
-from backgammon.server.db import UserRow, alembic_config, make_engine, migrate, now
+from backgammon.server.db import UserRow, now
 from backgammon.server.trainer.deck import Deck
 
 TABLES = {"trainer_cards", "trainer_reviews"}
@@ -19,19 +19,16 @@ TABLES = {"trainer_cards", "trainer_reviews"}
 @pytest.fixture
 def upgraded(database: Settings) -> Iterator[Engine]:
     """A database at revision 0009 holding an account, then migrated to the newest."""
-    engine = make_engine(database.database_url)
-    config = alembic_config()
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "0009")
+
+    def fill(connection: Connection) -> None:
         assert not TABLES & set(inspect(connection).get_table_names())
         connection.execute(insert(UserRow.__table__).values(
             name="Oldtimer", name_key="oldtimer", password_hash="x", rating=1500.0,
             experience=0, created_at=now(), hidden=False,
         ))
-    migrate(engine)
-    yield engine
-    engine.dispose()
+
+    with migrated_from(database.database_url, "0009", fill) as engine:
+        yield engine
 
 
 def test_the_tables_come_and_a_deck_can_be_read(upgraded: Engine) -> None:
@@ -44,11 +41,7 @@ def test_the_tables_come_and_a_deck_can_be_read(upgraded: Engine) -> None:
 
 
 def test_the_way_back_drops_the_tables(upgraded: Engine) -> None:
-    config = alembic_config()
-    with upgraded.begin() as connection:
-        config.attributes["connection"] = connection
-        command.downgrade(config, "0009")
+    tables, _ = back_to(upgraded, "0009")
+    assert not TABLES & tables and "users" in tables
     with upgraded.connect() as connection:
-        names = set(inspect(connection).get_table_names())
-        assert not TABLES & names and "users" in names
         assert connection.execute(select(UserRow.name)).scalars().all() == ["Oldtimer"]
