@@ -36,7 +36,7 @@ THIRD_PARTY = {
     "analysis": {"numpy", "tqdm"},
     "server": {"fastapi", "pydantic", "pydantic_core", "starlette", "uvicorn", "sqlalchemy",
                "alembic", "limits", "slowapi", "argon2", "redis", "psycopg", "psycopg_pool",
-               "numpy", "jinja2", "markupsafe"},
+               "numpy", "jinja2", "markupsafe", "fsrs"},
     "cli": {"tqdm", "uvicorn", "numpy"},
 }
 

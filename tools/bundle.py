@@ -45,10 +45,11 @@ SCRIPTS = {
     "account": "/js/account.js",
     "tournament": "/js/tournament.js",
     "editor": "/js/editor.js",
+    "trainer": "/js/trainer.js",
 }
 #: The style sheets the pages name, in their order: the board page and the verifier, the
 #: tutorial, the account and players' pages, the help, the tournaments' pages, the position
-#: editor.
+#: editor, the trainer.
 STYLES = {
     "style": ("/css/style.css",),
     "tutorial": ("/css/style.css", "/css/tutorial.css"),
@@ -56,6 +57,7 @@ STYLES = {
     "help": ("/help/help.css",),
     "tournament": ("/help/help.css", "/css/account.css", "/css/tournament.css"),
     "editor": ("/css/style.css", "/css/editor.css"),
+    "trainer": ("/css/style.css", "/css/trainer.css"),
 }
 #: The files the style sheets name in ``url()``, left for the browser to fetch as they are.
 EXTERNAL = ("/fonts/*",)

@@ -197,6 +197,7 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
 @pytest.mark.parametrize("path", [
     "/", "/verify.html", "/join/an-invite", "/tutorial/en", "/account", "/help/en/",
     "/help/en/rules", "/players/nobody", "/tournaments", "/tournaments/nosuch", "/editor",
+    "/trainer",
 ])
 def test_every_page_names_bundles_alone(tool: ModuleType, app: TestClient, path: str) -> None:
     """One style sheet and at most one script, each a bundle the server sends for a year."""

@@ -227,6 +227,49 @@ def test_the_dice_verifier_passes_the_audit(server: str, page: Any, axe: str) ->
     assert audit(page, axe) == []
 
 
+def a_kept_card() -> dict[str, Any]:
+    """A card of the deck a browser keeps (js/localdeck.js), due now: the opening 31, where
+    24/21 6/5 was played and 8/5 6/5 is best."""
+    from datetime import UTC, datetime
+
+    from backgammon.formats.matchid import MatchIdState, encode_match_id
+    from backgammon.server.trainer.deck import new_schedule
+
+    now = datetime.now(UTC)
+    weighed = [{"text": "8/5 6/5", "equity": 0.17}, {"text": "24/21 6/5", "equity": 0.0}]
+    return {
+        "kind": "checker", "game": 1, "move_number": 1, "position_id": "4HPwATDgc/ABMA",
+        "match_id": encode_match_id(MatchIdState(dice=(3, 1))), "dice": [3, 1],
+        "played": "24/21 6/5", "best": "8/5 6/5", "equity_loss": 0.17, "mark": "very bad",
+        "weighed": weighed, "choices": sorted(w["text"] for w in weighed),
+        "schedule": new_schedule(now), "due": now.isoformat(), "key": "m:1:1:checker",
+        "match": "m",
+    }
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_trainer_passes_the_audit(server: str, page: Any, axe: str, lang: str) -> None:
+    # A guest's trainer, with a card kept in the browser: asked, a checker picked up, then
+    # answered.
+    page.goto(f"{server}/trainer")
+    page.evaluate(
+        "card => localStorage.setItem('backgammon.trainer',"
+        " JSON.stringify({cards: {[card.key]: card}, answers: []}))",
+        a_kept_card(),
+    )
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    in_language(page, lang)
+    page.wait_for_selector('#trainer-board [data-place="p1"]')
+    page.click('#trainer-board [data-place="p8"]')  # picked up, to go to 7 or 5
+    page.wait_for_selector('#trainer-board [data-place="p8"].is-selected')
+    assert audit(page, axe) == []
+    page.click("#trainer-list summary")
+    page.click('.trainer-choice[data-choice="8/5 6/5"]')
+    page.wait_for_selector("body[data-answered=right]")  # with "how was it?"
+    assert audit(page, axe) == []
+
+
 def rgb(colour: str) -> tuple[float, float, float]:
     """A computed CSS colour ("rgb(34, 34, 34)") as three numbers."""
     red, green, blue = (float(part) for part in colour[colour.index("(") + 1 : -1].split(",")[:3])

@@ -30,7 +30,7 @@ def strict(browser: Any) -> Iterator[tuple[Any, list[str]]]:
     ("path", "drawn"),
     [("/", "#setup-form"), ("/help/en/", "#content"), ("/tutorial/en", ".tutorial-step"),
      ("/verify.html", "#verify-form"), ("/account", "#content"),
-     ("/editor", "body[data-ready=true]")],
+     ("/editor", "body[data-ready=true]"), ("/trainer", "body[data-ready=true]")],
 )
 def test_the_pages_keep_their_policy(
     server: str, strict: tuple[Any, list[str]], path: str, drawn: str

@@ -52,6 +52,10 @@ from .settings import Settings
 from .tournaments import routes as tournament_routes
 from .tournaments.pages import router as tournament_pages
 from .tournaments.service import Tournaments
+from .trainer.browser_deck import router as browser_deck_router
+from .trainer.deck import Deck
+from .trainer.routes import router as trainer_router
+from .trainer.turns import router as trainer_turns
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 #: FastAPI's OpenTelemetry, off (``BACKGAMMON_TELEMETRY``).
@@ -180,6 +184,7 @@ class Parts:
         )
         state.chats, state.rollouts = self.chats, self.rollouts
         state.tournaments = self.tournaments
+        state.trainer = Deck(self.engine)
         state.socket_caps = SocketCaps(settings.sockets_per_client, settings.sockets_per_match)
         state.sessions = Sessions(self.engine, settings.session_days)
         state.limits = RateLimits(
@@ -266,6 +271,9 @@ def _route(app: FastAPI) -> None:
     app.include_router(help.router)  # before the page's files, which would answer /help/ too
     app.include_router(tutorial.router)
     app.include_router(editor_router)
+    app.include_router(trainer_router)
+    app.include_router(browser_deck_router)
+    app.include_router(trainer_turns)
     app.mount("/", page_files(WEB), name="web")
 
 

@@ -294,6 +294,59 @@ class TournamentMatchRow(Base):
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
+class TrainerCardRow(Base):
+    """A decision a signed-in player got wrong, kept in their deck to practise
+    (:mod:`.trainer`): where it was, what they chose and what was best, the choices weighed,
+    the reasons, and when it comes back (its spaced-repetition schedule). One a decision:
+    the match's analysis asked for again adds none twice."""
+
+    __tablename__ = "trainer_cards"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), index=True)
+    game: Mapped[int] = mapped_column(Integer)
+    move_number: Mapped[int] = mapped_column(Integer)
+    #: "checker", "cube" (double or not) or "take" (take or drop).
+    kind: Mapped[str] = mapped_column(String(16))
+    #: gnubg's Position ID and Match ID of the moment, from the decider's side.
+    position_id: Mapped[str] = mapped_column(String(20))
+    gnubg_match_id: Mapped[str] = mapped_column(String(20))
+    dice: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
+    played: Mapped[str] = mapped_column(String(60))
+    best: Mapped[str] = mapped_column(String(60))
+    #: What the played choice lost (EMG), and its mark.
+    equity_loss: Mapped[float] = mapped_column(Float)
+    mark: Mapped[str] = mapped_column(String(16))
+    #: The choices weighed (``text``, ``equity``), best first, as the analysis gave them.
+    choices: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    #: Why the best is best: each reason's code and figures (said in the reader's language).
+    reasons: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: When it is next due, and the scheduler's state (FSRS's card, as ``fsrs`` writes it).
+    due: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    schedule: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+    __table_args__ = (UniqueConstraint("user_id", "match_id", "game", "move_number", "kind"),)
+
+
+class TrainerReviewRow(Base):
+    """An answer to a card of the trainer: when, whether it was right, the rating the
+    schedule took from it (FSRS's: 1 again, 2 hard, 3 good, 4 easy), and the card's schedule
+    before it, so that the player may say afterwards how a right answer felt."""
+
+    __tablename__ = "trainer_reviews"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    card_id: Mapped[int] = mapped_column(ForeignKey("trainer_cards.id"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    answer: Mapped[str] = mapped_column(String(60))
+    right: Mapped[bool] = mapped_column(Boolean)
+    rating: Mapped[int] = mapped_column(Integer)
+    reviewed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    before: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
 def now() -> datetime:
     """The time to stamp a row with."""
     return datetime.now(UTC)

@@ -207,6 +207,15 @@ class Analyses:
             await asyncio.gather(*self._tasks, return_exceptions=True)
         self._executor.shutdown(wait=True, cancel_futures=True)
 
+    def finished(self, key: str, version: int) -> dict[str, Any] | None:
+        """The report of ``key``'s analysis at ``version`` if it is done, else None (none
+        started, under way, failed, or of another version): read from its row, in the
+        caller's thread."""
+        row = self._load(key)
+        if row is None or row.version != version or row.status != "done":
+            return None
+        return row.result
+
     # The rows
 
     def _load(self, key: str) -> AnalysisRow | None:

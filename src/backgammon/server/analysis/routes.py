@@ -9,6 +9,7 @@ starts afresh.
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import Annotated, Any
 
@@ -20,11 +21,17 @@ from ...formats.mat import import_mat
 from ...formats.matchid import decode_match_id
 from ...game.match import Match
 from ...position import Position
+from ..accounts.sessions import Viewer
+from ..accounts.users import Account
 from ..http.guards import client_of, rate_limited
 from ..play.deps import Live, get_held, no_engine_help
+from ..play.live import LiveMatch
 from ..play.schemas import Ascii, DecisionBoard, UploadMat
 from ..play.views import board_view
+from ..trainer.dealing import deal
 from .analyses import Analyses, AnalysisFailedError
+
+log = logging.getLogger(__name__)
 
 router = APIRouter(prefix="/api", tags=["analysis"])
 
@@ -50,7 +57,9 @@ def _answer(response: Response, report: dict[str, Any]) -> dict[str, Any]:
     return report
 
 
-async def _match_analysis(request: Request, live: Live, response: Response) -> dict[str, Any]:
+async def _match_analysis(
+    request: Request, live: Live, response: Response, account: Account | None
+) -> dict[str, Any]:
     no_engine_help(live, "Analyses")
     try:
         report = await _analyses(request).of(
@@ -58,7 +67,22 @@ async def _match_analysis(request: Request, live: Live, response: Response) -> d
         )
     except AnalysisFailedError as exc:
         raise HTTPException(status.HTTP_409_CONFLICT, str(exc)) from None
+    if account is not None and report.get("status") != "running":
+        await _deal(request, live, account, report)
     return _answer(response, report)
+
+
+async def _deal(request: Request, live: LiveMatch, account: Account, report: dict[str, Any]
+                ) -> None:
+    """The finished match's mistakes to the signed-in player's deck (:mod:`..trainer`), if
+    they sat at it: a help the analysis gives on the way, which never fails it (the
+    trainer's page asks again)."""
+    try:
+        await deal(request, live, account.id, report)
+    except HTTPException:
+        log.info("the mistakes of %s wait for the trainer: the pool is busy", live.id)
+    except Exception:
+        log.exception("the mistakes of %s could not be dealt", live.id)
 
 
 # A match's analysis is its players' (it costs the server seconds of thought): the request
@@ -69,12 +93,13 @@ async def _match_analysis(request: Request, live: Live, response: Response) -> d
     responses={404: {}, **_ANSWERS},
 )
 async def start_match_analysis(
-    request: Request, live: Live, response: Response
+    request: Request, live: Live, response: Response, account: Viewer
 ) -> dict[str, Any]:
     """Analyse the match as it stands (at the server's depth, BACKGAMMON_ANALYSIS_PLIES):
     the report if it is done, else the progress of the analysis, started now if none is
-    under way for this version of the match."""
-    return await _match_analysis(request, live, response)
+    under way for this version of the match. A signed-in player who sat at the match, once
+    it is over, gets its mistakes in their trainer's deck."""
+    return await _match_analysis(request, live, response, account)
 
 
 @router.get(
@@ -82,10 +107,12 @@ async def start_match_analysis(
     dependencies=[Depends(get_held)],
     responses={404: {}, **_ANSWERS},
 )
-async def get_match_analysis(request: Request, live: Live, response: Response) -> dict[str, Any]:
+async def get_match_analysis(
+    request: Request, live: Live, response: Response, account: Viewer
+) -> dict[str, Any]:
     """The analysis of the match as it stands: as the POST, which the first GET stands in
     for."""
-    return await _match_analysis(request, live, response)
+    return await _match_analysis(request, live, response, account)
 
 
 @router.post(

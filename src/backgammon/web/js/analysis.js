@@ -5,9 +5,11 @@
 // was played; each player's statistics. While the server thinks, its progress is shown and
 // asked again until the report comes.
 
-import { ApiError, analysisOf, boardOf, refusal, uploadMat } from "./api.js";
+import { ApiError, analysisOf, boardOf, matchMistakes, refusal, uploadMat } from "./api.js";
 import { renderBoard } from "./board.js";
+import { signedIn } from "./csrf.js";
 import { formatNumber, isolate, t } from "./i18n.js";
+import { addCards } from "./localdeck.js";
 import { followRollout } from "./rollouts.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -102,10 +104,25 @@ export async function openAnalysis(source, colours = ["white", "black"]) {
   }
   $("#analysis-progress").hidden = true;
   $("#analysis-status").textContent = "";
+  showPractise(source);
   $("#analysis-body").hidden = false;
   const first = view.report.graph.length ? view.report.graph[0].decision : 0;
   renderAnalysis();
   if (view.report.decisions.length) select(first);
+}
+
+/** The way to practise the match's mistakes in the trainer: for a match of the server's
+ * (the trainer gives its mistakes once it is over, and says so otherwise). */
+function showPractise(source) {
+  const match = source.match !== undefined;
+  $("#analysis-practise-line").hidden = !match;
+  if (!match) return;
+  $("#analysis-practise").href = `/trainer?${new URLSearchParams({ match: source.match })}`;
+  // A guest's deck is this browser's: the finished match's mistakes join it now (a signed-in
+  // player's joined their account's as the server gave the analysis).
+  if (!signedIn()) {
+    matchMistakes(source.match).then((found) => addCards(source.match, found.cards), () => null);
+  }
 }
 
 /** Leave the view: an analysis still being asked for is no longer waited on. */

@@ -257,3 +257,51 @@ export function watch(id, view, onState, onLost, { onChat = () => {}, onOpen = (
     if (socket) socket.close();
   };
 }
+
+// The trainer (/trainer): a signed-in player's deck on the server, or a deck this browser
+// keeps, whose answers the server judges and reschedules without keeping them.
+
+/** A finished, analysed match's mistakes dealt to the signed-in player's deck: {added, cards}. */
+export function practiseMatch(id) {
+  return request("POST", `/api/trainer/matches/${encodeURIComponent(id)}`);
+}
+
+/** The signed-in player's cards due now: {cards}. */
+export function dueCards() {
+  return request("GET", "/api/trainer/cards");
+}
+
+/** Answer a card of the signed-in player's deck: judged, rescheduled, the reasons in `lang`. */
+export function answerCard(id, answer, lang) {
+  return request("POST", `/api/trainer/cards/${id}/answer?lang=${encodeURIComponent(lang)}`, { answer });
+}
+
+/** Say how a right answer to a card of the signed-in player's deck felt: {due}. */
+export function rateCard(id, rating) {
+  return request("POST", `/api/trainer/cards/${id}/rating`, { rating });
+}
+
+/** How the signed-in player's deck stands. */
+export function deckProgress() {
+  return request("GET", "/api/trainer/progress");
+}
+
+/** A checker card's turn with the steps `made` ([from, to] on the mover's numbers): the
+ * board after them, the dice, the next steps, and the play once whole. */
+export function turnOf(card, made) {
+  return request("POST", "/api/trainer/turn", {
+    position_id: card.position_id, match_id: card.match_id, made,
+  });
+}
+
+/** A finished, analysed match's mistakes of the seats this page holds, as cards to keep. */
+export function matchMistakes(id) {
+  return request("GET", `/api/matches/${encodeURIComponent(id)}/mistakes`, undefined, id);
+}
+
+/** Judge and reschedule a card this browser keeps (nothing is kept on the server); a right
+ * answer rated as it felt, if `rating` is given. */
+export function reviewCard(card, answer, lang, rating = null) {
+  return request("POST", `/api/trainer/review?lang=${encodeURIComponent(lang)}`,
+    rating ? { card, answer, rating } : { card, answer });
+}
