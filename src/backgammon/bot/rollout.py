@@ -182,14 +182,14 @@ def rollout(
     """Roll ``position`` out (player on roll, before rolling) over ``trials`` trials.
 
     ``cube``: the cube (and the match score) for the cubeful equity (None: money play, cube
-    centred at 1). ``cubeful``: play the cube in the trials (see the module). ``plies``: the depth of both sides' plays (0 to 2), with the move
-    ``filters`` of the bot's search. ``truncate``: turns to play before the 0-ply value
-    stands in (0: to the end). ``seed``: the dice (None: a random seed, reported in the
-    result). ``workers``: processes (None: one a core; 1 runs in this process). ``luck``:
-    variance reduction. ``progress``: a progress bar on standard error. ``kernel``: the
-    networks (the shipped ones by default). ``ray``: run the workers on the Ray cluster at that
-    address instead (:mod:`.pools`; ``workers`` None: one a CPU of the cluster); the result is
-    the same as here with the same seed.
+    centred at 1). ``cubeful``: play the cube in the trials (see the module). ``plies``: the
+    depth of both sides' plays (0 to 2), with the move ``filters`` of the bot's search.
+    ``truncate``: turns to play before the 0-ply value stands in (0: to the end). ``seed``: the
+    dice (None: a random seed, reported in the result). ``workers``: processes (None: one a
+    core; 1 runs in this process). ``luck``: variance reduction. ``progress``: a progress bar on
+    standard error. ``kernel``: the networks (the shipped ones by default). ``ray``: run the
+    workers on the Ray cluster at that address instead (:mod:`.pools`; ``workers`` None: one a
+    CPU of the cluster); the result is the same as here with the same seed.
     """
     return rollouts(
         [position], cube, trials, plies, truncate, seed, workers, luck, progress, kernel,

@@ -61,9 +61,10 @@ def efficiency(board: np.ndarray) -> float:
 @njit(cache=True, nogil=True)
 def _money_live(p: np.ndarray, owner: int, jacoby: bool) -> float:
     """:func:`~backgammon.bot.cube.money_live_equity`."""
-    chance, lose_chance = p[0], 1.0 - p[0]
-    win = 1.0 + (p[1] + p[2]) / chance if chance > 1e-7 else 1.0
-    lose = 1.0 + (p[3] + p[4]) / lose_chance if lose_chance > 1e-7 else 1.0
+    chance = float(p[0])
+    lose_chance = 1.0 - chance
+    win = 1.0 + float(p[1] + p[2]) / chance if chance > 1e-7 else 1.0
+    lose = 1.0 + float(p[3] + p[4]) / lose_chance if lose_chance > 1e-7 else 1.0
     take = (lose - 0.5) / (win + lose + 0.5)
     cash = (lose + 1.0) / (win + lose + 0.5)
     if owner == CENTRE:
@@ -85,10 +86,9 @@ def _money_live(p: np.ndarray, owner: int, jacoby: bool) -> float:
 def _money_equity(p: np.ndarray, x: float, owner: int, jacoby: bool) -> float:
     """:func:`~backgammon.bot.cube.money_equity`: per unit of the cube."""
     centred_jacoby = jacoby and owner == CENTRE
-    if centred_jacoby:
-        dead = 2.0 * p[0] - 1.0
-    else:
-        dead = 2.0 * p[0] - 1.0 + p[1] + p[2] - p[3] - p[4]
+    dead = float(2.0 * p[0] - 1.0)
+    if not centred_jacoby:
+        dead += float(p[1] + p[2] - p[3] - p[4])
     return dead * (1.0 - x) + _money_live(p, owner, centred_jacoby) * x
 
 
@@ -115,10 +115,10 @@ def after(away: int, other: int, won: int, lost: int, pre: np.ndarray,
     if theirs <= 0:
         return 0.0
     if after_crawford and mine == 1:
-        return 1.0 - post[theirs - 1]
+        return 1.0 - float(post[theirs - 1])
     if after_crawford and theirs == 1:
-        return post[mine - 1]
-    return pre[mine - 1, theirs - 1]
+        return float(post[mine - 1])
+    return float(pre[mine - 1, theirs - 1])
 
 
 @njit(cache=True, nogil=True)
@@ -160,8 +160,8 @@ def _interpolate(xs: np.ndarray, ys: np.ndarray, n: int, x: float) -> float:
             m += 1
     for i in range(m - 1):
         if x <= px[i + 1]:
-            return py[i] + (py[i + 1] - py[i]) * (x - px[i]) / (px[i + 1] - px[i])
-    return py[m - 1]
+            return float(py[i] + (py[i + 1] - py[i]) * (x - px[i]) / (px[i + 1] - px[i]))
+    return float(py[m - 1])
 
 
 @njit(cache=True, nogil=True)
@@ -170,7 +170,7 @@ def _invert(xs: np.ndarray, ys: np.ndarray, n: int, y: float) -> float:
     if y <= ys[0]:
         return 0.0
     for i in range(n - 1):
-        x0, y0, x1, y1 = xs[i], ys[i], xs[i + 1], ys[i + 1]
+        x0, y0, x1, y1 = float(xs[i]), float(ys[i]), float(xs[i + 1]), float(ys[i + 1])
         if y0 <= y <= y1 and y1 > y0 and x1 > x0:
             return x0 + (x1 - x0) * (y - y0) / (y1 - y0)
     return 1.0

@@ -106,7 +106,7 @@ def _cube_root(value: float, root_side: bool, cube: np.ndarray) -> float:
     the starting player."""
     if cube[MATCH]:
         return value if root_side else 1.0 - value
-    return (value if root_side else -value) / cube[VALUE]
+    return (value if root_side else -value) / float(cube[VALUE])
 
 
 @njit(cache=True, nogil=True)
@@ -130,7 +130,7 @@ def _game_points(result: np.ndarray, state: np.ndarray, cube: np.ndarray) -> int
         for point in range(19, 26):
             if result[0, point] > 0:
                 kind = 3
-    return kind * state[CUBE]
+    return kind * int(state[CUBE])
 
 
 
