@@ -262,10 +262,10 @@ def main() -> None:
           f"{ours_seconds:.0f} s)")
     if args.profile_trials:
         case = cases[0]
-        cubeless, cubeful = profile(case, args.profile_trials, args.seed)
+        plain, played = profile(case, args.profile_trials, args.seed)
         print(f"cost of a cubeful rollout of {case.position_id} ({case.name}), "
-              f"{args.profile_trials} trials: {cubeful:.1f} s against {cubeless:.1f} s "
-              f"cubeless, ratio {cubeful / cubeless:.2f}")
+              f"{args.profile_trials} trials: {played:.1f} s against {plain:.1f} s "
+              f"cubeless, ratio {played / plain:.2f}")
 
 
 if __name__ == "__main__":
