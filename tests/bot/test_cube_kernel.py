@@ -7,8 +7,7 @@ import pytest
 
 from backgammon import Position
 from backgammon.bot.cube import cube_efficiency, match_decision, money_decision
-from backgammon.bot.kernel import boards_of
-from backgammon.bot.kernel import cubemodel
+from backgammon.bot.kernel import boards_of, cubemodel
 from backgammon.bot.probabilities import Probabilities
 from backgammon.cube import CubeContext, CubeOwner, MatchScore
 

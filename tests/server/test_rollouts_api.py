@@ -17,6 +17,7 @@ import pytest
 
 from backgammon import Position
 from backgammon.bot import Bot, Level, RolloutRun
+from backgammon.cube import CubeContext, CubeOwner
 from backgammon.server import Settings, create_app
 from backgammon.server.engine_api import rollouts
 from backgammon.server.settings import sqlite_url
@@ -106,6 +107,20 @@ def test_a_match_rollout_gives_the_match_winning_chance(client: TestClient) -> N
     job_id = start(client, **TINY, match={"length": 5, "score": [3, 1]})
     result = wait_for(client, job_id)["result"]
     assert 0 < result["match_winning_chance"] < 1 and result["match_winning_chance_se"] > 0
+
+
+def test_a_cubeful_rollout_plays_the_cube_in_the_trials(client: TestClient) -> None:
+    job_id = start(client, **TINY, cubeful=True, cube={"value": 2, "owner": "on roll"})
+    view = wait_for(client, job_id)
+    assert view["status"] == "done" and view["cubeful"] is True
+    result = view["result"]
+    expected = Bot(level=Level.STRONGEST).rollout(
+        Position.from_id(START), CubeContext(value=2, owner=CubeOwner.ON_ROLL), trials=36,
+        truncate=2, seed=result["seed"], workers=1, cubeful=True,
+    )
+    assert result == json.loads(json.dumps(expected.as_dict()))
+    assert result["cubeful"] is True and 0 <= result["doubled"] <= 1
+    assert state(client, start(client, **TINY))["cubeful"] is False
 
 
 def test_progress_rises_piece_by_piece(
@@ -220,6 +235,8 @@ SIDE[6] = 15
         ({"position": START, "truncate": -1}, "truncate"),
         ({"position": START, "truncate": 101}, "truncate"),
         ({"position": START, "truncate": None}, "truncate"),
+        ({"position": START, "cubeful": "yes"}, "cubeful"),
+        ({"position": START, "cubeful": 1}, "cubeful"),
         ({"position": START, "match": {"length": 5, "score": [5, 0]}}, "5-point match"),
         ({"position": START, "cube": {"value": 3}}, "power of two"),
         ({"position": START, "seed": 1}, "seed"),

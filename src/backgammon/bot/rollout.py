@@ -294,6 +294,8 @@ class RolloutRun:
         self._kernel = kernel or Kernel.shipped()
         self._play = _Play(plies, tuple(filters), truncate, luck,
                            self.cube if cubeful else None)
+        #: Whether the cube is played in the trials.
+        self.cubeful = cubeful
         self._values = np.zeros((trials, self._play.columns))
         #: The trials run so far.
         self.done = 0

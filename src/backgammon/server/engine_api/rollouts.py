@@ -6,7 +6,9 @@ it runs, and a way to stop it.
 answers its state: ``status`` (``running``, ``done``, ``cancelled`` or ``failed``), the
 trials ``done`` of the ``trials`` asked, and from the second trial on the ``result`` so far
 (:meth:`backgammon.bot.RolloutResult.as_dict`: the cubeless probabilities, the cubeless
-equity and the cube model's cubeful equity, each with its standard error);
+equity and the cubeful equity, each with its standard error; with ``cubeful`` the cube is
+played in the trials and the result also says how often a trial doubled and a drop ended
+it);
 ``DELETE /api/rollouts/{id}`` stops it. A job runs its trials a piece at a time in the bounded
 pool of threads that thinks out hints (:class:`~..http.guards.BoundedPool`), so that hints
 wait behind at most one piece, its progress moves and a cancel takes effect before the next
@@ -29,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Request, status
-from pydantic import BaseModel, Field, StrictInt
+from pydantic import BaseModel, Field, StrictBool, StrictInt
 
 from ...bot import Bot, Level, RolloutRun
 from ...cube import CubeContext
@@ -71,6 +73,11 @@ class RolloutQuestion(Question):
         0, ge=0, le=MOST_TRUNCATE,
         description="turns each trial plays before the 0-ply value stands in (0: to the end)",
     )
+    cubeful: StrictBool = Field(
+        False,
+        description="play the cube in the trials (a cubeful rollout, as GNU Backgammon's); "
+        "otherwise the cubeful equity is the cube model's on the rolled-out chances",
+    )
 
 
 class Started(BaseModel):
@@ -87,6 +94,7 @@ class JobView(BaseModel):
     position_id: str
     plies: int
     truncate: int
+    cubeful: bool = Field(description="whether the cube is played in the trials")
     done: int = Field(description="trials run")
     trials: int = Field(description="trials asked")
     result: dict[str, Any] | None = Field(
@@ -112,7 +120,8 @@ class Job:
         run = self.run
         return {
             "id": self.id, "status": self.status, "position_id": run.position.id(),
-            "plies": run.plies, "truncate": run.truncate, "done": run.done,
+            "plies": run.plies, "truncate": run.truncate, "cubeful": run.cubeful,
+            "done": run.done,
             "trials": run.trials, "result": self.result,
         }
 
@@ -245,7 +254,7 @@ async def _prepare(
     def make(bot: Bot) -> RolloutRun:
         return RolloutRun(
             position, cube, question.trials, question.plies, question.truncate,
-            kernel=bot.rollout_kernel(), filters=bot.filters,
+            kernel=bot.rollout_kernel(), filters=bot.filters, cubeful=question.cubeful,
         )
 
     pool: BoundedPool = request.app.state.hint_pool
