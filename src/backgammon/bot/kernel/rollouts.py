@@ -23,6 +23,21 @@ average over the rolls is zero whatever the play made, so the estimate stays unb
 the plays are chosen deeper: at 1 ply this is GNU Backgammon's own measure (its variance
 reduction evaluates one ply less than the play); at 2 plies GNU Backgammon would measure at
 1 ply, 21 times the cost of the play itself, where 0-ply costs a small part of it.
+
+With a ``cube`` (:data:`CUBE_FIELDS`) the trials play it, as GNU Backgammon's cubeful
+rollouts do: before each roll the player on roll doubles when :mod:`.cubemodel` says so on
+the 0-ply outputs of the position and the cube is theirs to turn (:func:`_may_double`), the
+opponent takes or drops by the same model; a drop settles the trial's cubeful value at the
+cube, a take turns the cube (the Jacoby rule then ends); a game played out scores its points
+times the cube, a truncated trial takes the model's value of the position reached. The
+trial's cubeful value is the starting player's money points per unit of the starting cube or
+chance of winning the match (:data:`CUBEFUL_FIELDS`). The plays stay cubeless and the trials
+play on after a drop, so the cubeless outputs are those of the cubeless trials with the same
+seed. With ``luck`` the cubeful luck of a turn is the model's value of the 0-ply play of the
+roll (the opponent on roll, the cube as it is after that turn's cube action; a game won its
+exact value) less its average over the 21 rolls: a function of the position and the roll
+whose average over the rolls is zero, so the estimate stays unbiased, as for the cubeless
+luck; only how much variance it removes depends on the model.
 """
 
 from __future__ import annotations
