@@ -40,8 +40,8 @@ The cubeful equity comes one of two ways:
   the 0-ply outputs of the position, :mod:`.kernel.cubemodel`) says so and the cube is theirs
   to turn (centred or owned, not the Crawford game, below ``max_cube``, and in a match not
   dead for them: GNU Backgammon's rule, a single game at the cube does not already win them
-  the match); the opponent takes or drops by the same model, a drop ends the trial's cubeful
-  result at the cube's value, a take turns the cube (the Jacoby rule ends). A game played out
+  the match); the opponent takes or drops by the same model (never beavers), a drop ends the
+  trial's cubeful result at the cube's value, a take turns the cube (the Jacoby rule ends). A game played out
   counts single, gammon or backgammon times the cube (single under the Jacoby rule before the
   cube turned); a truncated trial takes the cube model's value of the position reached. The
   trial's value is money points per unit of the starting cube, or in a match the chance of
@@ -107,7 +107,7 @@ class RolloutResult:
     equity, or in a match the normalised equity (EMG) of ``match_winning_chance`` (None in
     money play); each has its standard error (``*_se``, the probabilities' in their order).
     ``doubled`` and ``dropped`` (cubeful rollouts only): the share of the trials with a
-    double in them, and of those a drop ended.
+    double in them, and the share of the trials a drop ended.
     """
 
     position_id: str
