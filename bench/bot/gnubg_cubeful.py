@@ -25,7 +25,8 @@ rollout equities (money positions; gnubg's from its no-double rollout) and our s
 trials with a double and ended by a drop.
 
 ``--profile-trials N``: the cost of a cubeful rollout against a cubeless one of the same
-position, both of N trials in this process, measured twice in turn, printed as their ratio.
+position (the first case), both of N trials in this process, in CPU seconds, measured twice
+in turn, printed as their ratio; ``--profile-only`` runs only that.
 """
 
 from __future__ import annotations
@@ -195,16 +196,17 @@ def our_static(position: Position) -> float:
 
 
 def profile(case: Case, trials: int, seed: int) -> tuple[float, float]:
-    """Seconds of a cubeless and of a cubeful rollout of the case, each the lesser of two
-    runs in turn in this process."""
+    """CPU seconds of a cubeless and of a cubeful rollout of the case in this process, each
+    the lesser of two runs in turn (CPU time, so that other work on the machine counts
+    less)."""
     position = Position.from_id(case.position_id)
     rollout(position, case.cube, trials=36, truncate=2, seed=seed, workers=1, cubeful=True)
     spent: dict[bool, list[float]] = {False: [], True: []}
     for _ in range(2):
         for cubeful in (False, True):
-            began = time.perf_counter()
+            began = time.process_time()
             rollout(position, case.cube, trials=trials, seed=seed, workers=1, cubeful=cubeful)
-            spent[cubeful].append(time.perf_counter() - began)
+            spent[cubeful].append(time.process_time() - began)
     return min(spent[False]), min(spent[True])
 
 
@@ -217,10 +219,14 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1, help="our processes (1)")
     parser.add_argument("--profile-trials", type=int, default=0,
                         help="measure the cost of cubeful against cubeless (0: not)")
+    parser.add_argument("--profile-only", action="store_true", help="only measure the cost")
     args = parser.parse_args()
     if shutil.which("script") is None or not Path(GNUBG).exists():
         raise SystemExit("This needs Debian's gnubg (/usr/games/gnubg) and `script`.")
     cases = [c for c in CASES if not args.names or c.name in args.names]
+    if args.profile_only:
+        report_profile(cases[0], args.profile_trials or 216, args.seed)
+        return
     print(f"{'case':<15}{'position':<16}{'gnubg':>16}  {'action':<15}{'ours':>16}"
           f"{'diff':>8}{'z':>7}{'0-ply diff':>11}{'CL gnubg':>10}{'CL ours':>9}"
           f"{'dbl':>6}{'drop':>6}  agree")
@@ -261,11 +267,14 @@ def main() -> None:
           f"a rollout, ours {args.trials}; wall time {gnubg_seconds:.0f} s in all (ours "
           f"{ours_seconds:.0f} s)")
     if args.profile_trials:
-        case = cases[0]
-        plain, played = profile(case, args.profile_trials, args.seed)
-        print(f"cost of a cubeful rollout of {case.position_id} ({case.name}), "
-              f"{args.profile_trials} trials: {played:.1f} s against {plain:.1f} s "
-              f"cubeless, ratio {played / plain:.2f}")
+        report_profile(cases[0], args.profile_trials, args.seed)
+
+
+def report_profile(case: Case, trials: int, seed: int) -> None:
+    """Print :func:`profile`'s figures."""
+    plain, played = profile(case, trials, seed)
+    print(f"cost of a cubeful rollout of {case.position_id} ({case.name}), {trials} trials: "
+          f"{played:.1f} CPU s against {plain:.1f} cubeless, ratio {played / plain:.2f}")
 
 
 if __name__ == "__main__":

@@ -35,21 +35,21 @@ The cubeful equity comes one of two ways:
   :mod:`.met`). The cube is not played in the trials, so this is the cube model's estimate on
   better chances; its standard error comes from the trials' covariance through the model's
   gradient;
-* with ``cubeful``, a cubeful rollout, as GNU Backgammon's: the cube is played in every
-  trial. Before each roll the player on roll doubles when the cube model (the same lines, on
-  the 0-ply outputs of the position, :mod:`.kernel.cubemodel`) says so and the cube is theirs
-  to turn (centred or owned, not the Crawford game, below ``max_cube``, and in a match not
-  dead for them: GNU Backgammon's rule, a single game at the cube does not already win them
-  the match); the opponent takes or drops by the same model (never beavers), a drop ends the
-  trial's cubeful result at the cube's value, a take turns the cube (the Jacoby rule ends). A game played out
-  counts single, gammon or backgammon times the cube (single under the Jacoby rule before the
-  cube turned); a truncated trial takes the cube model's value of the position reached. The
-  trial's value is money points per unit of the starting cube, or in a match the chance of
-  winning the match after the game (the match equity table at the score). The plays stay
-  cubeless, so the cubeless figures are exactly those of the cubeless rollout with the same
-  seed (the trials play on after a drop for them). Luck is taken out cubefully as GNU
-  Backgammon does: each turn's cubeful luck is the cube model's value of the 0-ply play of
-  the roll less its average over the 21 rolls, with the cube as it is after that turn's cube
+* with ``cubeful``, a cubeful rollout, as GNU Backgammon's: the cube is played in every trial.
+  Before each roll the player on roll doubles when the cube model (the same lines, on the 0-ply
+  outputs of the position, :mod:`.kernel.cubemodel`) says so and the cube is theirs to turn
+  (centred or owned, not the Crawford game, below ``max_cube``, and in a match not dead for
+  them: GNU Backgammon's rule, a single game at the cube does not already win them the match);
+  the opponent takes or drops by the same model (never beavers), a drop ends the trial's
+  cubeful result at the cube's value, a take turns the cube (the Jacoby rule ends). A game
+  played out counts single, gammon or backgammon times the cube (single under the Jacoby rule
+  before the cube turned); a truncated trial takes the cube model's value of the position
+  reached. The trial's value is money points per unit of the starting cube, or in a match the
+  chance of winning the match after the game (the match equity table at the score). The plays
+  stay cubeless, so the cubeless figures are exactly those of the cubeless rollout with the
+  same seed (the trials play on after a drop for them). Luck is taken out cubefully as GNU
+  Backgammon does: each turn's cubeful luck is the cube model's value of the 0-ply play of the
+  roll less its average over the 21 rolls, with the cube as it is after that turn's cube
   action; its expectation is zero whatever the model, so the estimate stays unbiased. The
   result also says how often a trial doubled and how often a drop ended it.
 

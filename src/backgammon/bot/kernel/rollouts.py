@@ -148,7 +148,6 @@ def _game_points(result: np.ndarray, state: np.ndarray, cube: np.ndarray) -> int
     return kind * int(state[CUBE])
 
 
-
 @njit(cache=True, nogil=True)
 def _may_double(state: np.ndarray, root_side: bool, cube: np.ndarray) -> bool:
     """Whether the player ``root_side`` may double now: the cube centred or theirs, not the
@@ -290,9 +289,10 @@ def rollout_trials(start: np.ndarray, first: int, trials: int, seed: int, trunca
                 # The leaf's player on roll is the one about to move.
                 _leaf_to_root(board, nets, scratch, leaf, value, root_moves, results[t])
                 if not state[SETTLED]:
-                    _, _, settled = _cube_model(value, board, root_moves, state, cube, pre,
+                    # The cube model's value there, the player on roll's action counted.
+                    _, _, reached = _cube_model(value, board, root_moves, state, cube, pre,
                                                 post)
-                    cubeful[t, 0] = settled
+                    cubeful[t, 0] = reached
                 break
             _cube_action(board, root_moves, state, cube, nets, scratch, leaf, p, pre, post,
                          cubeful[t])
