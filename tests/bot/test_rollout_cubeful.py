@@ -59,6 +59,21 @@ def test_in_a_match_a_drop_is_the_match_equity_of_the_score_it_leads_to() -> Non
     assert result.cubeful_equity == pytest.approx(Scale.of(cube).emg(equity_after(score, won=1)))
 
 
+def test_in_a_match_a_gammon_played_out_is_the_match_equity_it_leads_to() -> None:
+    # Too good to double at 5-away 5-away: the gammon takes the player to 3-away.
+    score = MatchScore(5)
+    result = rollout(GAMMON, CubeContext(match=score), trials=36, seed=1, workers=1,
+                     luck=False, cubeful=True)
+    assert result.doubled == 0.0
+    assert result.match_winning_chance == pytest.approx(equity_after(score, won=2), abs=1e-12)
+    assert result.cubeful_se == pytest.approx(0.0, abs=1e-12)
+    # 1 away after the Crawford game the cube is dead for the leader; the trailer doubles at
+    # once, as it should, the leader takes, and the game won wins the match.
+    result = rollout(GAMMON, CubeContext(match=MatchScore(5, (4, 3))), trials=36, seed=1,
+                     workers=1, luck=False, cubeful=True)
+    assert (result.match_winning_chance, result.doubled, result.dropped) == (1.0, 1.0, 0.0)
+
+
 def test_no_double_in_the_crawford_game() -> None:
     for score in (MatchScore(5, (4, 2), crawford=True), MatchScore(5, (2, 4), crawford=True)):
         result = rollout(PASS, CubeContext(match=score), trials=36, seed=1, workers=1,
