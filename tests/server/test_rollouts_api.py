@@ -17,6 +17,7 @@ import pytest
 
 from backgammon import Position
 from backgammon.bot import Bot, Level, RolloutRun
+from backgammon.cube import CubeContext, CubeOwner
 from backgammon.server import Settings, create_app
 from backgammon.server.engine_api import rollouts
 from backgammon.server.settings import sqlite_url
@@ -140,6 +141,20 @@ def test_a_play_that_ends_the_game_has_its_exact_value(client: TestClient) -> No
     assert ranked[0]["equity"] > ranked[1]["equity"]
 
 
+def test_a_cubeful_rollout_plays_the_cube_in_the_trials(client: TestClient) -> None:
+    job_id = start(client, **TINY, cubeful=True, cube={"value": 2, "owner": "on roll"})
+    view = wait_for(client, job_id)
+    assert view["status"] == "done" and view["cubeful"] is True
+    result = view["result"]
+    expected = Bot(level=Level.STRONGEST).rollout(
+        Position.from_id(START), CubeContext(value=2, owner=CubeOwner.ON_ROLL), trials=36,
+        truncate=2, seed=result["seed"], workers=1, cubeful=True,
+    )
+    assert result == json.loads(json.dumps(expected.as_dict()))
+    assert result["cubeful"] is True and 0 <= result["doubled"] <= 1
+    assert state(client, start(client, **TINY))["cubeful"] is False
+
+
 def test_progress_rises_piece_by_piece(
     client: TestClient, gated: threading.Semaphore
 ) -> None:
@@ -252,6 +267,8 @@ SIDE[6] = 15
         ({"position": START, "truncate": -1}, "truncate"),
         ({"position": START, "truncate": 101}, "truncate"),
         ({"position": START, "truncate": None}, "truncate"),
+        ({"position": START, "cubeful": "yes"}, "cubeful"),
+        ({"position": START, "cubeful": 1}, "cubeful"),
         ({"position": START, "match": {"length": 5, "score": [5, 0]}}, "5-point match"),
         ({"position": START, "cube": {"value": 3}}, "power of two"),
         ({"position": START, "seed": 1}, "seed"),
@@ -262,6 +279,7 @@ SIDE[6] = 15
         ({**OPENING_64, "plays": ["8/2 6/2", "24/1"]}, "Play 2"),
         ({**OPENING_64, "plays": ["8/2 6/2", 7]}, "plays"),
         ({**OPENING_64, "trials": 720, "plays": PLAYS_64}, "in all"),
+        ({**OPENING_64, "plays": PLAYS_64, "cubeful": True}, "leave out cubeful"),
         ("[1, 2]", "not a JSON object"),
         ("{not json", "not valid JSON"),
     ],

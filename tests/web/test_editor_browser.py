@@ -213,6 +213,22 @@ def test_a_rollout_shows_its_progress_and_result_and_another_is_cancelled(
     page.wait_for_selector("#rollout-running", state="hidden")
 
 
+def test_a_cubeful_rollout_plays_the_cube_and_says_so(server: str, page: Any) -> None:
+    open_editor(page, server)
+    page.select_option("#editor-plies", "0")
+    page.click("#editor-rollout")
+    page.fill("#rollout-trials", "36")
+    page.fill("#rollout-truncate", "2")
+    page.check("#rollout-cubeful")
+    page.click("#rollout-start")
+    page.wait_for_selector('#rollout-result[data-status="done"]')
+    result = page.inner_text("#rollout-result")
+    english = catalogue()
+    for key in ("rollout.cubefulPlayed", "rollout.doubled", "rollout.dropped"):
+        assert english[key] in result
+    assert english["rollout.cubeful"] not in result
+
+
 def test_play_from_here_starts_the_match_at_the_position(server: str, page: Any) -> None:
     edited = Edited.from_id(XGID)
     open_editor(page, server, "?id=" + quote(edited.ids()[0], safe=""))

@@ -343,15 +343,17 @@ class Bot:
         progress: bool = False,
         plies: int = 0,
         ray: str | None = None,
+        cubeful: bool = False,
     ) -> RolloutResult:
         """Roll ``position`` out with this bot's networks and move filters, playing at
         ``plies`` (0 by default, whatever the bot's depth: deeper trials cost far more;
-        :func:`.rollout.rollout` says what each argument does)."""
+        ``cubeful``: the cube played in the trials; :func:`.rollout.rollout` says what each
+        argument does)."""
         from .rollout import rollout
 
         return rollout(
             position, cube, trials, plies, truncate, seed, workers, luck, progress,
-            self.rollout_kernel(), self.filters, ray,
+            self.rollout_kernel(), self.filters, ray, cubeful,
         )
 
     def rollout_kernel(self) -> Kernel:

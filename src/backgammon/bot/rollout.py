@@ -26,15 +26,35 @@ The standard errors are the trials' standard deviation over the square root of t
 (which overstates them a little, as it ignores the stratification of the dice), the intervals
 ±1.96 standard errors.
 
-The cubeful equity is the value of the right cube action by the bot's cube model applied to
-the rolled-out cubeless probabilities: Janowski's in money play
-(:func:`backgammon.bot.cube.money_decision`), Janowski's lines in match winning chances at the
-score in a match (:func:`backgammon.bot.cube.match_decision`, the match equity table of
-:mod:`.met`). The cube is not played inside the trials (GNU Backgammon's cubeful rollouts do
-play it), so it is the cube model's estimate on better chances, not a cubeful rollout. In a
-match it is reported as the chance of winning the match and as gnubg's normalised equity
-(EMG: winning a single game at the cube +1, losing one -1). Standard errors come from the
-trials' covariance through the model's gradient.
+The cubeful equity comes one of two ways:
+
+* by default, the value of the right cube action by the bot's cube model applied to the
+  rolled-out cubeless probabilities: Janowski's in money play
+  (:func:`backgammon.bot.cube.money_decision`), Janowski's lines in match winning chances at
+  the score in a match (:func:`backgammon.bot.cube.match_decision`, the match equity table of
+  :mod:`.met`). The cube is not played in the trials, so this is the cube model's estimate on
+  better chances; its standard error comes from the trials' covariance through the model's
+  gradient;
+* with ``cubeful``, a cubeful rollout, as GNU Backgammon's: the cube is played in every trial.
+  Before each roll the player on roll doubles when the cube model (the same lines, on the 0-ply
+  outputs of the position, :mod:`.kernel.cubemodel`) says so and the cube is theirs to turn
+  (centred or owned, not the Crawford game, below ``max_cube``, and in a match not dead for
+  them: GNU Backgammon's rule, a single game at the cube does not already win them the match);
+  the opponent takes or drops by the same model (never beavers), a drop ends the trial's
+  cubeful result at the cube's value, a take turns the cube (the Jacoby rule ends). A game
+  played out counts single, gammon or backgammon times the cube (single under the Jacoby rule
+  before the cube turned); a truncated trial takes the cube model's value of the position
+  reached. The trial's value is money points per unit of the starting cube, or in a match the
+  chance of winning the match after the game (the match equity table at the score). The plays
+  stay cubeless, so the cubeless figures are exactly those of the cubeless rollout with the
+  same seed (the trials play on after a drop for them). Luck is taken out cubefully as GNU
+  Backgammon does: each turn's cubeful luck is the cube model's value of the 0-ply play of the
+  roll less its average over the 21 rolls, with the cube as it is after that turn's cube
+  action; its expectation is zero whatever the model, so the estimate stays unbiased. The
+  result also says how often a trial doubled and how often a drop ended it.
+
+In a match the cubeful equity is reported as the chance of winning the match and as gnubg's
+normalised equity (EMG: winning a single game at the cube +1, losing one -1).
 
 >>> from backgammon import Position
 >>> result = rollout(Position.from_id("4HPwATDgc/ABMA"), trials=36, truncate=2, seed=1,
@@ -82,9 +102,12 @@ class RolloutResult:
     """What a rollout measured, for the player on roll before rolling.
 
     ``probabilities`` and ``equity`` are cubeless; ``cubeful_equity`` is the bot's cube
-    model on the rolled-out chances (see the module), per unit of the cube: money play's
+    model on the rolled-out chances, or with ``cubeful`` the rolled-out value of the trials
+    with the cube played in them (see the module), per unit of the cube: money play's
     equity, or in a match the normalised equity (EMG) of ``match_winning_chance`` (None in
     money play); each has its standard error (``*_se``, the probabilities' in their order).
+    ``doubled`` and ``dropped`` (cubeful rollouts only): the share of the trials with a
+    double in them, and the share of the trials a drop ended.
     """
 
     position_id: str
@@ -101,6 +124,9 @@ class RolloutResult:
     cubeful_se: float
     match_winning_chance: float | None = None
     match_winning_chance_se: float | None = None
+    cubeful: bool = False
+    doubled: float | None = None
+    dropped: float | None = None
 
     def interval(self, value: float, se: float) -> tuple[float, float]:
         """The 95% confidence interval of ``value`` with standard error ``se``."""
@@ -151,22 +177,23 @@ def rollout(
     kernel: Kernel | None = None,
     filters: Sequence[MoveFilter] = DEFAULT_FILTERS,
     ray: str | None = None,
+    cubeful: bool = False,
 ) -> RolloutResult:
     """Roll ``position`` out (player on roll, before rolling) over ``trials`` trials.
 
     ``cube``: the cube (and the match score) for the cubeful equity (None: money play, cube
-    centred at 1). ``plies``: the depth of both sides' plays (0 to 2), with the move
-    ``filters`` of the bot's search. ``truncate``: turns to play before the 0-ply value
-    stands in (0: to the end). ``seed``: the dice (None: a random seed, reported in the
-    result). ``workers``: processes (None: one a core; 1 runs in this process). ``luck``:
-    variance reduction. ``progress``: a progress bar on standard error. ``kernel``: the
-    networks (the shipped ones by default). ``ray``: run the workers on the Ray cluster at that
-    address instead (:mod:`.pools`; ``workers`` None: one a CPU of the cluster); the result is
-    the same as here with the same seed.
+    centred at 1). ``cubeful``: play the cube in the trials (see the module). ``plies``: the
+    depth of both sides' plays (0 to 2), with the move ``filters`` of the bot's search.
+    ``truncate``: turns to play before the 0-ply value stands in (0: to the end). ``seed``: the
+    dice (None: a random seed, reported in the result). ``workers``: processes (None: one a
+    core; 1 runs in this process). ``luck``: variance reduction. ``progress``: a progress bar on
+    standard error. ``kernel``: the networks (the shipped ones by default). ``ray``: run the
+    workers on the Ray cluster at that address instead (:mod:`.pools`; ``workers`` None: one a
+    CPU of the cluster); the result is the same as here with the same seed.
     """
     return rollouts(
         [position], cube, trials, plies, truncate, seed, workers, luck, progress, kernel,
-        filters, ray,
+        filters, ray, cubeful,
     )[0]
 
 
@@ -183,6 +210,7 @@ def rollouts(
     kernel: Kernel | None = None,
     filters: Sequence[MoveFilter] = DEFAULT_FILTERS,
     ray: str | None = None,
+    cubeful: bool = False,
 ) -> list[RolloutResult]:
     """:func:`rollout` of each of ``positions`` (with the same cube), sharing one set of
     processes, as labelling many positions needs. Position ``i`` is rolled out with the
@@ -194,10 +222,10 @@ def rollouts(
     seeds = [(seed + index * _SEED_STEP) % 2**63 for index in range(len(positions))]
     kernel = kernel or Kernel.shipped()
     workers = workers or cluster_cpus(ray) or os.cpu_count() or 1
-    play = _Play(plies, tuple(filters), truncate, luck)
+    play = _Play(plies, tuple(filters), truncate, luck, cube if cubeful else None)
     values = _run(kernel, positions, seeds, trials, play, workers, progress, ray)
     return [
-        _summary(position, cube, rows, trials, plies, truncate, position_seed, luck)
+        _summary(position, cube, rows, trials, plies, truncate, position_seed, luck, cubeful)
         for position, rows, position_seed in zip(positions, values, seeds, strict=True)
     ]
 
@@ -258,13 +286,17 @@ class RolloutRun:
         luck: bool = True,
         kernel: Kernel | None = None,
         filters: Sequence[MoveFilter] = DEFAULT_FILTERS,
+        cubeful: bool = False,
     ) -> None:
         self.seed = _checked([position], trials, plies, truncate, seed, filters)
         self.position, self.cube, self.trials = position, cube or CubeContext(), trials
         self.plies, self.truncate = plies, truncate
         self._kernel = kernel or Kernel.shipped()
-        self._play = _Play(plies, tuple(filters), truncate, luck)
-        self._values = np.zeros((trials, 5))
+        self._play = _Play(plies, tuple(filters), truncate, luck,
+                           self.cube if cubeful else None)
+        #: Whether the cube is played in the trials.
+        self.cubeful = cubeful
+        self._values = np.zeros((trials, self._play.columns))
         #: The trials run so far.
         self.done = 0
 
@@ -277,12 +309,10 @@ class RolloutRun:
         """Run the next ``count`` trials (fewer where fewer are left); how many were run."""
         count = max(0, min(count, self.trials - self.done))
         if count:
-            play = self._play
-            results, lucks = self._kernel.rollout_trials(
-                self.position, self.done, count, self.seed, play.truncate, play.luck,
-                self.trials % 36 == 0, play.plies, play.filters,
+            self._values[self.done : self.done + count] = _trials(
+                self._kernel, self.position, self.done, count, self.seed, self._play,
+                self.trials % 36 == 0,
             )
-            self._values[self.done : self.done + count] = results - lucks
             self.done += count
         return count
 
@@ -293,7 +323,7 @@ class RolloutRun:
         play = self._play
         return _summary(
             self.position, self.cube, self._values[: self.done], self.done, play.plies,
-            play.truncate, self.seed, play.luck,
+            play.truncate, self.seed, play.luck, play.cube is not None,
         )
 
 
@@ -321,13 +351,43 @@ def _set_kernel(kernel: Kernel) -> None:
 
 @dataclass(frozen=True)
 class _Play:
-    """How every trial is played: the plies and filters of the plays, the truncation, and
-    whether luck is measured."""
+    """How every trial is played: the plies and filters of the plays, the truncation,
+    whether luck is measured, and the cube played in the trials (None: cubeless trials)."""
 
     plies: int
     filters: tuple[MoveFilter, ...]
     truncate: int
     luck: bool
+    cube: CubeContext | None = None
+
+    @property
+    def columns(self) -> int:
+        """The figures kept of each trial (:func:`_trials`)."""
+        return 5 if self.cube is None else 5 + _CUBE_COLUMNS
+
+
+# A cubeful trial's figures beyond its five outputs: its luck-adjusted cubeful value, the
+# doubles made in it, 1 if a drop ended it.
+_CUBE_COLUMNS = 3
+
+
+def _trials(
+    kernel: Kernel, position: Position, first: int, count: int, seed: int, play: _Play,
+    stratify: bool,
+) -> NDArray[np.float64]:
+    """Trials ``first ..`` of a rollout: each one's luck-adjusted outputs, then (cubeful) its
+    luck-adjusted cubeful value, its doubles and whether a drop ended it."""
+    if play.cube is None:
+        results, lucks = kernel.rollout_trials(
+            position, first, count, seed, play.truncate, play.luck, stratify, play.plies,
+            play.filters,
+        )
+        return results - lucks
+    results, lucks, cube = kernel.cubeful_trials(
+        position, play.cube, first, count, seed, play.truncate, play.luck, stratify,
+        play.plies, play.filters,
+    )
+    return np.column_stack((results - lucks, cube[:, 0] - cube[:, 1], cube[:, 2:]))
 
 
 _Task = tuple[int, Position, int, int, int, _Play, bool]
@@ -336,18 +396,15 @@ _Task = tuple[int, Position, int, int, int, _Play, bool]
 def _piece(task: _Task) -> tuple[int, int, NDArray[np.float64]]:
     index, position, first, count, seed, play, stratify = task
     assert _KERNEL is not None
-    results, lucks = _KERNEL.rollout_trials(
-        position, first, count, seed, play.truncate, play.luck, stratify, play.plies,
-        play.filters,
-    )
-    return index, first, results - lucks
+    return index, first, _trials(_KERNEL, position, first, count, seed, play, stratify)
 
 
 def _run(
     kernel: Kernel, positions: Sequence[Position], seeds: list[int], trials: int,
     play: _Play, workers: int, progress: bool, ray: str | None,
 ) -> NDArray[np.float64]:
-    """Every trial's (luck-adjusted) outputs, in trial order: ``(positions, trials, 5)``."""
+    """Every trial's figures (:func:`_trials`), in trial order: ``(positions, trials,
+    columns)``."""
     chunks = _chunks(trials, len(positions), workers, play.plies)
     stratify = trials % 36 == 0
     tasks: list[_Task] = [
@@ -355,7 +412,7 @@ def _run(
         for index, (position, position_seed) in enumerate(zip(positions, seeds, strict=True))
         for first, count in chunks
     ]
-    values = np.zeros((len(positions), trials, 5))
+    values = np.zeros((len(positions), trials, play.columns))
     bar = tqdm(total=trials * len(positions), unit="trial", disable=not progress,
                desc="rollout")
     if ray is None and (workers == 1 or len(tasks) == 1):
@@ -376,14 +433,24 @@ def _run(
 
 def _summary(
     position: Position, cube: CubeContext, values: NDArray[np.float64], trials: int,
-    plies: int, truncate: int, seed: int, luck: bool,
+    plies: int, truncate: int, seed: int, luck: bool, played: bool = False,
 ) -> RolloutResult:
-    mean = values.mean(axis=0)
-    covariance = np.cov(values, rowvar=False) / trials
+    """The result of the trials' figures ``values`` (:func:`_trials`; ``played``: the cube was
+    played in them)."""
+    outputs = values[:, :5]
+    mean = outputs.mean(axis=0)
+    covariance = np.cov(outputs, rowvar=False) / trials
     se = np.sqrt(np.diag(covariance))
-    equities = values @ _EQUITY - 1.0
+    equities = outputs @ _EQUITY - 1.0
     equity_se = float(equities.std(ddof=1) / math.sqrt(trials))
-    cubeful, cubeful_se = _with_se(lambda m: _cubeful(m, position, cube), mean, covariance)
+    doubled = dropped = None
+    if played:
+        cubeful = float(values[:, 5].mean())
+        cubeful_se = float(values[:, 5].std(ddof=1) / math.sqrt(trials))
+        doubled = float((values[:, 6] > 0).mean())
+        dropped = float(values[:, 7].mean())
+    else:
+        cubeful, cubeful_se = _with_se(lambda m: _cubeful(m, position, cube), mean, covariance)
     chance = chance_se = None
     if cube.match is not None:
         # The normalised equity (EMG): a single game won at this cube is +1, one lost -1.
@@ -406,6 +473,9 @@ def _summary(
         cubeful_se,
         chance,
         chance_se,
+        played,
+        doubled,
+        dropped,
     )
 
 

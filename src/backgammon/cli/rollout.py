@@ -24,6 +24,15 @@ the match's:
 Rollout of ...
   cubeful equity ... EMG ... to win the match ... at 0-0 in a 5-point match;...
 0
+
+``--cubeful`` plays the cube in the trials:
+
+>>> args = parser.parse_args(["4HPwATDgc/ABMA", "--trials", "36", "--truncate", "1",
+...                           "--seed", "1", "--workers", "1", "--no-progress", "--cubeful"])
+>>> rollout_command(args)  # doctest: +ELLIPSIS
+Rollout of ...
+  (a cubeful rollout: the cube played in the trials by Janowski's model, money play; ...)
+0
 """
 
 from __future__ import annotations
@@ -39,8 +48,9 @@ from .arguments import Argument, arg
 
 SUMMARY = (
     "Roll a position out with the computer's play: its cubeless chances and equity, and "
-    "the cube model's cubeful equity on them (money, or the match's at the ID's score), "
-    "with 95%% confidence intervals."
+    "its cubeful equity (money, or the match's at the ID's score): the cube model's on the "
+    "rolled-out chances, or with --cubeful the cube played in the trials; with 95%% "
+    "confidence intervals."
 )
 
 
@@ -77,6 +87,9 @@ ARGUMENTS: tuple[Argument, ...] = (
     RAY,
     arg("--no-luck", dest="luck", action="store_false",
         help="no variance reduction (faster games, wider intervals)"),
+    arg("--cubeful", action="store_true",
+        help="play the cube in the trials (doubles, takes and drops by the cube model at "
+        "0-ply, as GNU Backgammon's cubeful rollouts): a cubeful rollout"),
     arg("--no-progress", dest="progress", action="store_false", help="no progress bar"),
     arg("--json", action="store_true", help="print the result as JSON"),
 )
@@ -104,6 +117,7 @@ def rollout_command(args: argparse.Namespace) -> int:
         luck=args.luck,
         progress=args.progress,
         ray=args.ray,
+        cubeful=args.cubeful,
     )
     if args.json:
         print(json.dumps(result.as_dict(), indent=2))
@@ -158,8 +172,14 @@ def format_result(
             + (" (Crawford)" if score.crawford else "")
             if score is not None else "the match's score"
         )
-    lines.append(
-        f"  (the cube model on the rolled-out chances: {model}; the cube is not played in "
-        "the trials)"
-    )
+    if result.cubeful and result.doubled is not None and result.dropped is not None:
+        lines.append(
+            f"  (a cubeful rollout: the cube played in the trials by {model}; a double in "
+            f"{100 * result.doubled:.1f}% of the trials, a drop ended {100 * result.dropped:.1f}%)"
+        )
+    else:
+        lines.append(
+            f"  (the cube model on the rolled-out chances: {model}; the cube is not played "
+            "in the trials)"
+        )
     return "\n".join(lines)

@@ -18,6 +18,7 @@ from typing import Protocol
 import numpy as np
 from numpy.typing import NDArray
 
+from ...cube import CubeContext, CubeOwner
 from ...dice import check_dice
 from ...errors import BackgammonError
 from ...position import Position
@@ -26,6 +27,7 @@ from ..contact_inputs import Encoder, contact_encoder
 from ..encoding import RACE_INPUTS, Board, Inputs
 from ..evaluator import Evaluator, NetworkEvaluator
 from ..network import Network
+from . import cubemodel as _cubemodel
 from . import deep as _deep
 from . import evaluate as _evaluate
 from . import games as _games
@@ -203,12 +205,62 @@ class Kernel:
         outputs for its player on roll, and the sum of each trial's lucks (zeros without
         ``luck``); ``stratify``: quasi-random first two rolls; ``plies`` and ``filters``: the
         play of both sides, as :meth:`best_results`'. See :mod:`.rollouts`."""
+        results, lucks, _ = self._trials(
+            position, first, trials, seed, truncate, luck, stratify, plies, filters,
+            np.zeros(0, dtype=np.int64),
+        )
+        return results, lucks
+
+    def cubeful_trials(
+        self, position: Position, cube: CubeContext, first: int, trials: int, seed: int,
+        truncate: int = 0, luck: bool = True, stratify: bool = True, plies: int = 0,
+        filters: Sequence[MoveWindow] = (),
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+        """:meth:`rollout_trials` with the cube played in the trials (``cube``: as the player
+        on roll sees it), and each trial's cubeful figures beside: ``(trials, 4)``, its value
+        (money: points per unit of the cube; match: the chance of winning the match), its
+        cubeful luck (zero without ``luck``), the doubles made, 1 if a drop ended it. The
+        cubeless outputs are those of :meth:`rollout_trials` (the plays are cubeless). See
+        :mod:`.rollouts`."""
+        return self._trials(
+            position, first, trials, seed, truncate, luck, stratify, plies, filters,
+            cube_array(cube),
+        )
+
+    def _trials(
+        self, position: Position, first: int, trials: int, seed: int, truncate: int,
+        luck: bool, stratify: bool, plies: int, filters: Sequence[MoveWindow],
+        cube: NDArray[np.int64],
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
         _check_seed(seed)
         keep, threshold = _windows(plies, filters)
+        pre, post = _met()
         return _rollouts.rollout_trials(
             board_of(position), first, trials, seed, truncate, luck, stratify, plies, keep,
-            threshold, self.nets,
+            threshold, self.nets, cube, pre, post,
         )
+
+
+def cube_array(cube: CubeContext) -> NDArray[np.int64]:
+    """The cube as the kernel's trials take it (:data:`.rollouts.CUBE_FIELDS`).
+
+    >>> from backgammon.cube import MatchScore
+    >>> cube_array(CubeContext(value=2, match=MatchScore(5, (3, 1)))).tolist()
+    [2, 0, 0, 0, 1, 2, 4, 0]
+    """
+    owner = {CubeOwner.CENTRE: _cubemodel.CENTRE, CubeOwner.ON_ROLL: _cubemodel.ON_ROLL,
+             CubeOwner.OPPONENT: _cubemodel.OPPONENT}[cube.owner]
+    match = cube.match
+    return np.array([
+        cube.value, owner, int(cube.jacoby), cube.max_cube or 0, int(match is not None),
+        0 if match is None else match.away, 0 if match is None else match.opponent_away,
+        int(match is not None and match.crawford),
+    ], dtype=np.int64)
+
+
+@functools.cache
+def _met() -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    return _cubemodel.met_arrays()
 
 
 def encoder(inputs: int) -> Encoder:

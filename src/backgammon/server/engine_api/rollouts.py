@@ -6,7 +6,9 @@ it runs, and a way to stop it.
 answers its state: ``status`` (``running``, ``done``, ``cancelled`` or ``failed``), the
 trials ``done`` of the ``trials`` asked, and from the second trial on the ``result`` so far
 (:meth:`backgammon.bot.RolloutResult.as_dict`: the cubeless probabilities, the cubeless
-equity and the cube model's cubeful equity, each with its standard error);
+equity and the cubeful equity, each with its standard error; with ``cubeful`` the cube is
+played in the trials and the result also says how often a trial doubled and a drop ended
+it);
 ``DELETE /api/rollouts/{id}`` stops it. A job runs its trials a piece at a time in the bounded
 pool of threads that thinks out hints (:class:`~..http.guards.BoundedPool`), so that hints
 wait behind at most one piece, its progress moves and a cancel takes effect before the next
@@ -29,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Request, status
-from pydantic import BaseModel, Field, StrictInt
+from pydantic import BaseModel, Field, StrictBool, StrictInt
 
 from ...analysis.rollout import ranked_plays
 from ...bot import Bot, Level, RolloutRun
@@ -90,6 +92,12 @@ class RolloutQuestion(Question):
         "to roll out instead of the position: each from the position it leaves, all with the "
         "same dice, ``trials`` each; the answer ranks them by their mover's equity",
     )
+    cubeful: StrictBool = Field(
+        False,
+        description="play the cube in the trials (a cubeful rollout, as GNU Backgammon's); "
+        "otherwise the cubeful equity is the cube model's on the rolled-out chances (not with "
+        "``plays``, which are ranked cubeless)",
+    )
 
 
 class Started(BaseModel):
@@ -115,6 +123,7 @@ class JobView(BaseModel):
     position_id: str
     plies: int
     truncate: int
+    cubeful: bool = Field(description="whether the cube is played in the trials")
     done: int = Field(description="trials run")
     trials: int = Field(description="trials asked")
     result: dict[str, Any] | None = Field(
@@ -161,6 +170,7 @@ class Job:
             "id": self.id, "status": self.status,
             "position_id": (self.plays.position if self.plays else self.runs[0].position).id(),
             "plies": first.plies if first else 0, "truncate": first.truncate if first else 0,
+            "cubeful": bool(first and first.cubeful),
             "done": sum(run.done for run in self.runs),
             "trials": sum(run.trials for run in self.runs), "result": self.result,
             "plays": None if self.plays is None else self.plays.ranked(),
@@ -328,6 +338,10 @@ def _plays(
 ) -> list[tuple[str, Play]]:
     """The question's plays, each as it is written and the legal play it is (422 where one
     is no legal play of the roll, or two are the same play)."""
+    if question.cubeful:
+        raise HTTPException(
+            422, "Plays are ranked on cubeless rollouts at the score: leave out cubeful."
+        )
     dice = question.dice or held
     if dice is None:
         raise HTTPException(422, "Plays are of a roll: give the dice, or an ID that holds them.")
@@ -358,7 +372,8 @@ async def _prepare(
     def make(bot: Bot) -> list[RolloutRun]:
         return [
             RolloutRun(position, cube, question.trials, question.plies, question.truncate,
-                       seed=seed, kernel=bot.rollout_kernel(), filters=bot.filters)
+                       seed=seed, kernel=bot.rollout_kernel(), filters=bot.filters,
+                       cubeful=question.cubeful)
             for position, cube in positions
         ]
 

@@ -522,6 +522,7 @@ async function startRollout(event) {
     ...question(),
     trials: Number($("#rollout-trials").value),
     truncate: Number($("#rollout-truncate").value),
+    cubeful: $("#rollout-cubeful").checked,
   };
   const player = t(editor.onRoll === 0 ? "editor.white" : "editor.black");
   try {
@@ -609,10 +610,14 @@ function showRollout(job) {
     ["rollout.winGammon", withSe(percent(p.win_gammon), percent(se.win_gammon))],
     ["rollout.loseGammon", withSe(percent(p.lose_gammon), percent(se.lose_gammon))],
     ["rollout.cubeless", withSe(signed(result.equity), se3(result.equity_se))],
-    ["rollout.cubeful", withSe(signed(result.cubeful_equity), se3(result.cubeful_se))],
+    [result.cubeful ? "rollout.cubefulPlayed" : "rollout.cubeful",
+      withSe(signed(result.cubeful_equity), se3(result.cubeful_se))],
   ];
   if (result.match_winning_chance !== null) {
     rows.push(["rollout.mwc", withSe(percent(result.match_winning_chance), percent(result.match_winning_chance_se))]);
+  }
+  if (result.cubeful) {
+    rows.push(["rollout.doubled", percent(result.doubled)], ["rollout.dropped", percent(result.dropped)]);
   }
   const list = document.createElement("dl");
   list.className = "hint-equities";
