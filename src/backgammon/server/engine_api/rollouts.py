@@ -149,7 +149,9 @@ class Job:
     plays: PlaysRolled | None = None
     status: str = "running"
     ended: float | None = None
-    result: dict[str, Any] | None = None
+    #: What the job shows as of its last piece: the trials run, a position's result and
+    #: plays' ranking, set at once, so that a reader between two pieces sees one piece's.
+    shown: tuple[int, dict[str, Any] | None, list[dict[str, Any]] | None] = (0, None, None)
     task: asyncio.Task[None] | None = field(default=None, repr=False)
 
     @property
@@ -161,19 +163,23 @@ class Job:
         """Run the next ``count`` trials of each unfinished run."""
         for run in self.runs:
             run.step(count)
-        self.result = None if self.plays is not None else _result(self.runs[0])
+        done = sum(run.done for run in self.runs)
+        if self.plays is None:
+            self.shown = (done, _result(self.runs[0]), None)
+        else:
+            self.shown = (done, None, self.plays.ranked())
 
     def view(self) -> dict[str, Any]:
         """The job as :class:`JobView` shows it."""
         first = self.runs[0] if self.runs else None
+        done, result, plays = self.shown
         return {
             "id": self.id, "status": self.status,
             "position_id": (self.plays.position if self.plays else self.runs[0].position).id(),
             "plies": first.plies if first else 0, "truncate": first.truncate if first else 0,
             "cubeful": bool(first and first.cubeful),
-            "done": sum(run.done for run in self.runs),
-            "trials": sum(run.trials for run in self.runs), "result": self.result,
-            "plays": None if self.plays is None else self.plays.ranked(),
+            "done": done, "trials": sum(run.trials for run in self.runs), "result": result,
+            "plays": plays,
         }
 
 
