@@ -42,7 +42,11 @@ async function request(method, path, body, match = null, extra = {}) {
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new ApiError(response.status, data.detail || "");
+  if (!response.ok) {
+    const error = new ApiError(response.status, data.detail || "");
+    error.code = data.code || null; // a refusal a page may word in its language
+    throw error;
+  }
   return data;
 }
 

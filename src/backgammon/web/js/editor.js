@@ -21,6 +21,7 @@ import {
   LANGUAGES, applyMessages, browserLanguage, formatNumber, has, isolate, language, loadMessages, t,
 } from "./i18n.js";
 import { language as chosenLanguage, setLanguage } from "./prefs.js";
+import { followRollout } from "./rollouts.js";
 
 const $ = (selector) => document.querySelector(selector);
 const CUBES = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096];
@@ -485,19 +486,11 @@ async function study(kind) {
   }
 }
 
-// Rolling the position out: a job of the server's (/api/rollouts), followed every half
-// second until it ends, with its progress, a Cancel and the result with standard errors.
+// Rolling the position out: a job of the server's, followed (js/rollouts.js) until it ends,
+// with its progress, a Cancel and the result with standard errors.
 
-const ROLLOUT_POLL_MS = 500;
 const MOST_TRIALS = [1296, 324, 36]; // at 0, 1 and 2 plies, as the server allows
-const rollout = { id: null, timer: null };
-
-async function call(method, path) {
-  const response = await fetch(path, { method, headers: { ...csrfHeaders() } });
-  const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new ApiError(response.status, data.detail || "");
-  return data;
-}
+const rollout = { id: null, job: null, player: null };
 
 function toggleRollout() {
   const panel = $("#editor-rollout-panel");
@@ -524,51 +517,33 @@ async function startRollout(event) {
     truncate: Number($("#rollout-truncate").value),
     cubeful: $("#rollout-cubeful").checked,
   };
-  const player = t(editor.onRoll === 0 ? "editor.white" : "editor.black");
+  rollout.player = t(editor.onRoll === 0 ? "editor.white" : "editor.black");
+  rollout.id = "starting"; // no second start while the first is asked for
   try {
-    const { id } = await post("/api/rollouts", body);
-    rollout.id = id;
-    rollout.player = player;
+    rollout.job = await followRollout(body, {
+      update: showRollout,
+      end(_job, error) {
+        endRollout();
+        if (error) $("#rollout-message").textContent = failure(error, "error.position");
+      },
+    });
+    rollout.id = rollout.job.id;
     $("#rollout-start").disabled = true;
     $("#rollout-running").hidden = false;
     showProgress({ done: 0, trials: body.trials });
-    rollout.timer = setTimeout(followRollout, ROLLOUT_POLL_MS);
   } catch (error) {
+    rollout.id = null;
     $("#rollout-message").textContent = failure(error, "error.position");
   }
 }
 
-async function followRollout() {
-  const id = rollout.id;
-  if (!id) return;
-  try {
-    const job = await call("GET", `/api/rollouts/${encodeURIComponent(id)}`);
-    if (id !== rollout.id) return;
-    showRollout(job);
-    if (job.status === "running") rollout.timer = setTimeout(followRollout, ROLLOUT_POLL_MS);
-    else endRollout();
-  } catch (error) {
-    endRollout();
-    $("#rollout-message").textContent = failure(error, "error.position");
-  }
-}
-
-async function cancelRollout() {
-  const id = rollout.id;
-  if (!id) return;
-  clearTimeout(rollout.timer);
-  try {
-    const job = await call("DELETE", `/api/rollouts/${encodeURIComponent(id)}`);
-    showRollout(job);
-  } catch (error) {
-    $("#rollout-message").textContent = failure(error, "error.position");
-  }
-  endRollout();
+function cancelRollout() {
+  rollout.job?.cancel();
 }
 
 function endRollout() {
   rollout.id = null;
-  clearTimeout(rollout.timer);
+  rollout.job = null;
   $("#rollout-start").disabled = false;
   $("#rollout-running").hidden = true;
 }
