@@ -338,6 +338,25 @@ def six_block_without_opponent_ahead(board: Board, travel: Travel) -> bool:
 _HELD = bytes([0] + [1] * 255)
 
 
+#: The opponent's number for each of the mover's points, both sides travelling the same way.
+_SAME_WAY_THEIRS = (0, *(Travel.SAME.their_point(point) for point in range(1, 25)))
+
+
+def same_way_step(board: Board, source: int, die: int) -> Board | None:
+    """``board`` after its mover's checker on ``source`` moves ``die`` pips where both sides
+    travel the same way (Fevga, Long Nardy): a point one opposing checker holds is closed,
+    and no six points in a row may be held unless an opposing checker is already beyond
+    them; None where the step may not be made."""
+    mine, theirs = board.mine, board.theirs
+    target = race_target(mine, source, die)
+    if target < 0 or (target and theirs[_SAME_WAY_THEIRS[target]]):
+        return None
+    after = Board._make(moved(mine, source, target), theirs)
+    if target and six_block_without_opponent_ahead(after, Travel.SAME):
+        return None
+    return after
+
+
 def winner_by_bearing_off(board: Board, gammon_points: int = 2) -> Result | None:
     """The result when a side has borne off every checker: a single game (1 point) when the
     loser has borne off one, else a gammon (Tavli's double game, Nardy's mars)."""

@@ -28,9 +28,7 @@ from .base import (
     LoneChecker,
     Result,
     SearchedRules,
-    moved,
-    race_target,
-    six_block_without_opponent_ahead,
+    same_way_step,
     winner_by_bearing_off,
 )
 from .board import Board, Travel
@@ -38,9 +36,6 @@ from .board import Board, Travel
 START = 24
 #: The mover's number for the opponent's starting point.
 THEIR_START = 12
-
-#: The opponent's number for each of the mover's points.
-_THEIRS = (0, *(Travel.SAME.their_point(point) for point in range(1, 25)))
 
 
 class Fevga(SearchedRules):
@@ -61,17 +56,11 @@ class Fevga(SearchedRules):
 
     def _step(self, start: Board, dice: Dice, board: Board, memo: int, source: int,
               die: int) -> tuple[Board, int, bool] | None:
-        mine, theirs = board.mine, board.theirs
-        if source == START and not _started(mine):
+        if source == START and not _started(board.mine):
             return None
-        target = race_target(mine, source, die)
-        if target < 0:
-            return None
-        if target and theirs[_THEIRS[target]]:
-            return None
-        after = Board._make(moved(mine, source, target), theirs)
-        if target and (all(after.mine[19:25])
-                       or six_block_without_opponent_ahead(after, self.travel)):
+        after = same_way_step(board, source, die)
+        # Nor all six points of the starting quarter (a checker borne off leaves them open).
+        if after is None or all(after.mine[19:25]):
             return None
         return after, memo, False
 

@@ -29,9 +29,7 @@ from .base import (
     LoneChecker,
     Result,
     SearchedRules,
-    moved,
-    race_target,
-    six_block_without_opponent_ahead,
+    same_way_step,
     winner_by_bearing_off,
 )
 from .board import Board, Travel
@@ -39,9 +37,6 @@ from .board import Board, Travel
 HEAD = 24
 #: The first throws that may take two checkers from the head.
 TWO_FROM_HEAD = frozenset({6, 4, 3})
-
-#: The opponent's number for each of the mover's points.
-_THEIRS = (0, *(Travel.SAME.their_point(point) for point in range(1, 25)))
 
 
 class LongNardy(SearchedRules):
@@ -62,7 +57,7 @@ class LongNardy(SearchedRules):
 
     def _step(self, start: Board, dice: Dice, board: Board, memo: int, source: int,
               die: int) -> tuple[Board, int, bool] | None:
-        mine, theirs = board.mine, board.theirs
+        mine = board.mine
         if source == HEAD:
             taken = start.mine[HEAD] - mine[HEAD]
             first_throw = start.mine[HEAD] == self.checkers
@@ -70,15 +65,8 @@ class LongNardy(SearchedRules):
             limit = 2 if first_throw and dice[0] == dice[1] and die in TWO_FROM_HEAD else 1
             if taken >= limit:
                 return None
-        target = race_target(mine, source, die)
-        if target < 0:
-            return None
-        if target and theirs[_THEIRS[target]]:
-            return None
-        after = Board._make(moved(mine, source, target), theirs)
-        if target and six_block_without_opponent_ahead(after, self.travel):
-            return None
-        return after, memo, False
+        after = same_way_step(board, source, die)
+        return None if after is None else (after, memo, False)
 
     def outcome(self, board: Board) -> Result | None:
         return winner_by_bearing_off(board)
