@@ -77,3 +77,17 @@ def merged(held: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
         kept = old["entries"][: game["first_entry"]] if old is not None else []
         record.append({**game, "entries": kept + game["entries"], "first_entry": 0})
     return {**changes, "record": record, "record_since": None}
+
+
+def next_action(state: dict[str, Any]) -> dict[str, Any]:
+    """A poor player's action in an API state: a roll or a confirm where offered, else the
+    first step offered (so that an analysis finds mistakes)."""
+    seat = state["to_act"] if state["to_act"] is not None else 0
+    actions = state["actions"][seat]
+    base = {"seat": seat, "version": state["version"]}
+    if "roll" in actions:
+        return {**base, "action": "roll"}
+    if "confirm" in actions:
+        return {**base, "action": "confirm"}
+    step = state["steps"][0]
+    return {**base, "action": "step", "from": step["from"], "to": step["to"]}

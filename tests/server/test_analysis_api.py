@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from sqlalchemy import update
 from sqlalchemy.orm import Session
-from support import analyser_held_after_one
+from support import analyser_held_after_one, next_action
 
 from backgammon.analysis import Analyser
 from backgammon.analysis.report import to_json
@@ -40,16 +40,6 @@ def client_for(database: Path, **options: Any) -> TestClient:
     return TestClient(create_app(settings))
 
 
-def next_action(state: Json) -> Json:
-    seat = state["to_act"] if state["to_act"] is not None else 0
-    actions = state["actions"][seat]
-    base = {"seat": seat, "version": state["version"]}
-    if "roll" in actions:
-        return {**base, "action": "roll"}
-    if "confirm" in actions:
-        return {**base, "action": "confirm"}
-    step = state["steps"][0]
-    return {**base, "action": "step", "from": step["from"], "to": step["to"]}
 
 
 def played(client: TestClient, actions: int, match_id: str | None = None) -> Json:

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from fastapi import FastAPI
+from support import next_action
 
 from backgammon import Position
 from backgammon.analysis.decisions import Mark
@@ -45,17 +46,6 @@ def signed_up(client: TestClient, name: str) -> None:
     client.headers["X-CSRF-Token"] = client.cookies["bg_csrf"]
 
 
-def next_action(state: Json) -> Json:
-    """A poor player's action: the first step offered, so that the analysis finds mistakes."""
-    seat = state["to_act"] if state["to_act"] is not None else 0
-    actions = state["actions"][seat]
-    base = {"seat": seat, "version": state["version"]}
-    if "roll" in actions:
-        return {**base, "action": "roll"}
-    if "confirm" in actions:
-        return {**base, "action": "confirm"}
-    step = state["steps"][0]
-    return {**base, "action": "step", "from": step["from"], "to": step["to"]}
 
 
 def play_out(client: TestClient, over: bool = True) -> Json:

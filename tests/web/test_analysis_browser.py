@@ -29,7 +29,7 @@ from browser_support import (
     request_for,
     screenshot,
 )
-from support import analyser_held_after_one
+from support import analyser_held_after_one, next_action
 
 from backgammon.server.analysis import analyses
 
@@ -52,16 +52,6 @@ def test_the_analysis_view_names_only_known_messages() -> None:
     assert {"analysis.graphMatch", "analysis.graphMoney"} <= set(messages)
 
 
-def next_action(state: Json) -> Json:
-    seat = state["to_act"] if state["to_act"] is not None else 0
-    actions = state["actions"][seat]
-    base = {"seat": seat, "version": state["version"]}
-    if "roll" in actions:
-        return {**base, "action": "roll"}
-    if "confirm" in actions:
-        return {**base, "action": "confirm"}
-    step = state["steps"][0]
-    return {**base, "action": "step", "from": step["from"], "to": step["to"]}
 
 
 def a_finished_game(base: str) -> str:

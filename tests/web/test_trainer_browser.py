@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from browser_support import WEB, MarkupTexts, catalogue, place, sign_up
+from support import next_action
 from test_a11y_browser import a_kept_card
 
 from backgammon import Position
@@ -20,17 +21,6 @@ from backgammon.formats.matchid import MatchIdState, decode_match_id, encode_mat
 SEED = 11
 
 
-def next_action(state: dict[str, Any]) -> dict[str, Any]:
-    """A poor player's action: the first step offered, so that the analysis finds mistakes."""
-    seat = state["to_act"] if state["to_act"] is not None else 0
-    actions = state["actions"][seat]
-    base = {"seat": seat, "version": state["version"]}
-    if "roll" in actions:
-        return {**base, "action": "roll"}
-    if "confirm" in actions:
-        return {**base, "action": "confirm"}
-    step = state["steps"][0]
-    return {**base, "action": "step", "from": step["from"], "to": step["to"]}
 
 
 def finished_match(page: Any, server: str) -> tuple[str, str]:
