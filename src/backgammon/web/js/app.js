@@ -18,12 +18,13 @@ import {
   LANGUAGES, applyMessages, browserLanguage, formatNumber, has, isolate, language, loadMessages,
   plural, t,
 } from "./i18n.js";
+import { setUpLanguageMenu } from "./language_menu.js";
 import { lastPlay, lastPlayOnBoard, markLastPlay } from "./lastplay.js";
 import { relabelLobby } from "./lobby.js";
 import { obviousStep, placeOf, sourcesOf, stepBetween, targetsOf } from "./moves.js";
 import { claimSeat, renderOnline, setUpOnline, showJoin, showLobby } from "./online.js";
 import {
-  homeSide, language as chosenLanguage, setHomeSide, setLanguage, setTurnSound, turnSound,
+  homeSide, language as chosenLanguage, setHomeSide, setTurnSound, turnSound,
 } from "./prefs.js";
 import { rematchChanged, renderRematch, sameRematch, setUpRematch } from "./rematch.js";
 import { seatOf, seatsHeld, takeSeatFromAddress } from "./seats.js";
@@ -790,13 +791,7 @@ function relabel() {
 /** The language menu: the one chosen in this browser, else the browser's own; a change loads
  * its catalogue and says everything again (the game goes on as it was). */
 function setUpLanguage() {
-  $("#language").value = language();
-  $("#language").addEventListener("change", async (event) => {
-    const lang = event.target.value;
-    setLanguage(lang);
-    await loadMessages(lang);
-    relabel();
-  });
+  setUpLanguageMenu($("#language"), relabel);
 }
 
 async function main() {

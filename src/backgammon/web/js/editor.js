@@ -20,7 +20,8 @@ import { enableDrag } from "./drag.js";
 import {
   LANGUAGES, applyMessages, browserLanguage, formatNumber, has, isolate, language, loadMessages, t,
 } from "./i18n.js";
-import { language as chosenLanguage, setLanguage } from "./prefs.js";
+import { setUpLanguageMenu } from "./language_menu.js";
+import { language as chosenLanguage } from "./prefs.js";
 import { followRollout } from "./rollouts.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -705,11 +706,7 @@ function wire() {
   $("#editor-plies").addEventListener("change", fitTrials);
   $("#editor-play-computer").addEventListener("click", () => play("computer"));
   $("#editor-play-screen").addEventListener("click", () => play("human"));
-  $("#language").addEventListener("change", async (event) => {
-    setLanguage(event.target.value);
-    await loadMessages(event.target.value);
-    relabel();
-  });
+  setUpLanguageMenu($("#language"), relabel);
 }
 
 async function start() {

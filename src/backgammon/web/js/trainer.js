@@ -18,7 +18,8 @@ import {
   LANGUAGES, applyMessages, browserLanguage, formatNumber, isolate, language, loadMessages, t,
 } from "./i18n.js";
 import * as local from "./localdeck.js";
-import { language as chosenLanguage, setLanguage } from "./prefs.js";
+import { setUpLanguageMenu } from "./language_menu.js";
+import { language as chosenLanguage } from "./prefs.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -397,11 +398,7 @@ async function start() {
     const card = trainer.queue[0];
     if (card && trainer.turn && trainer.turn.play) answer(card, trainer.turn.play);
   });
-  $("#language").addEventListener("change", async (event) => {
-    setLanguage(event.target.value);
-    await loadMessages(event.target.value);
-    relabel();
-  });
+  setUpLanguageMenu($("#language"), relabel);
   relabel();
   try {
     trainer.queue = await loadCards();
