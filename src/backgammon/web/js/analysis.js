@@ -48,6 +48,7 @@ export function setUpAnalysis({ onClose }) {
     rollPlays();
   });
   $("#analysis-rollout-cancel").addEventListener("click", () => view.rollout?.job?.cancel());
+  numberTrials();
   $("#mat-file").addEventListener("change", async (event) => {
     const file = event.target.files[0];
     event.target.value = "";
@@ -149,6 +150,7 @@ function showProgress({ done, total }) {
 
 /** Every text of the view again (the language changed). */
 export function relabelAnalysis() {
+  numberTrials();
   if (view.report) {
     renderAnalysis();
     if (view.selected !== null) select(view.selected);
@@ -432,6 +434,11 @@ async function rollPlays() {
     endRollout();
     $("#analysis-rollout-message").textContent = t(refusal(error, "rollout.failed"));
   }
+}
+
+/** The trials menu's numbers, written as the page's language writes them. */
+function numberTrials() {
+  for (const option of $("#analysis-rollout-trials").options) option.textContent = formatNumber(Number(option.value));
 }
 
 /** Stop following the rollout under way (another decision shown, the view closed). */
