@@ -35,8 +35,7 @@ import argparse
 import math
 import re
 import shutil
-import subprocess
-import tempfile
+import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
@@ -51,6 +50,9 @@ from backgammon.bot.probabilities import EQUITY_WEIGHTS
 from backgammon.bot.rollout import RolloutResult, rollout
 from backgammon.cube import CubeContext, CubeOwner, MatchScore
 from backgammon.formats.matchid import MatchIdState, gnubg_id
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from gnubg_rollouts import gnubg_output  # bench/bot/gnubg_rollouts.py, beside this script
 
 GNUBG = "/usr/games/gnubg"
 
@@ -132,14 +134,7 @@ def gnubg_rollout(position_id: str, cube: CubeContext, trials: int, seed: int) -
         "rollout",
         "",
     ))
-    with tempfile.TemporaryDirectory() as folder:
-        script = Path(folder) / "commands.txt"
-        script.write_text(commands)
-        done = subprocess.run(
-            ["script", "-qc", f"{GNUBG} -t -q < {script}", "/dev/null"],
-            capture_output=True, text=True, check=True,
-        )
-    text = done.stdout.replace("\r", "\n")
+    text = gnubg_output(commands)
     found = _CURRENT.findall(text)
     static = _STATIC.search(text)
     if not found or static is None:

@@ -68,6 +68,19 @@ _STATIC = re.compile(r"static:\s+([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)\s
                      r"([-\d.]+)\s+([-+\d.]+)")
 
 
+def gnubg_output(commands: str) -> str:
+    """What Debian's gnubg prints for ``commands`` (one a line), run as a terminal session
+    (through ``script``: gnubg prints its rollouts' progress only to a terminal)."""
+    with tempfile.TemporaryDirectory() as folder:
+        script = Path(folder) / "commands.txt"
+        script.write_text(commands)
+        done = subprocess.run(
+            ["script", "-qc", f"{GNUBG} -t -q < {script}", "/dev/null"],
+            capture_output=True, text=True, check=True,
+        )
+    return done.stdout.replace("\r", "\n")
+
+
 def gnubg_rollout(position_id: str, trials: int, seed: int) -> tuple[float, float, float]:
     """gnubg's cubeless rollout equity of the position, its standard error, and gnubg's 0-ply
     cubeless equity of the position."""
@@ -88,14 +101,7 @@ def gnubg_rollout(position_id: str, trials: int, seed: int) -> tuple[float, floa
         "rollout",
         "",
     ))
-    with tempfile.TemporaryDirectory() as folder:
-        script = Path(folder) / "commands.txt"
-        script.write_text(commands)
-        done = subprocess.run(
-            ["script", "-qc", f"{GNUBG} -t -q < {script}", "/dev/null"],
-            capture_output=True, text=True, check=True,
-        )
-    text = done.stdout.replace("\r", "\n")
+    text = gnubg_output(commands)
     found = _RESULT.findall(text)
     static = _STATIC.search(text)
     if not found or static is None:
