@@ -7,7 +7,7 @@ action was made on (and keep its idempotency key), made once, and the values the
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple, cast
 from weakref import WeakKeyDictionary
 
@@ -231,43 +231,46 @@ class DriverSaves:
     def save(self, values: dict[str, Any], keep: bool) -> None:
         """Write the save of :func:`save_values` (and its key where ``keep``), all or nothing:
         MatchChangedError if the row holds another version than the one the save names."""
-        connection = self._connection
-        statement = self._save
-        try:
-            cursor = connection.cursor()
-            try:
-                cursor.execute(statement.sql, statement.bound(values))
-                if cursor.rowcount != 1:
-                    connection.rollback()
-                    raise MatchChangedError(values["match_id"])
-                if keep:
-                    statement = self._keep
-                    cursor.execute(statement.sql, statement.bound(values))
-                connection.commit()
-            finally:
-                cursor.close()
-        except self._error as exc:
-            with contextlib.suppress(self._error):
-                connection.rollback()
-            raise DBAPIError.instance(statement.sql, None, exc, self._error) from exc
+        with self._transaction() as send:
+            if send(self._save, values).rowcount != 1:
+                raise MatchChangedError(values["match_id"])
+            if keep:
+                send(self._keep, values)
 
     def rows(self, statement: Executable, values: dict[str, Any]) -> list[tuple[Any, ...]]:
         """Send ``statement`` with ``values``, committed: the rows it returns, as the driver
         gives them (SQLite's times as text)."""
-        connection, prepared = self._connection, self._prepared.of(statement)
+        with self._transaction() as send:
+            return [tuple(row) for row in send(self._prepared.of(statement), values)]
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[Callable[[_Prepared, dict[str, Any]], Any]]:
+        """A transaction on the connection, committed at the end, rolled back on any error:
+        what it gives sends a statement with its values and returns the cursor. A driver's
+        error is raised as SQLAlchemy's (:class:`~sqlalchemy.exc.DBAPIError`), with the
+        statement it came from."""
+        connection = self._connection
+        cursor = connection.cursor()
+        sent = [""]
+
+        def send(statement: _Prepared, values: dict[str, Any]) -> Any:
+            sent[0] = statement.sql
+            cursor.execute(statement.sql, statement.bound(values))
+            return cursor
+
         try:
-            cursor = connection.cursor()
-            try:
-                cursor.execute(prepared.sql, prepared.bound(values))
-                rows = cursor.fetchall()
-                connection.commit()
-            finally:
-                cursor.close()
+            yield send
+            connection.commit()
         except self._error as exc:
             with contextlib.suppress(self._error):
                 connection.rollback()
-            raise DBAPIError.instance(prepared.sql, None, exc, self._error) from exc
-        return [tuple(row) for row in rows]
+            raise DBAPIError.instance(sent[0], None, exc, self._error) from exc
+        except BaseException:
+            with contextlib.suppress(self._error):
+                connection.rollback()
+            raise
+        finally:
+            cursor.close()
 
     def close(self) -> None:
         """Give the connection back (closed, when the pool is full)."""
