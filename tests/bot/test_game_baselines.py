@@ -1,7 +1,7 @@
 """The baseline players of the other games and the match runner that measures players
 (``backgammon.bot.games``): the heuristic prefers the obviously better play in a position made
-by hand for each game, the runner scores every kind of result the rules give, and a tiny
-match of each game replays from its seed."""
+by hand for each game, the runner scores every kind of result the rules give, a tiny match
+of each game replays from its seed, and the first TD player's parts do what they say."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from backgammon.bot.games import (
     play_match,
     score_for_starter,
 )
+from backgammon.bot.games.td import INPUTS, PER_SIDE, Network, TDPlayer, encode, train
 from backgammon.games import Board, Ending, GamePlay, rules_for
 
 OTHER_GAMES = ("portes", "tavla", "plakoto", "fevga", "long-nardy", "acey-deucey")
@@ -148,3 +149,30 @@ def test_a_tiny_match_replays_from_its_seed_and_scores_what_the_game_allows(
 def test_a_match_needs_an_even_number_of_games() -> None:
     with pytest.raises(ValueError, match="even number"):
         play_match(rules_for("portes"), RandomPlayer(), RandomPlayer(), 3)
+
+
+def test_td_encoding_counts_each_sides_checkers_on_the_movers_points() -> None:
+    rules = rules_for("fevga")
+    board = Board.from_points({24: 14, 20: 1}, {24: 15})
+    inputs = encode(rules, [board])[0]
+    assert inputs.shape == (INPUTS,)
+    assert inputs[20 - 1] == 1 and inputs[24 + 20 - 1] == 0  # one checker on my 20
+    assert inputs[72 + 24 - 1] == pytest.approx((14 - 3) / 2)
+    # The opponent's head, their 24, is my 12: their column for my point 12.
+    assert inputs[PER_SIDE + 12 - 1] == 1 and inputs[PER_SIDE + 72 + 12 - 1] == 6
+
+
+def test_td_training_replays_from_its_seed_and_moves_the_weights() -> None:
+    rules = rules_for("long-nardy")
+    first, second = Network.fresh(8, seed=3), Network.fresh(8, seed=3)
+    before = first.w1.copy()
+    assert train(rules, first, 1, seed=5) == train(rules, second, 1, seed=5)
+    assert (first.w1 == second.w1).all() and not (first.w1 == before).all()
+
+
+def test_td_player_takes_a_winning_play_whatever_its_weights() -> None:
+    rules = rules_for("long-nardy")
+    board = Board.from_points({2: 1, 1: 1}, {24: 15})
+    plays = rules.legal_plays(board, (2, 1))
+    play = TDPlayer(Network.fresh(8, seed=1)).choose(rules, plays, random.Random(0))
+    assert rules.outcome(play.result) is not None
