@@ -22,7 +22,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -162,66 +162,67 @@ def train(rules: GameRules, network: Network, games: int, *, alpha: float = 0.1,
     value (the game's score at the end) and this one's, along the trace of gradients.
     """
     player = TDPlayer(network)
-    top = max(rules.points.values())
     rng = random.Random(seed)
     turns = 0
     for game in range(games):
-        dice = DiceStream(f"td:{rules.name}:{seed}:{game}")
-        board = rules.initial()
-        on_roll = 0  # which player is on roll on ``board``
         traces = [np.zeros_like(p) for p in network.parameters()]
-        value, gradient = _viewed(rules, network, board, on_roll)
-        throw = dice.opening(rules.opening_reroll)
-        stage = Stage.THROW
-        final: float | None = None
-        for _ in range(MOST_TURNS * 4):
+        boards = _self_play(rules, player, DiceStream(f"td:{rules.name}:{seed}:{game}"), rng)
+        value, gradient = _viewed(network, rules, *next(boards))  # type: ignore[misc]
+        for step in boards:
             turns += 1
-            plays = rules.legal_plays(board, throw)
-            again = None
-            if plays:
-                play = player.choose(rules, plays, rng)
-                board = play.result
-                ended = rules.outcome(board)
-                if ended is not None:
-                    won = ended.winner is not None and ended.winner.value != "on roll"
-                    mover_points = ended.points if won else -ended.points
-                    if ended.winner is None:
-                        mover_points = 0
-                    final = (mover_points if on_roll == 0 else -mover_points) / top
-                else:
-                    again = rules.next_stage(play, throw, stage)
+            if isinstance(step, float):
+                target = step
             else:
-                board = board.flip()
-            if again is not None:
-                board = board.flip()  # the same player goes on
-                stage = again
-                if again is Stage.NAMED_DOUBLE:
-                    die = player.name_double(rules, board, rng)
-                    throw = (die, die)
-                else:
-                    throw = dice.throw()
-            elif final is None:
-                on_roll = 1 - on_roll
-                stage = Stage.THROW
-                throw = dice.throw()
-            target = final if final is not None else None
-            if target is None:
-                next_value, next_gradient = _viewed(rules, network, board, on_roll)
-                target = next_value
+                target, next_gradient = _viewed(network, rules, *step)
             for trace, grad in zip(traces, gradient, strict=True):
                 trace *= lam
                 trace += grad
             delta = alpha * (target - value)
             network.add([delta * trace for trace in traces])
-            if final is not None:
-                break
-            value, gradient = next_value, next_gradient
-        else:
-            raise RuntimeError(f"{rules.name}: a training game did not end.")
+            if not isinstance(step, float):
+                value, gradient = target, next_gradient
     return turns
 
 
-def _viewed(rules: GameRules, network: Network, board: Board,
+def _self_play(rules: GameRules, player: TDPlayer, dice: DiceStream,
+               rng: random.Random) -> Iterator[tuple[Board, int] | float]:
+    """One game of ``player`` against itself: each board where a player is to throw, with
+    who is on roll (0 or 1), then the game's score for player 0 over the largest score."""
+    board, on_roll = rules.initial(), 0
+    yield board, on_roll
+    throw, stage = dice.opening(rules.opening_reroll), Stage.THROW
+    for _ in range(MOST_TURNS * 4):
+        plays = rules.legal_plays(board, throw)
+        again = None
+        if plays:
+            play = player.choose(rules, plays, rng)
+            board = play.result
+            ended = rules.outcome(board)
+            if ended is not None:
+                if ended.winner is None:
+                    yield 0.0
+                    return
+                mover_won = ended.winner.value != "on roll"  # the board is the opponent's
+                mine = ended.points if mover_won == (on_roll == 0) else -ended.points
+                yield mine / max(rules.points.values())
+                return
+            again = rules.next_stage(play, throw, stage)
+        else:
+            board = board.flip()
+        if again is None:
+            on_roll, stage, throw = 1 - on_roll, Stage.THROW, dice.throw()
+        else:
+            board, stage = board.flip(), again  # the same player goes on
+            if again is Stage.NAMED_DOUBLE:
+                die = player.name_double(rules, board, rng)
+                throw = (die, die)
+            else:
+                throw = dice.throw()
+        yield board, on_roll
+    raise RuntimeError(f"{rules.name}: a training game did not end.")
+
+
+def _viewed(network: Network, rules: GameRules, board: Board,
             on_roll: int) -> tuple[float, list[Array]]:
     """The value of ``board`` for player 0 and its gradient (``on_roll`` is on roll)."""
     value, gradient = network.value_and_gradient(encode(rules, [board])[0])
