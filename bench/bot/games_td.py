@@ -3,6 +3,7 @@ objects, then measured against the heuristic and the random player (docs/lab/gam
 
     .venv/bin/python bench/bot/games_td.py --game long-nardy [--minutes 20] [--games 100000]
         [--hidden 40] [--alpha 0.1] [--lam 0.7] [--eval-games 200] [--save net.npz]
+        [--load net.npz --trained 2600]
 
 Training stops at ``--games`` games or after ``--minutes``, whichever comes first, printing
 the games a second as it goes; then the network plays ``--eval-games`` duplicate-dice games
@@ -37,18 +38,22 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--eval-games", type=int, default=200)
     parser.add_argument("--save", type=Path)
+    parser.add_argument("--load", type=Path, help="go on training this network")
+    parser.add_argument("--trained", type=int, default=0,
+                        help="the games --load was trained on (for the seeds and the lines)")
     args = parser.parse_args()
     rules = rules_for(args.game)
-    network = Network.fresh(args.hidden, args.seed)
+    network = Network.load(args.load) if args.load else Network.fresh(args.hidden, args.seed)
     began = time.perf_counter()
-    trained = turns = 0
+    trained, turns = args.trained, 0
     while trained < args.games and time.perf_counter() - began < 60 * args.minutes:
         turns += train(rules, network, CHUNK, alpha=args.alpha, lam=args.lam,
                        seed=args.seed * 1_000_000 + trained)
         trained += CHUNK
         seconds = time.perf_counter() - began
-        print(f"{trained} games, {seconds:.0f} s, {trained / seconds:.2f} games a second, "
-              f"{turns / trained:.0f} turns a game", flush=True)
+        done = trained - args.trained
+        print(f"{trained} games, {seconds:.0f} s, {done / seconds:.2f} games a second, "
+              f"{turns / done:.0f} turns a game", flush=True)
     if args.save:
         network.save(args.save)
     player = TDPlayer(network)
