@@ -162,9 +162,10 @@ def _weights(**weights: float) -> Mapping[str, float]:
 
 
 #: The heuristic's weights per game, in pips: what each count is worth against one pip of
-#: the race. Chosen by the tuning in docs/lab/game-baselines.md (bench/bot/games_baselines.py
-#: --tune): a hand-set start, then each weight halved or doubled in turn and kept where the
-#: change won a duel against the start.
+#: the race. Set by hand, then tuned as docs/lab/game-baselines.md says
+#: (bench/bot/games_baselines.py --tune): each weight halved and doubled in turn, a change to
+#: be kept where it beat these weights by two standard errors and again on fresh dice (none
+#: did). Acey-deucey has Portes' weights, untuned.
 WEIGHTS: Mapping[str, Mapping[str, float]] = MappingProxyType({
     "portes": _weights(pips=1, off=1, points=3, prime=2, home=3, blots=-6, hit=4),
     "tavla": _weights(pips=1, off=1, points=3, prime=2, home=3, blots=-6, hit=4),
