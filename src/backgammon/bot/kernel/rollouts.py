@@ -243,6 +243,45 @@ def _luck(board: np.ndarray, high: int, low: int, nets: Nets, work: tuple,  # ty
 
 
 @njit(cache=True, nogil=True)
+def _turn_arrays() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                            np.ndarray, np.ndarray, np.ndarray]:
+    """The vectors a trial's turns work in: a value, the luck's mean and actual, the luck
+    seen from the root, a player's outputs, a leaf's, an empty one (no prior) and the cube's
+    state (:data:`CUBE` ...)."""
+    return (np.zeros(5, dtype=np.float64), np.zeros(5, dtype=np.float64),
+            np.zeros(5, dtype=np.float64), np.zeros(5, dtype=np.float64),
+            np.zeros(5, dtype=np.float64), np.zeros(5, dtype=np.float32),
+            np.zeros(0, dtype=np.float64), np.zeros(4, dtype=np.int64))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _truncated(board: np.ndarray, nets: Nets, scratch: np.ndarray, leaf: np.ndarray,
+               value: np.ndarray, root_moves: bool, result: np.ndarray, state: np.ndarray,
+               cube: np.ndarray, pre: np.ndarray, post: np.ndarray,
+               cubeful: np.ndarray) -> None:
+    """A trial cut at ``board``: its 0-ply outputs for the root in ``result``, and while the
+    cube is in play the cube model's value there, the player on roll's action counted."""
+    # The leaf's player on roll is the one about to move.
+    _leaf_to_root(board, nets, scratch, leaf, value, root_moves, result)
+    if not state[SETTLED]:
+        _, _, reached = _cube_model(value, board, root_moves, state, cube, pre, post)
+        cubeful[0] = reached
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _finished(after: np.ndarray, nets: Nets, scratch: np.ndarray, leaf: np.ndarray,
+              value: np.ndarray, root_moves: bool, result: np.ndarray, state: np.ndarray,
+              cube: np.ndarray, pre: np.ndarray, post: np.ndarray,
+              cubeful: np.ndarray) -> None:
+    """A trial whose play ``after`` ended the game: its outputs for the root in ``result``,
+    and while the cube is in play the game's points at the cube."""
+    # ``after`` has the loser on roll: the mover's view is the other one.
+    _leaf_to_root(after, nets, scratch, leaf, value, not root_moves, result)
+    if not state[SETTLED]:
+        cubeful[0] = _won(_game_points(after, state, cube), root_moves, cube, pre, post)
+
+
+@njit(cache=True, nogil=True)
 def rollout_trials(start: np.ndarray, first: int, trials: int, seed: int, truncate: int,
                    luck: bool, stratify: bool, plies: int, keep: np.ndarray,
                    threshold: np.ndarray, nets: Nets, cube: np.ndarray, pre: np.ndarray,
@@ -262,18 +301,9 @@ def rollout_trials(start: np.ndarray, first: int, trials: int, seed: int, trunca
     results = np.zeros((trials, 5), dtype=np.float64)
     lucks = np.zeros((trials, 5), dtype=np.float64)
     cubeful = np.zeros((trials, CUBEFUL_FIELDS), dtype=np.float64)
-    board = np.empty_like(start)
-    after = np.empty_like(start)
-    scratch_board = np.empty_like(start)
-    value = np.zeros(5, dtype=np.float64)
-    mean = np.zeros(5, dtype=np.float64)
-    actual = np.zeros(5, dtype=np.float64)
-    seen = np.zeros(5, dtype=np.float64)
-    p = np.zeros(5, dtype=np.float64)
-    leaf = np.zeros(5, dtype=np.float32)
-    none = np.zeros(0, dtype=np.float64)
+    board, after, scratch_board = np.empty_like(start), np.empty_like(start), np.empty_like(start)
+    value, mean, actual, seen, p, leaf, none, state = _turn_arrays()
     played = cube.shape[0] > 0
-    state = np.zeros(4, dtype=np.int64)
     for t in range(trials):
         index = first + t
         rng = seed_state(seed, index)
@@ -286,13 +316,8 @@ def rollout_trials(start: np.ndarray, first: int, trials: int, seed: int, trunca
         while True:
             root_moves = turn % 2 == 0
             if truncate > 0 and turn == truncate:
-                # The leaf's player on roll is the one about to move.
-                _leaf_to_root(board, nets, scratch, leaf, value, root_moves, results[t])
-                if not state[SETTLED]:
-                    # The cube model's value there, the player on roll's action counted.
-                    _, _, reached = _cube_model(value, board, root_moves, state, cube, pre,
-                                                post)
-                    cubeful[t, 0] = reached
+                _truncated(board, nets, scratch, leaf, value, root_moves, results[t], state,
+                           cube, pre, post, cubeful[t])
                 break
             _cube_action(board, root_moves, state, cube, nets, scratch, leaf, p, pre, post,
                          cubeful[t])
@@ -311,11 +336,8 @@ def rollout_trials(start: np.ndarray, first: int, trials: int, seed: int, trunca
                 choose(board, high, low, nets, work, after, none)
             turn += 1
             if game_over(after, checkers):
-                # ``after`` has the loser on roll: the mover's view is the other one.
-                _leaf_to_root(after, nets, scratch, leaf, value, not root_moves, results[t])
-                if not state[SETTLED]:
-                    cubeful[t, 0] = _won(_game_points(after, state, cube), root_moves, cube,
-                                         pre, post)
+                _finished(after, nets, scratch, leaf, value, root_moves, results[t], state,
+                          cube, pre, post, cubeful[t])
                 break
             board[:] = after
     return results, lucks, cubeful
