@@ -27,10 +27,10 @@ from backgammon.games import (
     Ending,
     GameRules,
     LoneChecker,
-    Tavla,
     Travel,
     rules_for,
 )
+from backgammon.games.base import SearchedRules
 
 
 def random_positions(seed: int, games: int, variant: str = "standard") -> Iterator[
@@ -44,14 +44,6 @@ def random_positions(seed: int, games: int, variant: str = "standard") -> Iterat
             yield position, dice
             plays = position.legal_plays(dice)
             position = rng.choice(plays).result if plays else position.flip()
-
-
-class _SearchedBackgammon(Tavla):
-    """Backgammon's moves through the shared step search: Tavla without its one extra rule
-    (a checker that hits in the home board stays), since ``_sources`` ignores the memo."""
-
-    def _sources(self, start: Board, board: Board, memo: int) -> list[int]:
-        return super()._sources(start, board, 0)
 
 
 @pytest.mark.parametrize("variant", ["standard", "nackgammon", "hypergammon"])
@@ -73,11 +65,12 @@ def test_the_step_search_finds_exactly_backgammons_legal_plays() -> None:
     """The search that Tavla, Plakoto, Fevga and Long Nardy share, given backgammon's steps,
     finds the core's plays on thousands of positions: both dice or the larger, doubles,
     entering from the bar, bearing off."""
-    search = _SearchedBackgammon()
+    rules = Backgammon()  # its single steps, through the search rather than moves.py
     count = 0
     for position, dice in random_positions(7, 12):
         board = Board.from_position(position)
-        ours = {play.result.to_position() for play in search.legal_plays(board, dice)}
+        ours = {play.result.to_position()
+                for play in SearchedRules.legal_plays(rules, board, dice)}
         assert ours == {play.result for play in position.legal_plays(dice)}, (position, dice)
         count += 1
     assert count > 1000

@@ -27,6 +27,8 @@ backgammon.game.IllegalActionError: It is seat 1's turn to roll or double, not s
 True
 """
 
+from .backgammon import Game
+from .board_game import BoardGame
 from .history import (
     Beavered,
     Doubled,
@@ -41,7 +43,6 @@ from .history import (
     Taken,
     TurnPlayed,
 )
-from .machine import Game
 from .match import Match
 from .record import SCHEMA_VERSION, Act, Event, GameResult, begun, load_json
 from .rules import Action, IllegalActionError, Offer, Phase, Resignation, Rules
@@ -55,6 +56,7 @@ __all__ = [
     "Act",
     "Action",
     "Beavered",
+    "BoardGame",
     "Doubled",
     "Dropped",
     "Entry",

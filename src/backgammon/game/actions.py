@@ -78,3 +78,7 @@ class NamedActions:
         """Note in the record that ``player`` has taken their seat (a match played online,
         before its opening roll): the record, and so its version, then says so."""
         self.act(player, Act(Action.JOIN))
+
+    def name(self, player: int, die: int) -> None:
+        """Name the double to play after playing a 1-2 (Acey-deucey): ``die`` is its number."""
+        self.act(player, Act(Action.NAME, die=die))

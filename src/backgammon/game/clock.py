@@ -40,7 +40,7 @@ from typing import Any
 
 from ..errors import BackgammonError
 from ..position import WinKind
-from .machine import Game
+from .backgammon import Game
 from .match import Match
 from .rules import Action
 

@@ -43,26 +43,31 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar
 
 from ..cube import CubeContext
 from ..dice import Dice
+from ..games import Board
 from ..moves import Play
 from ..position import Position, WinKind
 from ..turns import dice_of_steps
 from .rules import Action, Offer, Phase, cube_context_for
 
 if TYPE_CHECKING:
-    from .machine import Game
+    from .backgammon import Game
     from .record import Event
 
+P = TypeVar("P", Position, Board)
 
-class Moment(NamedTuple):
-    """What the history reads of a game's state, as it stood just before an event."""
+
+class Moment(NamedTuple, Generic[P]):
+    """What the history reads of a game's state, as it stood just before an event (the
+    board a :class:`~backgammon.Position` or, in the other games, a
+    :class:`~backgammon.games.Board`)."""
 
     phase: Phase
     on_roll: int
-    position: Position
+    position: P
     dice: Dice | None
     cube_value: int
     cube_owner: int | None
@@ -251,7 +256,7 @@ Entry = (
 _PLAYED = frozenset({Action.PLAY, Action.PASS, Action.CONFIRM})
 
 
-def walk(game: Game, moments: Sequence[Moment], start: int = 0) -> Iterator[Entry]:
+def walk(game: Game, moments: Sequence[Moment[Position]], start: int = 0) -> Iterator[Entry]:
     """The entries of ``game``'s record; ``moments[i]`` is the state before event ``i``, and
     the last one the state now. From ``start`` on, only the entries of events ``start`` and
     later (each entry depends only on its own event and the moments around it, so a record
@@ -285,7 +290,7 @@ def walk(game: Game, moments: Sequence[Moment], start: int = 0) -> Iterator[Entr
         yield GameEnded(len(events) - 1, result.winner, result.kind, result.points, result.reason)
 
 
-def _cube(game: Game, moment: Moment, seat: int) -> CubeContext | None:
+def _cube(game: Game, moment: Moment[Position], seat: int) -> CubeContext | None:
     """The cube as ``seat`` saw it at ``moment``; None in a match game without its score."""
     if game.in_match and game.score is None:
         return None
@@ -301,7 +306,7 @@ def _cube(game: Game, moment: Moment, seat: int) -> CubeContext | None:
 
 
 def _roll_entries(
-    game: Game, index: int, event: Event, before: Moment, after: Moment
+    game: Game, index: int, event: Event, before: Moment[Position], after: Moment[Position]
 ) -> Iterator[Entry]:
     """The entries of a roll: an opening roll's own (a tie, or the winner's dice to play,
     unless the winner rolls afresh), a later roll's dice to play."""
@@ -332,7 +337,9 @@ def _roll_entries(
     )
 
 
-def _offer_entry(game: Game, index: int, before: Moment, after: Moment) -> Entry | None:
+def _offer_entry(
+    game: Game, index: int, before: Moment[Position], after: Moment[Position]
+) -> Entry | None:
     """The entry of an offer of the cube or of a resignation, or of its answer; None for the
     events that make none (a turn's single steps and their undos)."""
     events = game.events
@@ -378,7 +385,7 @@ def _offered(events: Sequence[Event], answer: int) -> WinKind:
     return offer.level
 
 
-def awaited(events: Sequence[Event], moments: Sequence[Moment], start: int = 0
+def awaited(events: Sequence[Event], moments: Sequence[Moment[Any]], start: int = 0
             ) -> list[tuple[int, ...]]:
     """For each event of a record (from ``start`` on), the seats the game waited for just
     before it, from the game's ``moments`` before each

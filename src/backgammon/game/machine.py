@@ -3,21 +3,27 @@ player who makes it, then written to the record as an :class:`~.record.Event` an
 
 The record is the single source of truth: replaying it rebuilds the game exactly. Seats are
 numbered 0 and 1; the position is always seen from the player on roll.
+
+:class:`Machine` holds what every game on a backgammon board shares (the opening roll, the
+phases, the cube, resignations, claims, the fair dice's seeds, the record); what the board
+is and how it is played are a subclass's: :class:`Game` plays backgammon on a
+:class:`~backgammon.Position`, :class:`~.boards.BoardGame` the other games on a
+:class:`~backgammon.games.Board`.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, Protocol, Self, TypeVar
 
 from ..cube import CubeContext, MatchScore, jacoby_applies
 from ..dice import Dice, DiceSource, SecureDice, SeededDice
 from ..errors import BackgammonError, IllegalPlayError, InvalidDiceError
 from ..fairdice import FairDice
-from ..moves import Play
+from ..games import Board
+from ..moves import Step
 from ..position import Position, WinKind
-from ..turns import Turn
 from . import history as _history
 from . import opening
 from .actions import NamedActions
@@ -34,7 +40,6 @@ from .rules import (
     check_seat,
     cube_context_for,
 )
-from .setup import SetUp
 
 #: The actions :meth:`Game.legal_actions` probes in each phase, in :class:`Action`'s order:
 #: those the phase allows (the check refuses the others first), less a pass and an opening
@@ -50,6 +55,44 @@ _PROBED: dict[Phase, tuple[Action, ...]] = {
 }
 
 
+#: The board a game is played on: backgammon's Position, or any game's Board.
+P = TypeVar("P", Position, Board)
+B = TypeVar("B", Position, Board, covariant=True)
+
+
+class PlayOn(Protocol[B]):
+    """A whole turn's play on a board of type ``B``: its steps and the board it leaves (the
+    opponent on roll): :class:`~backgammon.Play`, :class:`~backgammon.games.GamePlay`."""
+
+    @property
+    def steps(self) -> tuple[Step, ...]: ...
+
+    @property
+    def result(self) -> B: ...
+
+
+class TurnOn(Protocol[B]):
+    """A turn made step by step on a board of type ``B``: :class:`~backgammon.Turn`,
+    :class:`~backgammon.games.turn.GameTurn`."""
+
+    @property
+    def made(self) -> tuple[tuple[int, int], ...]: ...
+
+    @property
+    def plays(self) -> Sequence[PlayOn[B]]: ...
+
+    @property
+    def is_complete(self) -> bool: ...
+
+    def step(self, from_point: int, to_point: int) -> Self: ...
+
+    def undo(self) -> Self: ...
+
+    def restarted(self) -> Self: ...
+
+    def play(self) -> PlayOn[B]: ...
+
+
 def _check_match(rules: Rules, in_match: bool, crawford: bool, score: MatchScore | None) -> None:
     """BackgammonError unless the rules and the match score suit a game of a match (or of
     money play, with ``in_match`` False and no score)."""
@@ -61,61 +104,39 @@ def _check_match(rules: Rules, in_match: bool, crawford: bool, score: MatchScore
         raise BackgammonError("The match score and the game disagree on the Crawford game.")
 
 
-def _starting_position(rules: Rules, start: Position | None, setup: SetUp | None) -> Position:
-    """The position a game starts from, seen from seat 0: ``start``, the set-up's, or the
-    variant's initial one; BackgammonError if it cannot start a game of these rules."""
-    if setup is not None:
-        if start is not None:
-            raise BackgammonError("A game has a starting position or a set-up, not both.")
-        start = setup.position if setup.on_roll == 0 else setup.position.flip()
-    start = start or Position.initial(rules.variant)
-    if start.checkers != rules.variant.checkers:
-        raise BackgammonError(
-            f"The position has {start.checkers} checkers a side; "
-            f"{rules.variant.value.capitalize()} is played with "
-            f"{rules.variant.checkers} checkers a side."
-        )
-    if start.is_game_over():
-        raise BackgammonError("The starting position has no game left: a side is all off.")
-    return start
-
-
-class Game(NamedActions):
-    """One game, from the opening roll to its result.
+class Machine(NamedActions, Generic[P]):
+    """One game on a board of type ``P``, from the opening roll to its result: what every
+    game shares. A subclass says what the board is and how a turn is played on it (the
+    methods marked "a subclass's").
 
     Its actions are made with :meth:`act`, or by name (:class:`~.actions.NamedActions`)."""
 
+    position: P
+    start: P
+    turn: TurnOn[P] | None
+    plays: list[tuple[int, Dice, PlayOn[P] | None]]
+
     def __init__(
         self,
-        rules: Rules | None = None,
-        dice: DiceSource | None = None,
+        rules: Rules | None,
+        dice: DiceSource | None,
+        start: P,
         *,
         crawford: bool = False,
         in_match: bool = False,
-        start: Position | None = None,
-        setup: SetUp | None = None,
         colours: tuple[str, str] = ("white", "black"),
-        on_over: Callable[[Game], None] | None = None,
+        on_over: Callable[[Any], None] | None = None,
         score: MatchScore | None = None,
     ) -> None:
-        """A new game waiting for its opening roll.
-
-        ``crawford`` forbids doubling (the Crawford game of a match). In a match
-        (``in_match``), Jacoby, beavers and automatic doubles do not apply. ``start`` sets up
-        another starting position, seen from seat 0. ``setup`` starts the game in the middle
-        instead, without an opening roll (:class:`SetUp`). ``colours`` names each seat's
-        checkers (which way each moves on screen is the viewer's setting). ``on_over`` is
-        called once the game ends. ``score`` is the match score at the start of the game,
-        seat 0's first, for a game of a match (its Crawford flag is ``crawford``'s).
-        """
+        """A new game waiting for its opening roll, from ``start`` (seen from seat 0); the
+        options as :class:`Game` describes them."""
         self.rules = rules or Rules()
         _check_match(self.rules, in_match, crawford, score)
         self.dice_source: DiceSource = dice or SecureDice()
         self.crawford = crawford
         self.in_match = in_match or score is not None
         self.score = score
-        self.start = _starting_position(self.rules, start, setup)
-        self.setup = setup
+        self.start = start
         if len(colours) != 2 or colours[0] == colours[1]:
             raise BackgammonError("The two seats need two different colours.")
         self.colours = colours
@@ -136,43 +157,49 @@ class Game(NamedActions):
         self.thrown: tuple[int, int] | None = None
         self.offer: Offer | None = None
         self.resignation: Resignation | None = None
-        self.turn: Turn | None = None
+        self.turn = None
         self.result: GameResult | None = None
-        self.plays: list[tuple[int, Dice, Play | None]] = []
+        self.plays = []
         # The state before each event, for the history (the rules are applied once, here).
-        self._moments: list[_history.Moment] = []
-        if setup is not None:
-            self._set_up(setup)
+        self._moments: list[_history.Moment[P]] = []
 
-    def _set_up(self, setup: SetUp) -> None:
-        if setup.cube_value > 1 or setup.cube_owner is not None:
-            if not self.rules.cube:
-                raise BackgammonError("The set-up has a turned cube, but this game has no cube.")
-            if self.crawford:
-                raise BackgammonError("The set-up has a turned cube in the Crawford game.")
-            if not self.rules.may_reach(setup.cube_value):
-                raise BackgammonError(
-                    f"The set-up's cube ({setup.cube_value}) is above the highest allowed "
-                    f"({self.rules.max_cube})."
-                )
-        self.on_roll = setup.on_roll
-        self.position = setup.position
-        self.cube_value = setup.cube_value
-        self.cube_owner = setup.cube_owner
-        self.cube_turned = setup.cube_owner is not None
-        if setup.dice is None:
-            self.phase = Phase.ROLL
-            return
-        if not setup.position.legal_plays(setup.dice):
-            # The game passes such a turn itself as it happens; set up the roll before it.
-            raise BackgammonError(
-                f"With {setup.dice[0]}-{setup.dice[1]} to play there is no legal move; "
-                "set up the position before the roll instead."
-            )
-        self._start_moving(setup.dice)
+    # What a subclass says: the board and how a turn is played on it
+
+    def _turn_for(self, dice: Dice) -> TurnOn[P]:
+        """A subclass's: the turn ``dice`` give the player on roll."""
+        raise NotImplementedError
+
+    def _parse(self, text: str, dice: Dice) -> PlayOn[P]:
+        """A subclass's: the play written ``text`` with ``dice``, or IllegalPlayError."""
+        raise NotImplementedError
+
+    def _no_play(self) -> PlayOn[P]:
+        """A subclass's: the empty play of a turn with no legal move."""
+        raise NotImplementedError
+
+    def _ended(self) -> GameResult | None:
+        """A subclass's: the result once the board says the game is over (the player on
+        roll has just been handed the move), else None."""
+        raise NotImplementedError
+
+    def _is_race(self) -> bool:
+        """Whether the sides have parted (for :attr:`Rules.auto_race_roll`)."""
+        return False
+
+    def _after_play(self, play: PlayOn[P], dice: Dice) -> Phase | None:
+        """The phase the same player goes on in after ``play`` of ``dice`` (None: the turn
+        passes): a game with more to a turn says."""
+        return None
+
+    def points_for(self, kind: WinKind) -> int:
+        """The points a game won now as ``kind`` scores: the cube's value, times the kind
+        unless the Jacoby rule holds (RULES.md, Doubling)."""
+        if jacoby_applies(self.rules.jacoby, self.in_match, self.cube_turned):
+            return self.cube_value
+        return self.cube_value * int(kind)
 
     @classmethod
-    def replay(cls, rules: Rules, events: Sequence[Event], **options: Any) -> Game:
+    def replay(cls, rules: Rules, events: Sequence[Event], **options: Any) -> Self:
         """The game rebuilt from its record (no dice are drawn: the record holds them)."""
         game = cls(rules, **options)
         for event in events:
@@ -187,7 +214,7 @@ class Game(NamedActions):
         until one has thrown their own die)."""
         if self.phase is Phase.OPENING and self.thrown is not None:
             return 1 - self.thrown[0]
-        if self.phase in (Phase.ROLL, Phase.MOVE, Phase.CONFIRM):
+        if self.phase in (Phase.ROLL, Phase.MOVE, Phase.CONFIRM, Phase.NAME):
             return self.on_roll
         if self.phase is Phase.CUBE:
             assert self.offer is not None
@@ -213,6 +240,7 @@ class Game(NamedActions):
         """The cube as ``seat`` sees it now: value, owner, match score and the options in
         force, for every question that depends on the stake (the bot's, the hints').
 
+        >>> from backgammon.game import Game
         >>> game = Game(Rules(jacoby=True, beavers=True))
         >>> context = game.cube_context(1)
         >>> context.owner, context.jacoby, context.beavers, context.match
@@ -227,13 +255,6 @@ class Game(NamedActions):
             in_match=self.in_match,
             score=self.score,
         )
-
-    def points_for(self, kind: WinKind) -> int:
-        """The points a game won now as ``kind`` scores: the cube's value, times the kind
-        unless the Jacoby rule holds (RULES.md, Doubling)."""
-        if jacoby_applies(self.rules.jacoby, self.in_match, self.cube_turned):
-            return self.cube_value
-        return self.cube_value * int(kind)
 
     def legal_actions(self, player: int) -> list[Action]:
         """The actions ``player`` may take now, for interfaces to offer."""
@@ -252,6 +273,7 @@ class Game(NamedActions):
         play the rules forbid), and no change, when it is not allowed now.
 
         >>> from backgammon.dice import ManualDice
+        >>> from backgammon.game import Game
         >>> game = Game(dice=ManualDice(["6 1"]))
         >>> game.act(0, Act(Action.ROLL))
         >>> game.act(0, Act(Action.STEP, step=(13, 7)))
@@ -270,9 +292,8 @@ class Game(NamedActions):
             self._check(Event(Action.PLAY, seat, steps=()))
             assert self.dice is not None and act.play is not None
             play = act.play
-            if isinstance(play, str):
-                play = self.position.parse_play(play, self.dice)
-            self._act(Event(Action.PLAY, seat, steps=path_of(play)))
+            steps = path_of(self._parse(play, self.dice) if isinstance(play, str) else play)
+            self._act(Event(Action.PLAY, seat, steps=steps))
         elif action is Action.STEP:
             assert act.step is not None
             self._act(Event(Action.STEP, seat, steps=(act.step,)))
@@ -283,7 +304,7 @@ class Game(NamedActions):
                 "This game's dice are not provably fair dice, so they take no player's seed."
             )
         else:
-            self._act(Event(action, seat, level=act.level, seed=act.seed))
+            self._act(Event(action, seat, level=act.level, seed=act.seed, die=act.die))
 
     # The machine
 
@@ -307,7 +328,7 @@ class Game(NamedActions):
             if (
                 self.phase is Phase.ROLL
                 and self.rules.auto_race_roll
-                and self.position.is_race()
+                and self._is_race()
                 and not self.may_double()
             ):
                 try:
@@ -330,7 +351,7 @@ class Game(NamedActions):
         if why is not None:
             raise IllegalActionError(why)
 
-    def _moment(self) -> _history.Moment:
+    def _moment(self) -> _history.Moment[P]:
         return _history.Moment(
             self.phase,
             self.on_roll,
@@ -358,6 +379,9 @@ class Game(NamedActions):
         elif action is Action.THROW:
             assert event.die is not None
             self.thrown = (player, event.die)
+        elif action is Action.NAME:
+            assert event.die is not None
+            self._start_moving((event.die, event.die))
         elif action is Action.CLAIM:
             assert event.level is not None
             self._finish(player, event.level, self.points_for(event.level), "claim")
@@ -455,17 +479,17 @@ class Game(NamedActions):
 
     def _start_moving(self, dice: Dice) -> None:
         self.dice = dice
-        self.turn = self.position.turn(dice)
+        self.turn = self._turn_for(dice)
         self.phase = Phase.MOVE
 
-    def _play_of(self, event: Event) -> Play:
+    def _play_of(self, event: Event) -> PlayOn[P]:
         """The play an event's steps make, or IllegalActionError if they make none."""
         assert self.turn is not None
         steps = event.steps or ()
         if not steps:
             if self.turn.plays:
                 raise IllegalPlayError("A legal move exists, so the turn may not be passed.")
-            return Play.empty(self.position)
+            return self._no_play()
         # The turn rolled, whatever steps were made since: its plays and step orders are
         # found once, at the roll.
         turn = self.turn.restarted()
@@ -473,20 +497,26 @@ class Game(NamedActions):
             turn = turn.step(from_point, to_point)
         return turn.play()
 
-    def _end_turn(self, play: Play) -> None:
-        assert self.dice is not None
-        self.plays.append((self.on_roll, self.dice, play if play.steps else None))
+    def _end_turn(self, play: PlayOn[P]) -> None:
+        dice = self.dice
+        assert dice is not None
+        self.plays.append((self.on_roll, dice, play if play.steps else None))
         self.position = play.result
         self.on_roll = 1 - self.on_roll
         self.dice = None
         self.turn = None
-        outcome = self.position.outcome()
-        if outcome is not None:
-            # The player who just moved is now the opponent of the player on roll.
-            winner = 1 - self.on_roll
-            self._finish(winner, outcome.kind, self.points_for(outcome.kind), "bear off")
+        result = self._ended()
+        if result is not None:
+            self._finish(result.winner, result.kind, result.points, result.reason)
             return
-        self.phase = Phase.ROLL
+        after = self._after_play(play, dice)
+        if after is None:
+            self.phase = Phase.ROLL
+            return
+        # The same player goes on (Acey-deucey's 1-2): the move comes back to them.
+        self.on_roll = 1 - self.on_roll
+        self.position = self.position.flip()
+        self.phase = after
 
     def _finish(self, winner: int, kind: WinKind, points: int, reason: str) -> None:
         self.result = GameResult(winner, kind, points, reason)
@@ -498,21 +528,6 @@ class Game(NamedActions):
 
     # Views
 
-    def history(self, start: int = 0) -> Iterator[_history.Entry]:
-        """The game's record as typed entries, in the order they were made (see
-        :mod:`backgammon.game.history`); from ``start``, those of events ``start`` on.
-
-        >>> from backgammon.dice import ManualDice
-        >>> game = Game(dice=ManualDice(["6 1"]))
-        >>> game.roll(0)
-        >>> game.play(0, "13/7 8/7")
-        >>> [type(entry).__name__ for entry in game.history()]
-        ['OpeningRoll', 'Rolled', 'TurnPlayed']
-        >>> [type(entry).__name__ for entry in game.history(start=1)]
-        ['TurnPlayed']
-        """
-        return _history.walk(self, [*self._moments, self._moment()], start)
-
     def awaited_before(self, start: int = 0) -> list[tuple[int, ...]]:
         """For each event of the record (from ``start`` on), the seats the game waited for
         just before it: both at the opening roll (either may roll it, or throw their own
@@ -520,6 +535,7 @@ class Game(NamedActions):
         (the clocks charge each wait to these: :mod:`backgammon.game.clock`).
 
         >>> from backgammon.dice import ManualDice
+        >>> from backgammon.game import Game
         >>> game = Game(dice=ManualDice(["6 1"]))
         >>> game.roll(1)                # either seat rolls the opening: seat 0 wins it
         >>> game.resign(0); game.accept(1)
@@ -546,7 +562,7 @@ class Game(NamedActions):
             raise BackgammonError(f"No seat plays {colour!r}; the colours are {self.colours}.")
         return self.colours.index(colour)
 
-    def position_for(self, seat: int) -> Position:
+    def position_for(self, seat: int) -> P:
         """The position as ``seat`` sees it (their checkers as "mine")."""
         return self.position if check_seat(seat) == self.on_roll else self.position.flip()
 
@@ -561,7 +577,7 @@ class Game(NamedActions):
     @classmethod
     def from_dict(
         cls, data: dict[str, Any], dice: DiceSource | None = None, *, resume: bool = False
-    ) -> Game:
+    ) -> Self:
         """Rebuild a game by replaying its record; a clear error for what is malformed.
         ``resume``: seeded ``dice`` go on from where the record's rolls left them
         (:meth:`~backgammon.dice.SeededDice.resume`); otherwise they start afresh."""
@@ -585,24 +601,28 @@ class Game(NamedActions):
     @classmethod
     def from_json(
         cls, text: str, dice: DiceSource | None = None, *, resume: bool = False
-    ) -> Game:
+    ) -> Self:
         """Rebuild a game from :meth:`to_json` (``resume`` as for :meth:`from_dict`)."""
         return cls.from_dict(load_json(text, "game"), dice, resume=resume)
 
-    def copy(self) -> Game:
+    def copy(self) -> Self:
         """An independent copy, rebuilt from the record."""
-        return Game.replay(
-            self.rules,
-            self.events,
-            dice=self.dice_source,
-            crawford=self.crawford,
-            in_match=self.in_match,
-            start=None if self.setup else self.start,
-            setup=self.setup,
-            colours=self.colours,
-            score=self.score,
-        )
+        return type(self).replay(self.rules, self.events, **self._options())
+
+    def _options(self) -> dict[str, Any]:
+        """What the game was made with besides its rules, as its constructor takes them."""
+        return {"dice": self.dice_source, "crawford": self.crawford, "in_match": self.in_match,
+                "colours": self.colours, "score": self.score}
+
+    def _start_to_dict(self) -> dict[str, Any]:
+        """A subclass's: the starting board as the record keeps it."""
+        raise NotImplementedError
+
+    @classmethod
+    def _start_from_dict(cls, data: dict[str, Any]) -> dict[str, Any]:
+        """A subclass's: the constructor's arguments for the start a record keeps."""
+        raise NotImplementedError
 
     def __repr__(self) -> str:
-        return f"<Game {self.phase} seat {self.on_roll} on roll, cube {self.cube_value}>"
-
+        return (f"<{type(self).__name__} {self.phase} seat {self.on_roll} on roll, "
+                f"cube {self.cube_value}>")

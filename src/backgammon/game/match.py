@@ -29,7 +29,7 @@ from ..dice import DiceSource, SecureDice, SeededDice
 from ..errors import BackgammonError
 from ..fairdice import FairDice, FairMatchDice
 from ..position import WinKind
-from .machine import Game
+from .backgammon import Game
 from .record import SCHEMA_VERSION, load_json
 from .rules import Rules, check_seat
 from .setup import SetUp

@@ -4,7 +4,7 @@ as values, and how a game ended.
 >>> Event(Action.ROLL, 0, dice=(6, 1), time="t").to_dict()
 {'action': 'roll', 'player': 0, 'dice': [6, 1], 'time': 't'}
 >>> Act(Action.STEP, step=(13, 7))
-Act(action=<Action.STEP: 'step'>, step=(13, 7), play=None, level=None, seed=None)
+Act(action=<Action.STEP: 'step'>, step=(13, 7), play=None, level=None, seed=None, die=None)
 >>> Act(Action.RESIGN).level
 <WinKind.SINGLE: 1>
 >>> Act(Action.ROLL, level=WinKind.GAMMON)
@@ -24,8 +24,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from ..dice import Dice, DiceSource, check_dice, check_die
 from ..errors import BackgammonError
 from ..fairdice import FairDice, check_player_seed
+from ..games.base import HasSteps
 from ..moves import Play
-from ..position import Position, WinKind
+from ..position import WinKind
 from .rules import (
     BEFORE_FIRST_ROLL,
     Action,
@@ -34,12 +35,11 @@ from .rules import (
     check_level,
     check_seat,
 )
-from .setup import SetUp
 
 if TYPE_CHECKING:
-    from .machine import Game
+    from .machine import Machine
 
-G = TypeVar("G", bound="Game")
+G = TypeVar("G", bound="Machine[Any]")
 
 #: The version of the JSON that games and matches are saved as.
 SCHEMA_VERSION = 1
@@ -128,6 +128,10 @@ class Event:
             if self.die is None:
                 raise IllegalActionError("A throw of an opening die must record its die.")
             check_die(self.die)
+        if action is Action.NAME:
+            if self.die is None:
+                raise IllegalActionError("A double named must record its number.")
+            check_die(self.die)
         if action is Action.STEP and (self.steps is None or len(self.steps) != 1):
             raise IllegalActionError(
                 "A step moves exactly one checker from one point to another."
@@ -148,6 +152,7 @@ _ARGUMENTS = {
     Action.RESIGN: "level",
     Action.CLAIM: "level",
     Action.SEED: "seed",
+    Action.NAME: "die",
 }
 _NAMES = {
     Action.STEP: "a step",
@@ -166,6 +171,7 @@ _NAMES = {
     Action.SEED: "a seed",
     Action.JOIN: "a seat taken",
     Action.THROW: "a throw",
+    Action.NAME: "a double named",
 }
 
 
@@ -176,7 +182,8 @@ class Act:
     ``action`` says what is done. A step names the checker's ``step`` (from point, to point:
     25 is the bar, 0 off); a play names the whole ``play`` (a :class:`~backgammon.moves.Play`
     or its notation); a resignation or a claim its ``level`` (a single game unless said); a
-    seed the player's ``seed`` for the fair dice. The other actions take nothing, and a pass
+    seed the player's ``seed`` for the fair dice; a double named (Acey-deucey's, after a
+    1-2) its number, ``die``. The other actions take nothing, and a pass
     is never made by a player: the game passes a roll that has no legal move itself.
     """
 
@@ -185,6 +192,7 @@ class Act:
     play: Play | str | None = None
     level: WinKind | None = None
     seed: str | None = None
+    die: int | None = None
 
     def __post_init__(self) -> None:
         try:
@@ -208,7 +216,7 @@ class Act:
             level = WinKind.SINGLE if self.level is None else self.level
             object.__setattr__(self, "level", check_level(level))
         needed = _ARGUMENTS.get(action)
-        for name in ("step", "play", "level", "seed"):
+        for name in ("step", "play", "level", "seed", "die"):
             given = getattr(self, name) is not None
             if name == needed and not given:
                 raise IllegalActionError(f"{_NAMES[action].capitalize()} needs its {name}.")
@@ -226,7 +234,7 @@ class GameResult:
     reason: str  # "bear off", "drop", "resign" or "claim"
 
 
-def begun(game: Game) -> bool:
+def begun(game: Machine[Any]) -> bool:
     """Whether ``game``'s record holds more than the players' seeds for its dice and the
     seats taken: a game waits, empty or with those only, for its opening roll (the game a
     match or session opens after each finished one, too)."""
@@ -246,12 +254,12 @@ def load_json(text: str, what: str) -> Any:
         ) from None
 
 
-def path_of(play: Play) -> tuple[tuple[int, int], ...]:
+def path_of(play: HasSteps) -> tuple[tuple[int, int], ...]:
     """The (from, to) of each step of ``play``, as the record keeps them."""
     return tuple((step.from_point, step.to_point) for step in play.steps)
 
 
-def game_to_dict(game: Game, *, secrets: bool = False) -> dict[str, Any]:
+def game_to_dict(game: Machine[Any], *, secrets: bool = False) -> dict[str, Any]:
     """``game`` as plain JSON values: its settings and its record, and its fair dice if it
     has them (the server seed once the game is over, or always with ``secrets``)."""
     dice = game.dice_source
@@ -260,8 +268,7 @@ def game_to_dict(game: Game, *, secrets: bool = False) -> dict[str, Any]:
         "rules": game.rules.to_dict(),
         "crawford": game.crawford,
         "in_match": game.in_match,
-        "start": {"id": game.start.id(), "checkers": game.start.checkers},
-        **({"setup": game.setup.to_dict()} if game.setup else {}),
+        **game._start_to_dict(),
         "colours": list(game.colours),
         "events": [event.to_dict() for event in game.events],
         **(
@@ -281,18 +288,13 @@ def game_from_dict(kind: type[G], data: dict[str, Any], dice: DiceSource | None)
     if dice is None and data.get("dice") is not None:
         dice = FairDice.from_dict(data["dice"])
     try:
-        setup = SetUp.from_dict(data["setup"]) if data.get("setup") else None
-        start = None
-        if setup is None:
-            start = Position.from_id(data["start"]["id"], checkers=data["start"]["checkers"])
         game = kind(
             Rules.from_dict(data["rules"]),
             dice,
             crawford=bool(data["crawford"]),
             in_match=bool(data["in_match"]),
-            start=start,
-            setup=setup,
             colours=(str(data["colours"][0]), str(data["colours"][1])),
+            **kind._start_from_dict(data),
         )
         events = data["events"]
     except (KeyError, TypeError, IndexError) as exc:

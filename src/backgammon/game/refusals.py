@@ -17,7 +17,7 @@ state of a game (:meth:`.machine.Game.act` raises with the sentence, and
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..position import WinKind
 from .rules import (
@@ -34,10 +34,12 @@ from .rules import (
 )
 
 if TYPE_CHECKING:
-    from .machine import Game
+    from .machine import Machine
 
 
-def refusal(game: Game, action: Action, player: int, level: WinKind | None) -> str | None:
+def refusal(
+    game: Machine[Any], action: Action, player: int, level: WinKind | None
+) -> str | None:
     """Why ``player`` may not make ``action`` in ``game`` now (None: they may), in order: the
     phase allows the action (:data:`~.rules.ALLOWED`); the action's own condition holds (a
     step to undo, a beaver the rules allow); the player is the one the game waits for
@@ -75,30 +77,30 @@ def refusal(game: Game, action: Action, player: int, level: WinKind | None) -> s
     return None
 
 
-def _why_no_undo(game: Game) -> str | None:
+def _why_no_undo(game: Machine[Any]) -> str | None:
     return None if game.turn and game.turn.made else REFUSED_IN_PHASE[Action.UNDO]
 
 
-def _why_no_throw(game: Game) -> str | None:
+def _why_no_throw(game: Machine[Any]) -> str | None:
     if game.rules.own_opening_dice:
         return None
     return "In this game one roll throws both opening dice: the players do not throw apart."
 
 
-def _why_no_opening_claim(game: Game) -> str | None:
+def _why_no_opening_claim(game: Machine[Any]) -> str | None:
     # The opening roll waits for a player only once the other has thrown their own die.
     if game.phase is Phase.OPENING and game.thrown is None:
         return REFUSED_IN_PHASE[Action.CLAIM].format(waits=WAITS_FOR[Phase.OPENING])
     return None
 
 
-def _why_no_beaver(game: Game) -> str | None:
+def _why_no_beaver(game: Machine[Any]) -> str | None:
     assert game.offer is not None
     return why_no_beaver(game.rules, game.in_match, game.offer)
 
 
 #: What an action needs beyond its phase, checked before whose turn it is.
-_CONDITIONS: Mapping[Action, Callable[[Game], str | None]] = {
+_CONDITIONS: Mapping[Action, Callable[[Machine[Any]], str | None]] = {
     Action.UNDO: _why_no_undo,
     Action.BEAVER: _why_no_beaver,
     Action.THROW: _why_no_throw,

@@ -29,6 +29,7 @@ from ..cube import (
     jacoby_applies,
 )
 from ..errors import BackgammonError
+from ..games import Backgammon, GameRules, Portes, rules_for
 from ..position import WinKind
 from ..variants import Variant
 
@@ -46,6 +47,7 @@ class Phase(StrEnum):
     MOVE = "move"
     CONFIRM = "confirm"
     RESIGN = "answer resignation"
+    NAME = "name a double"  # Acey-deucey: after playing a 1-2
     OVER = "game over"
 
 
@@ -57,6 +59,7 @@ WAITS_FOR = {
     Phase.MOVE: "for a move",
     Phase.CONFIRM: "for the move to be confirmed",
     Phase.RESIGN: "for an answer to the resignation",
+    Phase.NAME: "for a double to be named",
     Phase.OVER: "for nothing: the game is over",
 }
 
@@ -81,6 +84,7 @@ class Action(StrEnum):
     SEED = "seed"  # a player's own seed for the fair dice, before the game's first roll
     THROW = "throw"  # the first die of an opening roll, thrown by its seat (own_opening_dice)
     JOIN = "join"  # a player elsewhere took their seat (an online match), before the first roll
+    NAME = "name"  # Acey-deucey: the double a player names and plays after a 1-2
 
 
 #: What may come before a game's first roll, in any phase (a game set up in the middle starts
@@ -110,6 +114,7 @@ ALLOWED: dict[Phase, frozenset[Action]] = {
             {Action.UNDO, Action.CONFIRM, Action.PLAY, Action.RESIGN, Action.CLAIM}
         ),
         Phase.RESIGN: frozenset({Action.ACCEPT, Action.REJECT, Action.CLAIM}),
+        Phase.NAME: frozenset({Action.NAME, Action.RESIGN, Action.CLAIM}),
     }.items()
 }
 ALLOWED[Phase.OVER] = frozenset()
@@ -136,6 +141,7 @@ REFUSED_IN_PHASE: dict[Action, str] = {
     Action.THROW: "An opening die is thrown at the opening roll; the game waits {waits}.",
     Action.SEED: BEFORE_FIRST_ROLL[Action.SEED],
     Action.JOIN: BEFORE_FIRST_ROLL[Action.JOIN],
+    Action.NAME: "A double is named after a 1-2 is played in Acey-deucey; the game waits {waits}.",
 }
 
 
@@ -162,9 +168,12 @@ class Rules:
     own_opening_dice: bool = False
     auto_forced: bool = False
     auto_race_roll: bool = False
+    game: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "variant", Variant(self.variant))
+        if self.game is not None:
+            self._check_game()
         switches = (
             "cube", "jacoby", "beavers", "opening_reroll", "own_opening_dice", "auto_forced",
             "auto_race_roll",
@@ -177,6 +186,37 @@ class Rules:
             raise BackgammonError("The cap of automatic doubles is a whole number, 0 or more.")
         if self.max_cube is not None and not is_cube_value(self.max_cube, None):
             raise BackgammonError("The highest cube value is a power of two, such as 64.")
+
+    @classmethod
+    def for_game(cls, name: str, **options: Any) -> Rules:
+        """The rules of the game ``name`` with its own cube and opening (and ``options``).
+
+        >>> Rules.for_game("Plakoto").cube, Rules.for_game("plakoto").opening_reroll
+        (False, True)
+        >>> Rules.for_game("standard") == Rules()
+        True
+        """
+        game = rules_for(name)
+        if isinstance(game, Backgammon) and not isinstance(game, Portes):
+            return cls(variant=game.variant, **options)
+        return cls(**{"cube": game.cube, "opening_reroll": game.opening_reroll, **options},
+                     game=game.name)
+
+    def _check_game(self) -> None:
+        game = rules_for(str(self.game))
+        if isinstance(game, Backgammon) and not isinstance(game, Portes):
+            raise BackgammonError(f"{game.name.capitalize()} is backgammon: name its layout as "
+                                  "the variant.")
+        object.__setattr__(self, "game", game.name)
+        if self.cube and not game.cube:
+            raise BackgammonError(f"{_title(game.name)} is played without the cube.")
+        if self.variant is not Variant.STANDARD or self.auto_race_roll:
+            raise BackgammonError(f"{_title(game.name)} has no layouts and no race roll.")
+
+    @property
+    def game_rules(self) -> GameRules:
+        """The rules object of the game played (:func:`backgammon.games.rules_for`)."""
+        return _game_rules(self.game or self.variant.value)
 
     def may_reach(self, value: int) -> bool:
         """Whether the cube may show ``value`` under ``max_cube`` (without one, under
@@ -346,8 +386,22 @@ def why_no_double(rules: Rules, crawford: bool, cube_owner: int | None, player: 
     return f"The cube may not pass {rules.max_cube}."
 
 
+@lru_cache(maxsize=16)
+def _game_rules(name: str) -> GameRules:
+    return rules_for(name)
+
+
+def _title(name: str) -> str:
+    """A game's name as a sentence begins with it: ``Long Nardy``, ``Acey-deucey``."""
+    name = name.replace("long-nardy", "long Nardy")
+    return name[0].upper() + name[1:]
+
+
 @lru_cache(maxsize=64)
 def _plain(rules: Rules) -> dict[str, Any]:
     """:meth:`Rules.to_dict`'s values, made once for each set of rules in play (all are
     scalars, so a shallow copy of them is a whole one)."""
-    return {**asdict(rules), "variant": rules.variant.value}
+    plain = {**asdict(rules), "variant": rules.variant.value}
+    if rules.game is None:
+        del plain["game"]  # backgammon's rules are written as they were before other games
+    return plain

@@ -24,16 +24,17 @@ from ..dice import Dice, check_dice
 from ..moves import legal_plays
 from ..position import BAR, OFF, Position, WinKind
 from ..variants import Variant
-from .base import Ending, GamePlay, GameRules, LoneChecker, Result, SearchedRules, moved
+from .base import Ending, GamePlay, LoneChecker, Result, SearchedRules, moved
 from .board import Board, Travel
 
 _ENDINGS = {WinKind.SINGLE: Ending.SINGLE, WinKind.GAMMON: Ending.GAMMON,
             WinKind.BACKGAMMON: Ending.BACKGAMMON}
 
 
-class Backgammon(GameRules):
+class Backgammon(SearchedRules):
     """Backgammon by RULES.md, in one of its layouts: the rules of :mod:`backgammon.moves`
-    and :meth:`Position.outcome`, unchanged."""
+    and :meth:`Position.outcome`, unchanged. Its single steps (``_step``, for a turn made
+    step by step) are the shared search's, which finds the same plays more slowly."""
 
     travel = Travel.OPPOSITE
     lone_checker = LoneChecker.HIT
@@ -66,6 +67,23 @@ class Backgammon(GameRules):
     def _ending(self, ending: Ending) -> Ending:
         return ending
 
+    def _step(self, start: Board, dice: Dice, board: Board, memo: int, source: int,
+              die: int) -> tuple[Board, int, bool] | None:
+        mine, theirs = board.mine, board.theirs
+        target = source - die
+        if target <= 0:
+            # RULES.md, Bearing off: all home, from the die's point or the highest.
+            if any(mine[7:]) or (target < 0 and any(mine[source + 1:7])):
+                return None
+            target = OFF
+        other = 25 - target
+        if target and theirs[other] > 1:
+            return None
+        hit = bool(target) and theirs[other] == 1
+        if hit:
+            theirs = moved(theirs, other, BAR)
+        return Board._make(moved(mine, source, target), theirs), memo, hit
+
 
 class Portes(Backgammon):
     """Portes, the first game of Greek Tavli: backgammon's layout and moves, no cube, the
@@ -86,7 +104,7 @@ class Portes(Backgammon):
         return Ending.GAMMON if ending is Ending.BACKGAMMON else ending
 
 
-class Tavla(Portes, SearchedRules):
+class Tavla(Portes):
     """Tavla, Turkish backgammon: Portes' scoring and no cube (a mars, the gammon, scores
     2), and no hit-and-run in the home board: a checker that hits a blot on one of the
     mover's points 1..6 stays there for the rest of the turn."""
@@ -105,20 +123,7 @@ class Tavla(Portes, SearchedRules):
 
     def _step(self, start: Board, dice: Dice, board: Board, memo: int, source: int,
               die: int) -> tuple[Board, int, bool] | None:
-        mine, theirs = board.mine, board.theirs
-        target = source - die
-        if target <= 0:
-            # RULES.md, Bearing off: all home, from the die's point or the highest.
-            if any(mine[7:]) or (target < 0 and any(mine[source + 1:7])):
-                return None
-            target = OFF
-        other = 25 - target
-        if target and theirs[other] > 1:
-            return None
-        hit = bool(target) and theirs[other] == 1
-        if hit:
-            theirs = moved(theirs, other, BAR)
-            if target <= 6:
-                memo |= 1 << target
-        return Board._make(moved(mine, source, target), theirs), memo, hit
-
+        after = super()._step(start, dice, board, memo, source, die)
+        if after is not None and after[2] and source - die <= 6:
+            return after[0], memo | 1 << (source - die), True  # stays for the turn
+        return after

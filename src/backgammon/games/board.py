@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from enum import StrEnum
+from typing import Any
 
 from ..errors import InvalidPositionError
 from ..position import BAR, MAX_CHECKERS, OFF, Position
@@ -141,6 +142,32 @@ class Board:
             raise InvalidPositionError("A board with pinned checkers, or checkers waiting to "
                                        "enter, is not a backgammon position.")
         return Position(self.mine, self.theirs)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The board as plain JSON values: each side's 26 counts, the points where each
+        side's checkers lie pinned and each side's checkers waiting to enter.
+
+        >>> board = Board.from_points({1: 1}, {24: 2}, mine_pinned=[1], theirs_waiting=3)
+        >>> Board.from_dict(board.to_dict()) == board, board.to_dict()["pinned"]
+        (True, [[1], []])
+        """
+        mine_pinned, theirs_pinned = self.pinned()
+        return {"mine": list(self.mine), "theirs": list(self.theirs),
+                "pinned": [sorted(mine_pinned), sorted(theirs_pinned)],
+                "waiting": [self.mine_waiting, self.theirs_waiting]}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Board:
+        """A board from :meth:`to_dict`; InvalidPositionError for what is malformed."""
+        try:
+            pinned, waiting = data["pinned"], data["waiting"]
+            return cls(data["mine"], data["theirs"], _bits(pinned[0]), _bits(pinned[1]),
+                       waiting[0], waiting[1])
+        except (KeyError, TypeError, IndexError):
+            raise InvalidPositionError(
+                "A saved board has each side's 26 counts, its pinned points and its checkers "
+                "waiting to enter."
+            ) from None
 
     def flip(self) -> Board:
         """The same board with the other player on roll."""
