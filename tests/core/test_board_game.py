@@ -11,7 +11,8 @@ import pytest
 from backgammon.dice import ManualDice, SeededDice
 from backgammon.errors import BackgammonError, IllegalPlayError
 from backgammon.game import BoardGame, Game, IllegalActionError, Phase, Rules
-from backgammon.games import GAMES, Board, rules_for
+from backgammon.game.match import BoardMatch
+from backgammon.games import GAMES, TAVLI, Board, rules_for
 from backgammon.games.turn import GameTurn
 from backgammon.position import WinKind
 
@@ -188,3 +189,28 @@ def test_a_saved_board_game_with_a_garbled_start_is_refused() -> None:
     del data["start"]["board"]["pinned"]
     with pytest.raises(BackgammonError, match="A saved board"):
         BoardGame.from_dict(data)
+
+
+def test_a_tavli_match_plays_portes_plakoto_and_fevga_in_turn_to_its_end() -> None:
+    rng = random.Random(3)
+    match = BoardMatch(5, rotation=TAVLI, dice=SeededDice(11))
+    while not match.is_over:
+        play_at_random(match.game, rng)
+    names = [game.game.name for game in match.games]
+    assert names == [TAVLI[i % 3] for i in range(len(names))] and len(names) >= 3
+    assert max(match.score) >= 5 and match.winner == match.score.index(max(match.score))
+    assert sum(game.result.points for game in match.games if game.result) == sum(match.score)
+    again = BoardMatch.from_json(match.to_json())
+    assert (again.score, again.winner, [g.position for g in again.games]) == (
+        match.score, match.winner, [g.position for g in match.games])
+
+
+def test_a_board_match_refuses_what_it_cannot_play() -> None:
+    with pytest.raises(BackgammonError, match="No game is called"):
+        BoardMatch(5, rotation=["portes", "chess"])
+    with pytest.raises(BackgammonError, match="list of their names"):
+        BoardMatch(5, rotation="portes")
+    with pytest.raises(BackgammonError, match="one of the other games"):
+        BoardMatch(5)
+    match = BoardMatch(3, Rules.for_game("long-nardy"))
+    assert [match.rules_of(i).game for i in range(2)] == ["long-nardy", "long-nardy"]

@@ -8,8 +8,11 @@ numbered 0 and 1; the position is always seen from the player on roll.
 
 The package: :mod:`.rules` (the options, the phases and what each allows), :mod:`.record`
 (events, actions as values, results, and the JSON of a game), :mod:`.setup` (a game set up in
-mid-play), :mod:`.machine` (the state machine, :class:`Game`), :mod:`.history` (the typed
-walk over a record) and :mod:`.clock` (a match's clocks, worked out from its record's times).
+mid-play), :mod:`.machine` (the state machine every game shares), :mod:`.backgammon`
+(:class:`Game`, backgammon's), :mod:`.board_game` (:class:`BoardGame`, the other games'),
+:mod:`.match` (:class:`Match`, :class:`BoardMatch`: a Tavli match changes game each game),
+:mod:`.history` (the typed walk over a record) and :mod:`.clock` (a match's clocks, worked
+out from its record's times).
 
 >>> from backgammon.dice import ManualDice
 >>> game = Game(dice=ManualDice(["6 1", "3 1"]))
@@ -43,7 +46,7 @@ from .history import (
     Taken,
     TurnPlayed,
 )
-from .match import Match
+from .match import BoardMatch, Match
 from .record import SCHEMA_VERSION, Act, Event, GameResult, begun, load_json
 from .rules import Action, IllegalActionError, Offer, Phase, Resignation, Rules
 from .setup import SetUp

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from typing import Any
+from dataclasses import replace
+from typing import Any, Generic, Self, TypeVar
 
 from ..cube import MAX_MATCH_LENGTH, MatchScore, is_whole
 from ..dice import DiceSource, SecureDice, SeededDice
@@ -30,13 +31,18 @@ from ..errors import BackgammonError
 from ..fairdice import FairDice, FairMatchDice
 from ..position import WinKind
 from .backgammon import Game
+from .board_game import BoardGame
 from .record import SCHEMA_VERSION, load_json
 from .rules import Rules, check_seat
 from .setup import SetUp
 
+G = TypeVar("G", Game, BoardGame)
 
-class Match:
-    """A match to ``length`` points (0: a money session) between two seats."""
+
+class Series(Generic[G]):
+    """A match to ``length`` points (0: a money session) between two seats, of games of
+    type ``G``: what a match of backgammon (:class:`Match`) and of the other games
+    (:class:`BoardMatch`) share."""
 
     def __init__(
         self,
@@ -69,7 +75,7 @@ class Match:
         self.players = players
         self.colours = colours
         self.crawford_rule = crawford
-        self.games: list[Game] = []
+        self.games: list[G] = []
         self.start_score = _start_score(score, length)
         self.score = self.start_score
         self.setup = setup
@@ -87,11 +93,11 @@ class Match:
         self.crawford_played = short and not crawford_game
         if length:
             # Built once here, so an option that matches do not allow is refused at once.
-            Game(self.rules, in_match=True)
+            self._new_game(0, in_match=True)
         self._next_game()
 
     @property
-    def game(self) -> Game:
+    def game(self) -> G:
         """The game being played (the last one, once the match is over)."""
         return self.games[-1]
 
@@ -146,20 +152,24 @@ class Match:
             crawford = True
             self.crawford_played = True
         dice = self.dice_source
+        index = len(self.games)
         self.games.append(
-            Game(
-                self.rules,
-                dice.for_game(len(self.games)) if isinstance(dice, FairMatchDice) else dice,
+            self._new_game(
+                index,
+                dice=dice.for_game(index) if isinstance(dice, FairMatchDice) else dice,
                 crawford=crawford,
                 in_match=bool(self.length),
-                setup=None if self.games else self.setup,
                 on_over=self._game_over,
                 colours=self.colours,
                 score=MatchScore(self.length, self.score, crawford) if self.length else None,
             )
         )
 
-    def _game_over(self, game: Game) -> None:
+    def _new_game(self, index: int, **options: Any) -> G:
+        """A subclass's: game ``index`` (from 0) of the match, made with ``options``."""
+        raise NotImplementedError
+
+    def _game_over(self, game: G) -> None:
         assert game.result is not None
         score = list(self.score)
         score[game.result.winner] += game.result.points
@@ -203,7 +213,7 @@ class Match:
         }
 
     def to_json(
-        self, *, secrets: bool = False, events: Callable[[Game], str] | None = None
+        self, *, secrets: bool = False, events: Callable[[G], str] | None = None
     ) -> str:
         """:meth:`to_dict` as compact JSON text (``secrets`` as there), which
         :meth:`from_json` rebuilds exactly. The games' events are written from the texts
@@ -261,7 +271,7 @@ class Match:
         dice: DiceSource | FairMatchDice | None = None,
         *,
         resume: bool = False,
-    ) -> Match:
+    ) -> Self:
         """Rebuild a match by replaying its record; a clear error for what is malformed.
         Without ``dice``, a record with fair dice goes on with them (each roll numbered by
         its place in the record), one without with secure dice. ``resume``: seeded ``dice``
@@ -288,6 +298,7 @@ class Match:
                 setup=SetUp.from_dict(data["setup"]) if data.get("setup") else None,
                 score=tuple(data.get("score", (0, 0))),
                 crawford_game=bool(data.get("crawford_game", False)),
+                **cls._options_from(data),
             )
             records: Sequence[Sequence[dict[str, Any]]] = data["games"]
             forfeited = data.get("forfeited")
@@ -314,9 +325,76 @@ class Match:
     @classmethod
     def from_json(
         cls, text: str, dice: DiceSource | None = None, *, resume: bool = False
-    ) -> Match:
+    ) -> Self:
         """Rebuild a match from :meth:`to_json` (``resume`` as for :meth:`from_dict`)."""
         return cls.from_dict(load_json(text, "match"), dice, resume=resume)
+
+
+    @classmethod
+    def _options_from(cls, data: dict[str, Any]) -> dict[str, Any]:
+        """A subclass's own options in a saved match, as its constructor takes them."""
+        return {}
+
+
+class Match(Series[Game]):
+    """A match of backgammon to ``length`` points (0: a money session) between two seats."""
+
+    def _new_game(self, index: int, **options: Any) -> Game:
+        return Game(self.rules, setup=None if index else self.setup, **options)
+
+
+class BoardMatch(Series[BoardGame]):
+    """A match of one of the other games (:meth:`Rules.for_game`), or of several played in
+    turn: ``rotation`` names them, in order, then again from the first (a Tavli match:
+    :data:`backgammon.games.TAVLI`, Portes, Plakoto and Fevga).
+
+    >>> from backgammon.dice import ManualDice
+    >>> from backgammon.games import TAVLI
+    >>> match = BoardMatch(3, rotation=TAVLI, dice=ManualDice(["6 1"]))
+    >>> match.game.game.name
+    'portes'
+    >>> match.game.roll(0); match.game.resign(1); match.game.accept(0)
+    >>> match.score, match.game.game.name
+    ((1, 0), 'plakoto')
+    >>> BoardMatch.from_json(match.to_json()).game.game.name
+    'plakoto'
+    """
+
+    def __init__(self, length: int = 0, rules: Rules | None = None,
+                 dice: DiceSource | FairMatchDice | None = None, *,
+                 rotation: Sequence[str] = (), **options: Any) -> None:
+        """The match's ``rules`` (its game's; with a ``rotation``, the options every game
+        shares: each game takes its own cube and opening from :meth:`Rules.for_game`)."""
+        if options.get("setup") is not None:
+            raise BackgammonError("Only a backgammon match starts from a set-up position.")
+        if isinstance(rotation, str) or not all(isinstance(n, str) for n in rotation):
+            raise BackgammonError("A match's games in turn are a list of their names.")
+        self.rotation = tuple(Rules.for_game(name).game or name for name in rotation)
+        if rules is None and self.rotation:
+            rules = Rules.for_game(self.rotation[0])
+        if rules is None or rules.game is None:
+            raise BackgammonError("A board match plays one of the other games: make its "
+                                  "rules with Rules.for_game(name), or name its rotation.")
+        super().__init__(length, rules, dice, **options)
+
+    def rules_of(self, index: int) -> Rules:
+        """The rules of game ``index`` (from 0): the match's, or those of its game in turn."""
+        if not self.rotation:
+            return self.rules
+        name = self.rotation[index % len(self.rotation)]
+        own = Rules.for_game(name)
+        return replace(self.rules, game=name, cube=own.cube, opening_reroll=own.opening_reroll)
+
+    def _new_game(self, index: int, **options: Any) -> BoardGame:
+        return BoardGame(self.rules_of(index), **options)
+
+    def _settings(self, secrets: bool) -> dict[str, Any]:
+        settings = super()._settings(secrets)
+        return {**settings, "rotation": list(self.rotation)} if self.rotation else settings
+
+    @classmethod
+    def _options_from(cls, data: dict[str, Any]) -> dict[str, Any]:
+        return {"rotation": data.get("rotation", ())}
 
 
 def _fair_dice(data: dict[str, Any]) -> FairMatchDice:
@@ -348,7 +426,7 @@ def _colours(value: object) -> tuple[str, str]:
     return (value[0], value[1])
 
 
-def events_json(game: Game) -> str:
+def events_json(game: Game | BoardGame) -> str:
     """``game``'s events as a compact JSON array of their texts (:attr:`.game.Event.text`).
 
     >>> from backgammon.dice import ManualDice
