@@ -28,8 +28,17 @@ from types import MappingProxyType
 from typing import ClassVar
 
 from ..dice import Dice
-from ..position import BAR, OFF, Side
-from .base import Ending, GamePlay, LoneChecker, Result, SearchedRules, Stage, moved
+from ..position import BAR, OFF
+from .base import (
+    Ending,
+    GamePlay,
+    LoneChecker,
+    Result,
+    SearchedRules,
+    Stage,
+    moved,
+    winner_by_bearing_off,
+)
 from .board import Board, Travel
 
 
@@ -97,14 +106,5 @@ class AceyDeucey(SearchedRules):
         return None
 
     def outcome(self, board: Board) -> Result | None:
-        for winner, side, loser in ((Side.ON_ROLL, board.mine, board.theirs),
-                                    (Side.OPPONENT, board.theirs, board.mine)):
-            if side[OFF] == sum(side):
-                if loser[OFF]:
-                    ending = Ending.SINGLE
-                elif any(loser[19:26]):  # the winner's home board, or the bar
-                    ending = Ending.BACKGAMMON
-                else:
-                    ending = Ending.GAMMON
-                return Result(winner, ending, self.points[ending])
-        return None
+        return winner_by_bearing_off(board, self.points[Ending.GAMMON],
+                                     self.points[Ending.BACKGAMMON])

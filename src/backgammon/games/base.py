@@ -357,14 +357,19 @@ def same_way_step(board: Board, source: int, die: int) -> Board | None:
     return after
 
 
-def winner_by_bearing_off(board: Board, gammon_points: int = 2) -> Result | None:
+def winner_by_bearing_off(board: Board, gammon_points: int = 2,
+                          backgammon_points: int | None = None) -> Result | None:
     """The result when a side has borne off every checker: a single game (1 point) when the
-    loser has borne off one, else a gammon (Tavli's double game, Nardy's mars)."""
+    loser has borne off one, else a gammon (Tavli's double game, Nardy's mars), or, where the
+    game scores one (``backgammon_points``), a backgammon when the loser also has a checker
+    on the bar or in the winner's home board (travelling against each other)."""
     for winner, side, loser in ((Side.ON_ROLL, board.mine, board.theirs),
                                 (Side.OPPONENT, board.theirs, board.mine)):
         if side[OFF] == sum(side):
             if loser[OFF]:
                 return Result(winner, Ending.SINGLE, 1)
+            if backgammon_points is not None and any(loser[19:26]):
+                return Result(winner, Ending.BACKGAMMON, backgammon_points)
             return Result(winner, Ending.GAMMON, gammon_points)
     return None
 
