@@ -78,7 +78,8 @@ def counted_reads(store: MatchStore) -> list[str]:
     ``"record"`` for its row asked whether it moved on (its record returned if so),
     ``"settings"`` for its version and settings asked for."""
     reads: list[str] = []
-    load, record, settings = store._load, store._record_past, store._settings
+    table = store.table
+    load, record, settings = table.load, table.record_past, table.settings
 
     def loaded(match_id: str) -> LiveMatch:
         reads.append("whole")
@@ -92,8 +93,8 @@ def counted_reads(store: MatchStore) -> list[str]:
         reads.append("settings")
         return settings(match_id)
 
-    store._load, store._record_past = loaded, recorded  # type: ignore[method-assign]
-    store._settings = asked  # type: ignore[method-assign]
+    table.load, table.record_past = loaded, recorded  # type: ignore[method-assign]
+    table.settings = asked  # type: ignore[method-assign]
     return reads
 
 
@@ -248,3 +249,4 @@ def test_a_notice_brings_a_watched_copy_up_to_its_row_in_the_background(
     live, copy, reads, pushed = asyncio.run(scenario())
     assert reads == ["record"] and len(pushed) == 5
     assert same(copy, live)
+

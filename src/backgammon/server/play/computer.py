@@ -29,8 +29,9 @@ from ...bot import act as bot_act
 from ...game import Action, Game, Phase
 from ...game.match import Match
 from .live import LiveMatch
+from .match_rows import UnknownMatchError
 from .saves import MatchChangedError
-from .store import MatchStore, UnknownMatchError
+from .store import MatchStore
 from .watchers import Hub
 
 log = logging.getLogger(__name__)

@@ -58,8 +58,9 @@ from ..db import (
     utc,
 )
 from ..play.live import LiveMatch, SeatSettings, dice_for
+from ..play.match_rows import UnknownMatchError, new_match_id
 from ..play.seats import SECRET_BYTES, Key, Seating, digest_of
-from ..play.store import MatchStore, UnknownMatchError, new_match_id
+from ..play.store import MatchStore
 from .draw import Pairing
 from .state import Entrant, NewTournament, Placed, Plan, Results, Tournament, plan
 
