@@ -151,14 +151,30 @@ class MatchStore:
     async def fresh(self, live: LiveMatch) -> LiveMatch:
         """``live`` as committed: once a write under way is done (the copy may hold an
         action not yet committed), and brought up to its row where it may be behind (a
-        failed save; on a shared database, another process's actions, unless an action
-        holds its lock: that action brings it up to date, and the computer's turn holds the
-        lock while it shows its steps, all committed already)."""
-        await live.written.wait()
-        if live.stale or (self.shared and not live.lock.locked()):
-            async with live.lock:
-                await self.current(live)
-        return live
+        failed save; on a shared database, another process's actions). While an action or
+        the computer's turn holds its lock, the copy is answered as it is only where its
+        row holds what it does (or the computer's action being shown, saved whole): the
+        holder acts on the copy as it stands, and may take long (the computer shows its
+        steps one at a time), so a read that did not ask the row could answer an action
+        behind another process's, committed before it was asked. Where the row has moved
+        on, the read waits for the lock and brings the copy up to it."""
+        while True:
+            await live.written.wait()
+            if not (self.shared or live.stale):
+                return live
+            if live.stale or not live.lock.locked():
+                async with live.lock:
+                    await self.current(live)
+                return live
+            showing = live.version if live.showing is None else live.showing
+            if not await self._holds_row(live, showing):
+                async with live.lock:
+                    await self.current(live)
+                return live
+            # The row was asked while the holder went on: it may have begun a write meanwhile
+            # (the copy then holds an action not yet committed), or failed one.
+            if live.written.is_set() and not live.stale:
+                return live
 
     async def current(self, live: LiveMatch) -> None:
         """Bring ``live`` up to its row: call with its lock held, before acting on it. Alone
@@ -175,7 +191,7 @@ class MatchStore:
             # An unheld match's seats may have been taken elsewhere, and a match over may
             # have had its rematch offered or answered there: either changes its settings,
             # not its version, so the row's settings are asked for instead.
-            if not live.stale and await self._holds_row(live):
+            if not live.stale and await self._holds_row(live, live.version):
                 return
         elif not live.stale:
             record = await self._read_record_past(live.id, live.version)
@@ -189,17 +205,17 @@ class MatchStore:
         live.adopt(await run_in_threadpool(self.table.load, live.id))
         self.shown(live, True)
 
-    async def _holds_row(self, live: LiveMatch) -> bool:
-        """Whether ``live`` holds what its row does: the same version, seats and rematch."""
+    async def _holds_row(self, live: LiveMatch, version: int) -> bool:
+        """Whether ``live``'s row holds ``version`` and the seats and rematch ``live`` does."""
         if self._saves is not None and self._saves_loop is asyncio.get_running_loop():
             row = await self._saves.settings(live.id)
         else:
             row = await run_in_threadpool(self.table.settings, live.id)
         if row is None:
             raise UnknownMatchError(live.id)
-        version, settings = row
+        row_version, settings = row
         return (
-            version == live.version
+            row_version == version
             and Seating.from_dict(settings.get("seating", {})) == live.seating
             and Rematching.from_dict(settings.get("rematch", {})) == live.rematch
         )
