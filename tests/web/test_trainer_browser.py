@@ -11,12 +11,13 @@ import urllib.request
 from datetime import UTC, datetime
 from typing import Any
 
-from browser_support import WEB, MarkupTexts, catalogue, place, sign_up
+from browser_support import MarkupTexts, catalogue, place, sign_up
 from support import next_action
 from test_a11y_browser import a_kept_card
 
 from backgammon import Position
 from backgammon.formats.matchid import MatchIdState, decode_match_id, encode_match_id
+from backgammon.server.pages.templates import own_page
 from backgammon.server.trainer.deck import reschedule
 
 SEED = 11
@@ -87,7 +88,7 @@ def due_ids(page: Any) -> list[int]:
 
 def test_the_markup_holds_no_text_and_names_only_known_messages() -> None:
     parser = MarkupTexts()
-    parser.feed((WEB / "trainer.html").read_text())
+    parser.feed(own_page("trainer.html"))
     assert parser.texts == []
     assert parser.keys and set(parser.keys) <= set(catalogue())
 

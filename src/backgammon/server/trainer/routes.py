@@ -23,8 +23,9 @@ from ...analysis.reasons import say_all
 from ..accounts.sessions import SignedIn
 from ..analysis.analyses import Analyses
 from ..db import TrainerCardRow, utc
-from ..http.assets import WEB, PageResponse
+from ..http.assets import PageResponse
 from ..http.guards import BoundedPool
+from ..pages.templates import own_page
 from ..play.deps import Live
 from ..play.routes.hints import Lang
 from .cards import NotAChoiceError, choices
@@ -274,7 +275,7 @@ async def progress(request: Request, account: SignedIn) -> dict[str, Any]:
 
 @cache
 def _page() -> str:
-    return (WEB / "trainer.html").read_text(encoding="utf-8")
+    return own_page("trainer.html")
 
 
 @router.get("/trainer", include_in_schema=False)
