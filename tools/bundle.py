@@ -30,7 +30,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from backgammon.server.http.assets import DIST, MANIFEST, WEB, sources_digest
+from backgammon.server.http.assets import DIST, MANIFEST, sources_digest
+from backgammon.server.pages.templates import WEB
 
 ROOT = Path(__file__).resolve().parents[1]
 ESBUILD = ROOT / "tests" / "web" / "node_modules" / ".bin" / "esbuild"

@@ -422,7 +422,8 @@ def test_a_state_is_shown_only_once_its_action_is_committed(client: TestClient) 
         await asyncio.to_thread(failing_save, *args)
 
     # Saves on PostgreSQL are made from the event loop, other writes in a worker thread.
-    store._update, store._saved_alone, store.fresh = failing_save, failing_save_in_loop, asked
+    store.table.update, store._saved_alone = failing_save, failing_save_in_loop
+    store.fresh = asked
     answers: dict[str, Any] = {}
     roll = {"seat": 0, "action": "roll", "version": before["version"]}
     acting = threading.Thread(target=lambda: answers.update(
@@ -442,7 +443,7 @@ def test_a_state_is_shown_only_once_its_action_is_committed(client: TestClient) 
     go_on.set()
     acting.join(30)
     reading.join(30)
-    del store._update, store._saved_alone, store.fresh
+    del store.table.update, store._saved_alone, store.fresh
     assert answers["action"].status_code == 503
     assert answers["state"].json()["version"] == before["version"]
     assert state_of(client, match_id) == before

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from backgammon.server import Settings, create_app
+from backgammon.server.pages.templates import own_page
 from backgammon.server.settings import sqlite_url
 
 with warnings.catch_warnings():
@@ -34,7 +35,7 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
 
 def page_assets() -> list[str]:
     """The scripts and style sheets the page names, and the modules they import in turn."""
-    page = (WEB / "index.html").read_text(encoding="utf-8")
+    page = own_page("index.html")
     found = re.findall(r'(?:src|href)="/?((?:js|css)/[^"]+)"', page)
     modules = {name for name in found if name.startswith("js/")}
     ahead = list(modules)

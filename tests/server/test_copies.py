@@ -9,14 +9,17 @@ processes."""
 from __future__ import annotations
 
 import asyncio
+import threading
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 import pytest
+from test_api import act, client_for, create, next_action, state_of
 
 from backgammon.fairdice import FairMatchDice
 from backgammon.game import Act, Action
 from backgammon.game.match import Match
+from backgammon.server import Settings
 from backgammon.server.db import make_engine, migrate
 from backgammon.server.play.live import LiveMatch, SeatSettings
 from backgammon.server.play.rematches import offered
@@ -78,7 +81,8 @@ def counted_reads(store: MatchStore) -> list[str]:
     ``"record"`` for its row asked whether it moved on (its record returned if so),
     ``"settings"`` for its version and settings asked for."""
     reads: list[str] = []
-    load, record, settings = store._load, store._record_past, store._settings
+    table = store.table
+    load, record, settings = table.load, table.record_past, table.settings
 
     def loaded(match_id: str) -> LiveMatch:
         reads.append("whole")
@@ -92,8 +96,8 @@ def counted_reads(store: MatchStore) -> list[str]:
         reads.append("settings")
         return settings(match_id)
 
-    store._load, store._record_past = loaded, recorded  # type: ignore[method-assign]
-    store._settings = asked  # type: ignore[method-assign]
+    table.load, table.record_past = loaded, recorded  # type: ignore[method-assign]
+    table.settings = asked  # type: ignore[method-assign]
     return reads
 
 
@@ -248,3 +252,55 @@ def test_a_notice_brings_a_watched_copy_up_to_its_row_in_the_background(
     live, copy, reads, pushed = asyncio.run(scenario())
     assert reads == ["record"] and len(pushed) == 5
     assert same(copy, live)
+
+
+class NotedLock(asyncio.Lock):
+    """A match's lock that notes (``waited``) a wait for it while it is held."""
+
+    def __init__(self, waited: threading.Event) -> None:
+        super().__init__()
+        self.waited = waited
+
+    async def acquire(self) -> Literal[True]:
+        if self.locked():
+            self.waited.set()
+        return await super().acquire()
+
+
+def test_a_read_while_the_match_is_held_is_not_behind_another_process(postgres: Any) -> None:
+    """Two apps on one PostgreSQL database: while an action holds the match's lock in the
+    first (it acts on its copy as it is, and may be slow), the second commits an action;
+    a read of the match from the first then answers with that action, never one behind
+    (it waits for the lock and brings its copy up to the row)."""
+    url = postgres.new_database()
+    one, other = client_for(Settings(url)), client_for(Settings(url))
+    with one, other:
+        match_id = create(one, seed=1)["id"]
+        other.headers["Authorization"] = one.headers["Authorization"]
+        before = state_of(one, match_id)  # the first holds a copy, at the row's version
+        live = one.app.state.store.cached(match_id)  # type: ignore[attr-defined]
+        answered, holding, release = threading.Event(), threading.Event(), threading.Event()
+        live.lock = NotedLock(answered)  # the read has decided once it waits for the lock
+
+        async def hold() -> None:
+            async with live.lock:
+                holding.set()
+                await asyncio.to_thread(release.wait, 30)
+
+        one.portal.start_task_soon(hold)  # type: ignore[union-attr]
+        assert holding.wait(30)
+        made = act(other, match_id, **next_action(before))
+        assert made["version"] == before["version"] + 1
+        read: dict[str, Any] = {}
+
+        def reading() -> None:
+            read.update(state_of(one, match_id))
+            answered.set()
+
+        reader = threading.Thread(target=reading)
+        reader.start()
+        assert answered.wait(30)
+        release.set()
+        reader.join(30)
+        assert read["version"] == made["version"]
+        assert read == state_of(other, match_id)

@@ -258,6 +258,46 @@ def test_a_guests_cards_are_judged_and_rescheduled_but_not_kept(app: FastAPI) ->
         refusal(guest.get(f"/api/matches/{state['id']}/mistakes"), 401, "")
 
 
+def test_a_guests_deck_joins_the_account_once_signed_in(app: FastAPI) -> None:
+    with TestClient(app) as guest:
+        playing = play_out(guest, over=False)
+        state = play_out(guest)
+        analysed(guest, state["id"])
+        cards = guest.get(f"/api/matches/{state['id']}/mistakes").json()["cards"]
+        card = cards[0]
+        wrong = next(c for c in card["choices"] if c != card["best"])
+        judged = guest.post("/api/trainer/review", json={"card": card, "answer": wrong}).json()
+        # The browser keeps the answered card's schedule, and each card's match.
+        kept = [{**c, "match": state["id"]} for c in cards]
+        kept[0] = {**kept[0], "schedule": judged["schedule"], "due": judged["due"]}
+        others = [
+            {**kept[1], "match": playing["id"]},  # a match not over: no card of it joins
+            {**kept[1], "match": "no-such-match"},
+            {**kept[1], "game": 2, "position_id": "AAAAAAAAAAAAAA"},  # a position that is none
+        ]
+        refusal(guest.post("/api/trainer/browser-cards", json={"cards": kept}), 401, "")
+        signed_up(guest, "Keeper")
+        merged = guest.post("/api/trainer/browser-cards", json={"cards": kept + others})
+        assert merged.status_code == 200, merged.text
+        assert merged.json() == {"added": len(cards)}
+        deck: Deck = app.state.trainer
+        rows = deck.cards(1, due_only=False)
+        assert sorted((r.match_id, r.game, r.move_number, r.kind) for r in rows) == sorted(
+            (state["id"], c["game"], c["move_number"], c["kind"]) for c in cards)
+        answered = next(r for r in rows if (r.game, r.move_number, r.kind) == (
+            card["game"], card["move_number"], card["kind"]))
+        assert answered.schedule == judged["schedule"] and answered.reasons
+        assert utc(answered.due) == datetime.fromisoformat(judged["due"])
+        progress = guest.get("/api/trainer/progress").json()
+        assert progress["cards"] == len(cards) and progress["due"] == len(cards) - 1
+        # Sent again (a second tab), none joins twice; a card the deck holds keeps its own.
+        again = guest.post("/api/trainer/browser-cards", json={"cards": kept})
+        assert again.json() == {"added": 0}
+        assert len(deck.cards(1, due_only=False)) == len(cards)
+        too_many = {"cards": [kept[0]] * 201}
+        assert guest.post("/api/trainer/browser-cards", json=too_many).status_code == 422
+
+
 # A checker card's play made on the board
 
 def test_a_play_made_on_the_board_is_judged_as_any_legal_play(

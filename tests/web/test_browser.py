@@ -44,6 +44,7 @@ from backgammon.bot import Level
 from backgammon.dice import SeededDice
 from backgammon.formats.ids import setup_from_id
 from backgammon.game import Action, Game, Phase
+from backgammon.server.pages.templates import own_page
 from backgammon.variants import Variant
 
 # The page's texts: all in the catalogue, none in the markup or the scripts
@@ -51,7 +52,7 @@ from backgammon.variants import Variant
 
 def test_the_markup_holds_no_text_and_names_only_known_messages() -> None:
     parser = MarkupTexts()
-    parser.feed((WEB / "index.html").read_text())
+    parser.feed(own_page("index.html"))
     assert parser.texts == []
     assert parser.keys and set(parser.keys) <= set(catalogue())
 
@@ -835,7 +836,7 @@ def test_there_is_a_catalogue_for_each_language_and_no_other() -> None:
     # Every page's language menu is filled from that list (js/language_menu.js; the options
     # are checked in the browser: test_the_language_menu_switches_and_is_kept).
     for page in ("index.html", "editor.html", "trainer.html"):
-        markup = (WEB / page).read_text()
+        markup = own_page(page)
         assert '<select id="language" data-msg-label="language.label"></select>' in markup
     assert "LANGUAGES.map" in (WEB / "js" / "language_menu.js").read_text()
 

@@ -17,6 +17,7 @@ from test_a11y_browser import audit, axe, in_language  # noqa: F401 (axe: a fixt
 
 from backgammon.formats.editor import Edited
 from backgammon.server.pages.languages import LANGUAGES
+from backgammon.server.pages.templates import own_page
 
 START = Edited.initial()
 XGID = "XGID=-b----E-C---eE---c-e----B-:1:1:-1:52:2:1:0:7:10"
@@ -51,7 +52,7 @@ def moved(edited: Edited, seat: int, source: int, target: int) -> Edited:
 
 def test_the_markup_holds_no_text_and_names_only_known_messages() -> None:
     parser = MarkupTexts()
-    parser.feed((WEB / "editor.html").read_text())
+    parser.feed(own_page("editor.html"))
     assert parser.texts == []
     assert parser.keys and set(parser.keys) <= set(catalogue())
 

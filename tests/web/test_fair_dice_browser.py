@@ -13,14 +13,15 @@ import json
 import urllib.request
 from typing import Any
 
-from browser_support import WEB, MarkupTexts, catalogue, fetch_state, match_url, post, screenshot
+from browser_support import MarkupTexts, catalogue, fetch_state, match_url, post, screenshot
 
 from backgammon.fairdice import derive_roll
+from backgammon.server.pages.templates import own_page
 
 
 def test_the_verify_page_holds_no_text_and_names_only_known_messages() -> None:
     parser = MarkupTexts()
-    parser.feed((WEB / "verify.html").read_text())
+    parser.feed(own_page("verify.html"))
     assert parser.texts == []
     assert parser.keys and set(parser.keys) <= set(catalogue())
 

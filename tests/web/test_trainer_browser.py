@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import json
 import urllib.request
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
-from browser_support import WEB, MarkupTexts, catalogue, place, sign_up
+from browser_support import MarkupTexts, catalogue, place, sign_up
 from support import next_action
 from test_a11y_browser import a_kept_card
 
 from backgammon import Position
 from backgammon.formats.matchid import MatchIdState, decode_match_id, encode_match_id
+from backgammon.server.pages.templates import own_page
+from backgammon.server.trainer.deck import reschedule
 
 SEED = 11
 
@@ -86,7 +88,7 @@ def due_ids(page: Any) -> list[int]:
 
 def test_the_markup_holds_no_text_and_names_only_known_messages() -> None:
     parser = MarkupTexts()
-    parser.feed((WEB / "trainer.html").read_text())
+    parser.feed(own_page("trainer.html"))
     assert parser.texts == []
     assert parser.keys and set(parser.keys) <= set(catalogue())
 
@@ -233,3 +235,28 @@ def test_a_cube_card_asks_double_or_not(server: str, page: Any) -> None:
     page.wait_for_selector("body[data-answered=wrong]")
     assert "0.100" in page.inner_text("#trainer-detail")
     assert page.locator("#trainer-reasons li").count() > 0
+
+
+def test_a_guests_deck_joins_the_account_once_signed_in(server: str, page: Any) -> None:
+    # A guest's finished match, and a card of it kept in the browser, answered once: due in
+    # ten minutes.
+    page.goto(server + "/")
+    match_id, _ = finished_match(page, server)
+    card = {**a_kept_card(), "match": match_id, "key": f"{match_id}:1:1:checker"}
+    answered = datetime.now(UTC)
+    _, schedule, due = reschedule(card["schedule"], False, None, answered)
+    card.update(schedule=schedule, due=due.isoformat())
+    page.evaluate(
+        "card => localStorage.setItem('backgammon.trainer',"
+        " JSON.stringify({cards: {[card.key]: card}, answers: []}))",
+        card,
+    )
+    sign_up(page, server, "Keeper")
+    page.goto(f"{server}/trainer")
+    page.wait_for_selector("body[data-ready=true]")
+    # The card joined the account's deck, with its schedule, and the browser forgot it.
+    assert page.evaluate("localStorage.getItem('backgammon.trainer')") is None
+    assert page.inner_text("#trainer-total-cards") == "1"
+    progress = page.evaluate("fetch('/api/trainer/progress').then(r => r.json())")
+    assert (progress["cards"], progress["due"]) == (1, 0)
+    assert page.inner_text("#trainer-where") == catalogue()["trainer.whereAccount"]

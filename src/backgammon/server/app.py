@@ -239,9 +239,10 @@ def _resync(store: MatchStore, hub: Hub) -> None:
 
 def _guard(app: FastAPI, settings: Settings) -> None:
     """The layers every request passes, and the refusals' shape."""
-    app.add_middleware(
-        BodyLimit, max_bytes=settings.max_body, larger={"/api/analyses": settings.max_upload}
-    )
+    # An upload, and the cards a browser kept, sent to the account's deck at its sign-in.
+    larger = {"/api/analyses": settings.max_upload,
+              "/api/trainer/browser-cards": settings.max_upload}
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body, larger=larger)
     app.add_middleware(CsrfGuard)
     app.add_middleware(SecurityHeaders)  # outermost: every answer, refusals too
     mask_access_log()

@@ -24,7 +24,8 @@ from ...cube import HIGHEST_CUBE, MAX_MATCH_LENGTH
 from ...errors import BackgammonError
 from ...formats.editor import Edited
 from ...variants import Variant
-from ..http.assets import WEB, PageResponse
+from ..http.assets import PageResponse
+from ..pages.templates import own_page
 from ..play.schemas import Ascii, RequestBody, Seat
 
 router = APIRouter(tags=["editor"])
@@ -134,7 +135,7 @@ def _answer(edited: Edited) -> dict[str, Any]:
 
 @cache
 def _page() -> str:
-    return (WEB / "editor.html").read_text(encoding="utf-8")
+    return own_page("editor.html")
 
 
 @router.get("/editor", include_in_schema=False)

@@ -44,8 +44,8 @@ from starlette.responses import HTMLResponse, Response
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Scope
 
-#: The page's files: the pages, their modules, styles, catalogues and fonts, and the bundles.
-WEB = Path(__file__).resolve().parents[2] / "web"
+from ..pages.templates import WEB, own_page
+
 #: Where the bundles are, under the page's files, and the manifest that names them.
 DIST = "dist"
 MANIFEST = "manifest.json"
@@ -226,13 +226,21 @@ class PageResponse(HTMLResponse):
         return super().render(content)
 
 
+def page_markup(path: Path) -> str:
+    """The page in the file ``path`` as written out: one of the app's own (at the top of
+    ``web/``) from its template (:func:`..pages.templates.own_page`), any other as it is."""
+    if path.parent.resolve() == WEB:
+        return own_page(path.name)
+    return path.read_text(encoding="utf-8")
+
+
 def page_file(path: Path, request: Headers, bundles: Bundles | None = None,
               status_code: int = 200) -> Response:
     """The page in the file ``path``, naming the fresh bundles, with an ETag of what is sent
     (which changes when a bundle goes stale or fresh, not only with the file) and
     ``no-cache``; a 304 with no body where the browser has it already."""
     bundles = bundles or bundles_of(WEB)
-    content = bundles.page(path.read_text(encoding="utf-8")).encode()
+    content = bundles.page(page_markup(path)).encode()
     headers = {
         "ETag": f'"{hashlib.sha256(content).hexdigest()[:32]}"',
         "Cache-Control": REVALIDATED,

@@ -19,6 +19,7 @@ from ..http.assets import page_file
 from ..http.guards import rate_limited
 from ..play.deps import Live, MatchServiceDep, StoreDep
 from ..play.live import LiveMatch
+from ..play.match_rows import UnknownMatchError
 from ..play.schemas import (
     InviteView,
     Joined,
@@ -31,7 +32,6 @@ from ..play.schemas import (
 )
 from ..play.seats import digest_of
 from ..play.service import SPENT
-from ..play.store import UnknownMatchError
 from .queries import find_invite, invite_offer, live_matches, open_matches
 
 router = APIRouter(tags=["online"])

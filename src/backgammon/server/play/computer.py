@@ -28,9 +28,10 @@ from ...bot import Bot, Level, best_play
 from ...bot import act as bot_act
 from ...game import Action, Game, Phase
 from ...game.match import Match
-from .live import LiveMatch
+from .live import LiveMatch, events_in
+from .match_rows import UnknownMatchError
 from .saves import MatchChangedError
-from .store import MatchStore, UnknownMatchError
+from .store import MatchStore
 from .watchers import Hub
 
 log = logging.getLogger(__name__)
@@ -164,9 +165,13 @@ class Computer:
             # Marked stale by the store: the next read reloads the match and wakes it again.
             log.exception("the computer's action in match %s could not be saved", live.id)
             return False
-        for number, event in enumerate(events):
-            match.game.apply_record([event], "the computer's action")
-            self.hub.publish(live)
-            if event["action"] == Action.STEP and number + 1 < len(events) and self.step_pause:
-                await asyncio.sleep(self.step_pause)
+        live.showing = events_in(shadow)  # a read meanwhile finds this version in the row
+        try:
+            for number, event in enumerate(events):
+                match.game.apply_record([event], "the computer's action")
+                self.hub.publish(live)
+                if event["action"] == Action.STEP and number + 1 < len(events) and self.step_pause:
+                    await asyncio.sleep(self.step_pause)
+        finally:
+            live.showing = None
         return True

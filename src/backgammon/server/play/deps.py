@@ -11,9 +11,10 @@ from fastapi.security.utils import get_authorization_scheme_param
 from ..settings import Settings
 from .computer import Computer
 from .live import LiveMatch
+from .match_rows import UnknownMatchError
 from .seats import SECRET_LENGTH
 from .service import MatchService
-from .store import MatchStore, UnknownMatchError
+from .store import MatchStore
 from .watchers import Hub
 
 #: The longest match id (the ids made are 16 characters).

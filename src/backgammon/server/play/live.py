@@ -106,6 +106,9 @@ class LiveMatch:
     #: Whether this copy may differ from the row (a save of it failed): it is read again from
     #: the row before it is next used.
     stale: bool = False
+    #: While the computer's action, saved whole, is shown one event at a time: the version
+    #: saved, which the row holds ahead of this copy (:meth:`.store.MatchStore.fresh`).
+    showing: int | None = field(default=None, init=False)
     #: The clocks' fold over this copy's record (:mod:`.clocks`), made when first needed:
     #: each read takes only the new events. A match read again whole gets a new one.
     clock_fold: ClockFold | None = field(default=None, init=False, repr=False)

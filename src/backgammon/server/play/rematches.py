@@ -24,8 +24,8 @@ from fastapi import HTTPException, status
 from ...game.match import Match
 from ..db import now
 from .live import LiveMatch, Rematching, dice_for
+from .match_rows import new_match_id
 from .seats import Key, Seating
-from .store import new_match_id
 
 
 def check_offer(live: LiveMatch) -> None:

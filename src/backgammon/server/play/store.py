@@ -19,53 +19,24 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from sqlalchemy import (
-    Connection,
-    Engine,
-    Executable,
-    func,
-    insert,
-    select,
-    update,
-)
-from sqlalchemy.orm import Session
+from sqlalchemy import Connection, Engine, Executable, insert
 from starlette.concurrency import run_in_threadpool
 
-from ...dice import SeededDice
 from ...game.match import Match
-from ..db import SAVING_CONNECTIONS, MatchRow, autocommitting, now
+from ..db import SAVING_CONNECTIONS, MatchRow, now
 from .copies import catch_up
 from .idempotency import KeptKey
 from .live import LiveMatch, Rematching, SeatSettings, events_in
-from .saves import (
-    RECORD_PAST,
-    SAVE,
-    SETTINGS,
-    AsyncDriverSaves,
-    DriverSaves,
-    MatchChangedError,
-    check_saved,
-    keeping,
-    save_values,
-)
+from .match_rows import MatchRows, UnknownMatchError, new_match_id, row_values
+from .saves import AsyncDriverSaves, save_values
 from .seats import Seating
 
 log = logging.getLogger(__name__)
-
-
-class UnknownMatchError(LookupError):
-    """No match has this id."""
-
-
-def new_match_id() -> str:
-    """A new match's id: random, 16 characters."""
-    return secrets.token_urlsafe(12)
 
 
 class MatchStore:
@@ -93,17 +64,11 @@ class MatchStore:
         saved: Callable[[str, int], None] | None = None,
     ) -> None:
         self.engine = engine
-        # For the statements that are each their own transaction: the reads, and a save
-        # made in one statement (:meth:`_alone_statement`).
-        self._alone = autocommitting(engine)
-        self._keep_key, self._save_keeping = keeping(engine.dialect.name)
+        #: The statements on the matches' rows, sent as :meth:`_written` says.
+        self.table = MatchRows(engine, shared=shared)
         # On PostgreSQL, the actions' saves from the event loop (:meth:`open`), and that loop.
         self._saves: AsyncDriverSaves | None = None
         self._saves_loop: asyncio.AbstractEventLoop | None = None
-        # On SQLite served from this process alone (saves made in its event loop), the
-        # actions' saves' own connection, made at the first.
-        self._drives = engine.dialect.name == "sqlite" and not shared
-        self._driver: DriverSaves | None = None
         self.most = most
         self.idle = idle
         self.watched = watched
@@ -131,7 +96,7 @@ class MatchStore:
     ) -> LiveMatch:
         """Store a new match and keep it in memory."""
         live = LiveMatch(new_match_id(), match, seats, seed, now(), seating)
-        await self._written(self._insert, live)
+        await self._written(self.table.insert, live)
         self._keep(live)
         return live
 
@@ -140,14 +105,14 @@ class MatchStore:
         """Write the row of the new match ``live`` in ``connection``'s transaction, committed
         or rolled back with what else it writes (a tournament's round and its matches, made
         exactly once). No copy is kept: the first use reads the row."""
-        connection.execute(insert(MatchRow).values(**_row_values(live)))
+        connection.execute(insert(MatchRow).values(**row_values(live)))
 
     async def get(self, match_id: str) -> LiveMatch:
         """The match with this id, from memory or rebuilt from the database."""
         kept = self._live.get(match_id)
         if kept is not None:
             return self._keep(kept[0])
-        loaded = await run_in_threadpool(self._load, match_id)
+        loaded = await run_in_threadpool(self.table.load, match_id)
         # Another request may have loaded it meanwhile: keep one copy, and one lock.
         kept = self._live.get(match_id)
         return self._keep(loaded if kept is None else kept[0])
@@ -186,14 +151,30 @@ class MatchStore:
     async def fresh(self, live: LiveMatch) -> LiveMatch:
         """``live`` as committed: once a write under way is done (the copy may hold an
         action not yet committed), and brought up to its row where it may be behind (a
-        failed save; on a shared database, another process's actions, unless an action
-        holds its lock: that action brings it up to date, and the computer's turn holds the
-        lock while it shows its steps, all committed already)."""
-        await live.written.wait()
-        if live.stale or (self.shared and not live.lock.locked()):
-            async with live.lock:
-                await self.current(live)
-        return live
+        failed save; on a shared database, another process's actions). While an action or
+        the computer's turn holds its lock, the copy is answered as it is only where its
+        row holds what it does (or the computer's action being shown, saved whole): the
+        holder acts on the copy as it stands, and may take long (the computer shows its
+        steps one at a time), so a read that did not ask the row could answer an action
+        behind another process's, committed before it was asked. Where the row has moved
+        on, the read waits for the lock and brings the copy up to it."""
+        while True:
+            await live.written.wait()
+            if not (self.shared or live.stale):
+                return live
+            if live.stale or not live.lock.locked():
+                async with live.lock:
+                    await self.current(live)
+                return live
+            showing = live.version if live.showing is None else live.showing
+            if not await self._holds_row(live, showing):
+                async with live.lock:
+                    await self.current(live)
+                return live
+            # The row was asked while the holder went on: it may have begun a write meanwhile
+            # (the copy then holds an action not yet committed), or failed one.
+            if live.written.is_set() and not live.stale:
+                return live
 
     async def current(self, live: LiveMatch) -> None:
         """Bring ``live`` up to its row: call with its lock held, before acting on it. Alone
@@ -210,7 +191,7 @@ class MatchStore:
             # An unheld match's seats may have been taken elsewhere, and a match over may
             # have had its rematch offered or answered there: either changes its settings,
             # not its version, so the row's settings are asked for instead.
-            if not live.stale and await self._holds_row(live):
+            if not live.stale and await self._holds_row(live, live.version):
                 return
         elif not live.stale:
             record = await self._read_record_past(live.id, live.version)
@@ -221,30 +202,30 @@ class MatchStore:
             # seat taken is in its settings too.
             if live.seating.invite is None and catch_up(live, record, self.shown):
                 return
-        live.adopt(await run_in_threadpool(self._load, live.id))
+        live.adopt(await run_in_threadpool(self.table.load, live.id))
         self.shown(live, True)
 
-    async def _holds_row(self, live: LiveMatch) -> bool:
-        """Whether ``live`` holds what its row does: the same version, seats and rematch."""
+    async def _holds_row(self, live: LiveMatch, version: int) -> bool:
+        """Whether ``live``'s row holds ``version`` and the seats and rematch ``live`` does."""
         if self._saves is not None and self._saves_loop is asyncio.get_running_loop():
             row = await self._saves.settings(live.id)
         else:
-            row = await run_in_threadpool(self._settings, live.id)
+            row = await run_in_threadpool(self.table.settings, live.id)
         if row is None:
             raise UnknownMatchError(live.id)
-        version, settings = row
+        row_version, settings = row
         return (
-            version == live.version
+            row_version == version
             and Seating.from_dict(settings.get("seating", {})) == live.seating
             and Rematching.from_dict(settings.get("rematch", {})) == live.rematch
         )
 
     async def _read_record_past(self, match_id: str, version: int) -> dict[str, Any] | None:
-        """:meth:`_record_past`: from the event loop on PostgreSQL's asyncio connections
+        """:meth:`.MatchRows.record_past`: from the event loop on PostgreSQL's asyncio connections
         where the saves are made there (:meth:`open`), else in a worker thread."""
         if self._saves is not None and self._saves_loop is asyncio.get_running_loop():
             return await self._saves.record_past(match_id, version)
-        return await run_in_threadpool(self._record_past, match_id, version)
+        return await run_in_threadpool(self.table.record_past, match_id, version)
 
     def heard(self, match_id: str, version: int) -> None:
         """Another process has written version ``version`` of the match (the relay's
@@ -289,8 +270,9 @@ class MatchStore:
         and in another loop (its connections belong to this one), saves are made as every
         other write is (:meth:`_written`)."""
         if self.engine.dialect.name == "postgresql" and self._saves is None:
-            assert self._save_keeping is not None  # PostgreSQL's: the save and key as one
-            saves = AsyncDriverSaves(self.engine, self._save_keeping, SAVING_CONNECTIONS)
+            keeping = self.table.save_keeping
+            assert keeping is not None  # PostgreSQL's: the save and key as one
+            saves = AsyncDriverSaves(self.engine, keeping, SAVING_CONNECTIONS)
             await saves.open()
             self._saves, self._saves_loop = saves, asyncio.get_running_loop()
 
@@ -301,9 +283,7 @@ class MatchStore:
         if saves is not None and self._saves_loop is asyncio.get_running_loop():
             await saves.close()
         self._saves_loop = None
-        driver, self._driver = self._driver, None
-        if driver is not None:
-            driver.close()
+        self.table.close()
 
     async def save(
         self,
@@ -323,8 +303,8 @@ class MatchStore:
         if also is None and self._saves_loop is asyncio.get_running_loop():
             await self._write(live, self._saved_alone, live.id, match, version, before, key)
         else:
-            await self._write(live, self._written, self._update, live.id, match, version, before,
-                              key, also)
+            await self._write(live, self._written, self.table.update, live.id, match, version,
+                              before, key, also)
         self.saved(live.id, version)
 
     async def save_seating(
@@ -339,43 +319,15 @@ class MatchStore:
         with what ``also`` writes (the joiner's account): MatchChangedError if the database
         no longer holds that invite (it was spent meanwhile, elsewhere). On failure the match
         is marked stale, read again from its row before it is next used."""
-        await self._write(live, self._written, self._update_seating, live, invite, before, also)
+        await self._write(live, self._written, self.table.update_seating, live, invite, before,
+                          also)
         self.saved(live.id, live.version)  # the other processes read the seat taken
-
-    def _update_seating(
-        self,
-        live: LiveMatch,
-        invite: str,
-        before: int,
-        also: Callable[[Connection], None] | None,
-    ) -> None:
-        with self.engine.begin() as connection:
-            written = connection.execute(
-                update(MatchRow)
-                .where(
-                    MatchRow.id == live.id,
-                    MatchRow.version == before,
-                    MatchRow.invite_digest == invite,
-                    MatchRow.waiting,
-                )
-                .values(
-                    **live.seating.columns(),
-                    settings=live.settings(),
-                    record=live.match.to_dict(secrets=True),
-                    version=live.version,
-                    updated_at=now(),
-                )
-            )
-            if written.rowcount != 1:
-                raise MatchChangedError(live.id)
-            if also is not None:
-                also(connection)
 
     async def save_taken(self, live: LiveMatch) -> None:
         """Write ``live``'s seating, whose seats the first who asked has just taken (a match
         saved before seats had tokens): MatchChangedError if the row's were taken meanwhile,
         elsewhere. On failure the match is marked stale, read again before it is next used."""
-        await self._write(live, self._written, self._update_taken, live)
+        await self._write(live, self._written, self.table.update_taken, live)
 
     async def save_rematch(
         self,
@@ -389,57 +341,18 @@ class MatchStore:
         what ``also`` writes (the new match's accounts): MatchChangedError if the row's
         rematch has changed meanwhile, elsewhere. On failure the match is marked stale, read
         again from its row before it is next used."""
-        await self._write(live, self._written, self._update_rematch, live, step, started, also)
+        await self._write(live, self._written, self.table.update_rematch, live, step, started,
+                          also)
         if started is not None:
             self._keep(started)
         self.saved(live.id, live.version)  # the other processes read the rematch
-
-    def _update_rematch(
-        self,
-        live: LiveMatch,
-        step: int,
-        started: LiveMatch | None,
-        also: Callable[[Connection], None] | None,
-    ) -> None:
-        kept = func.coalesce(MatchRow.settings["rematch"]["step"].as_integer(), 0)
-        with self.engine.begin() as connection:
-            if started is not None:
-                connection.execute(insert(MatchRow).values(_row_values(started)))
-            written = connection.execute(
-                update(MatchRow)
-                .where(MatchRow.id == live.id, MatchRow.version == live.version, kept == step)
-                .values(settings=live.settings(), updated_at=now())
-            )
-            if written.rowcount != 1:
-                raise MatchChangedError(live.id)
-            if also is not None:
-                also(connection)
 
     async def add_tutor_note(self, live: LiveMatch, note: dict[str, Any]) -> None:
         """Keep a tutor's warning with ``live``: added to the notes its row holds (another
         process's copy may have added one since this copy was read), where the row still
         holds its version, and ``live``'s notes made the row's. MatchChangedError if the row
         has moved on (the match is then marked stale, read again before it is next used)."""
-        await self._write(live, self._written, self._add_note, live, note)
-
-    def _add_note(self, live: LiveMatch, note: dict[str, Any]) -> None:
-        with self.engine.begin() as connection:
-            # Locked until the write (on SQLite, the write takes the database's lock and
-            # fails rather than overwrite a note written meanwhile).
-            settings = connection.execute(
-                select(MatchRow.settings)
-                .where(MatchRow.id == live.id, MatchRow.version == live.version)
-                .with_for_update()
-            ).scalar()
-            if settings is None:
-                raise MatchChangedError(live.id)
-            notes = (*settings.get("tutor", ()), note)
-            connection.execute(
-                update(MatchRow)
-                .where(MatchRow.id == live.id)
-                .values(settings={**settings, "tutor": list(notes)}, updated_at=now())
-            )
-        live.tutor = notes
+        await self._write(live, self._written, self.table.add_note, live, note)
 
     async def _write(
         self, live: LiveMatch, write: Callable[..., Awaitable[None]], *args: Any
@@ -471,56 +384,6 @@ class MatchStore:
         else:
             write(*args)
 
-    def _update_taken(self, live: LiveMatch) -> None:
-        unheld = MatchRow.settings["seating"]["unheld"].as_boolean()
-        with self.engine.begin() as connection:
-            written = connection.execute(
-                update(MatchRow)
-                .where(MatchRow.id == live.id, unheld)
-                .values(settings=live.settings(), updated_at=now())
-            )
-            if written.rowcount != 1:
-                raise MatchChangedError(live.id)
-
-    def _insert(self, live: LiveMatch) -> None:
-        with Session(self.engine) as session, session.begin():
-            session.add(MatchRow(**_row_values(live)))
-
-    def _update(
-        self,
-        match_id: str,
-        match: Match,
-        version: int,
-        before: int,
-        key: KeptKey | None,
-        also: Callable[[Connection], None] | None,
-    ) -> None:
-        # The record is written out here (in a worker thread where the database is a server's
-        # and the save is not made from the event loop): the match does not change meanwhile
-        # (its lock is held, or it is the computer's shadow).
-        values = save_values(match_id, match, version, before, key)
-        if also is None and self._drives:
-            self._driver_saves().save(values, key is not None)
-            return
-        alone = self._alone_statement(key)
-        if also is None and alone is not None:
-            with self._alone.connect() as connection:
-                check_saved(connection.execute(alone, values), match_id, key)
-            return
-        with self.engine.begin() as connection:
-            if connection.execute(SAVE, values).rowcount != 1:
-                raise MatchChangedError(match_id)
-            if key is not None:
-                connection.execute(self._keep_key, values)
-            if also is not None:
-                also(connection)
-
-    def _driver_saves(self) -> DriverSaves:
-        """The saves' own connection on SQLite (:attr:`_drives`), made at the first use."""
-        if self._driver is None:
-            self._driver = DriverSaves(self.engine, self._keep_key)
-        return self._driver
-
     async def rows(self, statement: Executable, values: dict[str, Any]) -> list[tuple[Any, ...]]:
         """Send ``statement`` (a module-level one: it is compiled once) with ``values``, its own
         transaction, the way the actions' saves are sent: from the event loop on the saves'
@@ -531,73 +394,14 @@ class MatchStore:
         hand-over to a worker thread cost more CPU than the write itself."""
         if self._saves is not None and self._saves_loop is asyncio.get_running_loop():
             return await self._saves.rows(statement, values)
-        if self._drives:
-            return self._driver_saves().rows(statement, values)
-        return await run_in_threadpool(self._rows, statement, values)
-
-    def _rows(self, statement: Executable, values: dict[str, Any]) -> list[tuple[Any, ...]]:
-        with self.engine.begin() as connection:
-            result = connection.execute(statement, values)
-            return [tuple(row) for row in result] if result.returns_rows else []
+        if self.table.drives:
+            return self.table.driver_saves().rows(statement, values)
+        return await run_in_threadpool(self.table.rows, statement, values)
 
     async def _saved_alone(
         self, match_id: str, match: Match, version: int, before: int, key: KeptKey | None
     ) -> None:
-        """:meth:`_update`, without ``also``, from the event loop (:meth:`open`)."""
+        """:meth:`.MatchRows.update`, without ``also``, from the event loop (:meth:`open`)."""
         assert self._saves is not None  # opened: PostgreSQL's
         values = save_values(match_id, match, version, before, key)
         await self._saves.save(values, key is not None)
-
-    def _alone_statement(self, key: KeptKey | None) -> Executable | None:
-        """The save (with the action's ``key``) as one statement, its own transaction (on
-        PostgreSQL one round trip, where a transaction takes three or four); None on SQLite
-        with a key (two statements)."""
-        return SAVE if key is None else self._save_keeping
-
-    def _record_past(self, match_id: str, version: int) -> dict[str, Any] | None:
-        """The row's record where the row holds another version than ``version``, else
-        None (:data:`.saves.RECORD_PAST`): one round trip, which carries the record only
-        when it is needed."""
-        with self._alone.connect() as connection:
-            record: dict[str, Any] | None = connection.execute(
-                RECORD_PAST, {"match_id": match_id, "version": version}
-            ).scalar()
-        return record
-
-    def _settings(self, match_id: str) -> tuple[int, dict[str, Any]] | None:
-        """The match's version and settings (:data:`.saves.SETTINGS`), None for no such
-        match."""
-        with self._alone.connect() as connection:
-            row = connection.execute(SETTINGS, {"match_id": match_id}).one_or_none()
-        return None if row is None else (row.version, row.settings)
-
-    def _load(self, match_id: str) -> LiveMatch:
-        with Session(self.engine) as session:
-            row = session.get(MatchRow, match_id)
-            if row is None:
-                raise UnknownMatchError(match_id)
-            settings, record, created = row.settings, row.record, row.created_at
-        seed = settings.get("seed")
-        # Seeded dice go on from the rolls the record has drawn, as they would have; fair
-        # dice (and an old record's secure ones) come from the record.
-        dice = None if seed is None else SeededDice(seed)
-        match = Match.from_dict(record, dice, resume=True)
-        first, second = (SeatSettings.from_dict(seat) for seat in settings["seats"])
-        seating = Seating.from_dict(settings.get("seating", {}))
-        rematch = Rematching.from_dict(settings.get("rematch", {}))
-        tutor = tuple(settings.get("tutor", ()))
-        return LiveMatch(match_id, match, (first, second), seed, created, seating, rematch, tutor)
-
-
-def _row_values(live: LiveMatch) -> dict[str, Any]:
-    """The columns of a new match's row."""
-    stamp = now()
-    return {
-        "id": live.id,
-        "created_at": stamp,
-        "updated_at": stamp,
-        "settings": live.settings(),
-        **live.seating.columns(),
-        "record": live.match.to_dict(secrets=True),
-        "version": live.version,
-    }

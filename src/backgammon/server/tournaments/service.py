@@ -58,8 +58,9 @@ from ..db import (
     utc,
 )
 from ..play.live import LiveMatch, SeatSettings, dice_for
+from ..play.match_rows import UnknownMatchError, new_match_id
 from ..play.seats import SECRET_BYTES, Key, Seating, digest_of
-from ..play.store import MatchStore, UnknownMatchError, new_match_id
+from ..play.store import MatchStore
 from .draw import Pairing
 from .state import Entrant, NewTournament, Placed, Plan, Results, Tournament, plan
 
@@ -423,8 +424,9 @@ class Tournaments:
         :data:`RUNNING_EVERY` rounds, until cancelled. A running tournament is settled at
         once by its match's end (:meth:`ended`): the task only makes up for a process that
         died before it settled one, and reads each of its matches to see whether it is over
-        (a read that holds the match's lock a moment, as any read brought up to its row does:
-        a page reading it then may see it an action behind)."""
+        (a read that holds the match's lock a moment, as any read brought up to its row does;
+        a page reading the match meanwhile asks its row, :meth:`..play.store.MatchStore.
+        fresh`)."""
         rounds = 0
         while True:
             await asyncio.sleep(max(self.sweep_seconds, 0.01))

@@ -1,7 +1,9 @@
 """The deck a player without an account keeps in their browser: the server gives the
 mistakes of a finished, analysed match to the seats the page holds, and judges an answer and
 reschedules its card without keeping either (the page keeps them, in ``localStorage``), so
-that judging and scheduling have one implementation, the signed-in decks'.
+that judging and scheduling have one implementation, the signed-in decks'. Once the player
+signs in, the page sends the cards it keeps, once, to join their account's deck
+(``POST /api/trainer/browser-cards``), and forgets them.
 """
 
 from __future__ import annotations
@@ -16,16 +18,19 @@ from starlette.concurrency import run_in_threadpool
 from ...analysis.decisions import Mark
 from ...analysis.reasons import say_all
 from ...errors import BackgammonError
+from ..accounts.sessions import SignedIn
 from ..analysis.analyses import Analyses
 from ..db import now, utc
 from ..http.guards import BoundedPool, rate_limited
 from ..play import computer
 from ..play.deps import Held, Live
+from ..play.match_rows import UnknownMatchError
 from ..play.routes.hints import Lang
 from ..play.schemas import Ascii
+from ..play.store import MatchStore
 from .cards import Judged, NotAChoiceError, choices, judge_play, mistake
 from .dealing import REASONS_LEVEL, equities
-from .deck import new_schedule, reschedule
+from .deck import Deck, new_schedule, reschedule
 from .routes import Least
 from .why import from_json, reasons_of
 
@@ -68,6 +73,31 @@ class LooseCard(BaseModel):
 
 class LooseCards(BaseModel):
     cards: list[LooseCard]
+
+
+class KeptCard(LooseCard):
+    """A card the page keeps, with the id of the match it comes from."""
+
+    match: Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")]
+
+
+#: The most cards one request may bring to an account's deck: the page sends more in turns.
+MOST_MERGED = 200
+
+
+class KeptCards(BaseModel):
+    """The cards a browser keeps, sent to join the signed-in player's deck."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    cards: list[KeptCard] = Field(max_length=MOST_MERGED)
+
+
+class Merged(BaseModel):
+    """How many of the cards sent joined the deck (the others were in it already, or come
+    from no match over)."""
+
+    added: int
 
 
 class Review(BaseModel):
@@ -161,6 +191,56 @@ async def review(request: Request, body: Review, lang: Lang = "en") -> ReviewVie
     )
 
 
+@router.post(
+    "/api/trainer/browser-cards",
+    response_model=Merged,
+    responses={401: {"description": "not signed in"},
+               422: {"description": "more cards than one request takes, or one malformed"},
+               503: {"description": "the threads that think are all busy"}},
+)
+async def merge(request: Request, body: KeptCards, account: SignedIn) -> Merged:
+    """Add the cards the browser kept before the player signed in to their account's deck:
+    those it does not hold yet (one a decision of a match: its game, move and kind), each
+    with the schedule the browser kept, and its reasons worked out now. A card of a match
+    that is not over, or of none, is left out (fair play: no engine judgement of a match
+    reaches its players while they play it), and one whose position cannot be."""
+    store: MatchStore = request.app.state.store
+    over: dict[str, bool] = {}
+    for match_id in {card.match for card in body.cards}:
+        try:
+            over[match_id] = (await store.fresh(await store.get(match_id))).match.is_over
+        except UnknownMatchError:
+            over[match_id] = False
+    cards = [(card.match, _decision(card)) for card in body.cards if over[card.match]]
+    pool: BoundedPool = request.app.state.hint_pool
+    return Merged(added=await pool.run(_trainer(request).merge, account.id, cards, _sound))
+
+
+def _trainer(request: Request) -> Deck:
+    deck: Deck = request.app.state.trainer
+    return deck
+
+
+def _decision(card: LooseCard) -> dict[str, Any]:
+    """A card the page keeps as the judging and the reasons read a decision."""
+    weighed = [w.model_dump() for w in card.weighed]
+    return {**card.model_dump(), "weighed": weighed, "alternatives": weighed}
+
+
+def _sound(decision: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """:func:`_reasons`, or None for a card whose position cannot be (a page's own
+    making: it is not merged)."""
+    try:
+        return _reasons(decision)
+    except BackgammonError:
+        return None
+
+
+def _reasons(decision: dict[str, Any]) -> list[dict[str, Any]]:
+    """Why the best choice of ``decision`` is best (in a worker thread: the bot is asked)."""
+    return computer.consult(REASONS_LEVEL, lambda bot: reasons_of(decision, bot))
+
+
 class _BadSchedule(Exception):
     """The card's schedule is not one ``fsrs`` wrote."""
 
@@ -169,12 +249,10 @@ def _review(body: Review) -> tuple[str, Judged, dict[str, Any], datetime, list[d
     """The answer judged (as the card names it), the card's new schedule and due time, and
     the reasons (in a worker thread: the bot may be asked)."""
     card = body.card
-    weighed = [w.model_dump() for w in card.weighed]
-    decision = {**card.model_dump(), "weighed": weighed, "alternatives": weighed}
+    decision = _decision(card)
     answer, judged = judge_play(decision, body.answer, equities)
     try:
         _, schedule, due = reschedule(card.schedule, judged.right, body.rating, now())
     except (KeyError, ValueError, TypeError):
         raise _BadSchedule from None
-    reasons = computer.consult(REASONS_LEVEL, lambda bot: reasons_of(decision, bot))
-    return answer, judged, schedule, due, reasons
+    return answer, judged, schedule, due, _reasons(decision)

@@ -10,7 +10,7 @@ card's past answers. Each answer is kept (``trainer_reviews``) for the progress 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -85,15 +85,45 @@ class Deck:
             d for d in report["decisions"]
             if mistake(d, seat, least) and (d["game"], d["move_number"], d["kind"]) not in known
         ]
+        return sum(self._added(_card(user_id, match_id, d, reasons(d))) for d in new)
+
+    def _added(self, row: TrainerCardRow) -> bool:
+        """Add the new card ``row``; False where another request added its decision at the
+        same moment (the table's unique key refuses a second)."""
+        try:
+            with Session(self.engine) as session, session.begin():
+                session.add(row)
+        except IntegrityError:
+            return False
+        return True
+
+    def merge(
+        self,
+        user_id: int,
+        cards: Sequence[tuple[str, dict[str, Any]]],
+        reasons: Callable[[dict[str, Any]], list[dict[str, Any]] | None],
+    ) -> int:
+        """Add to ``user_id``'s deck the cards a browser kept (:mod:`.browser_deck`), each a
+        decision of a match (its id, and the decision as :meth:`add` reads one, with the
+        browser's ``schedule``) that the deck does not hold yet, by the same key as a
+        match's cards (the match, game, move and kind), each with its ``reasons`` and the
+        browser's schedule where ``fsrs`` can read it (else new); the number added. One
+        held already keeps its own schedule; one whose ``reasons`` are None (its position
+        cannot be) is left out."""
+        known: dict[str, set[tuple[int, int, str]]] = {}
         added = 0
-        for decision in new:
-            row = _card(user_id, match_id, decision, reasons(decision))
-            try:
-                with Session(self.engine) as session, session.begin():
-                    session.add(row)
-                added += 1
-            except IntegrityError:
-                continue  # made by another request at the same moment
+        for match_id, decision in cards:
+            if match_id not in known:
+                known[match_id] = self._known(user_id, match_id)
+            key = (decision["game"], decision["move_number"], decision["kind"])
+            if key in known[match_id]:
+                continue
+            why = reasons(decision)
+            if why is None:
+                continue
+            known[match_id].add(key)
+            schedule = kept_schedule(decision.get("schedule"), now())
+            added += self._added(_card(user_id, match_id, decision, why, schedule))
         return added
 
     def cards(
@@ -203,6 +233,25 @@ def new_schedule(at: datetime) -> dict[str, Any]:
     return dict(Card(card_id=0, due=at).to_dict())
 
 
+def kept_schedule(schedule: Any, at: datetime) -> tuple[dict[str, Any], datetime]:
+    """A schedule kept elsewhere (a browser's), as ``fsrs`` writes it again, and its due
+    time; a new one, due at ``at``, where it is not one ``fsrs`` can read.
+
+    >>> from datetime import datetime, UTC
+    >>> at = datetime(2026, 12, 7, tzinfo=UTC)
+    >>> kept_schedule({"nonsense": 1}, at) == (new_schedule(at), at)
+    True
+    >>> _, schedule, due = reschedule(new_schedule(at), True, None, at)
+    >>> kept_schedule(schedule, at) == (schedule, due)
+    True
+    """
+    try:
+        card = Card.from_dict(schedule)
+        return dict(card.to_dict()), card.due
+    except (KeyError, ValueError, TypeError, AttributeError):
+        return new_schedule(at), at
+
+
 def reschedule(
     schedule: dict[str, Any], right: bool, rating: str | None, at: datetime
 ) -> tuple[Rating, dict[str, Any], datetime]:
@@ -222,10 +271,13 @@ def _as_card(row: TrainerCardRow) -> dict[str, Any]:
 
 
 def _card(
-    user_id: int, match_id: str, decision: dict[str, Any], reasons: list[dict[str, Any]]
+    user_id: int, match_id: str, decision: dict[str, Any], reasons: list[dict[str, Any]],
+    scheduled: tuple[dict[str, Any], datetime] | None = None,
 ) -> TrainerCardRow:
+    """The row of a new card: new and due now, unless ``scheduled`` (its schedule and due
+    time) says otherwise."""
     stamp = now()
-    schedule = new_schedule(stamp)
+    schedule, due = scheduled or (new_schedule(stamp), stamp)
     return TrainerCardRow(
         user_id=user_id, match_id=match_id, game=decision["game"],
         move_number=decision["move_number"], kind=decision["kind"],
@@ -233,5 +285,5 @@ def _card(
         dice=decision["dice"], played=decision["played"], best=decision["best"],
         equity_loss=decision["equity_loss"], mark=decision["mark"],
         choices=[{"text": a["text"], "equity": a["equity"]} for a in decision["alternatives"]],
-        reasons=reasons, created_at=stamp, due=stamp, schedule=schedule,
+        reasons=reasons, created_at=stamp, due=due, schedule=schedule,
     )

@@ -23,8 +23,9 @@ from ...analysis.reasons import say_all
 from ..accounts.sessions import SignedIn
 from ..analysis.analyses import Analyses
 from ..db import TrainerCardRow, utc
-from ..http.assets import WEB, PageResponse
+from ..http.assets import PageResponse
 from ..http.guards import BoundedPool
+from ..pages.templates import own_page
 from ..play.deps import Live
 from ..play.routes.hints import Lang
 from .cards import NotAChoiceError, choices
@@ -35,6 +36,14 @@ from .why import from_json
 router = APIRouter(tags=["trainer"])
 
 NOT_YOURS = "There is no card with that id in your deck."
+
+#: A card's id in the path: a positive 32-bit integer, as the deck's table keeps it.
+CardId = Annotated[int, Path(ge=1, le=2**31 - 1, description="the card's id")]
+#: What a request about one card may be refused with, beside its own refusals.
+CARD_REFUSALS: dict[int | str, dict[str, Any]] = {
+    401: {"description": "not signed in"},
+    404: {"description": "no card of that id in the player's deck"},
+}
 
 Least = Annotated[
     Literal["doubtful", "bad", "very bad"],
@@ -201,16 +210,12 @@ async def due_cards(
 @router.post(
     "/api/trainer/cards/{card_id}/answer",
     response_model=AnswerView,
-    responses={
-        401: {"description": "not signed in"},
-        404: {"description": "no card of that id in the player's deck"},
-        422: {"description": "the answer is none of the card's choices"},
-    },
+    responses={**CARD_REFUSALS, 422: {"description": "the answer is none of the card's choices"}},
 )
 async def answer_card(
     request: Request,
     account: SignedIn,
-    card_id: Annotated[int, Path(ge=1, le=2**31 - 1)],
+    card_id: CardId,
     body: Answer,
     lang: Lang = "en",
 ) -> AnswerView:
@@ -240,15 +245,14 @@ async def answer_card(
     "/api/trainer/cards/{card_id}/rating",
     response_model=Rescheduled,
     responses={
-        401: {"description": "not signed in"},
-        404: {"description": "no card of that id in the player's deck"},
+        **CARD_REFUSALS,
         409: {"description": "the card has no answer yet, or its last answer was wrong"},
     },
 )
 async def rate_card(
     request: Request,
     account: SignedIn,
-    card_id: Annotated[int, Path(ge=1, le=2**31 - 1)],
+    card_id: CardId,
     body: Rating,
 ) -> Rescheduled:
     """Say how the last answer to the card, a right one, felt ("hard", "good" or "easy"):
@@ -271,7 +275,7 @@ async def progress(request: Request, account: SignedIn) -> dict[str, Any]:
 
 @cache
 def _page() -> str:
-    return (WEB / "trainer.html").read_text(encoding="utf-8")
+    return own_page("trainer.html")
 
 
 @router.get("/trainer", include_in_schema=False)

@@ -303,6 +303,12 @@ export function matchMistakes(id) {
   return request("GET", `/api/matches/${encodeURIComponent(id)}/mistakes`, undefined, id);
 }
 
+/** Add cards this browser kept (each with its `match`) to the signed-in player's deck, those
+ * it lacks: {added}. */
+export function mergeCards(cards) {
+  return request("POST", "/api/trainer/browser-cards", { cards });
+}
+
 /** Judge and reschedule a card this browser keeps (nothing is kept on the server); a right
  * answer rated as it felt, if `rating` is given. */
 export function reviewCard(card, answer, lang, rating = null) {

@@ -1,7 +1,9 @@
 // The trainer's deck kept in this browser (localStorage), for a player without an account:
 // the cards of the matches analysed here (GET /api/matches/{id}/mistakes), each once, with
 // their schedules as the server last made them (POST /api/trainer/review), and the answers'
-// days and results for the progress. The server keeps none of it.
+// days and results for the progress. The server keeps none of it until the player signs in:
+// the cards then join their account's deck (POST /api/trainer/browser-cards), and are
+// forgotten here.
 
 const KEY = "backgammon.trainer";
 const MOST_ANSWERS = 5000; // the oldest answers go first beyond this
@@ -45,6 +47,16 @@ export function dueCards(match = null) {
   return Object.values(stored().cards)
     .filter((card) => (match === null || card.match === match) && Date.parse(card.due) <= now)
     .sort((a, b) => Date.parse(a.due) - Date.parse(b.due));
+}
+
+/** Every card kept, each as the server reads it with its `match`: for the account's deck. */
+export function allCards() {
+  return Object.values(stored().cards).map((card) => ({ ...asSent(card), match: card.match }));
+}
+
+/** Forget the deck kept here (its cards have joined the account's). */
+export function forget() {
+  localStorage.removeItem(KEY);
 }
 
 /** The card as the server reads it: without the page's own fields. */

@@ -8,8 +8,8 @@
 // The address may name a match (?match=ID): its mistakes join the deck and are practised.
 
 import {
-  ApiError, answerCard, boardOf, deckProgress, dueCards, matchMistakes, practiseMatch, rateCard,
-  refusal, reviewCard, turnOf,
+  ApiError, answerCard, boardOf, deckProgress, dueCards, matchMistakes, mergeCards,
+  practiseMatch, rateCard, refusal, reviewCard, turnOf,
 } from "./api.js";
 import { renderBoard } from "./board.js";
 import { obviousStep, sourcesOf, stepBetween, targetsOf } from "./moves.js";
@@ -62,8 +62,29 @@ function failure(error) {
 
 // The deck: the account's or this browser's.
 
+// The most cards one request brings to the account's deck (the server's MOST_MERGED).
+const MERGED_AT_ONCE = 200;
+
+/** Once signed in, bring the cards this browser kept to the account's deck (the server adds
+ * those it lacks), then forget them here. Where a part could not be sent, all stay here and
+ * are sent again at the next visit (those that joined are not added twice), and the
+ * account's deck is shown meanwhile. */
+async function mergeLocalDeck() {
+  const cards = local.allCards();
+  if (!cards.length) return;
+  try {
+    for (let start = 0; start < cards.length; start += MERGED_AT_ONCE) {
+      await mergeCards(cards.slice(start, start + MERGED_AT_ONCE));
+    }
+  } catch {
+    return;
+  }
+  local.forget();
+}
+
 async function loadCards() {
   if (trainer.account) {
+    await mergeLocalDeck();
     if (trainer.match) {
       const dealt = await practiseMatch(trainer.match);
       trainer.added = dealt.added;

@@ -10,7 +10,8 @@ from ...http.guards import SocketCaps, client_of
 from ..computer import Computer
 from ..deps import MATCH_ID_LENGTH
 from ..live import LiveMatch
-from ..store import MatchStore, UnknownMatchError
+from ..match_rows import UnknownMatchError
+from ..store import MatchStore
 from ..watchers import WATCHER_NAME, Hub
 
 router = APIRouter(tags=["updates"])
