@@ -60,6 +60,7 @@ __all__ = [
     "Action",
     "Beavered",
     "BoardGame",
+    "BoardMatch",
     "Doubled",
     "Dropped",
     "Entry",
