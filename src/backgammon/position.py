@@ -24,6 +24,7 @@ from operator import mul
 from typing import TYPE_CHECKING, Any
 
 from .dice import check_dice
+from .drawing import draw
 from .errors import InvalidPositionError
 from .ids import decode_position_id, encode_position_id
 from .variants import Variant
@@ -377,35 +378,10 @@ def _win_kind(loser: bytes) -> WinKind:
 def _draw(position: Position) -> str:
     """The board in text: O is the player on roll, moving from 24 to 1 (bottom right home)."""
     mine, theirs = position._mine, position._theirs
-
-    def cell(point: int, row: int) -> str:
-        count = mine[point] or theirs[25 - point]
-        mark = "O" if mine[point] else "X"
-        if count == 0 or row >= 5:
-            return "   "
-        if row == 4 and count > 5:
-            return f"{count:3d}"
-        return f" {mark} " if row < count else "   "
-
-    def half(points: Sequence[int], rows: Iterable[int]) -> list[str]:
-        lines = []
-        for row in rows:
-            left = "".join(cell(p, row) for p in points[:6])
-            right = "".join(cell(p, row) for p in points[6:])
-            lines.append(f" |{left}|   |{right}|")
-        return lines
-
-    top = list(range(13, 25))
-    bottom = list(range(12, 0, -1))
     pips_mine, pips_theirs = position.pips()
-    lines = [
-        " +13-14-15-16-17-18-+---+19-20-21-22-23-24-+",
-        *half(top, range(5)),
-        f" |                  |BAR|                  |  X bar {theirs[BAR]}  off {theirs[OFF]}",
-        f" |                  |   |                  |  O bar {mine[BAR]}  off {mine[OFF]}",
-        *half(bottom, range(4, -1, -1)),
-        " +12-11-10--9--8--7-+---+-6--5--4--3--2--1-+",
-        f"  O on roll, pips {pips_mine}; X pips {pips_theirs}; id {position.id()}",
-    ]
-    return "\n".join(lines)
+    return draw(
+        lambda point: "O" * mine[point] or "X" * theirs[25 - point],
+        (f"X bar {theirs[BAR]}  off {theirs[OFF]}", f"O bar {mine[BAR]}  off {mine[OFF]}"),
+        [f"O on roll, pips {pips_mine}; X pips {pips_theirs}; id {position.id()}"],
+    )
 

@@ -8,6 +8,7 @@
     backgammon play --manual-dice       type the numbers of physical dice
     backgammon play --computer expert --colour black   against the computer, at 1-ply
     backgammon play --position 4HPwATDgc/ABMA   play from a position (or a gnubg ID, an XGID)
+    backgammon play --game plakoto --computer   another game: Tavla, Tavli's, Nardy, Acey-deucey
     backgammon moves 4HPwATDgc/ABMA 31  the board and the numbered legal plays of a roll
     backgammon train --games 400000     train the computer player by self-play
     backgammon train --stage rollout --resume --generations 12   on rollouts of its positions
@@ -68,6 +69,7 @@ from . import truth as _truth
 from . import verify as _verify
 from .arguments import Argument, arg
 from .display import format_plays, outcome_text
+from .games import OTHER_GAMES
 from .interactive import run
 from .setup import PlayerKind, SessionOptions, default_names
 
@@ -167,12 +169,16 @@ def _count(text: str) -> int:
 @subcommand(
     "play",
     "Play a match, or money games, at the terminal: two people at one keyboard, or a person "
-    "against the computer (--computer).",
+    "against the computer (--computer); or one game of another game (--game).",
     arg("--match-length", type=_count, default=0, metavar="N",
         help="play a match to N points (default 0: money play, game after game)"),
     arg("--variant", choices=[variant.value for variant in Variant], default="standard",
         help="the variant to play (default: standard)"),
-    arg("--cube", action=argparse.BooleanOptionalAction, default=True,
+    arg("--game", choices=OTHER_GAMES, metavar="GAME",
+        help="play one game of another game instead, by its own rules: "
+        f"{', '.join(OTHER_GAMES)} (the options of backgammon's rules and matches do not "
+        "apply)"),
+    arg("--cube", action=argparse.BooleanOptionalAction, default=None,
         help="play with the doubling cube (default: on)"),
     arg("--jacoby", action="store_true",
         help="money play: gammons count single unless the cube was turned"),
@@ -204,7 +210,6 @@ def _count(text: str) -> int:
         "or an XGID (these give the dice, the cube, and the match length and score too)"),
 )
 def _play(args: argparse.Namespace) -> int:
-    variant = Variant(args.variant)
     if args.seed is not None and args.manual_dice:
         raise BackgammonError("--seed and --manual-dice do not go together: choose one.")
     dice: DiceSource
@@ -215,20 +220,24 @@ def _play(args: argparse.Namespace) -> int:
         dice = SeededDice(int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed)
     else:
         dice = SecureDice()
-    rules = Rules(
-        variant,
-        cube=args.cube,
-        jacoby=args.jacoby,
-        beavers=args.beavers,
-        automatic_doubles=args.automatic_doubles,
-        max_cube=args.max_cube,
-        opening_reroll=args.opening_reroll,
-        auto_forced=args.auto_forced,
-        auto_race_roll=args.auto_race_roll,
-    )
     start = None
-    if args.position is not None:
-        start = setup_from_id(args.position, checkers=variant.checkers)
+    if args.game is not None:
+        rules = _game_rules(args)
+    else:
+        variant = Variant(args.variant)
+        rules = Rules(
+            variant,
+            cube=args.cube is not False,
+            jacoby=args.jacoby,
+            beavers=args.beavers,
+            automatic_doubles=args.automatic_doubles,
+            max_cube=args.max_cube,
+            opening_reroll=args.opening_reroll,
+            auto_forced=args.auto_forced,
+            auto_race_roll=args.auto_race_roll,
+        )
+        if args.position is not None:
+            start = setup_from_id(args.position, checkers=variant.checkers)
     players = _players(args)
     names = default_names(players) if args.names is None else (args.names[0], args.names[1])
     options = SessionOptions(
@@ -243,6 +252,30 @@ def _play(args: argparse.Namespace) -> int:
         seed=None if args.seed is None else zlib.crc32(args.seed.encode()),
     )
     return run(dice_source=dice, options=options)
+
+
+#: The options of ``play`` that belong to backgammon's rules and matches, with the value that
+#: leaves each out: another game (--game) is played by its own rules, one game at a time.
+_BACKGAMMON_ONLY = {
+    "--match-length": 0, "--variant": "standard", "--cube": None, "--jacoby": False,
+    "--beavers": False, "--automatic-doubles": 0, "--max-cube": None,
+    "--opening-reroll": False, "--auto-race-roll": False, "--no-crawford": False,
+    "--position": None,
+}
+
+
+def _game_rules(args: argparse.Namespace) -> Rules:
+    """The rules of the game ``--game`` names; BackgammonError for an option of
+    backgammon's given with it."""
+    given = [flag for flag, unset in _BACKGAMMON_ONLY.items()
+             if getattr(args, flag[2:].replace("-", "_")) != unset]
+    if given:
+        raise BackgammonError(
+            f"--game {args.game} is played by its own rules, one game at a time: "
+            f"{', '.join(given)} {'is' if len(given) == 1 else 'are'} backgammon's. "
+            "Leave them out."
+        )
+    return Rules.for_game(args.game, auto_forced=args.auto_forced)
 
 
 def _players(args: argparse.Namespace) -> tuple[PlayerKind, PlayerKind]:

@@ -21,9 +21,12 @@ from collections.abc import Sequence
 from typing import assert_never
 
 from ..cube import jacoby_applies
+from ..dice import Dice
+from ..drawing import draw
 from ..game import (
     Action,
     Beavered,
+    BoardGame,
     Doubled,
     Dropped,
     Entry,
@@ -40,8 +43,10 @@ from ..game import (
     Taken,
     TurnPlayed,
 )
+from ..games import Board, GamePlay, GameRules, LoneChecker, Travel
 from ..moves import Play
-from ..position import Outcome, Position, Side, WinKind
+from ..position import BAR, OFF, Outcome, Position, Side, WinKind
+from .games import TableGame
 from .setup import COMPUTER_NAME
 
 Letter = str
@@ -61,7 +66,7 @@ def points_text(points: int) -> str:
     return f"{points} point{'' if points == 1 else 's'}"
 
 
-def format_plays(plays: Sequence[Play], width: int = 0) -> str:
+def format_plays(plays: Sequence[Play | GamePlay], width: int = 0) -> str:
     """The plays numbered from 1; in columns that fit ``width`` characters, or one a line.
 
     Lines have no trailing spaces.
@@ -105,6 +110,59 @@ def board_text(position: Position, on_roll: Letter) -> str:
     return swapped.replace("\0", position_id)
 
 
+def game_board_text(board: Board, rules: GameRules, on_roll: Letter,
+                    dice: Dice | None = None) -> str:
+    """A board of the other games (:mod:`backgammon.games`) from the player on roll's side,
+    in backgammon's layout (:func:`backgammon.drawing.draw`): each side's checkers where they
+    stand, both sides travelling the same way round in Fevga and Long Nardy; a pinned
+    checker (Plakoto) drawn in small letters under the pinner's; the bar only where checkers
+    are hit; Acey-deucey's checkers waiting to enter; the pip counts, who is on roll and the
+    dice.
+
+    >>> from backgammon.games import rules_for
+    >>> board = Board.from_points({24: 14, 13: 1}, {24: 15})
+    >>> print(game_board_text(board, rules_for("fevga"), "O", (6, 5)))
+     +13-14-15-16-17-18-+---+19-20-21-22-23-24-+
+     | O                |   |                O |
+    ...
+     | X                |   |                  |
+     +12-11-10--9--8--7-+---+-6--5--4--3--2--1-+
+      O on roll, dice 6-5, pips 349; X pips 360
+      Both travel the same way round: X starts on O's 12-point.
+    """
+    other = "X" if on_roll == "O" else "O"
+    their_point = rules.travel.their_point
+    mine_pinned, theirs_pinned = board.pinned()
+
+    def stack(point: int) -> str:
+        mine, theirs = board.mine[point], board.theirs[their_point(point)]
+        if mine and theirs:  # a lone checker pinned under the pinner's
+            if point in mine_pinned:
+                return on_roll.lower() + other * theirs
+            return other.lower() + on_roll * mine
+        return on_roll * mine or other * theirs
+
+    def beside(letter: str, side: bytes, waiting: int) -> str:
+        parts = []
+        if rules.lone_checker is LoneChecker.HIT:
+            parts.append(f"bar {side[BAR] - waiting}")
+        if rules.enters:
+            parts.append(f"to enter {waiting}")
+        return f"{letter} " + "  ".join([*parts, f"off {side[OFF]}"])
+
+    pips_mine, pips_theirs = board.pips()
+    rolled = f", dice {dice[0]}-{dice[1]}" if dice is not None else ""
+    under = [f"{on_roll} on roll{rolled}, pips {pips_mine}; {other} pips {pips_theirs}"]
+    if rules.travel is Travel.SAME:
+        under.append(f"Both travel the same way round: {other} starts on {on_roll}'s "
+                     f"{their_point(24)}-point.")
+    if mine_pinned or theirs_pinned:
+        under.append(f"{on_roll.lower()}, {other.lower()}: a pinned checker, under the "
+                     "pinner's.")
+    return draw(stack, (beside(other, board.theirs, board.theirs_waiting),
+                        beside(on_roll, board.mine, board.mine_waiting)), under)
+
+
 def outcome_text(outcome: Outcome, on_roll: Letter) -> str:
     """A sentence saying who won and how, for an outcome of a position with ``on_roll`` on roll."""
     other = "X" if on_roll == "O" else "O"
@@ -118,7 +176,7 @@ def seat_label(name: str, colour: str, seat: int) -> str:
     return f"{letter} {name}" if name.lower() == colour.lower() else f"{letter} {name} ({colour})"
 
 
-def cube_text(game: Game, names: tuple[str, str]) -> str:
+def cube_text(game: Game | BoardGame, names: tuple[str, str]) -> str:
     """Where the cube stands: ``cube 1 in the middle``, ``cube 2, Bob's``, or why there is none."""
     if not game.rules.cube:
         return "no cube"
@@ -153,11 +211,15 @@ def rules_text(rules: Rules, length: int, crawford: bool) -> str:
     return ", ".join(options)
 
 
-def result_text(game: Game, result: GameResult, names: tuple[str, str]) -> str:
+def result_text(game: Game | BoardGame, result: GameResult, names: tuple[str, str]) -> str:
     """How the game ended and what it is worth."""
+    if result.reason == "draw":
+        return "Both mothers are pinned: the game is a draw, and no one scores."
     winner, loser = names[result.winner], names[1 - result.winner]
     points = points_text(result.points)
     kind = WIN_NAMES[result.kind]
+    if result.reason == "mother":
+        return f"{loser}'s mother is pinned on its starting point: {winner} wins {points}."
     if result.reason == "drop":
         return f"{loser} dropped the double: {winner} wins {points}."
     if result.reason == "resign":
@@ -173,7 +235,7 @@ def result_text(game: Game, result: GameResult, names: tuple[str, str]) -> str:
     return text
 
 
-def answers_text(game: Game) -> str:
+def answers_text(game: Game | BoardGame) -> str:
     """What the player who is doubled may answer: ``take or drop``, or with a beaver."""
     assert game.offer is not None  # asked for only while a double waits for its answer
     if Action.BEAVER in game.legal_actions(game.offer.decider):
@@ -181,7 +243,9 @@ def answers_text(game: Game) -> str:
     return "take or drop"
 
 
-def waiting_text(game: Game, names: tuple[str, str], *, computer: bool, manual: bool) -> str:
+def waiting_text(
+    game: Game | BoardGame, names: tuple[str, str], *, computer: bool, manual: bool
+) -> str:
     """What the game waits for, said before the prompt: the opening roll, a roll or a double
     (``computer``: the computer is on roll, and waits only for its physical dice, having
     chosen not to double), an answer to a double or to a resignation. ``manual``: the dice
@@ -211,8 +275,11 @@ def waiting_text(game: Game, names: tuple[str, str], *, computer: bool, manual: 
             f"{names[1 - resigning]}: accept or reject {names[resigning]}'s resignation "
             f"of {WIN_NAMES[game.resignation.level]}?"
         )
-    assert phase is Phase.ROLL
     name = names[game.on_roll]
+    if phase is Phase.NAME:  # the computer names its double at once: a person's turn
+        return (f"{name} played 1-2: name the double to play now (name 1 to name 6), then "
+                "roll again.")
+    assert phase is Phase.ROLL
     if computer:
         who = "The computer" if name == COMPUTER_NAME else f"{name} (the computer)"
         double = " and does not double" if game.may_double() else ""
@@ -224,15 +291,23 @@ def waiting_text(game: Game, names: tuple[str, str], *, computer: bool, manual: 
     return f"{name} on roll: type roll (or just Enter){double}."
 
 
-def event_lines(game: Game, start: int, names: tuple[str, str]) -> list[str]:
+def event_lines(game: Game | TableGame, start: int, names: tuple[str, str]) -> list[str]:
     """Sentences for what happened in ``game`` from event ``start`` on (the result is said
     apart, with the score)."""
-    return [
-        line
+    said = [
+        (entry.index, line)
         for entry in game.history()
         if entry.index >= start
         for line in _entry_lines(entry, names)
     ]
+    # A double named after Acey-deucey's 1-2 makes no entry of the history: its play says
+    # the dice, and this sentence who chose them.
+    said += [
+        (index, f"{names[event.player]} names {event.die}-{event.die}.")
+        for index, event in enumerate(game.events[start:], start)
+        if event.action is Action.NAME
+    ]
+    return [line for _, line in sorted(said, key=lambda item: item[0])]
 
 
 def _entry_lines(entry: Entry, names: tuple[str, str]) -> list[str]:

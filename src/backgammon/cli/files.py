@@ -1,6 +1,6 @@
-"""The table's files: a match saved as JSON and loaded again, and a match exported as a
-``.mat`` file for GNU Backgammon and the other programs. Each refusal is a
-:class:`TableFileError` with the sentence the table says.
+"""The table's files: a match (or a game, of backgammon or of the other games) saved as JSON
+and loaded again, and a match exported as a ``.mat`` file for GNU Backgammon and the other
+programs. Each refusal is a :class:`TableFileError` with the sentence the table says.
 
 >>> import tempfile, pathlib
 >>> from backgammon.game.match import Match
@@ -23,18 +23,19 @@ from ..dice import DiceSource
 from ..errors import BackgammonError
 from ..game import Game, load_json
 from ..game.match import Match
+from .games import TableGame
 
 
 class TableFileError(BackgammonError):
     """A file the table cannot read or write, or that holds no saved match."""
 
 
-def save(record: Match | Game, name: str) -> None:
+def save(record: Match | Game | TableGame, name: str) -> None:
     """Write ``record`` to the file ``name`` as JSON."""
     _write(name, record.to_json() + "\n")
 
 
-def load(name: str, dice: DiceSource | None = None) -> Match | Game:
+def load(name: str, dice: DiceSource | None = None) -> Match | Game | TableGame:
     """The match (or lone game) saved in the file ``name``, rolling on with ``dice``."""
     try:
         text = Path(name).expanduser().read_text(encoding="utf-8")
@@ -46,6 +47,9 @@ def load(name: str, dice: DiceSource | None = None) -> Match | Game:
     if isinstance(data, dict) and "games" in data:
         return Match.from_dict(data, dice)
     if isinstance(data, dict) and "events" in data:
+        rules = data.get("rules")
+        if isinstance(rules, dict) and rules.get("game") is not None:
+            return TableGame.from_dict(data, dice)  # one of the other games
         return Game.from_dict(data, dice)
     raise TableFileError(f"{name} holds no saved match or game.")
 

@@ -29,16 +29,20 @@ True
 
 from __future__ import annotations
 
+import random
 import sys
 from collections.abc import Callable
 from typing import TextIO
 
 from ..bot import Bot, decide
+from ..bot.games import Player
 from ..dice import Dice, DiceSource, ManualDice, SecureDice, parse_dice
 from ..errors import BackgammonError
 from ..formats.ids import gnubg_id_of, xgid_of
-from ..game import Action, Game, Phase
+from ..game import Action, BoardGame, Game, Phase
+from ..game.actions import NamedActions
 from ..game.match import Match
+from ..games import Board, GamePlay
 from ..moves import Play
 from ..position import Position, WinKind
 from . import files
@@ -49,13 +53,18 @@ from .display import (
     cube_text,
     event_lines,
     format_plays,
+    game_board_text,
     result_text,
     rules_text,
     seat_label,
     waiting_text,
 )
+from .games import TableGame, computer_act, computer_player, title
 from .hints import Hinter
 from .setup import COMPUTER_NAME, SessionOptions
+
+#: A game at the table: backgammon's, or one of the other games.
+Played = Game | TableGame
 
 # A bound on the actions the computer makes in a row, against a loop that never gives the
 # turn back (a whole game of the computer's alone is a few hundred).
@@ -74,17 +83,19 @@ Commands (each is made for the player the game waits for, named in the prompt):
                   the first number is the first player's die
   double          offer to double, before rolling
   hint            the computer's advice: the best plays of the roll, or the cube decision
-                  before rolling and when doubled
+                  before rolling and when doubled (backgammon only)
   take, drop      answer a double; beaver: redouble at once (where beavers are on)
   8/5 6/5         make a play in gnubg notation (bar/22*, 6/off, 8/5(2), 13/7*/5)
   3               make the play numbered 3 in the list
+  name 4, 4       Acey-deucey, after playing a 1-2: the double to play (then roll again)
   resign [single|gammon|backgammon]   offer to resign; accept, reject: answer it
   undo            (a play, once made, cannot be taken back)
   board           show the board (and the legal plays once the dice are in)
-  id              print the GNU Backgammon ID and the XGID
+  id              print the GNU Backgammon ID and the XGID (backgammon only)
   score           the score and the cube
-  save FILE       save the match (JSON); load FILE: go on with a saved one
+  save FILE       save the match or game (JSON); load FILE: go on with a saved one
   export FILE     write the match as a .mat file, for GNU Backgammon and others
+                  (backgammon only)
   help            this list
   quit, exit      leave (so does the end of the input)"""
 
@@ -107,16 +118,18 @@ class Session:
         # Physical dice: the numbers typed at the prompt go into this source.
         self._manual = self.dice_source if isinstance(self.dice_source, ManualDice) else None
         self.options = SessionOptions() if options is None else options
-        # A match; a lone game only where one is loaded (load FILE).
-        self.record: Match | Game = self.options.new_match(self.dice_source)
-        # The computer's player in each seat it plays.
-        self._bots = {
-            seat: Bot(level=self.options.level, seed=self.options.seed)
-            for seat in self.options.computer_seats()
-        }
+        # A match of backgammon, or one game of the others; a lone game of backgammon only
+        # where one is loaded (load FILE).
+        self.record: Match | Played = self.options.new_record(self.dice_source)
+        # The seats the computer plays; its backgammon player for each (made when first
+        # asked), and its player of each other game, choosing with one seeded generator.
+        self._computer = frozenset(self.options.computer_seats())
+        self._bots: dict[int, Bot] = {}
+        self._players: dict[str, Player] = {}
+        self._rng = random.Random(self.options.seed)
         self._hinter = Hinter()
         # The seat and position last drawn, so that the board is drawn again only when it changed.
-        self._shown: tuple[int, Position] | None = None
+        self._shown: tuple[int, Position | Board] | None = None
         self._commands: dict[str, Callable[[str], None]] = {
             "help": self._help,
             "?": self._help,
@@ -127,13 +140,14 @@ class Session:
             "load": self._load,
             "export": self._export,
             "roll": self._roll,
-            "double": self._simple("double", Game.double),
-            "take": self._simple("take", Game.take),
-            "drop": self._simple("drop", Game.drop),
-            "beaver": self._simple("beaver", Game.beaver),
-            "accept": self._simple("accept", Game.accept),
-            "reject": self._simple("reject", Game.reject),
+            "double": self._simple("double", NamedActions.double),
+            "take": self._simple("take", NamedActions.take),
+            "drop": self._simple("drop", NamedActions.drop),
+            "beaver": self._simple("beaver", NamedActions.beaver),
+            "accept": self._simple("accept", NamedActions.accept),
+            "reject": self._simple("reject", NamedActions.reject),
             "resign": self._resign,
+            "name": self._name,
             "undo": self._undo,
             "hint": self._hint,
         }
@@ -146,7 +160,7 @@ class Session:
         return self.record if isinstance(self.record, Match) else None
 
     @property
-    def game(self) -> Game:
+    def game(self) -> Played:
         """The game being played (the last one, once the match is over)."""
         return self.record.game if isinstance(self.record, Match) else self.record
 
@@ -159,29 +173,34 @@ class Session:
 
     def start(self) -> None:
         """Greet the players and show the table."""
-        variant = self.game.rules.variant
-        match = self.match
-        assert match is not None  # a session starts with a match
-        what = f"a {match.length}-point match" if match.length else "money play"
-        if match.setup is not None:
-            what += f" from {gnubg_id_of(match)}"
+        game = self.game
         first, second = (self._player_text(seat) for seat in (0, 1))
-        self._say(
-            f"Backgammon ({variant}): {what}, {first} against {second}. "
-            "Type help for the commands."
-        )
-        options = rules_text(self.game.rules, match.length, match.crawford_rule)
+        match = self.match
+        if match is None:  # one of the other games: a session starts with one game
+            assert isinstance(game, BoardGame)
+            what = f"{title(game.game.name)}: one game"
+            length, crawford = 0, False
+        else:
+            what = f"a {match.length}-point match" if match.length else "money play"
+            if match.setup is not None:
+                what += f" from {gnubg_id_of(match)}"
+            what = f"Backgammon ({game.rules.variant}): {what}"
+            length, crawford = match.length, match.crawford_rule
+        self._say(f"{what}, {first} against {second}. Type help for the commands.")
+        options = rules_text(game.rules, length, crawford)
         if options:
             self._say(f"Rules: {options}.")
         self._let_the_computer_act()
         self._show_state()
 
     def _player_text(self, seat: int) -> str:
-        """A seat's name, with the computer's level where the computer plays it."""
+        """A seat's name, with the computer's level (or kind of player) where it plays it."""
         name = self.names[seat]
-        if seat not in self._bots:
+        if seat not in self._computer:
             return name
-        level = self.options.level.value
+        game = self.game
+        level = (self._player(game).name if isinstance(game, BoardGame)
+                 else self.options.level.value)
         return f"{name} ({level})" if name == COMPUTER_NAME else f"{name} (the computer, {level})"
 
     def prompt(self) -> str:
@@ -194,7 +213,7 @@ class Session:
         seat = game.player_to_act
         assert seat is not None  # every phase but the opening and the end waits for one seat
         name = self.names[seat]
-        if seat in self._bots:
+        if seat in self._computer:
             # The only moment the computer waits at the prompt: for its physical dice.
             return f"{name}'s dice> "
         if game.phase is Phase.ROLL:
@@ -217,9 +236,11 @@ class Session:
             command = self._commands.get(word)
             if not text:
                 if self.game.phase in (Phase.OPENING, Phase.ROLL):
-                    self._act(Game.roll)
+                    self._act(NamedActions.roll)
             elif command is not None:
                 command(rest.strip())
+            elif self.game.phase is Phase.NAME and text.isdigit():
+                self._name(text)
             elif self._moving() or not text[0].isdigit() or "/" in text:
                 self._play(text)
             else:
@@ -230,14 +251,14 @@ class Session:
 
     # Actions
 
-    def _act(self, action: Callable[[Game, int], None]) -> None:
+    def _act(self, action: Callable[[Played, int], None]) -> None:
         """Make ``action`` for the seat the game waits for, then say what it led to."""
         over = self._over_text()
         if over:
             self._say(f"{over} Type save FILE, export FILE.mat or quit.")
             return
         seat = self.game.player_to_act
-        if seat in self._bots:
+        if seat in self._computer:
             self._say(
                 "It is the computer's turn: type the numbers its dice show (like 31, 3 1 or 3-1)."
             )
@@ -247,7 +268,7 @@ class Session:
         self._let_the_computer_act()
         self._show_state()
 
-    def _perform(self, action: Callable[[Game], object]) -> None:
+    def _perform(self, action: Callable[[Played], object]) -> None:
         """Make ``action`` in the game being played, then say what it led to."""
         game = self.game
         start = len(game.events)
@@ -262,7 +283,7 @@ class Session:
         does; with physical dice it stops where it is to roll, for the person to type them."""
         for _ in range(_MOST_COMPUTER_ACTIONS):
             seat = self.game.player_to_act
-            if seat is None or seat not in self._bots or self._over_text():
+            if seat is None or seat not in self._computer or self._over_text():
                 return
             if not self._computer_acts(seat):
                 return
@@ -270,7 +291,14 @@ class Session:
 
     def _computer_acts(self, seat: int) -> bool:
         """Let the computer make one action for ``seat``; False when it waits for its dice."""
-        move = decide(self._bots[seat], self.game, seat)
+        game = self.game
+        if isinstance(game, BoardGame):
+            move = computer_act(self._player(game), game, seat, self._rng)
+        else:
+            bot = self._bots.get(seat)
+            if bot is None:
+                bot = self._bots[seat] = Bot(level=self.options.level, seed=self.options.seed)
+            move = decide(bot, game, seat)
         if move is None:
             return False
         if move.action is Action.ROLL and self._manual is not None and not self._manual.pending:
@@ -280,7 +308,17 @@ class Session:
         self._perform(lambda game: game.act(seat, move))
         return True
 
-    def _simple(self, name: str, action: Callable[[Game, int], None]) -> Callable[[str], None]:
+    def _player(self, game: BoardGame) -> Player:
+        """The computer's player of ``game``'s game."""
+        name = game.game.name
+        player = self._players.get(name)
+        if player is None:
+            player = self._players[name] = computer_player(name)
+        return player
+
+    def _simple(
+        self, name: str, action: Callable[[Played, int], None]
+    ) -> Callable[[str], None]:
         """A command that is one action with nothing after it."""
 
         def command(argument: str) -> None:
@@ -293,7 +331,7 @@ class Session:
 
     def _roll(self, argument: str) -> None:
         if not argument:
-            self._act(Game.roll)
+            self._act(NamedActions.roll)
         elif self._manual is not None:
             self._say("roll takes nothing after it; to enter dice, type them, like 31.")
         else:
@@ -309,14 +347,14 @@ class Session:
             )
             return
 
-        def roll(game: Game, seat: int) -> None:
+        def roll(game: Played, seat: int) -> None:
             # Entered only when the roll will be taken, so a refused roll leaves none waiting.
             if Action.ROLL in game.legal_actions(seat):
                 manual.enter(dice)
             game.roll(seat)
 
         seat = self.game.player_to_act
-        if seat in self._bots:
+        if seat in self._computer:
             # The computer waits for its dice only once it has chosen to roll: it rolls them.
             self._perform(lambda game: roll(game, game.on_roll))
             self._let_the_computer_act()
@@ -344,7 +382,9 @@ class Session:
                     f"There is no play {number}: choose 1 to {len(plays)}, or type the play."
                 )
                 return
-            chosen: Play | str = plays[number - 1]
+            # A play of the other games is made by its notation, which names it alone.
+            play = plays[number - 1]
+            chosen: Play | str = play if isinstance(play, Play) else str(play)
         else:
             chosen = text
         self._act(lambda game, seat: game.play(seat, chosen))
@@ -355,6 +395,17 @@ class Session:
             self._say("Resign what? Type resign, resign gammon or resign backgammon.")
             return
         self._act(lambda game, seat: game.resign(seat, level))
+
+    def _name(self, argument: str) -> None:
+        """Name the double to play after Acey-deucey's 1-2."""
+        if self.game.phase is not Phase.NAME and not self._over_text():
+            self._say("A double is named only in Acey-deucey, after playing a 1-2.")
+            return
+        if not argument.isdigit() or not 1 <= int(argument) <= 6:
+            self._say("Name the double by its number, 1 to 6: name 4 plays 4-4.")
+            return
+        die = int(argument)
+        self._act(lambda game, seat: game.name(seat, die))
 
     def _undo(self, _: str) -> None:
         self._say(
@@ -368,15 +419,20 @@ class Session:
         if argument:
             self._say("hint takes nothing after it.")
             return
-        seat = self.game.player_to_act
+        game = self.game
         refusal = self._over_text()
-        if not refusal and seat in self._bots:
+        if not refusal and game.player_to_act in self._computer:
             refusal = "the game waits for the computer's dice; hints are for a person's turn."
-        refusal = refusal or self._hinter.refusal(self.game, self.names)
+        if not refusal and isinstance(game, BoardGame):
+            refusal = f"the computer gives no advice in {title(game.game.name)} yet."
+        if refusal or isinstance(game, BoardGame):
+            self._say(f"No hint now: {refusal}")
+            return
+        refusal = self._hinter.refusal(game, self.names)
         if refusal:
             self._say(f"No hint now: {refusal}")
             return
-        for line in self._hinter.lines(self.game, self.names):
+        for line in self._hinter.lines(game, self.names):
             self._say(line)
 
     # Other commands
@@ -390,13 +446,20 @@ class Session:
             self._show_plays()
 
     def _id(self, _: str) -> None:
-        self._say(f"GNU Backgammon ID: {gnubg_id_of(self.record)}")
-        self._say(xgid_of(self.record))
+        record = self.record
+        if isinstance(record, BoardGame):
+            self._say(f"{title(record.game.name)} has no position ID: GNU Backgammon's IDs and "
+                      "XGIDs describe backgammon. save FILE keeps the game as JSON.")
+            return
+        self._say(f"GNU Backgammon ID: {gnubg_id_of(record)}")
+        self._say(xgid_of(record))
 
     def _score(self, _: str) -> None:
         game = self.game
         match = self.match
-        if match is None:
+        if isinstance(game, BoardGame):
+            self._say(f"One game of {title(game.game.name)}: {cube_text(game, self.names)}.")
+        elif match is None:
             self._say(f"One game, loaded on its own: {cube_text(game, self.names)}.")
         else:
             self._say(self._score_line(match))
@@ -407,14 +470,14 @@ class Session:
 
     def _save(self, argument: str) -> None:
         if not argument:
-            self._say("Usage: save FILE, the file to write the match to.")
+            self._say("Usage: save FILE, the file to write the match or game to.")
             return
         files.save(self.record, argument)
         self._say(f"Saved the {'match' if self.match else 'game'} to {argument}.")
 
     def _load(self, argument: str) -> None:
         if not argument:
-            self._say("Usage: load FILE, a match saved with save FILE.")
+            self._say("Usage: load FILE, a match or game saved with save FILE.")
             return
         self.record = files.load(argument, self.dice_source)
         self._shown = None
@@ -428,7 +491,12 @@ class Session:
         if not argument:
             self._say("Usage: export FILE.mat, the file to write the match to.")
             return
-        files.export(self.record, argument)
+        record = self.record
+        if isinstance(record, BoardGame):
+            self._say(f"A .mat file holds backgammon only; GNU Backgammon's formats have no "
+                      f"{title(record.game.name)}. save FILE keeps the game as JSON.")
+            return
+        files.export(record, argument)
         self._say(f"Exported the {'match' if self.match else 'game'} to {argument}.")
 
     # State and output
@@ -436,8 +504,11 @@ class Session:
     def _moving(self) -> bool:
         return self.game.phase in (Phase.MOVE, Phase.CONFIRM)
 
-    def _legal_plays(self) -> list[Play]:
+    def _legal_plays(self) -> list[Play] | list[GamePlay]:
         game = self.game
+        if isinstance(game, BoardGame):
+            assert game.turn is not None  # asked for only while a play is awaited
+            return list(game.turn.plays)
         assert game.dice is not None  # asked for only while a play is awaited
         return game.position.legal_plays(game.dice)
 
@@ -459,10 +530,10 @@ class Session:
         kind = f"match to {match.length}" if match.length else "money play"
         return f"Score: {names[0]} {score[0]}, {names[1]} {score[1]} ({kind})."
 
-    def _announce_result(self, game: Game) -> None:
+    def _announce_result(self, game: Played) -> None:
         assert game.result is not None  # called once the game has ended
         match = self.match
-        number = match.games.index(game) + 1 if match is not None else 1
+        number = match.games.index(game) + 1 if isinstance(game, Game) and match else 1
         self._say(f"Game {number}: {result_text(game, game.result, self.names)}")
         if match is None:
             return
@@ -484,7 +555,7 @@ class Session:
         if game.phase in (Phase.MOVE, Phase.CONFIRM):
             self._show_plays()
             return
-        computer = game.on_roll in self._bots
+        computer = game.on_roll in self._computer
         self._say(waiting_text(game, self.names, computer=computer, manual=bool(self._manual)))
 
     def _show_board(self) -> None:
@@ -494,7 +565,11 @@ class Session:
 
     def _draw_board(self) -> None:
         game = self.game
-        self._say(board_text(game.position, SEAT_LETTERS[game.on_roll]))
+        letter = SEAT_LETTERS[game.on_roll]
+        if isinstance(game, BoardGame):
+            self._say(game_board_text(game.position, game.game, letter, game.dice))
+        else:
+            self._say(board_text(game.position, letter))
         labels = [
             seat_label(self.names[seat], game.colours[seat], seat) for seat in (0, 1)
         ]

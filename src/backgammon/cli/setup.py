@@ -1,5 +1,6 @@
-"""What the terminal's table plays: the match or money session, the rules, who sits in each
-seat (people, or the computer in one), and where the first game starts."""
+"""What the terminal's table plays: the match or money session of backgammon, or one game of
+the other games, the rules, who sits in each seat (people, or the computer in one), and
+where the first game starts."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from ..errors import BackgammonError
 from ..formats.ids import IdSetting
 from ..game import Rules
 from ..game.match import Match
+from .games import TableGame, title
 
 #: Who sits in a seat: a person, who types, or the computer, which the session lets act
 #: whenever the game waits for its seat.
@@ -25,7 +27,8 @@ COMPUTER_NAME = "Computer"
 
 @dataclass(frozen=True)
 class SessionOptions:
-    """What the session plays: a match or a money session, from the start or a set-up.
+    """What the session plays: a match or a money session, from the start or a set-up; or,
+    where the rules name one of the other games (``Rules.for_game``), one game of it.
 
     ``length`` is the match length (0: money play); ``crawford`` whether a match keeps the
     Crawford rule; ``start`` sets the first game up in the middle of play, as an ID describes
@@ -64,6 +67,12 @@ class SessionOptions:
                 f"The computer's levels are {', '.join(LEVELS)}; got {self.level!r}."
             )
         object.__setattr__(self, "level", Level(self.level))
+        game = self.rules.game
+        if game is not None and (self.length or self.start is not None):
+            raise BackgammonError(
+                f"{title(game)} is played one game at a time from its own start: a match of "
+                "it and a position ID are backgammon's."
+            )
         given = self.start.length if self.start is not None else None
         if given is not None and self.length and given != self.length:
             said = f"a {given}-point match" if given else "money play"
@@ -75,6 +84,13 @@ class SessionOptions:
     def computer_seats(self) -> tuple[int, ...]:
         """The seats the computer plays."""
         return tuple(seat for seat, kind in enumerate(self.players) if kind == "computer")
+
+    def new_record(self, dice: DiceSource) -> Match | TableGame:
+        """What this set-up starts: a match or money session of backgammon, or one game of
+        the other game the rules name."""
+        if self.rules.game is not None:
+            return TableGame(self.rules, dice)
+        return self.new_match(dice)
 
     def new_match(self, dice: DiceSource) -> Match:
         """The match (or money session) this set-up starts."""

@@ -1,0 +1,117 @@
+"""The other games at the terminal's table (Portes, Tavla, Plakoto, Fevga, Long Nardy,
+Acey-deucey): the game the table plays, and what the computer does in it.
+
+The game is :class:`~backgammon.game.BoardGame`, the rules' state machine, as
+:class:`~backgammon.game.Game` is backgammon's; the table reads its record through the same
+typed walk (:mod:`backgammon.game.history`). The computer is one of
+:mod:`backgammon.bot.games`' players, chosen by :func:`computer_player` alone, so that a
+stronger one replaces it there.
+
+>>> from backgammon.dice import ManualDice
+>>> game = new_game("plakoto", ManualDice(["6 5", "4 2"]))
+>>> game.roll(0); game.roll(0)
+>>> computer_act(computer_player("plakoto"), game, 0, random.Random(0))
+Act(action=<Action.PLAY: 'play'>, step=None, play='24/20 24/22', level=None, seed=None, die=None)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+from ..bot.games import HeuristicPlayer, Player
+from ..dice import DiceSource
+from ..game import Act, Action, BoardGame, Phase, Rules
+from ..game import history as _history
+from ..games import GAMES, Ending, rules_for
+from ..position import BAR, OFF, WinKind
+from ..variants import Variant
+
+#: The games the table plays besides backgammon's layouts, by the names ``--game`` takes.
+OTHER_GAMES: tuple[str, ...] = tuple(
+    name for name in GAMES if name not in {variant.value for variant in Variant}
+)
+
+
+class TableGame(BoardGame):
+    """A game of the other games as the table plays it: :class:`BoardGame` with the typed
+    walk over its record that :meth:`Game.history <backgammon.game.Game.history>` gives."""
+
+    def history(self, start: int = 0) -> Iterator[_history.Entry]:
+        """The game's record as typed entries (a named double makes none: its play says
+        it), from event ``start`` on."""
+        # BoardGame has no history() of its own yet; the walk reads any game's record.
+        moments = [*self._moments, self._moment()]
+        return _history.walk(self, moments, start)  # type: ignore[arg-type]
+
+
+def new_game(name: str, dice: DiceSource | None = None,
+             colours: tuple[str, str] = ("white", "black")) -> TableGame:
+    """A new game of ``name`` by its own rules (its cube, its opening), waiting for the
+    opening roll."""
+    return TableGame(Rules.for_game(name), dice, colours=colours)
+
+
+def title(name: str) -> str:
+    """A game's name as a sentence begins with it.
+
+    >>> title("long-nardy"), title("acey-deucey"), title("plakoto")
+    ('Long Nardy', 'Acey-deucey', 'Plakoto')
+    """
+    return "Long Nardy" if name == "long-nardy" else name.capitalize()
+
+
+def computer_player(name: str) -> Player:
+    """The computer's player of the game ``name``: the heuristic baseline, until a trained
+    network plays it (the one place to change)."""
+    rules_for(name)  # a name no game has is refused here, not at the computer's first turn
+    return HeuristicPlayer()
+
+
+def computer_act(player: Player, game: BoardGame, seat: int,
+                 rng: random.Random) -> Act | None:
+    """What the computer does for ``seat`` when the game waits for it: it rolls, plays,
+    names a double after a 1-2, and answers a resignation (:func:`accepts`); None when the
+    game does not wait for ``seat``. It never resigns, and these games have no cube."""
+    if game.player_to_act not in (seat, None) or game.phase is Phase.OVER:
+        return None
+    if game.phase in (Phase.OPENING, Phase.ROLL):
+        return Act(Action.ROLL)
+    if game.phase is Phase.NAME:
+        return Act(Action.NAME, die=player.name_double(game.game, game.position, rng))
+    if game.phase is Phase.RESIGN:
+        return Act(Action.ACCEPT if accepts(game) else Action.REJECT)
+    if game.phase in (Phase.MOVE, Phase.CONFIRM) and game.turn is not None:
+        plays = game.turn.plays
+        if not plays:
+            return None  # the game passes a roll with no move itself
+        return Act(Action.PLAY, play=str(player.choose(game.game, plays, rng)))
+    return None
+
+
+def accepts(game: BoardGame) -> bool:
+    """Whether the computer accepts the resignation waiting for its answer: when it gives up
+    as much as the game could still score (:func:`most_at_stake`). No evaluation judges
+    these games yet, so the computer takes no less than the board can still give it."""
+    offer = game.resignation
+    assert offer is not None  # asked only while a resignation waits
+    return offer.level >= most_at_stake(game, offer.player)
+
+
+def most_at_stake(game: BoardGame, loser: int) -> WinKind:
+    """The most ``loser`` can still lose by the game's rules on the board now: a gammon
+    while they have borne off no checker (in Plakoto, a pinned mother scores as much), a
+    backgammon where the game has one and they also have a checker on the bar, waiting to
+    enter, or in the winner's home board.
+
+    >>> game = new_game("acey-deucey")
+    >>> most_at_stake(game, 0), most_at_stake(new_game("fevga"), 1)
+    (<WinKind.BACKGAMMON: 3>, <WinKind.GAMMON: 2>)
+    """
+    side = game.position_for(loser).mine
+    scores = game.game.points
+    if side[OFF]:
+        return WinKind.SINGLE
+    if Ending.BACKGAMMON in scores and any(side[19:BAR + 1]):
+        return WinKind.BACKGAMMON
+    return WinKind.GAMMON if Ending.GAMMON in scores else WinKind.SINGLE
