@@ -1,0 +1,337 @@
+"""The other games at the terminal (``backgammon play --game NAME``): their boards in text,
+each game played to its end against the computer and at one screen, Acey-deucey's named
+double, and every bad input answered with a sentence."""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from backgammon.bot.games import HeuristicPlayer
+from backgammon.cli import main
+from backgammon.cli.display import game_board_text
+from backgammon.cli.games import OTHER_GAMES, accepts, new_game
+from backgammon.cli.interactive import Session
+from backgammon.cli.setup import SessionOptions
+from backgammon.dice import DiceSource, ManualDice, SeededDice
+from backgammon.errors import BackgammonError
+from backgammon.game import BoardGame, Phase, Rules
+from backgammon.games import Board, rules_for
+
+AGAINST_THE_COMPUTER: dict[str, Any] = {
+    "players": ("human", "computer"), "names": ("White", "Computer"),
+}
+
+
+def session(game: str, dice: DiceSource | None = None, **setup: Any) -> Session:
+    """A started table playing one game of ``game`` (manual dice unless ``dice``)."""
+    options = SessionOptions(rules=Rules.for_game(game), **setup)
+    table = Session(io.StringIO(), ManualDice() if dice is None else dice, options)
+    table.start()
+    return table
+
+
+def said(table: Session) -> str:
+    assert isinstance(table.out, io.StringIO)
+    return table.out.getvalue()
+
+
+def feed(table: Session, script: str) -> str:
+    """Hand each line of ``script`` to the table; what it wrote for them."""
+    before = len(said(table))
+    for line in script.splitlines():
+        table.handle(line)
+    return said(table)[before:]
+
+
+def person(table: Session) -> str:
+    """A person's line for any moment of these games: roll, the first legal play, the
+    double 6 after a 1-2, accept a resignation."""
+    replies = {Phase.MOVE: "1", Phase.NAME: "name 6", Phase.RESIGN: "accept"}
+    return replies.get(table.game.phase, "")
+
+
+def board_game(table: Session) -> BoardGame:
+    game = table.game
+    assert isinstance(game, BoardGame)
+    return game
+
+
+# The boards
+
+
+def test_fevga_draws_both_sides_travelling_the_same_way_round() -> None:
+    # The player on roll (O) has moved one checker 24/13; the opponent's head, their 24-point,
+    # is O's 12-point (bottom left), and their checker moved to their 13 is on O's 1-point.
+    board = Board.from_points({24: 14, 13: 1}, {24: 14, 13: 1})
+    text = game_board_text(board, rules_for("fevga"), "O", (6, 5))
+    assert text == "\n".join([
+        " +13-14-15-16-17-18-+---+19-20-21-22-23-24-+",
+        " | O                |   |                O |",
+        " |                  |   |                O |",
+        " |                  |   |                O |",
+        " |                  |   |                O |",
+        " |                  |   |                14|",
+        " |                  |BAR|                  |  X off 0",
+        " |                  |   |                  |  O off 0",
+        " | 14               |   |                  |",
+        " | X                |   |                  |",
+        " | X                |   |                  |",
+        " | X                |   |                  |",
+        " | X                |   |                X |",
+        " +12-11-10--9--8--7-+---+-6--5--4--3--2--1-+",
+        "  O on roll, dice 6-5, pips 349; X pips 349",
+        "  Both travel the same way round: X starts on O's 12-point.",
+    ])
+
+
+def test_long_nardy_from_the_other_side_swaps_the_letters_not_the_way_round() -> None:
+    game = rules_for("long-nardy")
+    board = Board.from_points({24: 14, 18: 1}, {24: 15})
+    text = game_board_text(board, game, "X").splitlines()
+    # X's checkers on its 24- and 18-points (top right, top left's last), O's head on X's 12.
+    assert text[1] == " |                X |   |                X |"
+    assert text[12] == " | O                |   |                  |"
+    assert text[-2] == "  X on roll, pips 354; O pips 360"
+    assert text[-1] == "  Both travel the same way round: O starts on X's 12-point."
+
+
+def test_plakoto_draws_a_pinned_checker_small_under_the_pinner() -> None:
+    # O (on roll) pins X's checker on X's 20-point (O's 5) with one checker; X pins O's
+    # checker on O's 18 (X's 7) with two.
+    board = Board.from_points({24: 13, 18: 1, 5: 1}, {24: 12, 20: 1, 7: 2},
+                              mine_pinned=[18], theirs_pinned=[20])
+    text = game_board_text(board, rules_for("plakoto"), "O").splitlines()
+    column = {18: 18, 5: 29}  # where the mark of each point's checker stands
+    assert text[1][column[18]] == "o" and text[2][column[18]] == "X" \
+        and text[3][column[18]] == "X"
+    assert text[12][column[5]] == "x" and text[11][column[5]] == "O"
+    assert text[-1] == "  o, x: a pinned checker, under the pinner's."
+    assert "bar" not in "\n".join(text)  # Plakoto sends no checker to the bar
+
+
+def test_acey_deucey_shows_the_checkers_waiting_to_enter_apart_from_the_hit_ones() -> None:
+    board = Board.from_points({23: 2, 25: 1}, {20: 1}, mine_waiting=12, theirs_waiting=14)
+    text = game_board_text(board, rules_for("acey-deucey"), "O").splitlines()
+    assert text[6].endswith("|  X bar 0  to enter 14  off 0")
+    assert text[7].endswith("|  O bar 1  to enter 12  off 0")
+    assert text[-1] == f"  O on roll, pips {2 * 23 + 13 * 25}; X pips {20 + 14 * 25}"
+
+
+# Each game played to its end
+
+
+@pytest.mark.parametrize("name", OTHER_GAMES)
+def test_each_game_is_played_to_its_end_against_the_computer(name: str) -> None:
+    table = session(name, SeededDice(11), **AGAINST_THE_COMPUTER, seed=11)
+    for _ in range(3000):
+        if table.game.result is not None:
+            break
+        table.handle(person(table))
+    result = table.game.result
+    assert result is not None
+    output = said(table)
+    assert output.startswith(
+        f"{name.capitalize().replace('Long-nardy', 'Long Nardy')}: one game, White against "
+        "Computer (heuristic)."
+    )
+    assert "White plays " in output and "Computer plays " in output
+    assert re.search(r"^Game 1: .*(wins|draw).*\.$", output, re.MULTILINE)
+    assert "The game is over." in feed(table, "roll")
+    assert table.prompt() == "over> "
+
+
+def test_the_computer_plays_the_heuristic_players_choice() -> None:
+    # White's 5 against the computer's 6: the computer throws 3-1 afresh and plays it.
+    table = session("portes", ManualDice(["5 6", "3 1"]), **AGAINST_THE_COMPUTER)
+    output = feed(table, "roll")
+    portes = rules_for("portes")
+    plays = portes.legal_plays(portes.initial(), (3, 1))
+    choice = HeuristicPlayer().choose(portes, plays, random.Random(0))
+    assert f"Computer rolls 3-1.\nComputer plays {choice}.\n" in output
+    assert table.prompt() == "White to roll> "
+
+
+def test_a_game_at_one_screen_is_played_to_its_end_from_the_command_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Two people at one keyboard: whoever is on roll rolls, plays the first legal play and
+    # names 6-6 after a 1-2; the seed repeats the dice.
+    outputs = []
+    for _ in range(2):
+        monkeypatch.setattr(sys, "stdin", io.StringIO("\n1\nname 6\n" * 1500))
+        assert main(["play", "--game", "acey-deucey", "--seed", "5"]) == 0
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1]
+    output = outputs[0]
+    assert output.startswith("Acey-deucey: one game, White against Black.")
+    assert "White plays " in output and "Black plays " in output
+    assert re.search(r"^Game 1: (White|Black) wins a (single game|gammon|backgammon): "
+                     r"[123] points?\.$", output, re.MULTILINE)
+    assert output.endswith("Goodbye.\n")
+
+
+def test_long_nardy_against_the_computer_from_the_command_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n1\n" * 1500))
+    assert main(["play", "--game", "long-nardy", "--computer", "--colour", "black",
+                 "--seed", "2"]) == 0
+    output = capsys.readouterr().out
+    assert output.startswith("Long Nardy: one game, Computer (heuristic) against Black.")
+    assert "Both travel the same way round" in output
+    assert re.search(r"^Game 1: (Computer|Black) wins a (single game|gammon): [12] points?\.$",
+                     output, re.MULTILINE)
+
+
+# Acey-deucey's 1-2
+
+
+def test_after_a_1_2_the_player_names_a_double_plays_it_and_rolls_again() -> None:
+    table = session("acey-deucey")
+    feed(table, "65")  # White's 6 against Black's 5: White throws both dice afresh
+    output = feed(table, "21\n1")
+    assert "White rolls 2-1." in output and "White plays bar/23 bar/24." in output
+    assert output.rstrip().endswith(
+        "White played 1-2: name the double to play now (name 1 to name 6), then roll again."
+    )
+    assert table.prompt() == "White to name a double> "
+    assert feed(table, "name 9") == "Name the double by its number, 1 to 6: name 4 plays 4-4.\n"
+    assert feed(table, "name") == "Name the double by its number, 1 to 6: name 4 plays 4-4.\n"
+    output = feed(table, "4")
+    assert "White names 4-4." in output and "White to play 4-4:" in output
+    output = feed(table, "1")
+    assert re.search(r"^White plays .*\.$", output, re.MULTILINE)
+    assert table.prompt() == "White to roll> "  # the same player throws again
+    assert feed(table, "name 3") == (
+        "A double is named only in Acey-deucey, after playing a 1-2.\n"
+    )
+
+
+def test_the_computer_names_its_double_after_a_1_2() -> None:
+    table = session("acey-deucey", **AGAINST_THE_COMPUTER)
+    feed(table, "56")  # the computer's 6 wins the opening; it waits for its dice
+    assert table.prompt() == "Computer's dice> "
+    output = feed(table, "12")
+    assert "Computer rolls 1-2." in output
+    named = re.search(r"^Computer names (\d)-\1\.$", output, re.MULTILINE)
+    assert named is not None
+    assert table.prompt() == "Computer's dice> "  # played its double, it throws again
+    assert board_game(table).on_roll == 1
+
+
+# Resignations, save and load
+
+
+def test_the_computer_accepts_a_resignation_of_all_the_game_can_still_give() -> None:
+    table = session("plakoto", **AGAINST_THE_COMPUTER)
+    feed(table, "65\n42")
+    output = feed(table, "resign")
+    assert "Computer rejects the resignation: the game goes on." in output
+    output = feed(table, "resign gammon")
+    assert "Computer accepts the resignation." in output
+    assert "Game 1: White resigned a gammon: Computer wins 2 points." in output
+
+
+def test_accepting_depends_on_what_the_loser_can_still_lose() -> None:
+    game = new_game("acey-deucey", ManualDice(["6 5"]))
+    game.roll(0)
+    game.resign(0, 2)
+    assert not accepts(game)  # every checker still waits: a backgammon is possible
+    game.reject(1)
+    game.resign(0, 3)
+    assert accepts(game)
+
+
+def test_a_game_is_saved_and_loaded_as_json(tmp_path: Path) -> None:
+    table = session("fevga", SeededDice(3), **AGAINST_THE_COMPUTER, seed=3)
+    feed(table, "\n1\n\n1")
+    path = tmp_path / "fevga.json"
+    assert feed(table, f"save {path}") == f"Saved the game to {path}.\n"
+    other = session("plakoto", SeededDice(3), **AGAINST_THE_COMPUTER, seed=3)
+    output = feed(other, f"load {path}")
+    assert output.startswith(f"Loaded {path}.\n")
+    assert "Both travel the same way round" in output  # a Fevga board
+    assert other.record.to_json() == table.record.to_json()
+    assert board_game(other).game.name == "fevga"
+    for _ in range(3000):  # and plays on to the end
+        if other.game.result is not None:
+            break
+        other.handle(person(other))
+    assert other.game.result is not None
+
+
+# Bad input
+
+
+@pytest.mark.parametrize(
+    ("line", "answer"),
+    [
+        ("24/1", "That is not a legal play of 3-1 here; the plays are: "),
+        ("99", "There is no play 99: choose 1 to "),
+        ("frobnicate", "Unknown command 'frobnicate': type a play (like 8/5 6/5), its number, "
+         "or help."),
+        ("name 3", "A double is named only in Acey-deucey, after playing a 1-2."),
+        ("hint", "No hint now: the computer gives no advice in Plakoto yet."),
+        ("id", "Plakoto has no position ID: GNU Backgammon's IDs and XGIDs describe "
+         "backgammon. save FILE keeps the game as JSON."),
+        ("export game.mat", "A .mat file holds backgammon only; GNU Backgammon's formats have "
+         "no Plakoto. save FILE keeps the game as JSON."),
+        ("resign backgammon", "This game scores no backgammon: offer a single game or a "
+         "gammon."),
+        ("resign twice", "Resign what? Type resign, resign gammon or resign backgammon."),
+        ("load /no/such/file.json", "Cannot read /no/such/file.json: No such file or "
+         "directory."),
+        ("24/21 21/20 20/19 19/18 18/17", "A turn has at most four steps."),
+    ],
+)
+def test_bad_input_is_answered_with_a_sentence_and_changes_nothing(
+    line: str, answer: str
+) -> None:
+    table = session("plakoto")
+    feed(table, "65\n31")  # White won the opening, threw 3-1: White to move
+    game = board_game(table)
+    events, prompt = len(game.events), table.prompt()
+    output = feed(table, line)
+    assert output.startswith(answer)
+    assert output.count("\n") == 1 and "Traceback" not in output
+    assert len(game.events) == events and table.prompt() == prompt == "White to move 3-1> "
+
+
+def test_the_cube_is_refused_in_a_game_without_one() -> None:
+    table = session("tavla")
+    feed(table, "65")
+    assert feed(table, "double") == "The cube is not used in this game.\n"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["play", "--game", "plakoto", "--jacoby"],
+         "--game plakoto is played by its own rules, one game at a time: --jacoby is "
+         "backgammon's. Leave them out."),
+        (["play", "--game", "fevga", "--match-length", "5", "--no-cube"],
+         "--match-length, --cube are backgammon's"),
+        (["play", "--game", "chess"], "invalid choice: 'chess'"),
+    ],
+)
+def test_bad_game_arguments_end_with_one_line_and_status_2(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    error = capsys.readouterr().err
+    assert message in error and "Traceback" not in error
+
+
+def test_a_match_of_the_other_games_is_refused_by_the_set_up() -> None:
+    with pytest.raises(BackgammonError, match="a match of it and a position ID are "
+                                              "backgammon's"):
+        SessionOptions(length=3, rules=Rules.for_game("portes"))
