@@ -22,9 +22,12 @@ LAYERS = ("core", "game", "formats", "bot", "training", "analysis", "server", "c
 #: The layers that may import training, beside itself: it is the command line's alone, so that
 #: playing, analysing and serving never depend on how the networks were made.
 TRAINING_USERS = ("training", "cli")
-#: The layers that may import the bot's modules; every other imports its face, the package
-#: ``backgammon.bot`` alone, so that what lies behind it can change without touching them.
+#: The layers that may import the bot's modules; every other imports its faces alone, so that
+#: what lies behind them can change without touching them.
 BOT_INSIDERS = ("bot", "training")
+#: The bot's faces: ``backgammon.bot``, backgammon's engine, and ``backgammon.bot.games``,
+#: the computer players of the other games (:mod:`backgammon.games`).
+BOT_FACES = ("bot", "bot.games")
 
 #: What each layer may import from outside the standard library.
 THIRD_PARTY = {
@@ -123,9 +126,10 @@ def test_imports_go_down(name: str, path: Path) -> None:
         assert layer_of(target) != "training" or layer in TRAINING_USERS, (
             f"{name} ({layer}) imports {target}: training is the command line's alone"
         )
-        assert not target.startswith("bot.") or layer in BOT_INSIDERS, (
-            f"{name} ({layer}) imports {target}: outside the bot, import its face "
-            "(backgammon.bot) only"
+        assert not target.startswith("bot.") or target in BOT_FACES \
+            or layer in BOT_INSIDERS, (
+            f"{name} ({layer}) imports {target}: outside the bot, import its faces "
+            "(backgammon.bot, backgammon.bot.games) only"
         )
 
 
