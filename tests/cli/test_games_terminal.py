@@ -143,7 +143,7 @@ def test_each_game_is_played_to_its_end_against_the_computer(name: str) -> None:
     )
     assert "White plays " in output and "Computer plays " in output
     assert re.search(r"^Game 1: .*(wins|draw).*\.$", output, re.MULTILINE)
-    assert "The game is over." in feed(table, "roll")
+    assert feed(table, "roll").endswith(" Type save FILE or quit.\n")
     assert table.prompt() == "over> "
 
 
@@ -233,7 +233,8 @@ def test_the_computer_accepts_a_resignation_of_all_the_game_can_still_give() -> 
     table = session("plakoto", **AGAINST_THE_COMPUTER)
     feed(table, "65\n42")
     output = feed(table, "resign")
-    assert "Computer rejects the resignation: the game goes on." in output
+    assert "Computer rejects the resignation: the game goes on.\n(The computer accepts no less " \
+        "than the game can still give it: a gammon.)" in output
     output = feed(table, "resign gammon")
     assert "Computer accepts the resignation." in output
     assert "Game 1: White resigned a gammon: Computer wins 2 points." in output

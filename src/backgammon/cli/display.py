@@ -54,6 +54,31 @@ Letter = str
 #: The letter each seat's checkers are drawn with.
 SEAT_LETTERS: tuple[Letter, Letter] = ("O", "X")
 
+#: The table's commands, as ``help`` lists them.
+HELP = """\
+Commands (each is made for the player the game waits for, named in the prompt):
+  roll, Enter     roll the dice; a game starts with the opening roll (each player rolls
+                  one die and the higher plays both numbers)
+  31, 3 1, 3-1    the numbers of physical dice (with --manual-dice); at the opening roll,
+                  the first number is the first player's die
+  double          offer to double, before rolling
+  hint            the computer's advice: the best plays of the roll, or the cube decision
+                  before rolling and when doubled (backgammon only)
+  take, drop      answer a double; beaver: redouble at once (where beavers are on)
+  8/5 6/5         make a play in gnubg notation (bar/22*, 6/off, 8/5(2), 13/7*/5)
+  3               make the play numbered 3 in the list
+  name 4, 4       Acey-deucey, after playing a 1-2: the double to play (then roll again)
+  resign [single|gammon|backgammon]   offer to resign; accept, reject: answer it
+  undo            (a play, once made, cannot be taken back)
+  board           show the board (and the legal plays once the dice are in)
+  id              print the GNU Backgammon ID and the XGID (backgammon only)
+  score           the score and the cube
+  save FILE       save the match or game (JSON); load FILE: go on with a saved one
+  export FILE     write the match as a .mat file, for GNU Backgammon and others
+                  (backgammon only)
+  help            this list
+  quit, exit      leave (so does the end of the input)"""
+
 WIN_NAMES = {
     WinKind.SINGLE: "a single game",
     WinKind.GAMMON: "a gammon",

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from functools import cache
 
 from ..bot.games import HeuristicPlayer, Player
 from ..dice import DiceSource
@@ -61,9 +62,10 @@ def title(name: str) -> str:
     return "Long Nardy" if name == "long-nardy" else name.capitalize()
 
 
+@cache
 def computer_player(name: str) -> Player:
     """The computer's player of the game ``name``: the heuristic baseline, until a trained
-    network plays it (the one place to change)."""
+    network plays it (the one place to change; made once a game)."""
     rules_for(name)  # a name no game has is refused here, not at the computer's first turn
     return HeuristicPlayer()
 

@@ -1,15 +1,16 @@
 """The interactive table: games and matches at one terminal, two people or a person and the
 computer.
 
-The game (:class:`~backgammon.game.match.Match`, :class:`~backgammon.game.Game`: the rules' state
-machine) keeps the state and decides what is allowed; the session reads a line, turns it into
-one action of the seat the game waits for, and says what happened. Every refused action leaves
-the game as it was and prints the game's one-line reason. Whenever the game waits for a seat
-the computer plays, the session lets the bot act (:func:`backgammon.bot.act`, as the web app
-does) and says what it did in the same sentences as for a person; with physical dice the person
-types the computer's dice too. What is played is a :class:`~.setup.SessionOptions`; ``hint``
-asks :mod:`.hints`, ``save``, ``load`` and ``export`` go through :mod:`.files`, and every
-sentence about the game is :mod:`.display`'s.
+The game (:class:`~backgammon.game.match.Match`, :class:`~backgammon.game.Game`, or one game of
+the other games, :class:`~.games.TableGame`: the rules' state machines) keeps the state and
+decides what is allowed; the session reads a line, turns it into one action of the seat the
+game waits for, and says what happened. Every refused action leaves the game as it was and
+prints the game's one-line reason. Whenever the game waits for a seat the computer plays, the
+session lets the bot act (:func:`backgammon.bot.act`, as the web app does; in the other games
+:func:`.games.computer_act`) and says what it did in the same sentences as for a person; with
+physical dice the person types the computer's dice too. What is played is a
+:class:`~.setup.SessionOptions`; ``hint`` asks :mod:`.hints`, ``save``, ``load`` and
+``export`` go through :mod:`.files`, and every sentence about the game is :mod:`.display`'s.
 
 The loop reads lines from one text stream and writes to another, so a test can drive it with a
 script:
@@ -35,7 +36,6 @@ from collections.abc import Callable
 from typing import TextIO
 
 from ..bot import Bot, decide
-from ..bot.games import Player
 from ..dice import Dice, DiceSource, ManualDice, SecureDice, parse_dice
 from ..errors import BackgammonError
 from ..formats.ids import gnubg_id_of, xgid_of
@@ -47,7 +47,9 @@ from ..moves import Play
 from ..position import Position, WinKind
 from . import files
 from .display import (
+    HELP,
     SEAT_LETTERS,
+    WIN_NAMES,
     answers_text,
     board_text,
     cube_text,
@@ -59,7 +61,7 @@ from .display import (
     seat_label,
     waiting_text,
 )
-from .games import TableGame, computer_act, computer_player, title
+from .games import TableGame, computer_act, computer_player, most_at_stake, title
 from .hints import Hinter
 from .setup import COMPUTER_NAME, SessionOptions
 
@@ -74,30 +76,6 @@ _MOST_COMPUTER_ACTIONS = 10_000
 _LEVELS = {"": WinKind.SINGLE} | {
     word: kind for kind in WinKind for word in (kind.name.lower(), str(int(kind)))
 }
-
-_HELP = """\
-Commands (each is made for the player the game waits for, named in the prompt):
-  roll, Enter     roll the dice; a game starts with the opening roll (each player rolls
-                  one die and the higher plays both numbers)
-  31, 3 1, 3-1    the numbers of physical dice (with --manual-dice); at the opening roll,
-                  the first number is the first player's die
-  double          offer to double, before rolling
-  hint            the computer's advice: the best plays of the roll, or the cube decision
-                  before rolling and when doubled (backgammon only)
-  take, drop      answer a double; beaver: redouble at once (where beavers are on)
-  8/5 6/5         make a play in gnubg notation (bar/22*, 6/off, 8/5(2), 13/7*/5)
-  3               make the play numbered 3 in the list
-  name 4, 4       Acey-deucey, after playing a 1-2: the double to play (then roll again)
-  resign [single|gammon|backgammon]   offer to resign; accept, reject: answer it
-  undo            (a play, once made, cannot be taken back)
-  board           show the board (and the legal plays once the dice are in)
-  id              print the GNU Backgammon ID and the XGID (backgammon only)
-  score           the score and the cube
-  save FILE       save the match or game (JSON); load FILE: go on with a saved one
-  export FILE     write the match as a .mat file, for GNU Backgammon and others
-                  (backgammon only)
-  help            this list
-  quit, exit      leave (so does the end of the input)"""
 
 
 class Session:
@@ -122,10 +100,9 @@ class Session:
         # where one is loaded (load FILE).
         self.record: Match | Played = self.options.new_record(self.dice_source)
         # The seats the computer plays; its backgammon player for each (made when first
-        # asked), and its player of each other game, choosing with one seeded generator.
+        # asked), and the generator its players of the other games choose with.
         self._computer = frozenset(self.options.computer_seats())
         self._bots: dict[int, Bot] = {}
-        self._players: dict[str, Player] = {}
         self._rng = random.Random(self.options.seed)
         self._hinter = Hinter()
         # The seat and position last drawn, so that the board is drawn again only when it changed.
@@ -199,7 +176,7 @@ class Session:
         if seat not in self._computer:
             return name
         game = self.game
-        level = (self._player(game).name if isinstance(game, BoardGame)
+        level = (computer_player(game.game.name).name if isinstance(game, BoardGame)
                  else self.options.level.value)
         return f"{name} ({level})" if name == COMPUTER_NAME else f"{name} (the computer, {level})"
 
@@ -255,7 +232,7 @@ class Session:
         """Make ``action`` for the seat the game waits for, then say what it led to."""
         over = self._over_text()
         if over:
-            self._say(f"{over} Type save FILE, export FILE.mat or quit.")
+            self._say(f"{over} {self._what_now()}")
             return
         seat = self.game.player_to_act
         if seat in self._computer:
@@ -293,7 +270,7 @@ class Session:
         """Let the computer make one action for ``seat``; False when it waits for its dice."""
         game = self.game
         if isinstance(game, BoardGame):
-            move = computer_act(self._player(game), game, seat, self._rng)
+            move = computer_act(computer_player(game.game.name), game, seat, self._rng)
         else:
             bot = self._bots.get(seat)
             if bot is None:
@@ -306,15 +283,10 @@ class Session:
             # rolls once they are (_typed_dice).
             return False
         self._perform(lambda game: game.act(seat, move))
+        if move.action is Action.REJECT and isinstance(game, BoardGame):
+            least = WIN_NAMES[most_at_stake(game, 1 - seat)]
+            self._say(f"(The computer accepts no less than the game can still give it: {least}.)")
         return True
-
-    def _player(self, game: BoardGame) -> Player:
-        """The computer's player of ``game``'s game."""
-        name = game.game.name
-        player = self._players.get(name)
-        if player is None:
-            player = self._players[name] = computer_player(name)
-        return player
 
     def _simple(
         self, name: str, action: Callable[[Played, int], None]
@@ -438,7 +410,7 @@ class Session:
     # Other commands
 
     def _help(self, _: str) -> None:
-        self._say(_HELP)
+        self._say(HELP)
 
     def _board(self, _: str) -> None:
         self._draw_board()
@@ -512,6 +484,12 @@ class Session:
         assert game.dice is not None  # asked for only while a play is awaited
         return game.position.legal_plays(game.dice)
 
+    def _what_now(self) -> str:
+        """What is left to do once it is over: save (and export a match of backgammon)."""
+        if isinstance(self.game, BoardGame):
+            return "Type save FILE or quit."
+        return "Type save FILE, export FILE.mat or quit."
+
     def _over_text(self) -> str:
         """A sentence saying that the match (or the one game) is over, or '' while it goes on."""
         match = self.match
@@ -549,7 +527,7 @@ class Session:
         game = self.game
         over = self._over_text()
         if over:
-            self._say(f"{over} Type save FILE, export FILE.mat or quit.")
+            self._say(f"{over} {self._what_now()}")
             return
         self._show_board()
         if game.phase in (Phase.MOVE, Phase.CONFIRM):
