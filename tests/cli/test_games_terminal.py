@@ -1,6 +1,6 @@
 """The other games at the terminal (``backgammon play --game NAME``): their boards in text,
-each game played to its end against the computer and at one screen, Acey-deucey's named
-double, and every bad input answered with a sentence."""
+each game played to its end against the computer and at one screen, a Tavli match,
+Acey-deucey's named double, and every bad input answered with a sentence."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import io
 import random
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,13 +17,14 @@ import pytest
 from backgammon.bot.games import HeuristicPlayer
 from backgammon.cli import main
 from backgammon.cli.display import game_board_text
-from backgammon.cli.games import OTHER_GAMES, accepts, new_game
+from backgammon.cli.games import OTHER_GAMES, TableMatch, accepts, new_game, title
 from backgammon.cli.interactive import Session
 from backgammon.cli.setup import SessionOptions
 from backgammon.dice import DiceSource, ManualDice, SeededDice
 from backgammon.errors import BackgammonError
+from backgammon.formats.ids import setup_from_id
 from backgammon.game import BoardGame, Phase, Rules
-from backgammon.games import Board, rules_for
+from backgammon.games import TAVLI, Board, rules_for
 
 AGAINST_THE_COMPUTER: dict[str, Any] = {
     "players": ("human", "computer"), "names": ("White", "Computer"),
@@ -30,7 +32,8 @@ AGAINST_THE_COMPUTER: dict[str, Any] = {
 
 
 def session(game: str, dice: DiceSource | None = None, **setup: Any) -> Session:
-    """A started table playing one game of ``game`` (manual dice unless ``dice``)."""
+    """A started table playing ``game``, money play unless ``setup`` gives a length
+    (manual dice unless ``dice``)."""
     options = SessionOptions(rules=Rules.for_game(game), **setup)
     table = Session(io.StringIO(), ManualDice() if dice is None else dice, options)
     table.start()
@@ -55,6 +58,21 @@ def person(table: Session) -> str:
     double 6 after a 1-2, accept a resignation."""
     replies = {Phase.MOVE: "1", Phase.NAME: "name 6", Phase.RESIGN: "accept"}
     return replies.get(table.game.phase, "")
+
+
+def play_out(table: Session, until: Callable[[], bool]) -> None:
+    """Let a person answer every moment (:func:`person`) until ``until()``."""
+    for _ in range(5000):
+        if until():
+            return
+        table.handle(person(table))
+    raise AssertionError("The game did not end.")
+
+
+def first_game_over(table: Session) -> Callable[[], bool]:
+    match = table.match
+    assert match is not None
+    return lambda: match.games[0].result is not None
 
 
 def board_game(table: Session) -> BoardGame:
@@ -129,21 +147,21 @@ def test_acey_deucey_shows_the_checkers_waiting_to_enter_apart_from_the_hit_ones
 
 @pytest.mark.parametrize("name", OTHER_GAMES)
 def test_each_game_is_played_to_its_end_against_the_computer(name: str) -> None:
-    table = session(name, SeededDice(11), **AGAINST_THE_COMPUTER, seed=11)
-    for _ in range(3000):
-        if table.game.result is not None:
-            break
-        table.handle(person(table))
-    result = table.game.result
-    assert result is not None
+    table = session(name, SeededDice(11), **AGAINST_THE_COMPUTER, seed=11, length=1)
+    match = table.match
+    assert match is not None
+    play_out(table, lambda: match.is_over)
+    result = match.games[0].result
+    assert result is not None and len(match.games) == 1
     output = said(table)
     assert output.startswith(
-        f"{name.capitalize().replace('Long-nardy', 'Long Nardy')}: one game, White against "
-        "Computer (heuristic)."
+        f"{title(name)}: a 1-point match, White against Computer (heuristic)."
     )
     assert "White plays " in output and "Computer plays " in output
     assert re.search(r"^Game 1: .*(wins|draw).*\.$", output, re.MULTILINE)
-    assert feed(table, "roll").endswith(" Type save FILE or quit.\n")
+    assert feed(table, "roll").startswith(
+        f"The match is over: {match.players[result.winner]} wins it "
+    )
     assert table.prompt() == "over> "
 
 
@@ -165,15 +183,16 @@ def test_a_game_at_one_screen_is_played_to_its_end_from_the_command_line(
     # names 6-6 after a 1-2; the seed repeats the dice.
     outputs = []
     for _ in range(2):
-        monkeypatch.setattr(sys, "stdin", io.StringIO("\n1\nname 6\n" * 1500))
+        monkeypatch.setattr(sys, "stdin", io.StringIO("\n1\nname 6\n" * 400))
         assert main(["play", "--game", "acey-deucey", "--seed", "5"]) == 0
         outputs.append(capsys.readouterr().out)
     assert outputs[0] == outputs[1]
     output = outputs[0]
-    assert output.startswith("Acey-deucey: one game, White against Black.")
+    assert output.startswith("Acey-deucey: money play, White against Black.")
     assert "White plays " in output and "Black plays " in output
     assert re.search(r"^Game 1: (White|Black) wins a (single game|gammon|backgammon): "
                      r"[123] points?\.$", output, re.MULTILINE)
+    assert "\nScore: White " in output and "\nGame 2 begins.\n" in output  # game after game
     assert output.endswith("Goodbye.\n")
 
 
@@ -182,12 +201,33 @@ def test_long_nardy_against_the_computer_from_the_command_line(
 ) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO("\n1\n" * 1500))
     assert main(["play", "--game", "long-nardy", "--computer", "--colour", "black",
-                 "--seed", "2"]) == 0
+                 "--seed", "2", "--match-length", "1"]) == 0
     output = capsys.readouterr().out
-    assert output.startswith("Long Nardy: one game, Computer (heuristic) against Black.")
+    assert output.startswith(
+        "Long Nardy: a 1-point match, Computer (heuristic) against Black."
+    )
     assert "Both travel the same way round" in output
-    assert re.search(r"^Game 1: (Computer|Black) wins a (single game|gammon): [12] points?\.$",
-                     output, re.MULTILINE)
+    won = re.search(r"^Game 1: (Computer|Black) wins a (single game|gammon): ([12]) points?\.$",
+                    output, re.MULTILINE)
+    assert won is not None
+    assert f"The match is over: {won[1]} wins it {won[3]}-0." in output
+
+
+def test_a_tavli_match_plays_portes_plakoto_and_fevga_in_turn() -> None:
+    table = session("portes", SeededDice(8), **AGAINST_THE_COMPUTER, seed=8, length=5,
+                    rotation=TAVLI)
+    match = table.match
+    assert isinstance(match, TableMatch)
+    play_out(table, lambda: match.is_over)
+    output = said(table)
+    assert output.startswith("Tavli (Portes, Plakoto and Fevga in turn): a 5-point match, "
+                             "White against Computer (heuristic).")
+    names = [game.game.name for game in match.games]
+    assert len(names) >= 3 and names == [TAVLI[i % 3] for i in range(len(names))]
+    assert "\nGame 2 begins: Plakoto.\n" in output and "\nGame 3 begins: Fevga.\n" in output
+    assert "Crawford" not in output  # no cube, no Crawford game
+    assert match.winner is not None and max(match.score) >= 5
+    assert f"The match is over: {match.players[match.winner]} wins it " in output
 
 
 # Acey-deucey's 1-2
@@ -251,21 +291,30 @@ def test_accepting_depends_on_what_the_loser_can_still_lose() -> None:
 
 
 def test_a_game_is_saved_and_loaded_as_json(tmp_path: Path) -> None:
-    table = session("fevga", SeededDice(3), **AGAINST_THE_COMPUTER, seed=3)
+    table = session("fevga", SeededDice(3), **AGAINST_THE_COMPUTER, seed=3, length=3)
     feed(table, "\n1\n\n1")
     path = tmp_path / "fevga.json"
-    assert feed(table, f"save {path}") == f"Saved the game to {path}.\n"
+    assert feed(table, f"save {path}") == f"Saved the match to {path}.\n"
     other = session("plakoto", SeededDice(3), **AGAINST_THE_COMPUTER, seed=3)
     output = feed(other, f"load {path}")
-    assert output.startswith(f"Loaded {path}.\n")
+    assert output.startswith(f"Loaded {path}.\nScore: White 0, Computer 0 (match to 3).\n")
     assert "Both travel the same way round" in output  # a Fevga board
     assert other.record.to_json() == table.record.to_json()
     assert board_game(other).game.name == "fevga"
-    for _ in range(3000):  # and plays on to the end
-        if other.game.result is not None:
-            break
-        other.handle(person(other))
-    assert other.game.result is not None
+    play_out(other, first_game_over(other))  # and plays on
+
+
+def test_a_lone_game_saved_from_python_is_loaded_and_played(tmp_path: Path) -> None:
+    game = new_game("acey-deucey", SeededDice(6))
+    game.roll(0)
+    path = tmp_path / "acey-deucey.json"
+    path.write_text(game.to_json())
+    table = session("tavla", SeededDice(6), **AGAINST_THE_COMPUTER)
+    assert feed(table, f"load {path}").startswith(f"Loaded {path}.\n")
+    assert table.match is None and board_game(table).game.name == "acey-deucey"
+    assert feed(table, "score") == "One game, loaded on its own: no cube.\n"
+    play_out(table, lambda: table.game.result is not None)
+    assert feed(table, "roll").startswith("The game is over. ")
 
 
 # Bad input
@@ -283,7 +332,7 @@ def test_a_game_is_saved_and_loaded_as_json(tmp_path: Path) -> None:
         ("id", "Plakoto has no position ID: GNU Backgammon's IDs and XGIDs describe "
          "backgammon. save FILE keeps the game as JSON."),
         ("export game.mat", "A .mat file holds backgammon only; GNU Backgammon's formats have "
-         "no Plakoto. save FILE keeps the game as JSON."),
+         "no Plakoto. save FILE keeps the match as JSON."),
         ("resign backgammon", "This game scores no backgammon: offer a single game or a "
          "gammon."),
         ("resign twice", "Resign what? Type resign, resign gammon or resign backgammon."),
@@ -315,10 +364,12 @@ def test_the_cube_is_refused_in_a_game_without_one() -> None:
     ("argv", "message"),
     [
         (["play", "--game", "plakoto", "--jacoby"],
-         "--game plakoto is played by its own rules, one game at a time: --jacoby is "
-         "backgammon's. Leave them out."),
-        (["play", "--game", "fevga", "--match-length", "5", "--no-cube"],
-         "--match-length, --cube are backgammon's"),
+         "--game plakoto is played by its own rules: --jacoby is backgammon's. Leave them "
+         "out."),
+        (["play", "--game", "tavli", "--variant", "nackgammon", "--no-cube"],
+         "--variant, --cube are backgammon's"),
+        (["play", "--game", "fevga", "--position", "4HPwATDgc/ABMA"],
+         "--position is backgammon's"),
         (["play", "--game", "chess"], "invalid choice: 'chess'"),
     ],
 )
@@ -332,7 +383,9 @@ def test_bad_game_arguments_end_with_one_line_and_status_2(
     assert message in error and "Traceback" not in error
 
 
-def test_a_match_of_the_other_games_is_refused_by_the_set_up() -> None:
-    with pytest.raises(BackgammonError, match="a match of it and a position ID are "
-                                              "backgammon's"):
-        SessionOptions(length=3, rules=Rules.for_game("portes"))
+def test_the_set_up_refuses_a_position_or_a_rotation_it_cannot_play() -> None:
+    with pytest.raises(BackgammonError, match="a position ID is backgammon's"):
+        SessionOptions(rules=Rules.for_game("portes"),
+                       start=setup_from_id("4HPwATDgc/ABMA"))
+    with pytest.raises(BackgammonError, match="the rules those of the first"):
+        SessionOptions(rotation=TAVLI)

@@ -9,6 +9,7 @@
     backgammon play --computer expert --colour black   against the computer, at 1-ply
     backgammon play --position 4HPwATDgc/ABMA   play from a position (or a gnubg ID, an XGID)
     backgammon play --game plakoto --computer   another game: Tavla, Tavli's, Nardy, Acey-deucey
+    backgammon play --game tavli --match-length 5   a Tavli match: Portes, Plakoto, Fevga
     backgammon moves 4HPwATDgc/ABMA 31  the board and the numbered legal plays of a roll
     backgammon train --games 400000     train the computer player by self-play
     backgammon train --stage rollout --resume --generations 12   on rollouts of its positions
@@ -58,6 +59,7 @@ from ..dice import DiceSource, ManualDice, SecureDice, SeededDice, parse_dice
 from ..errors import BackgammonError
 from ..formats.ids import setup_from_id
 from ..game import Rules
+from ..games import TAVLI
 from ..position import MAX_CHECKERS, Position
 from ..variants import Variant
 from . import analyse as _analyse
@@ -69,7 +71,7 @@ from . import truth as _truth
 from . import verify as _verify
 from .arguments import Argument, arg
 from .display import format_plays, outcome_text
-from .games import OTHER_GAMES
+from .games import OTHER_GAMES, TAVLI_MATCH
 from .interactive import run
 from .setup import PlayerKind, SessionOptions, default_names
 
@@ -169,15 +171,15 @@ def _count(text: str) -> int:
 @subcommand(
     "play",
     "Play a match, or money games, at the terminal: two people at one keyboard, or a person "
-    "against the computer (--computer); or one game of another game (--game).",
+    "against the computer (--computer); of backgammon, or of another game (--game).",
     arg("--match-length", type=_count, default=0, metavar="N",
         help="play a match to N points (default 0: money play, game after game)"),
     arg("--variant", choices=[variant.value for variant in Variant], default="standard",
         help="the variant to play (default: standard)"),
-    arg("--game", choices=OTHER_GAMES, metavar="GAME",
-        help="play one game of another game instead, by its own rules: "
-        f"{', '.join(OTHER_GAMES)} (the options of backgammon's rules and matches do not "
-        "apply)"),
+    arg("--game", choices=(*OTHER_GAMES, TAVLI_MATCH), metavar="GAME",
+        help="play another game instead, by its own rules: "
+        f"{', '.join(OTHER_GAMES)}, or {TAVLI_MATCH} (Portes, Plakoto and Fevga in turn); "
+        "the options of backgammon's rules do not apply"),
     arg("--cube", action=argparse.BooleanOptionalAction, default=None,
         help="play with the doubling cube (default: on)"),
     arg("--jacoby", action="store_true",
@@ -221,8 +223,9 @@ def _play(args: argparse.Namespace) -> int:
     else:
         dice = SecureDice()
     start = None
+    rotation: tuple[str, ...] = ()
     if args.game is not None:
-        rules = _game_rules(args)
+        rules, rotation = _game_rules(args)
     else:
         variant = Variant(args.variant)
         rules = Rules(
@@ -250,32 +253,35 @@ def _play(args: argparse.Namespace) -> int:
         level=args.computer or Level.INTERMEDIATE,
         # The dice's seed seeds the computer's noise too, so that a game can be replayed.
         seed=None if args.seed is None else zlib.crc32(args.seed.encode()),
+        rotation=rotation,
     )
     return run(dice_source=dice, options=options)
 
 
-#: The options of ``play`` that belong to backgammon's rules and matches, with the value that
-#: leaves each out: another game (--game) is played by its own rules, one game at a time.
+#: The options of ``play`` that belong to backgammon's rules, with the value that leaves each
+#: out: another game (--game) is played by its own rules, without the cube.
 _BACKGAMMON_ONLY = {
-    "--match-length": 0, "--variant": "standard", "--cube": None, "--jacoby": False,
+    "--variant": "standard", "--cube": None, "--jacoby": False,
     "--beavers": False, "--automatic-doubles": 0, "--max-cube": None,
     "--opening-reroll": False, "--auto-race-roll": False, "--no-crawford": False,
     "--position": None,
 }
 
 
-def _game_rules(args: argparse.Namespace) -> Rules:
-    """The rules of the game ``--game`` names; BackgammonError for an option of
-    backgammon's given with it."""
+def _game_rules(args: argparse.Namespace) -> tuple[Rules, tuple[str, ...]]:
+    """The rules of the game ``--game`` names, and the games in turn of a Tavli match;
+    BackgammonError for an option of backgammon's given with it."""
     given = [flag for flag, unset in _BACKGAMMON_ONLY.items()
              if getattr(args, flag[2:].replace("-", "_")) != unset]
     if given:
         raise BackgammonError(
-            f"--game {args.game} is played by its own rules, one game at a time: "
+            f"--game {args.game} is played by its own rules: "
             f"{', '.join(given)} {'is' if len(given) == 1 else 'are'} backgammon's. "
             "Leave them out."
         )
-    return Rules.for_game(args.game, auto_forced=args.auto_forced)
+    if args.game == TAVLI_MATCH:
+        return Rules.for_game(TAVLI[0], auto_forced=args.auto_forced), TAVLI
+    return Rules.for_game(args.game, auto_forced=args.auto_forced), ()
 
 
 def _players(args: argparse.Namespace) -> tuple[PlayerKind, PlayerKind]:

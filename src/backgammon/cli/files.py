@@ -23,20 +23,23 @@ from ..dice import DiceSource
 from ..errors import BackgammonError
 from ..game import Game, load_json
 from ..game.match import Match
-from .games import TableGame
+from .games import TableGame, TableMatch
 
 
 class TableFileError(BackgammonError):
     """A file the table cannot read or write, or that holds no saved match."""
 
 
-def save(record: Match | Game | TableGame, name: str) -> None:
+def save(record: Match | Game | TableMatch | TableGame, name: str) -> None:
     """Write ``record`` to the file ``name`` as JSON."""
     _write(name, record.to_json() + "\n")
 
 
-def load(name: str, dice: DiceSource | None = None) -> Match | Game | TableGame:
-    """The match (or lone game) saved in the file ``name``, rolling on with ``dice``."""
+def load(
+    name: str, dice: DiceSource | None = None
+) -> Match | Game | TableMatch | TableGame:
+    """The match (or lone game), of backgammon or of the other games, saved in the file
+    ``name``, rolling on with ``dice``."""
     try:
         text = Path(name).expanduser().read_text(encoding="utf-8")
     except OSError as exc:
@@ -44,13 +47,14 @@ def load(name: str, dice: DiceSource | None = None) -> Match | Game | TableGame:
     except UnicodeDecodeError as exc:
         raise TableFileError(f"Cannot read {name}: it is not a text file.") from exc
     data = load_json(text, "match")
-    if isinstance(data, dict) and "games" in data:
-        return Match.from_dict(data, dice)
-    if isinstance(data, dict) and "events" in data:
-        rules = data.get("rules")
-        if isinstance(rules, dict) and rules.get("game") is not None:
-            return TableGame.from_dict(data, dice)  # one of the other games
-        return Game.from_dict(data, dice)
+    if not isinstance(data, dict):
+        raise TableFileError(f"{name} holds no saved match or game.")
+    rules = data.get("rules")
+    other = isinstance(rules, dict) and rules.get("game") is not None  # not backgammon
+    if "games" in data:
+        return TableMatch.from_dict(data, dice) if other else Match.from_dict(data, dice)
+    if "events" in data:
+        return TableGame.from_dict(data, dice) if other else Game.from_dict(data, dice)
     raise TableFileError(f"{name} holds no saved match or game.")
 
 

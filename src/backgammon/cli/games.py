@@ -1,9 +1,11 @@
 """The other games at the terminal's table (Portes, Tavla, Plakoto, Fevga, Long Nardy,
-Acey-deucey): the game the table plays, and what the computer does in it.
+Acey-deucey, and a Tavli match of three of them in turn): the games the table plays, and what
+the computer does in them.
 
-The game is :class:`~backgammon.game.BoardGame`, the rules' state machine, as
-:class:`~backgammon.game.Game` is backgammon's; the table reads its record through the same
-typed walk (:mod:`backgammon.game.history`). The computer is one of
+A game is :class:`~backgammon.game.BoardGame`, the rules' state machine, as
+:class:`~backgammon.game.Game` is backgammon's, and a match or money session of them
+:class:`~backgammon.game.BoardMatch`; the table reads a game's record through the same typed
+walk as backgammon's (:mod:`backgammon.game.history`). The computer is one of
 :mod:`backgammon.bot.games`' players, chosen by :func:`computer_player` alone, so that a
 stronger one replaces it there.
 
@@ -19,10 +21,11 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from functools import cache
+from typing import Any
 
 from ..bot.games import HeuristicPlayer, Player
 from ..dice import DiceSource
-from ..game import Act, Action, BoardGame, Phase, Rules
+from ..game import Act, Action, BoardGame, BoardMatch, Phase, Rules
 from ..game import history as _history
 from ..games import GAMES, Ending, rules_for
 from ..position import BAR, OFF, WinKind
@@ -32,6 +35,8 @@ from ..variants import Variant
 OTHER_GAMES: tuple[str, ...] = tuple(
     name for name in GAMES if name not in {variant.value for variant in Variant}
 )
+#: The name of the Tavli match: :data:`backgammon.games.TAVLI`'s games in turn.
+TAVLI_MATCH = "tavli"
 
 
 class TableGame(BoardGame):
@@ -44,6 +49,33 @@ class TableGame(BoardGame):
         # BoardGame has no history() of its own yet; the walk reads any game's record.
         moments = [*self._moments, self._moment()]
         return _history.walk(self, moments, start)  # type: ignore[arg-type]
+
+
+class TableMatch(BoardMatch):
+    """A match or money session of the other games as the table plays it: each game a
+    :class:`TableGame`."""
+
+    def _new_game(self, index: int, **options: Any) -> TableGame:
+        return TableGame(self.rules_of(index), **options)
+
+    @property
+    def game(self) -> TableGame:
+        """The game being played (the last one, once the match is over)."""
+        game = self.games[-1]
+        assert isinstance(game, TableGame)  # every game of the match is made here
+        return game
+
+    def what(self) -> str:
+        """What is played, for a greeting: ``Plakoto``, or the Tavli match's games in turn.
+
+        >>> from backgammon.games import TAVLI
+        >>> TableMatch(5, rotation=TAVLI).what()
+        'Tavli (Portes, Plakoto and Fevga in turn)'
+        """
+        if not self.rotation:
+            return title(str(self.rules.game))
+        *first, last = (title(name) for name in self.rotation)
+        return f"Tavli ({', '.join(first)} and {last} in turn)"
 
 
 def new_game(name: str, dice: DiceSource | None = None,

@@ -1,16 +1,17 @@
 """The interactive table: games and matches at one terminal, two people or a person and the
 computer.
 
-The game (:class:`~backgammon.game.match.Match`, :class:`~backgammon.game.Game`, or one game of
-the other games, :class:`~.games.TableGame`: the rules' state machines) keeps the state and
-decides what is allowed; the session reads a line, turns it into one action of the seat the
-game waits for, and says what happened. Every refused action leaves the game as it was and
-prints the game's one-line reason. Whenever the game waits for a seat the computer plays, the
-session lets the bot act (:func:`backgammon.bot.act`, as the web app does; in the other games
-:func:`.games.computer_act`) and says what it did in the same sentences as for a person; with
-physical dice the person types the computer's dice too. What is played is a
-:class:`~.setup.SessionOptions`; ``hint`` asks :mod:`.hints`, ``save``, ``load`` and
-``export`` go through :mod:`.files`, and every sentence about the game is :mod:`.display`'s.
+The game (:class:`~backgammon.game.match.Match`, :class:`~backgammon.game.Game`, or of the
+other games :class:`~.games.TableMatch`, :class:`~.games.TableGame`: the rules' state
+machines) keeps the state and decides what is allowed; the session reads a line, turns it
+into one action of the seat the game waits for, and says what happened. Every refused action
+leaves the game as it was and prints the game's one-line reason. Whenever the game waits for
+a seat the computer plays, the session lets the bot act (:func:`backgammon.bot.act`, as the
+web app does; in the other games :func:`.games.computer_act`) and says what it did in the
+same sentences as for a person; with physical dice the person types the computer's dice too.
+What is played is a :class:`~.setup.SessionOptions`; ``hint`` asks :mod:`.hints`, ``save``,
+``load`` and ``export`` go through :mod:`.files`, and every sentence about the game is
+:mod:`.display`'s.
 
 The loop reads lines from one text stream and writes to another, so a test can drive it with a
 script:
@@ -61,12 +62,14 @@ from .display import (
     seat_label,
     waiting_text,
 )
-from .games import TableGame, computer_act, computer_player, most_at_stake, title
+from .games import TableGame, TableMatch, computer_act, computer_player, most_at_stake, title
 from .hints import Hinter
 from .setup import COMPUTER_NAME, SessionOptions
 
 #: A game at the table: backgammon's, or one of the other games.
 Played = Game | TableGame
+#: A match or money session at the table, of backgammon or of the other games.
+Series = Match | TableMatch
 
 # A bound on the actions the computer makes in a row, against a loop that never gives the
 # turn back (a whole game of the computer's alone is a few hundred).
@@ -96,9 +99,8 @@ class Session:
         # Physical dice: the numbers typed at the prompt go into this source.
         self._manual = self.dice_source if isinstance(self.dice_source, ManualDice) else None
         self.options = SessionOptions() if options is None else options
-        # A match of backgammon, or one game of the others; a lone game of backgammon only
-        # where one is loaded (load FILE).
-        self.record: Match | Played = self.options.new_record(self.dice_source)
+        # A match; a lone game only where one is loaded (load FILE).
+        self.record: Series | Played = self.options.new_match(self.dice_source)
         # The seats the computer plays; its backgammon player for each (made when first
         # asked), and the generator its players of the other games choose with.
         self._computer = frozenset(self.options.computer_seats())
@@ -132,39 +134,37 @@ class Session:
     # What is being played
 
     @property
-    def match(self) -> Match | None:
+    def match(self) -> Series | None:
         """The match or money session, or None for a lone game (loaded from a file)."""
-        return self.record if isinstance(self.record, Match) else None
+        return self.record if isinstance(self.record, (Match, TableMatch)) else None
 
     @property
     def game(self) -> Played:
         """The game being played (the last one, once the match is over)."""
-        return self.record.game if isinstance(self.record, Match) else self.record
+        return self.record.game if isinstance(self.record, (Match, TableMatch)) else self.record
 
     @property
     def names(self) -> tuple[str, str]:
         """The players' names, seat 0's first."""
-        return self.record.players if isinstance(self.record, Match) else self.options.names
+        record = self.record
+        return record.players if isinstance(record, (Match, TableMatch)) else self.options.names
 
     # The loop's side
 
     def start(self) -> None:
         """Greet the players and show the table."""
-        game = self.game
-        first, second = (self._player_text(seat) for seat in (0, 1))
         match = self.match
-        if match is None:  # one of the other games: a session starts with one game
-            assert isinstance(game, BoardGame)
-            what = f"{title(game.game.name)}: one game"
-            length, crawford = 0, False
+        assert match is not None  # a session starts with a match
+        what = f"a {match.length}-point match" if match.length else "money play"
+        if isinstance(match, TableMatch):
+            what = f"{match.what()}: {what}"
         else:
-            what = f"a {match.length}-point match" if match.length else "money play"
             if match.setup is not None:
                 what += f" from {gnubg_id_of(match)}"
-            what = f"Backgammon ({game.rules.variant}): {what}"
-            length, crawford = match.length, match.crawford_rule
+            what = f"Backgammon ({match.rules.variant}): {what}"
+        first, second = (self._player_text(seat) for seat in (0, 1))
         self._say(f"{what}, {first} against {second}. Type help for the commands.")
-        options = rules_text(game.rules, length, crawford)
+        options = rules_text(match.rules, match.length, match.crawford_rule)
         if options:
             self._say(f"Rules: {options}.")
         self._let_the_computer_act()
@@ -419,9 +419,9 @@ class Session:
 
     def _id(self, _: str) -> None:
         record = self.record
-        if isinstance(record, BoardGame):
-            self._say(f"{title(record.game.name)} has no position ID: GNU Backgammon's IDs and "
-                      "XGIDs describe backgammon. save FILE keeps the game as JSON.")
+        if isinstance(record, (TableMatch, TableGame)):
+            self._say(f"{title(self._game_name())} has no position ID: GNU Backgammon's IDs "
+                      "and XGIDs describe backgammon. save FILE keeps the game as JSON.")
             return
         self._say(f"GNU Backgammon ID: {gnubg_id_of(record)}")
         self._say(xgid_of(record))
@@ -429,9 +429,7 @@ class Session:
     def _score(self, _: str) -> None:
         game = self.game
         match = self.match
-        if isinstance(game, BoardGame):
-            self._say(f"One game of {title(game.game.name)}: {cube_text(game, self.names)}.")
-        elif match is None:
+        if match is None:
             self._say(f"One game, loaded on its own: {cube_text(game, self.names)}.")
         else:
             self._say(self._score_line(match))
@@ -454,8 +452,8 @@ class Session:
         self.record = files.load(argument, self.dice_source)
         self._shown = None
         self._say(f"Loaded {argument}.")
-        if isinstance(self.record, Match):
-            self._say(self._score_line(self.record))
+        if self.match is not None:
+            self._say(self._score_line(self.match))
         self._let_the_computer_act()
         self._show_state()
 
@@ -464,9 +462,9 @@ class Session:
             self._say("Usage: export FILE.mat, the file to write the match to.")
             return
         record = self.record
-        if isinstance(record, BoardGame):
+        if isinstance(record, (TableMatch, TableGame)):
             self._say(f"A .mat file holds backgammon only; GNU Backgammon's formats have no "
-                      f"{title(record.game.name)}. save FILE keeps the game as JSON.")
+                      f"{title(self._game_name())}. save FILE keeps the match as JSON.")
             return
         files.export(record, argument)
         self._say(f"Exported the {'match' if self.match else 'game'} to {argument}.")
@@ -483,6 +481,11 @@ class Session:
             return list(game.turn.plays)
         assert game.dice is not None  # asked for only while a play is awaited
         return game.position.legal_plays(game.dice)
+
+    def _game_name(self) -> str:
+        """The name of the other game being played (``plakoto``); "" for backgammon."""
+        game = self.game
+        return game.game.name if isinstance(game, BoardGame) else ""
 
     def _what_now(self) -> str:
         """What is left to do once it is over: save (and export a match of backgammon)."""
@@ -503,7 +506,7 @@ class Session:
             return ""
         return f"The game is over. {result_text(game, game.result, self.names)}"
 
-    def _score_line(self, match: Match) -> str:
+    def _score_line(self, match: Series) -> str:
         names, score = self.names, match.score
         kind = f"match to {match.length}" if match.length else "money play"
         return f"Score: {names[0]} {score[0]}, {names[1]} {score[1]} ({kind})."
@@ -511,15 +514,22 @@ class Session:
     def _announce_result(self, game: Played) -> None:
         assert game.result is not None  # called once the game has ended
         match = self.match
-        number = match.games.index(game) + 1 if isinstance(game, Game) and match else 1
+        games: list[Played] = [] if match is None else [*match.games]
+        number = games.index(game) + 1 if games else 1
         self._say(f"Game {number}: {result_text(game, game.result, self.names)}")
         if match is None:
             return
         self._say(self._score_line(match))
         if match.winner is not None:
             return  # what follows says who won the match
-        crawford = " It is the Crawford game: no doubling." if match.game.crawford else ""
-        self._say(f"Game {len(match.games)} begins.{crawford}")
+        next_game = match.game
+        if isinstance(match, TableMatch) and match.rotation:
+            kind = f": {title(self._game_name())}"  # a Tavli match's game in turn
+        else:
+            kind = ""
+        crawford = (" It is the Crawford game: no doubling."
+                    if next_game.crawford and next_game.rules.cube else "")
+        self._say(f"Game {len(match.games)} begins{kind}.{crawford}")
         self._shown = None  # a new game's board is drawn, even where it looks like the last
 
     def _show_state(self) -> None:

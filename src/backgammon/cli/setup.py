@@ -1,6 +1,6 @@
-"""What the terminal's table plays: the match or money session of backgammon, or one game of
-the other games, the rules, who sits in each seat (people, or the computer in one), and
-where the first game starts."""
+"""What the terminal's table plays: the match or money session, of backgammon or of the other
+games, the rules, who sits in each seat (people, or the computer in one), and where the first
+game starts."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from ..errors import BackgammonError
 from ..formats.ids import IdSetting
 from ..game import Rules
 from ..game.match import Match
-from .games import TableGame, title
+from .games import TableMatch, title
 
 #: Who sits in a seat: a person, who types, or the computer, which the session lets act
 #: whenever the game waits for its seat.
@@ -27,8 +27,10 @@ COMPUTER_NAME = "Computer"
 
 @dataclass(frozen=True)
 class SessionOptions:
-    """What the session plays: a match or a money session, from the start or a set-up; or,
-    where the rules name one of the other games (``Rules.for_game``), one game of it.
+    """What the session plays: a match or a money session, from the start or a set-up; of
+    backgammon, or of the other game the rules name (``Rules.for_game``), or of several in
+    turn: ``rotation`` names them, as :class:`~backgammon.game.BoardMatch` takes it (a Tavli
+    match: :data:`backgammon.games.TAVLI`, the rules those of its first game).
 
     ``length`` is the match length (0: money play); ``crawford`` whether a match keeps the
     Crawford rule; ``start`` sets the first game up in the middle of play, as an ID describes
@@ -47,6 +49,7 @@ class SessionOptions:
     players: tuple[PlayerKind, PlayerKind] = ("human", "human")
     level: Level = Level.INTERMEDIATE
     seed: int | None = None
+    rotation: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         names = tuple(name.strip() for name in self.names)
@@ -68,11 +71,13 @@ class SessionOptions:
             )
         object.__setattr__(self, "level", Level(self.level))
         game = self.rules.game
-        if game is not None and (self.length or self.start is not None):
+        if game is not None and self.start is not None:
             raise BackgammonError(
-                f"{title(game)} is played one game at a time from its own start: a match of "
-                "it and a position ID are backgammon's."
+                f"{title(game)} starts from its own start: a position ID is backgammon's."
             )
+        if self.rotation and game != self.rotation[0]:
+            raise BackgammonError("The games in turn are of the other games, and the rules "
+                                  "those of the first.")
         given = self.start.length if self.start is not None else None
         if given is not None and self.length and given != self.length:
             said = f"a {given}-point match" if given else "money play"
@@ -85,15 +90,11 @@ class SessionOptions:
         """The seats the computer plays."""
         return tuple(seat for seat, kind in enumerate(self.players) if kind == "computer")
 
-    def new_record(self, dice: DiceSource) -> Match | TableGame:
-        """What this set-up starts: a match or money session of backgammon, or one game of
-        the other game the rules name."""
-        if self.rules.game is not None:
-            return TableGame(self.rules, dice)
-        return self.new_match(dice)
-
-    def new_match(self, dice: DiceSource) -> Match:
+    def new_match(self, dice: DiceSource) -> Match | TableMatch:
         """The match (or money session) this set-up starts."""
+        if self.rules.game is not None:
+            return TableMatch(self.length, self.rules, dice, players=self.names,
+                              crawford=self.crawford, rotation=self.rotation)
         if self.start is not None:
             return self.start.match(
                 self.length, self.rules, dice, players=self.names, crawford=self.crawford
