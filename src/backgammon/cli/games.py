@@ -46,7 +46,8 @@ class TableGame(BoardGame):
     def history(self, start: int = 0) -> Iterator[_history.Entry]:
         """The game's record as typed entries (a named double makes none: its play says
         it), from event ``start`` on."""
-        # BoardGame has no history() of its own yet; the walk reads any game's record.
+        # BoardGame has no history() of its own yet (Game's is this one line): once it has,
+        # TableGame and TableMatch give way to BoardGame and BoardMatch.
         moments = [*self._moments, self._moment()]
         return _history.walk(self, moments, start)  # type: ignore[arg-type]
 
