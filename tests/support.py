@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import random
 import threading
 from collections.abc import Iterator
@@ -11,6 +12,7 @@ import gnubg_nn
 
 from backgammon import Position, Variant
 from backgammon.analysis import Analyser
+from backgammon.cli.interactive import Session
 
 Dice = tuple[int, int]
 
@@ -91,3 +93,18 @@ def next_action(state: dict[str, Any]) -> dict[str, Any]:
         return {**base, "action": "confirm"}
     step = state["steps"][0]
     return {**base, "action": "step", "from": step["from"], "to": step["to"]}
+
+
+def said(table: Session) -> str:
+    """Everything a terminal session has written."""
+    assert isinstance(table.out, io.StringIO)
+    return table.out.getvalue()
+
+
+def feed(table: Session, script: str) -> str:
+    """Hand each line of ``script`` to a terminal session, as its loop does; what it wrote
+    for them."""
+    before = len(said(table))
+    for line in script.splitlines():
+        table.handle(line)
+    return said(table)[before:]

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support import feed, said
 
 from backgammon import Position
 from backgammon.bot import Bot
@@ -58,20 +59,6 @@ def session(dice: DiceSource | None = None, **setup: Any) -> Session:
     table = Session(io.StringIO(), ManualDice() if dice is None else dice, SessionOptions(**setup))
     table.start()
     return table
-
-
-def said(table: Session) -> str:
-    """Everything the session has written."""
-    assert isinstance(table.out, io.StringIO)
-    return table.out.getvalue()
-
-
-def feed(table: Session, script: str) -> str:
-    """Hand each line of ``script`` to the session, as the loop does; what it wrote for them."""
-    before = len(said(table))
-    for line in script.splitlines():
-        table.handle(line)
-    return said(table)[before:]
 
 
 def drive(script: str, dice: Iterable[Dice | str] = (), **setup: Any) -> tuple[int, str]:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support import feed, said
 
 from backgammon.bot.games import HeuristicPlayer
 from backgammon.cli import main
@@ -38,19 +39,6 @@ def session(game: str, dice: DiceSource | None = None, **setup: Any) -> Session:
     table = Session(io.StringIO(), ManualDice() if dice is None else dice, options)
     table.start()
     return table
-
-
-def said(table: Session) -> str:
-    assert isinstance(table.out, io.StringIO)
-    return table.out.getvalue()
-
-
-def feed(table: Session, script: str) -> str:
-    """Hand each line of ``script`` to the table; what it wrote for them."""
-    before = len(said(table))
-    for line in script.splitlines():
-        table.handle(line)
-    return said(table)[before:]
 
 
 def person(table: Session) -> str:

@@ -36,7 +36,7 @@ from .base import (
     Result,
     SearchedRules,
     Stage,
-    moved,
+    land_hitting,
     winner_by_bearing_off,
 )
 from .board import Board, Travel
@@ -89,14 +89,11 @@ class AceyDeucey(SearchedRules):
                 if target < 0 and (self.exact_bearing_off or any(mine[source + 1:7])):
                     return None
                 target = OFF
-        other = 25 - target
-        if target and theirs[other] > 1:
+        landed = land_hitting(mine, theirs, source, target)
+        if landed is None:
             return None
-        hit = bool(target) and theirs[other] == 1
-        if hit:
-            theirs = moved(theirs, other, BAR)
-        return Board._make(moved(mine, source, target), theirs, 0, 0, waiting,
-                           board.theirs_waiting), memo, hit
+        return Board._make(landed[0], landed[1], 0, 0, waiting, board.theirs_waiting), memo, \
+            landed[2]
 
     def next_stage(self, play: GamePlay, dice: Dice, stage: Stage) -> Stage | None:
         if stage is Stage.THROW and sorted(dice) == [1, 2] and len(play.steps) == 2:

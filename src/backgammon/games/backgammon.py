@@ -24,7 +24,7 @@ from ..dice import Dice, check_dice
 from ..moves import legal_plays
 from ..position import BAR, OFF, Position, WinKind
 from ..variants import Variant
-from .base import Ending, GamePlay, LoneChecker, Result, SearchedRules, moved
+from .base import Ending, GamePlay, LoneChecker, Result, SearchedRules, land_hitting
 from .board import Board, Travel
 
 _ENDINGS = {WinKind.SINGLE: Ending.SINGLE, WinKind.GAMMON: Ending.GAMMON,
@@ -76,13 +76,10 @@ class Backgammon(SearchedRules):
             if any(mine[7:]) or (target < 0 and any(mine[source + 1:7])):
                 return None
             target = OFF
-        other = 25 - target
-        if target and theirs[other] > 1:
+        landed = land_hitting(mine, theirs, source, target)
+        if landed is None:
             return None
-        hit = bool(target) and theirs[other] == 1
-        if hit:
-            theirs = moved(theirs, other, BAR)
-        return Board._make(moved(mine, source, target), theirs), memo, hit
+        return Board._make(landed[0], landed[1]), memo, landed[2]
 
 
 class Portes(Backgammon):

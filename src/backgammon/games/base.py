@@ -310,6 +310,24 @@ def moved(side: bytes, source: int, target: int) -> bytes:
     return bytes(counts)
 
 
+def land_hitting(mine: bytes, theirs: bytes, source: int,
+                 target: int) -> tuple[bytes, bytes, bool] | None:
+    """Both sides after the mover's checker goes from ``source`` to ``target`` (0: off) where
+    a lone checker is hit, to the bar, and two close a point (backgammon's way, travelling
+    against each other); and whether it hit. None where the point is closed.
+
+    >>> land_hitting(bytes([0, 0, 1] + [0] * 23), bytes([0] * 24 + [1, 0]), 2, 1)[2]
+    True
+    """
+    other = 25 - target
+    if target and theirs[other] > 1:
+        return None
+    hit = bool(target) and theirs[other] == 1
+    if hit:
+        theirs = moved(theirs, other, BAR)
+    return moved(mine, source, target), theirs, hit
+
+
 def six_block_without_opponent_ahead(board: Board, travel: Travel) -> bool:
     """True when the mover holds six points in a row on the opponent's way with no opposing
     checker on the board beyond them (Long Nardy's and Fevga's forbidden block).
