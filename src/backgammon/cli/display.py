@@ -43,6 +43,7 @@ from ..game import (
     Taken,
     TurnPlayed,
 )
+from ..game.match import BoardMatch, Match
 from ..games import Board, GamePlay, GameRules, LoneChecker, Travel
 from ..moves import Play
 from ..position import BAR, OFF, Outcome, Position, Side, WinKind
@@ -382,3 +383,31 @@ def _opening_lines(entry: OpeningRoll, names: tuple[str, str]) -> list[str]:
         return [f"{rolls}: {names[entry.winner]} plays first and rolls both dice afresh."]
     high, low = max(entry.dice), min(entry.dice)
     return [f"{rolls}: {names[entry.winner]} plays first with {high}-{low}."]
+
+
+def over_text(match: Match | BoardMatch | None, game: Game | BoardGame,
+              names: tuple[str, str]) -> str:
+    """A sentence saying that the match (or, without one, the game) is over; '' while it
+    goes on."""
+    if match is not None:
+        if match.winner is None:
+            return ""
+        score = f"{max(match.score)}-{min(match.score)}"
+        return f"The match is over: {names[match.winner]} wins it {score}."
+    if game.result is None:
+        return ""
+    return f"The game is over. {result_text(game, game.result, names)}"
+
+
+def score_line(match: Match | BoardMatch, names: tuple[str, str]) -> str:
+    """The match's score, or the money session's, as a sentence."""
+    score = match.score
+    kind = f"match to {match.length}" if match.length else "money play"
+    return f"Score: {names[0]} {score[0]}, {names[1]} {score[1]} ({kind})."
+
+
+def what_now(game: Game | BoardGame) -> str:
+    """What is left to do once it is over: save (and export a match of backgammon)."""
+    if isinstance(game, BoardGame):
+        return "Type save FILE or quit."
+    return "Type save FILE, export FILE.mat or quit."

@@ -57,10 +57,13 @@ from .display import (
     event_lines,
     format_plays,
     game_board_text,
+    over_text,
     result_text,
     rules_text,
+    score_line,
     seat_label,
     waiting_text,
+    what_now,
 )
 from .games import TableGame, TableMatch, computer_act, computer_player, most_at_stake, title
 from .hints import Hinter
@@ -183,7 +186,7 @@ class Session:
     def prompt(self) -> str:
         """The prompt before each line of input: who the game waits for, and for what."""
         game = self.game
-        if self._over_text():
+        if self._over():
             return "over> "
         if game.phase is Phase.OPENING:
             return "opening roll> "
@@ -230,9 +233,9 @@ class Session:
 
     def _act(self, action: Callable[[Played, int], None]) -> None:
         """Make ``action`` for the seat the game waits for, then say what it led to."""
-        over = self._over_text()
+        over = self._over()
         if over:
-            self._say(f"{over} {self._what_now()}")
+            self._say(f"{over} {what_now(self.game)}")
             return
         seat = self.game.player_to_act
         if seat in self._computer:
@@ -260,7 +263,7 @@ class Session:
         does; with physical dice it stops where it is to roll, for the person to type them."""
         for _ in range(_MOST_COMPUTER_ACTIONS):
             seat = self.game.player_to_act
-            if seat is None or seat not in self._computer or self._over_text():
+            if seat is None or seat not in self._computer or self._over():
                 return
             if not self._computer_acts(seat):
                 return
@@ -370,7 +373,7 @@ class Session:
 
     def _name(self, argument: str) -> None:
         """Name the double to play after Acey-deucey's 1-2."""
-        if self.game.phase is not Phase.NAME and not self._over_text():
+        if self.game.phase is not Phase.NAME and not self._over():
             self._say("A double is named only in Acey-deucey, after playing a 1-2.")
             return
         if not argument.isdigit() or not 1 <= int(argument) <= 6:
@@ -392,7 +395,7 @@ class Session:
             self._say("hint takes nothing after it.")
             return
         game = self.game
-        refusal = self._over_text()
+        refusal = self._over()
         if not refusal and game.player_to_act in self._computer:
             refusal = "the game waits for the computer's dice; hints are for a person's turn."
         if not refusal and isinstance(game, BoardGame):
@@ -414,7 +417,7 @@ class Session:
 
     def _board(self, _: str) -> None:
         self._draw_board()
-        if self._moving() and not self._over_text():
+        if self._moving() and not self._over():
             self._show_plays()
 
     def _id(self, _: str) -> None:
@@ -432,9 +435,9 @@ class Session:
         if match is None:
             self._say(f"One game, loaded on its own: {cube_text(game, self.names)}.")
         else:
-            self._say(self._score_line(match))
+            self._say(score_line(match, self.names))
             self._say(f"Game {len(match.games)}: {cube_text(game, self.names)}.")
-        over = self._over_text()
+        over = self._over()
         if over:
             self._say(over)
 
@@ -453,7 +456,7 @@ class Session:
         self._shown = None
         self._say(f"Loaded {argument}.")
         if self.match is not None:
-            self._say(self._score_line(self.match))
+            self._say(score_line(self.match, self.names))
         self._let_the_computer_act()
         self._show_state()
 
@@ -487,29 +490,8 @@ class Session:
         game = self.game
         return game.game.name if isinstance(game, BoardGame) else ""
 
-    def _what_now(self) -> str:
-        """What is left to do once it is over: save (and export a match of backgammon)."""
-        if isinstance(self.game, BoardGame):
-            return "Type save FILE or quit."
-        return "Type save FILE, export FILE.mat or quit."
-
-    def _over_text(self) -> str:
-        """A sentence saying that the match (or the one game) is over, or '' while it goes on."""
-        match = self.match
-        if match is not None:
-            if match.winner is None:
-                return ""
-            score = f"{max(match.score)}-{min(match.score)}"
-            return f"The match is over: {self.names[match.winner]} wins it {score}."
-        game = self.game
-        if game.result is None:
-            return ""
-        return f"The game is over. {result_text(game, game.result, self.names)}"
-
-    def _score_line(self, match: Series) -> str:
-        names, score = self.names, match.score
-        kind = f"match to {match.length}" if match.length else "money play"
-        return f"Score: {names[0]} {score[0]}, {names[1]} {score[1]} ({kind})."
+    def _over(self) -> str:
+        return over_text(self.match, self.game, self.names)
 
     def _announce_result(self, game: Played) -> None:
         assert game.result is not None  # called once the game has ended
@@ -519,7 +501,7 @@ class Session:
         self._say(f"Game {number}: {result_text(game, game.result, self.names)}")
         if match is None:
             return
-        self._say(self._score_line(match))
+        self._say(score_line(match, self.names))
         if match.winner is not None:
             return  # what follows says who won the match
         next_game = match.game
@@ -535,9 +517,9 @@ class Session:
     def _show_state(self) -> None:
         """Say what the game waits for, drawing the board when it changed."""
         game = self.game
-        over = self._over_text()
+        over = self._over()
         if over:
-            self._say(f"{over} {self._what_now()}")
+            self._say(f"{over} {what_now(self.game)}")
             return
         self._show_board()
         if game.phase in (Phase.MOVE, Phase.CONFIRM):
