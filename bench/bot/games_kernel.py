@@ -1,6 +1,6 @@
 """The compiled move generator of the other games against the core's rules objects: the
 same boards of seeded random games, all 21 rolls, timed in the same process, and checked
-result for result (docs/lab/speed.md#the-other-games-in-the-kernel).
+result for result (docs/lab/game-baselines.md#the-kernel).
 
     .venv/bin/python bench/bot/games_kernel.py [--boards 300] [--only GAME ...]
 """
