@@ -5,6 +5,9 @@ the matches that measure them.
   :class:`HeuristicPlayer` (a weighted count of :func:`features`, weights :data:`WEIGHTS`).
 * :func:`play_match`: seeded, duplicate-dice matches scored by each game's rules, with a
   standard error (:class:`MatchResult`); :func:`play_game` plays one.
+* :func:`games_player`: each game's computer, its shipped TD network at a level
+  (:mod:`.shipped`). Its training and the fast matches run in the compiled kernel
+  (:mod:`.td`, :mod:`.compiled`).
 
 The figures are in docs/lab/game-baselines.md, and ``bench/bot/games_baselines.py`` makes
 them.
@@ -20,6 +23,7 @@ from .players import (
     RandomPlayer,
     features,
 )
+from .shipped import games_player
 
 __all__ = [
     "DEFAULT_WEIGHTS",
@@ -32,6 +36,7 @@ __all__ = [
     "Player",
     "RandomPlayer",
     "features",
+    "games_player",
     "play_game",
     "play_match",
     "score_for_starter",

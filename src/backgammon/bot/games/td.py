@@ -1,5 +1,5 @@
-"""A first learned player of the other games: a small network per game trained by TD(λ)
-self-play through the rules objects (numpy only).
+"""The learned player of the other games: a small network per game trained by TD(λ)
+self-play in the compiled kernel (:mod:`backgammon.bot.kernel.players`).
 
 The network reads a board from the player on roll (:func:`encode`: each side's checkers on
 each point, counted in the mover's numbers, truncated unary as Tesauro's; the bar or those
@@ -9,8 +9,10 @@ the play whose resulting board is worst for the opponent (:class:`TDPlayer`).
 
 Training (:func:`train`) is TD(λ) over self-play: every board is valued from one fixed
 player's view, so that a turn's two sides and Acey-deucey's throws again need no sign
-juggling; the last target is the game's real score. This is where a game's computer starts
-(issue 38, item 4); the kernel work that would make it fast is in docs/lab/game-baselines.md.
+juggling; the last target is the game's real score. It runs in the kernel, whose encoding
+and values are held equal to :func:`encode` and :meth:`Network.values` here
+(tests/bot/test_games_kernel.py); this module's numpy forward pass is what a game's
+computer plays with (:class:`TDPlayer`). Figures: docs/lab/game-baselines.md.
 
 >>> from backgammon.games import rules_for
 >>> rules = rules_for("fevga")
@@ -22,15 +24,15 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
+from typing import IO
 
 import numpy as np
 from numpy.typing import NDArray
 
-from ...games import Board, GamePlay, GameRules, Stage, Travel
+from ...games import Board, GamePlay, GameRules, Travel
 from ...position import BAR, OFF
-from .match import MOST_TURNS, DiceStream
 
 Array = NDArray[np.float64]
 
@@ -91,41 +93,32 @@ class Network:
         hidden = 1 / (1 + np.exp(-(inputs @ self.w1 + self.b1)))
         return np.asarray(np.tanh(hidden @ self.w2 + self.b2))
 
-    def value_and_gradient(self, x: Array) -> tuple[float, list[Array]]:
-        """The value of one input row and its gradient, as (w1, b1, w2, b2) arrays."""
-        hidden = 1 / (1 + np.exp(-(x @ self.w1 + self.b1)))
-        value = float(np.tanh(hidden @ self.w2 + self.b2))
-        d_out = 1 - value * value
-        d_hidden = d_out * self.w2 * hidden * (1 - hidden)
-        return value, [np.outer(x, d_hidden), d_hidden, d_out * hidden,
-                       np.array(d_out)]
-
-    def parameters(self) -> list[Array]:
-        return [self.w1, self.b1, self.w2, np.array(self.b2)]
-
-    def add(self, steps: list[Array]) -> None:
-        """Move the weights by ``steps`` (arrays shaped as :meth:`parameters`)."""
-        self.w1 += steps[0]
-        self.b1 += steps[1]
-        self.w2 += steps[2]
-        self.b2 += float(steps[3])
-
-    def save(self, path: Path) -> None:
-        np.savez(path, w1=self.w1, b1=self.b1, w2=self.w2, b2=np.array(self.b2))
+    def save(self, path: Path | IO[bytes]) -> None:
+        """The weights as float32, compressed (about 35 kB for 40 hidden units): what the
+        package ships (``bot/weights/games-*.npz``)."""
+        np.savez_compressed(path, w1=self.w1.astype(np.float32),
+                            b1=self.b1.astype(np.float32), w2=self.w2.astype(np.float32),
+                            b2=np.array(self.b2, dtype=np.float32))
 
     @classmethod
-    def load(cls, path: Path) -> Network:
-        data = np.load(path)
-        return cls(data["w1"], data["b1"], data["w2"], float(data["b2"]))
+    def load(cls, path: Path | IO[bytes]) -> Network:
+        """A network :meth:`save` wrote (its weights as float64)."""
+        with np.load(path) as data:
+            return cls(data["w1"].astype(np.float64), data["b1"].astype(np.float64),
+                       data["w2"].astype(np.float64), float(data["b2"]))
 
 
 class TDPlayer:
     """The play whose resulting board the network values lowest for the opponent (a play
-    that ends the game scores its points); after a 1-2, the double with the best such play."""
+    that ends the game scores its points); after a 1-2, the double with the best such play.
 
-    def __init__(self, network: Network, name: str = "td") -> None:
+    ``noise`` (points, 0 by default) is the standard deviation of a normal error added to
+    each play's value before choosing, to play weaker, as the backgammon bot's levels do."""
+
+    def __init__(self, network: Network, name: str = "td", noise: float = 0.0) -> None:
         self.network = network
         self.name = name
+        self.noise = noise
 
     def _scores(self, rules: GameRules, plays: Sequence[GamePlay]) -> Array:
         top = max(rules.points.values())
@@ -140,7 +133,11 @@ class TDPlayer:
 
     def choose(self, rules: GameRules, plays: Sequence[GamePlay],
                rng: random.Random) -> GamePlay:
-        return plays[int(np.argmax(self._scores(rules, plays)))]
+        scores = self._scores(rules, plays)
+        if self.noise:
+            top = max(rules.points.values())
+            scores = scores + [rng.gauss(0.0, self.noise / top) for _ in plays]
+        return plays[int(np.argmax(scores))]
 
     def name_double(self, rules: GameRules, board: Board, rng: random.Random) -> int:
         best, best_score = 6, -np.inf
@@ -154,78 +151,20 @@ class TDPlayer:
 
 
 def train(rules: GameRules, network: Network, games: int, *, alpha: float = 0.1,
-          lam: float = 0.7, seed: int = 0) -> int:
-    """Train ``network`` by TD(λ) over ``games`` games of self-play; the turns played.
+          lam: float = 0.7, seed: int = 0, first: int = 0) -> int:
+    """Train ``network`` in place by TD(λ) over ``games`` games of self-play in the kernel
+    (games ``first ..`` of a run seeded by ``seed``); the throws played.
 
     Every board is valued from player 0's view (``v`` negated when player 1 is on roll);
     each step moves the weights by ``alpha`` × the difference between the next board's
-    value (the game's score at the end) and this one's, along the trace of gradients.
+    value (the game's score at the end) and this one's, along the trace of gradients
+    decayed by ``lam``. The player is :class:`TDPlayer`'s, without noise.
     """
-    player = TDPlayer(network)
-    rng = random.Random(seed)
-    turns = 0
-    for game in range(games):
-        traces = [np.zeros_like(p) for p in network.parameters()]
-        boards = _self_play(rules, player, DiceStream(f"td:{rules.name}:{seed}:{game}"), rng)
-        value, gradient = _viewed(network, rules, *next(boards))  # type: ignore[misc]
-        for step in boards:
-            turns += 1
-            if isinstance(step, float):
-                target = step
-            else:
-                target, next_gradient = _viewed(network, rules, *step)
-            for trace, grad in zip(traces, gradient, strict=True):
-                trace *= lam
-                trace += grad
-            delta = alpha * (target - value)
-            network.add([delta * trace for trace in traces])
-            if not isinstance(step, float):
-                value, gradient = target, next_gradient
-    return turns
+    from ..kernel import boards, players
 
-
-def _self_play(rules: GameRules, player: TDPlayer, dice: DiceStream,
-               rng: random.Random) -> Iterator[tuple[Board, int] | float]:
-    """One game of ``player`` against itself: each board where a player is to throw, with
-    who is on roll (0 or 1), then the game's score for player 0 over the largest score."""
-    board, on_roll = rules.initial(), 0
-    yield board, on_roll
-    throw, stage = dice.opening(rules.opening_reroll), Stage.THROW
-    for _ in range(MOST_TURNS * 4):
-        plays = rules.legal_plays(board, throw)
-        again = None
-        if plays:
-            play = player.choose(rules, plays, rng)
-            board = play.result
-            ended = rules.outcome(board)
-            if ended is not None:
-                if ended.winner is None:
-                    yield 0.0
-                    return
-                mover_won = ended.winner.value != "on roll"  # the board is the opponent's
-                mine = ended.points if mover_won == (on_roll == 0) else -ended.points
-                yield mine / max(rules.points.values())
-                return
-            again = rules.next_stage(play, throw, stage)
-        else:
-            board = board.flip()
-        if again is None:
-            on_roll, stage, throw = 1 - on_roll, Stage.THROW, dice.throw()
-        else:
-            board, stage = board.flip(), again  # the same player goes on
-            if again is Stage.NAMED_DOUBLE:
-                die = player.name_double(rules, board, rng)
-                throw = (die, die)
-            else:
-                throw = dice.throw()
-        yield board, on_roll
-    raise RuntimeError(f"{rules.name}: a training game did not end.")
-
-
-def _viewed(network: Network, rules: GameRules, board: Board,
-            on_roll: int) -> tuple[float, list[Array]]:
-    """The value of ``board`` for player 0 and its gradient (``on_roll`` is on roll)."""
-    value, gradient = network.value_and_gradient(encode(rules, [board])[0])
-    if on_roll:
-        return -value, [-g for g in gradient]
-    return value, gradient
+    code = boards.game_code(rules.name)
+    b2 = np.array([network.b2])
+    _, throws = players.train(code, boards.board_array(rules.initial()), network.w1,
+                              network.b1, network.w2, b2, games, seed, first, alpha, lam)
+    network.b2 = float(b2[0])
+    return int(throws.sum())

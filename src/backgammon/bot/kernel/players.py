@@ -1,0 +1,552 @@
+"""Compiled players of the other games, over the boards of :mod:`.boards`: the network of
+:mod:`backgammon.bot.games.td` (its encoding, its forward pass and its gradient) and its
+TD(λ) self-play, the baselines of :mod:`backgammon.bot.games.players` (the heuristic's
+counts and choice, the random player), and duplicate-dice matches between any two of them.
+
+The network is td.py's: ``w1`` (244, H), ``b1`` (H,), ``w2`` (H,), ``b2`` (1,) float64
+arrays, one sigmoid hidden layer and a tanh output, the expected points of the player on
+roll over the game's largest score. The encoding is td.encode's bit for bit (a test holds it
+so); since a board's inputs are mostly zero, the forward pass sums the rows of ``w1`` of the
+inputs that are not (``_encode`` lists them).
+
+A training game is td.py's self-play, step for step: every board where a player is to
+throw is valued from player 0's view; the weights move by α × (the next board's value, or
+the game's score at the end, less this one's) along traces decayed by λ. Each game draws its
+dice from its own generator (:func:`.games.seed_state`), seeded by the run's seed and the
+game's index.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .boards import ACEY_DEUCEY, FEVGA, LONG_NARDY, PLAKOTO, flip, generate, outcome
+from .boards import workspace as boards_workspace
+from .games import roll, seed_state
+
+#: Inputs a side: four a point (truncated unary), bar, off, 24 pinned bits (td.PER_SIDE).
+PER_SIDE = 24 * 4 + 2 + 24
+INPUTS = 2 * PER_SIDE
+#: The largest score of each game, by kernel number (Acey-deucey's backgammon 3; Plakoto 2).
+TOP = np.array([2, 2, 2, 2, 2, 3], dtype=np.int64)
+#: The first throw's dice may be a double: every game but Long Nardy (``opening_reroll``).
+OPENING_DOUBLE = np.array([True, True, True, True, False, True])
+#: One checker holds a point (Fevga, Long Nardy), by kernel number.
+HOLDS = np.array([False, False, False, True, True, False])
+#: The most throws a training game may last (``match.MOST_TURNS`` × 4).
+MOST_THROWS = 4000
+#: The opponent's number of the mover's points 1..24 (index 1..24), by travel: the games
+#: where both sides travel the same way, then the others.
+_SAME = np.array([0] + [p - 12 if p > 12 else p + 12 for p in range(1, 25)], dtype=np.int64)
+_OPPOSITE = np.array([0] + [25 - p for p in range(1, 25)], dtype=np.int64)
+
+
+@njit(cache=True, nogil=True)
+def _their(game: int) -> np.ndarray:
+    return _SAME if game == FEVGA or game == LONG_NARDY else _OPPOSITE  # noqa: SIM109
+
+
+@njit(cache=True, nogil=True)
+def _encode(game: int, board: np.ndarray, index: np.ndarray, value: np.ndarray) -> int:
+    """The inputs of ``board`` that are not zero: their numbers into ``index``, their values
+    into ``value``; returns how many."""
+    their = _their(game)
+    n = 0
+    for side in range(2):
+        base = side * PER_SIDE
+        for j in range(24):
+            point = j + 1 if side == 0 else their[j + 1]
+            count = board[side, point]
+            if count >= 1:
+                index[n] = base + j
+                value[n] = 1.0
+                n += 1
+            if count >= 2:
+                index[n] = base + 24 + j
+                value[n] = 1.0
+                n += 1
+            if count >= 3:
+                index[n] = base + 48 + j
+                value[n] = 1.0
+                n += 1
+            if count >= 4:
+                index[n] = base + 72 + j
+                value[n] = (count - 3) / 2
+                n += 1
+            if board[2 + side, point]:
+                index[n] = base + 98 + j
+                value[n] = 1.0
+                n += 1
+        if board[side, 25]:
+            index[n] = base + 96
+            value[n] = board[side, 25] / 15
+            n += 1
+        if board[side, 0]:
+            index[n] = base + 97
+            value[n] = board[side, 0] / 15
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def encode_dense(game: int, board: np.ndarray) -> np.ndarray:
+    """The 244 inputs of ``board``, as td.encode gives them."""
+    index = np.zeros(INPUTS, dtype=np.int64)
+    value = np.zeros(INPUTS, dtype=np.float64)
+    out = np.zeros(INPUTS, dtype=np.float64)
+    n = _encode(game, board, index, value)
+    for k in range(n):
+        out[index[k]] = value[k]
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _forward(w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
+             index: np.ndarray, value: np.ndarray, n: int, hidden: np.ndarray) -> float:
+    """The network's value of the inputs listed, its hidden layer left in ``hidden``."""
+    size = b1.shape[0]
+    for h in range(size):
+        hidden[h] = b1[h]
+    for k in range(n):
+        row = index[k]
+        x = value[k]
+        for h in range(size):
+            hidden[h] += x * w1[row, h]
+    total = b2[0]
+    for h in range(size):
+        hidden[h] = 1.0 / (1.0 + np.exp(-hidden[h]))
+        total += hidden[h] * w2[h]
+    return float(np.tanh(total))
+
+
+@njit(cache=True, nogil=True)
+def values(game: int, boards: np.ndarray, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray,
+           b2: np.ndarray) -> np.ndarray:
+    """The network's value of each board ``(n, 4, 26)`` for its player on roll."""
+    index = np.zeros(INPUTS, dtype=np.int64)
+    value = np.zeros(INPUTS, dtype=np.float64)
+    hidden = np.zeros(b1.shape[0], dtype=np.float64)
+    out = np.zeros(boards.shape[0], dtype=np.float64)
+    for i in range(boards.shape[0]):
+        n = _encode(game, boards[i], index, value)
+        out[i] = _forward(w1, b1, w2, b2, index, value, n, hidden)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _best(game: int, ws: tuple, count: int, w1: np.ndarray, b1: np.ndarray,  # type: ignore[type-arg]
+          w2: np.ndarray, b2: np.ndarray, index: np.ndarray, value: np.ndarray,
+          hidden: np.ndarray) -> tuple[int, float]:
+    """Of the ``count`` results in ``ws[7]``, the one whose board is worst for the opponent
+    (a result that ends the game scores its points, doubled over the largest score, as
+    td.TDPlayer does), and its score for the mover; the first of equal scores."""
+    results = ws[7]
+    top = TOP[game]
+    best, best_score = 0, -1e300
+    for i in range(count):
+        over, points = outcome(game, results[i])
+        if over:
+            score = -points / top * 2.0
+        else:
+            n = _encode(game, results[i], index, value)
+            score = -_forward(w1, b1, w2, b2, index, value, n, hidden)
+        if score > best_score:
+            best, best_score = i, score
+    return best, best_score
+
+
+@njit(cache=True, nogil=True)
+def _named_double(game: int, ws: tuple, board: np.ndarray, w1: np.ndarray,  # type: ignore[type-arg]
+                  b1: np.ndarray, w2: np.ndarray, b2: np.ndarray, index: np.ndarray,
+                  value: np.ndarray, hidden: np.ndarray) -> int:
+    """The double to name after a 1-2: the one whose best play scores highest (6 when none
+    can be played), as td.TDPlayer.name_double."""
+    best, best_score = 6, -1e300
+    for die in range(1, 7):
+        count = generate(ws, game, board, die, die)
+        if count:
+            _, score = _best(game, ws, count, w1, b1, w2, b2, index, value, hidden)
+            if score > best_score:
+                best, best_score = die, score
+    return best
+
+
+@njit(cache=True, nogil=True)
+def choose(game: int, board: np.ndarray, d1: int, d2: int, w1: np.ndarray, b1: np.ndarray,
+           w2: np.ndarray, b2: np.ndarray, chosen: np.ndarray) -> int:
+    """The network's play of (``d1``, ``d2``) from ``board``: its result into ``chosen``;
+    returns the number of legal results (0: none, ``chosen`` untouched)."""
+    ws = boards_workspace()
+    index = np.zeros(INPUTS, dtype=np.int64)
+    value = np.zeros(INPUTS, dtype=np.float64)
+    hidden = np.zeros(b1.shape[0], dtype=np.float64)
+    count = generate(ws, game, board, d1, d2)
+    if count:
+        best, _ = _best(game, ws, count, w1, b1, w2, b2, index, value, hidden)
+        chosen[:] = ws[7][best]
+    return count
+
+
+@njit(cache=True, nogil=True)
+def named_double(game: int, board: np.ndarray, w1: np.ndarray, b1: np.ndarray,
+                 w2: np.ndarray, b2: np.ndarray) -> int:
+    """The network's double after an Acey-deucey 1-2 on ``board`` (the namer on roll)."""
+    index = np.zeros(INPUTS, dtype=np.int64)
+    value = np.zeros(INPUTS, dtype=np.float64)
+    hidden = np.zeros(b1.shape[0], dtype=np.float64)
+    return _named_double(game, boards_workspace(), board, w1, b1, w2, b2, index, value,
+                         hidden)
+
+
+@njit(cache=True, nogil=True)
+def _throw(state: np.ndarray) -> tuple[int, int]:
+    r = roll(state)
+    return r // 6 + 1, r % 6 + 1
+
+
+@njit(cache=True, nogil=True)
+def train(game: int, start: np.ndarray, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray,
+          b2: np.ndarray, games: int, seed: int, first: int, alpha: float,
+          lam: float) -> tuple[np.ndarray, np.ndarray]:
+    """Train the network in place by TD(λ) over games ``first .. first + games - 1`` of a
+    run seeded by ``seed``, each from ``start`` (the game's first board); returns each
+    game's score for player 0 (the points, over the largest score) and its throws."""
+    ws = boards_workspace()
+    size = b1.shape[0]
+    index = np.zeros(INPUTS, dtype=np.int64)
+    value = np.zeros(INPUTS, dtype=np.float64)
+    hidden = np.zeros(size, dtype=np.float64)
+    # The current board's inputs and gradient factors, kept for the trace.
+    cur_index = np.zeros(INPUTS, dtype=np.int64)
+    cur_value = np.zeros(INPUTS, dtype=np.float64)
+    cur_hidden = np.zeros(size, dtype=np.float64)
+    t1 = np.zeros((INPUTS, size), dtype=np.float64)
+    tb1 = np.zeros(size, dtype=np.float64)
+    tw2 = np.zeros(size, dtype=np.float64)
+    d_hidden = np.zeros(size, dtype=np.float64)
+    scores = np.zeros(games, dtype=np.float64)
+    throws = np.zeros(games, dtype=np.int64)
+    top = TOP[game]
+    board = np.empty_like(start)
+    turned = np.empty_like(start)
+    for g in range(games):
+        state = seed_state(seed, first + g)
+        t1[:] = 0.0
+        tb1[:] = 0.0
+        tw2[:] = 0.0
+        tb2 = 0.0
+        board[:] = start
+        on_roll = 0
+        # This board's value for player 0, and its encoding (for the gradient).
+        cur_n = _encode(game, board, cur_index, cur_value)
+        v = _forward(w1, b1, w2, b2, cur_index, cur_value, cur_n, cur_hidden)
+        cur_sign = 1.0
+        cur_v = v
+        d1, d2 = _throw(state)
+        while not OPENING_DOUBLE[game] and d1 == d2:
+            d1, d2 = _throw(state)
+        named = False
+        turn = 0
+        final = 0.0
+        ended = False
+        n = 0
+        nv = 0.0
+        while True:
+            turn += 1
+            if turn > MOST_THROWS:
+                raise RuntimeError("a training game did not end")
+            count = generate(ws, game, board, d1, d2)
+            used = ws[9][2]
+            again = 0  # 0: the turn passes; 1: a named double; 2: a throw again
+            if count:
+                best, _ = _best(game, ws, count, w1, b1, w2, b2, index, value, hidden)
+                board[:] = ws[7][best]
+                over, points = outcome(game, board)
+                if over:
+                    # ``board`` is the opponent's to play: the mover's points are -points.
+                    mover = -points
+                    final = (mover if on_roll == 0 else -mover) / top
+                    ended = True
+                elif game == ACEY_DEUCEY:
+                    if not named and used == 2 and min(d1, d2) == 1 and max(d1, d2) == 2:
+                        again = 1
+                    elif named and used == 4:
+                        again = 2
+            else:
+                flip(board, turned)
+                board[:] = turned
+            if not ended:
+                if again == 0:
+                    on_roll = 1 - on_roll
+                    named = False
+                    d1, d2 = _throw(state)
+                else:
+                    flip(board, turned)  # the same player goes on
+                    board[:] = turned
+                    if again == 1:
+                        named = True
+                        die = _named_double(game, ws, board, w1, b1, w2, b2, index, value,
+                                            hidden)
+                        d1, d2 = die, die
+                    else:
+                        named = False
+                        d1, d2 = _throw(state)
+            # The TD step from the current board to this one (or to the game's score).
+            if ended:
+                target = final
+            else:
+                n = _encode(game, board, index, value)
+                nv = _forward(w1, b1, w2, b2, index, value, n, hidden)
+                target = nv if on_roll == 0 else -nv
+            # The trace: λ × trace + the current board's gradient (for player 0's view).
+            grad_out = cur_sign * (1.0 - cur_v * cur_v)
+            for h in range(size):
+                d_hidden[h] = grad_out * w2[h] * cur_hidden[h] * (1.0 - cur_hidden[h])
+            for row in range(INPUTS):
+                for h in range(size):
+                    t1[row, h] *= lam
+            for k in range(cur_n):
+                row = cur_index[k]
+                x = cur_value[k]
+                for h in range(size):
+                    t1[row, h] += x * d_hidden[h]
+            for h in range(size):
+                tb1[h] = lam * tb1[h] + d_hidden[h]
+                tw2[h] = lam * tw2[h] + grad_out * cur_hidden[h]
+            tb2 = lam * tb2 + grad_out
+            delta = alpha * (target - cur_sign * cur_v)
+            for row in range(INPUTS):
+                for h in range(size):
+                    w1[row, h] += delta * t1[row, h]
+            for h in range(size):
+                b1[h] += delta * tb1[h]
+                w2[h] += delta * tw2[h]
+            b2[0] += delta * tb2
+            if ended:
+                break
+            # The new board becomes the current one (its gradient from the weights before
+            # this step's change, as td.py's).
+            for k in range(n):
+                cur_index[k] = index[k]
+                cur_value[k] = value[k]
+            cur_n = n
+            cur_hidden[:] = hidden
+            cur_v = nv
+            cur_sign = 1.0 if on_roll == 0 else -1.0
+        scores[g] = final
+        throws[g] = turn
+    return scores, throws
+
+
+#: The heuristic's counts, in the order of its weights' array (players.Features).
+FEATURES = ("pips", "off", "points", "prime", "home", "blots", "hit", "pinned", "mother")
+#: The kinds of player :func:`duel` plays.
+NETWORK, HEURISTIC, RANDOM = 0, 1, 2
+#: The heuristic's score of a play that wins the game, a point (players.WON).
+WON = 1e6
+
+
+@njit(cache=True, nogil=True)
+def _direct_shot(board: np.ndarray, point: int) -> bool:
+    """players._direct_shot on ``board`` (the mover on row 0)."""
+    for source in range(max(0, point - 6), point):
+        tp = 25 - source
+        count = board[1, tp]
+        if count and not (count == 1 and board[3, tp]):
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def heuristic_score(game: int, board: np.ndarray, weights: np.ndarray) -> float:
+    """The weighted counts of players.features of ``board``, for its player on roll (the
+    heuristic passes the result of a play turned back to the player who made it)."""
+    their = _their(game)
+    holds = HOLDS[game]
+    pins = game == PLAKOTO
+    need = 1 if holds else 2
+    my_pips = 0
+    their_pips = 0
+    rearmost = 0
+    for p in range(26):
+        my_pips += p * board[0, p]
+        their_pips += p * board[1, p]
+        if p and board[1, p]:
+            rearmost = p
+    held = np.zeros(25, dtype=np.bool_)
+    points = 0
+    prime = 0
+    run = 0
+    home = 0
+    for point in range(1, 25):
+        count = board[0, point]
+        held[point] = (count >= need or (pins and count == 1 and board[3, 25 - point] == 1)) \
+            and their[point] < rearmost
+        if held[point]:
+            points += 1
+            run += 1
+            prime = max(prime, run)
+            if point <= 6:
+                home += 1
+        else:
+            run = 0
+    blots = 0
+    mother = 0
+    if not holds:
+        for point in range(1, 25):
+            if board[0, point] != 1 or held[point] or board[2, point]:
+                continue
+            if _direct_shot(board, point):
+                blots += 1
+                if pins and point == 24:
+                    mother = 1
+    hit = 0
+    if not holds and not pins:
+        hit = board[1, 25] - board[3, 0]
+    pinned = 0
+    if pins:
+        for p in range(1, 25):
+            pinned += board[3, p] - board[2, p]
+    return float(weights[0] * (their_pips - my_pips) + weights[1] * board[0, 0]
+                 + weights[2] * points + weights[3] * prime + weights[4] * home
+                 + weights[5] * blots + weights[6] * hit + weights[7] * pinned
+                 + weights[8] * mother)
+
+
+@njit(cache=True, nogil=True)
+def _heuristic_best(game: int, ws: tuple, count: int, weights: np.ndarray,  # type: ignore[type-arg]
+                    turned: np.ndarray) -> tuple[int, float]:
+    """players.HeuristicPlayer's choice among the ``count`` results in ``ws[7]``."""
+    results = ws[7]
+    best, best_score = 0, -1e300
+    for i in range(count):
+        over, points = outcome(game, results[i])
+        if over:
+            score = -WON * points
+        else:
+            flip(results[i], turned)
+            score = heuristic_score(game, turned, weights)
+        if score > best_score:
+            best, best_score = i, score
+    return best, best_score
+
+
+@njit(cache=True, nogil=True)
+def _next_random(state: np.ndarray, count: int) -> int:
+    """One of ``count`` choices, each with the same chance, from the generator ``state``."""
+    r = roll(state)  # 0..35, then more bits for a wider choice
+    return int((r * 1_000_003 + roll(state) * 36 + roll(state)) % count)
+
+
+@njit(cache=True, nogil=True)
+def _pick(kind: int, game: int, ws: tuple, count: int, w1: np.ndarray,  # type: ignore[type-arg]
+          b1: np.ndarray, w2: np.ndarray, b2: np.ndarray, weights: np.ndarray,
+          state: np.ndarray, index: np.ndarray, value: np.ndarray, hidden: np.ndarray,
+          turned: np.ndarray) -> tuple[int, float]:
+    """The choice of a player of ``kind`` among the ``count`` results in ``ws[7]``."""
+    if kind == NETWORK:
+        return _best(game, ws, count, w1, b1, w2, b2, index, value, hidden)
+    if kind == HEURISTIC:
+        return _heuristic_best(game, ws, count, weights, turned)
+    return _next_random(state, count), 0.0
+
+
+@njit(cache=True, nogil=True)
+def _double_of(kind: int, game: int, ws: tuple, board: np.ndarray,  # type: ignore[type-arg]
+               w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
+               weights: np.ndarray, state: np.ndarray, index: np.ndarray,
+               value: np.ndarray, hidden: np.ndarray, turned: np.ndarray) -> int:
+    """The double a player of ``kind`` names after a 1-2 (the best play's, 6 if none)."""
+    if kind == RANDOM:
+        return _next_random(state, 6) + 1
+    best, best_score = 6, -1e300
+    for die in range(1, 7):
+        count = generate(ws, game, board, die, die)
+        if count:
+            _, score = _pick(kind, game, ws, count, w1, b1, w2, b2, weights, state, index,
+                             value, hidden, turned)
+            if score > best_score:
+                best, best_score = die, score
+    return best
+
+
+@njit(cache=True, nogil=True)
+def duel(game: int, start: np.ndarray, kinds: np.ndarray, nets: tuple,  # type: ignore[type-arg]
+         weights: np.ndarray, pairs: int,
+         seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Duplicate-dice games between two players (``kinds``: NETWORK, HEURISTIC or RANDOM;
+    ``nets``: w1, b1, w2, b2 of the first, then of the second, for a network): each dice
+    stream played twice, each player starting once, as match.play_match does. Returns the
+    first player's points in each game (each pair in turn), each game's throws, and how
+    each ended (its points: 0 a draw, 1 single, 2 gammon, 3 backgammon; 4 a pinned
+    mother)."""
+    ws = boards_workspace()
+    size = max(nets[1].shape[0], nets[5].shape[0])
+    index = np.zeros(INPUTS, dtype=np.int64)
+    value = np.zeros(INPUTS, dtype=np.float64)
+    hidden = np.zeros(size, dtype=np.float64)
+    points = np.zeros(2 * pairs, dtype=np.int64)
+    throws = np.zeros(2 * pairs, dtype=np.int64)
+    ends = np.zeros(2 * pairs, dtype=np.int64)
+    board = np.empty_like(start)
+    turned = np.empty_like(start)
+    for g in range(pairs):
+        for seat in range(2):
+            state = seed_state(seed, g)
+            # The players' own generators (for the random player's choices).
+            chance = seed_state(seed + 1, 2 * g + seat)
+            board[:] = start
+            mover = seat  # the player on roll: 0 the first
+            d1, d2 = _throw(state)
+            while not OPENING_DOUBLE[game] and d1 == d2:
+                d1, d2 = _throw(state)
+            named = False
+            throw = 0
+            while True:
+                throw += 1
+                if throw > MOST_THROWS:
+                    raise RuntimeError("a game did not end")
+                kind = kinds[mover]
+                w1, b1, w2, b2 = (nets[0], nets[1], nets[2], nets[3]) if mover == 0 else \
+                    (nets[4], nets[5], nets[6], nets[7])
+                count = generate(ws, game, board, d1, d2)
+                used = ws[9][2]
+                again = 0
+                if count:
+                    best, _ = _pick(kind, game, ws, count, w1, b1, w2, b2, weights, chance,
+                                    index, value, hidden, turned)
+                    board[:] = ws[7][best]
+                    over, result = outcome(game, board)
+                    if over:
+                        # ``result`` is for the player on roll now: the mover's opponent.
+                        points[2 * g + seat] = -result if mover == 0 else result
+                        throws[2 * g + seat] = throw
+                        ends[2 * g + seat] = abs(result)
+                        if result and game == PLAKOTO and (board[2, 24] or board[3, 24]):
+                            ends[2 * g + seat] = 4  # a pinned mother
+                        break
+                    if game == ACEY_DEUCEY:
+                        if not named and used == 2 and min(d1, d2) == 1 and max(d1, d2) == 2:
+                            again = 1
+                        elif named and used == 4:
+                            again = 2
+                else:
+                    flip(board, turned)
+                    board[:] = turned
+                if again == 0:
+                    mover = 1 - mover
+                    named = False
+                    d1, d2 = _throw(state)
+                else:
+                    flip(board, turned)
+                    board[:] = turned
+                    if again == 1:
+                        named = True
+                        die = _double_of(kind, game, ws, board, w1, b1, w2, b2, weights,
+                                         chance, index, value, hidden, turned)
+                        d1, d2 = die, die
+                    else:
+                        named = False
+                        d1, d2 = _throw(state)
+    return points, throws, ends
