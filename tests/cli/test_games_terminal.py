@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 from support import feed, said
 
-from backgammon.bot.games import HeuristicPlayer
+from backgammon.bot import Level
+from backgammon.bot.games import games_player
 from backgammon.cli import main
 from backgammon.cli.display import game_board_text
 from backgammon.cli.games import OTHER_GAMES, TableMatch, accepts, new_game, title
@@ -143,7 +144,7 @@ def test_each_game_is_played_to_its_end_against_the_computer(name: str) -> None:
     assert result is not None and len(match.games) == 1
     output = said(table)
     assert output.startswith(
-        f"{title(name)}: a 1-point match, White against Computer (heuristic)."
+        f"{title(name)}: a 1-point match, White against Computer (intermediate)."
     )
     assert "White plays " in output and "Computer plays " in output
     assert re.search(r"^Game 1: .*(wins|draw).*\.$", output, re.MULTILINE)
@@ -153,13 +154,14 @@ def test_each_game_is_played_to_its_end_against_the_computer(name: str) -> None:
     assert table.prompt() == "over> "
 
 
-def test_the_computer_plays_the_heuristic_players_choice() -> None:
+def test_the_computer_plays_the_games_network_at_its_level() -> None:
     # White's 5 against the computer's 6: the computer throws 3-1 afresh and plays it.
-    table = session("portes", ManualDice(["5 6", "3 1"]), **AGAINST_THE_COMPUTER)
+    table = session("portes", ManualDice(["5 6", "3 1"]), **AGAINST_THE_COMPUTER,
+                    level=Level.ADVANCED)
     output = feed(table, "roll")
     portes = rules_for("portes")
     plays = portes.legal_plays(portes.initial(), (3, 1))
-    choice = HeuristicPlayer().choose(portes, plays, random.Random(0))
+    choice = games_player("portes", Level.ADVANCED).choose(portes, plays, random.Random(0))
     assert f"Computer rolls 3-1.\nComputer plays {choice}.\n" in output
     assert table.prompt() == "White to roll> "
 
@@ -192,7 +194,7 @@ def test_long_nardy_against_the_computer_from_the_command_line(
                  "--seed", "2", "--match-length", "1"]) == 0
     output = capsys.readouterr().out
     assert output.startswith(
-        "Long Nardy: a 1-point match, Computer (heuristic) against Black."
+        "Long Nardy: a 1-point match, Computer (intermediate) against Black."
     )
     assert "Both travel the same way round" in output
     won = re.search(r"^Game 1: (Computer|Black) wins a (single game|gammon): ([12]) points?\.$",
@@ -209,7 +211,7 @@ def test_a_tavli_match_plays_portes_plakoto_and_fevga_in_turn() -> None:
     play_out(table, lambda: match.is_over)
     output = said(table)
     assert output.startswith("Tavli (Portes, Plakoto and Fevga in turn): a 5-point match, "
-                             "White against Computer (heuristic).")
+                             "White against Computer (intermediate).")
     names = [game.game.name for game in match.games]
     assert len(names) >= 3 and names == [TAVLI[i % 3] for i in range(len(names))]
     assert "\nGame 2 begins: Plakoto.\n" in output and "\nGame 3 begins: Fevga.\n" in output

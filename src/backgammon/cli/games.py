@@ -13,7 +13,7 @@ stronger one replaces it there.
 >>> game = new_game("plakoto", ManualDice(["6 5", "4 2"]))
 >>> game.roll(0); game.roll(0)
 >>> computer_act(computer_player("plakoto"), game, 0, random.Random(0))
-Act(action=<Action.PLAY: 'play'>, step=None, play='24/20 24/22', level=None, seed=None, die=None)
+Act(action=<Action.PLAY: 'play'>, step=None, play='24/20 20/18', level=None, seed=None, die=None)
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
-from ..bot.games import HeuristicPlayer, Player
+from ..bot import Level
+from ..bot.games import Player, games_player
 from ..dice import DiceSource
 from ..game import Act, Action, BoardGame, BoardMatch, Phase, Rules
 from ..game import history as _history
@@ -96,11 +97,11 @@ def title(name: str) -> str:
 
 
 @cache
-def computer_player(name: str) -> Player:
-    """The computer's player of the game ``name``: the heuristic baseline, until a trained
-    network plays it (the one place to change; made once a game)."""
+def computer_player(name: str, level: Level = Level.ADVANCED) -> Player:
+    """The computer's player of the game ``name`` at ``level``: the game's shipped network
+    (:func:`~backgammon.bot.games.games_player`; made once a game and level)."""
     rules_for(name)  # a name no game has is refused here, not at the computer's first turn
-    return HeuristicPlayer()
+    return games_player(name, level)
 
 
 def computer_act(player: Player, game: BoardGame, seat: int,

@@ -178,9 +178,7 @@ class Session:
         name = self.names[seat]
         if seat not in self._computer:
             return name
-        game = self.game
-        level = (computer_player(game.game.name).name if isinstance(game, BoardGame)
-                 else self.options.level.value)
+        level = self.options.level.value
         return f"{name} ({level})" if name == COMPUTER_NAME else f"{name} (the computer, {level})"
 
     def prompt(self) -> str:
@@ -273,7 +271,8 @@ class Session:
         """Let the computer make one action for ``seat``; False when it waits for its dice."""
         game = self.game
         if isinstance(game, BoardGame):
-            move = computer_act(computer_player(game.game.name), game, seat, self._rng)
+            move = computer_act(computer_player(game.game.name, self.options.level), game, seat,
+                                    self._rng)
         else:
             bot = self._bots.get(seat)
             if bot is None:
