@@ -112,6 +112,8 @@ function entryText(state, entry) {
       return t(key(`record.${entry.kind}`), { player, value: entry.value });
     case "resign":
       return t(key("record.resign"), { player, level: t(`resign.level.${entry.level}`) });
+    case "name":
+      return t(key("record.name"), { player, value: entry.value });
     default:
       return t(key(`record.${entry.kind}`), { player });
   }
