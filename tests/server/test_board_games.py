@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_api import client_for, create, opening, refused, settled, state_of
 from test_api import act as act_on
+from test_api import client_for, create, opening, refused, settled, state_of
 
 from backgammon.games import Board, Travel
 from backgammon.server.play.board_views import game_board_view, game_step_view

@@ -17,10 +17,10 @@ from fastapi import HTTPException, status
 
 from ...bot.games import HeuristicPlayer, Player
 from ...errors import BackgammonError
-from ...games import TAVLI, Ending
 from ...game import Phase, Rules
 from ...game.board_game import BoardGame
 from ...game.match import BoardMatch
+from ...games import TAVLI, Ending
 from ...position import OFF
 from ...variants import Variant
 from .live import LiveMatch, dice_for, game_name

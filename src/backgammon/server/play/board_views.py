@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import cache, lru_cache
 
-from ...games import Board, Travel
 from ...game import Action, Phase
 from ...game.board_game import BoardGame
+from ...games import Board, Travel
 from ...position import BAR, OFF
 from ...turns import dice_of_steps
 from .schemas import EntryView, GameBoardView, PinView, PlayedStepView, PointView, StepView

@@ -9,8 +9,8 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.security.utils import get_authorization_scheme_param
 
 from ..settings import Settings
-from .computer import Computer
 from .board_games import refuse_other_games
+from .computer import Computer
 from .live import LiveMatch
 from .match_rows import UnknownMatchError
 from .seats import SECRET_LENGTH

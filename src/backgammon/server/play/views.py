@@ -40,8 +40,8 @@ from ...game.board_game import BoardGame
 from ...game.match import BoardMatch, Match
 from ...position import BAR, OFF, Position, WinKind
 from ..db import now
-from .clocks import clock_view
 from .board_views import game_dice, game_entries, game_opening_tie, game_sided, game_sided_text
+from .clocks import clock_view
 from .live import LiveMatch, SeatKind, game_name
 from .schemas import (
     BoardView,

@@ -17,8 +17,8 @@ from ....game.match import Match
 from ...accounts.ratings import RatingsDep, refuse_unratable
 from ...accounts.sessions import Viewer
 from ...http.guards import rate_limited
-from ..deps import ComputerDep, Live, MatchServiceDep, RecordSince, SettingsDep, StoreDep
 from ..board_games import new_board_match, refuse_other_games
+from ..deps import ComputerDep, Live, MatchServiceDep, RecordSince, SettingsDep, StoreDep
 from ..live import AnyMatch, SeatSettings, dice_for
 from ..schemas import Created, CreateMatch, State
 from ..seats import Invite, Key, Seating, digest_of, new_secret
