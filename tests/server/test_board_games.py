@@ -202,3 +202,34 @@ def test_a_restart_reloads_a_game_and_plays_on(tmp_path: Path) -> None:
         assert state_of(second, computer) == against
         state = act(second, computer, **next_action(against, 0))
         assert state["version"] == against["version"] + 1
+
+
+def test_a_resignation_the_computer_accepts_and_the_rematch(client: Any) -> None:
+    """The computer accepts a gammon resigned in Long Nardy (the most the game scores) and
+    the rematch, started at once, is Long Nardy again."""
+    state = create(client, opponent="computer", game="long-nardy", length=1, seed=3)
+    match_id = state["id"]
+    opening(client, match_id)
+    state = settled(client, match_id)
+    state = act(client, match_id, seat=0, action="resign", level=2)
+    state = settled(client, match_id)
+    assert state["match_over"] and state["score"] == [0, 2]
+    assert state["record"][0]["result"]["reason"] == "resign"
+    response = client.post(f"/api/matches/{match_id}/rematch", json={"seat": 0})
+    assert response.status_code == 200, response.text
+    rematch = state_of(client, response.json()["rematch"]["id"])
+    assert rematch["game"] == "long-nardy" and rematch["board"]["travel"] == "same"
+    assert rematch["rematch_of"] == match_id
+
+
+def test_an_action_sent_again_with_its_key_is_answered_as_before(client: Any) -> None:
+    match_id = create(client, game="fevga", seed=7)["id"]
+    state = opening(client, match_id)
+    step = next_action(state)  # the opening's winner rolls afresh in Fevga
+    path, key = f"/api/matches/{match_id}/actions", {"Idempotency-Key": "fevga-roll"}
+    first = client.post(path, json={**step, "version": state["version"]}, headers=key)
+    again = client.post(path, json={**step, "version": state["version"]}, headers=key)
+    assert first.status_code == again.status_code == 200, again.text
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.json() == first.json()
+    assert state_of(client, match_id)["version"] == state["version"] + 1
