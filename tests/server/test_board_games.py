@@ -69,6 +69,9 @@ def test_a_game_is_played_to_its_end_against_the_computer(client: Any, game: str
     assert players == {0, 1}
     record = client.get(f"/api/matches/{match_id}/record").json()
     assert record["rules"]["game"] == game
+    if game in ("plakoto", "fevga", "long-nardy"):  # no checker is ever hit: pinned or held
+        steps = [step for entry in state["record"][0]["entries"] for step in entry["steps"] or ()]
+        assert steps and not any(step["hit"] for step in steps)
 
 
 def test_the_board_of_a_game_travelling_the_same_way() -> None:

@@ -120,3 +120,33 @@ def test_acey_deucey_asks_for_a_double_after_a_1_2(server: str, page: Any) -> No
     assert page.locator("#board .die").count() == 4
     assert page.is_hidden(".controls .name-double")
     assert "You name double 4s" in page.inner_text("#record")
+
+
+def test_the_computers_play_in_fevga_is_marked_where_it_went(server: str, page: Any) -> None:
+    """Both sides go the same way round: the computer's steps, on its own numbers, are marked
+    on seat 0's board 12 points along (its 24-point is seat 0's 12-point)."""
+    options = {"opponent": "computer", "game": "fevga", "seed": 4}
+    match_id = post(server, "/api/matches", options)["id"]
+    page.goto(match_url(server, match_id))
+    page.wait_for_selector('#board [data-place="p24"][data-count="15"]')
+    page.click("#board", position={"x": 20, "y": 20})  # the opening roll
+    wait_version(page, 1)
+    for _ in range(40):
+        state = settled(server, match_id)
+        wait_version(page, state["version"])
+        last = state["record"][0]["entries"][-1]
+        if last["kind"] == "play" and last["seat"] == 1 and last["steps"]:
+            break
+        act_by_clicks(page, state)
+    else:
+        raise AssertionError("the computer never played")
+
+    def seen(point: int) -> str:
+        return f"p{point - 12 if point > 12 else point + 12}"
+
+    marks = page.locator("#board .last-play .play-mark")
+    assert marks.count() == len(last["steps"])
+    for index, step in enumerate(last["steps"]):
+        mark = marks.nth(index)
+        assert mark.get_attribute("data-from") == seen(step["from"])
+        assert mark.get_attribute("data-to") == seen(step["to"])

@@ -16,7 +16,7 @@ from functools import cache, lru_cache
 
 from ...game import Action, Phase
 from ...game.board_game import BoardGame
-from ...games import Board, Travel
+from ...games import Board, LoneChecker, Travel
 from ...position import BAR, OFF
 from ...turns import dice_of_steps
 from .schemas import EntryView, GameBoardView, PinView, PlayedStepView, PointView, StepView
@@ -174,7 +174,10 @@ def game_opening_tie(game: BoardGame) -> list[int] | None:
 def game_entries(game: BoardGame, start: int = 0) -> Iterator[tuple[int, EntryView]]:
     """The record of ``game`` as the page lists it, from event ``start`` on, each entry with
     the index of the event that made it: the opening rolls, the plays (a roll's dice go with
-    its play), Acey-deucey's named doubles, and the resignations and their answers."""
+    its play), Acey-deucey's named doubles, and the resignations and their answers. A step's
+    ``hit`` is a hit, never Plakoto's pin (the checker pinned stays where it was: the
+    notation's ``*`` and the board's ``pinned`` show it)."""
+    hits = game.game.lone_checker is LoneChecker.HIT
     events = game.events
     later = sum(event.action in _PLAYED for event in events[start:])
     plays = iter(game.plays[len(game.plays) - later:])
@@ -194,7 +197,7 @@ def game_entries(game: BoardGame, start: int = 0) -> Iterator[tuple[int, EntryVi
                 seat=mover, kind="play", dice=list(dice),
                 play=str(play) if steps else None,
                 steps=[PlayedStepView.model_validate(
-                    {"from": step.from_point, "to": step.to_point, "hit": step.hit})
+                    {"from": step.from_point, "to": step.to_point, "hit": hits and step.hit})
                     for step in steps],
                 auto=event.auto,
             )

@@ -18,6 +18,7 @@
 // checkers go from one row to the other (Fevga and Long Nardy: both sides the same way).
 
 import { formatNumber, t, plural } from "./i18n.js";
+import { viewerPoint } from "./moves.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const R = 17; // checker radius
@@ -364,12 +365,7 @@ export function renderBoard(svg, model, handlers) {
  * the same way round (`travel` "same"), seat 1's "p12", ... "p1", "p24", ... "p13".
  */
 export function travelOrder(seat, view, travel = "opposite") {
-  const onView = (own) => {
-    if (seat === view) return own;
-    if (travel === "same") return own > 12 ? own - 12 : own + 12;
-    return 25 - own;
-  };
-  const points = Array.from({ length: 24 }, (_, i) => `p${onView(24 - i)}`);
+  const points = Array.from({ length: 24 }, (_, i) => `p${viewerPoint(24 - i, seat, view, travel)}`);
   return [`bar${seat}`, ...points, `off${seat}`, `bar${1 - seat}`, `off${1 - seat}`];
 }
 
