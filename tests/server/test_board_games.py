@@ -74,6 +74,23 @@ def test_a_game_is_played_to_its_end_against_the_computer(client: Any, game: str
         assert steps and not any(step["hit"] for step in steps)
 
 
+@pytest.mark.parametrize("game", (*GAMES, "tavli"))
+def test_a_game_is_played_to_its_end_at_one_screen(client: Any, game: str) -> None:
+    """Both seats at this screen, one token: each acts in turn to the game's end."""
+    state = create(client, game=game, length=1, seed=11)
+    match_id = state["id"]
+    assert state["actions"] == [["roll"], ["roll"]]
+    state = opening(client, match_id)
+    for _ in range(3000):
+        if state["match_over"]:
+            break
+        state = act(client, match_id, **next_action(state))
+    assert state["match_over"] and state["seats"][1]["kind"] == "human"
+    result = state["record"][0]["result"]
+    assert state["score"][result["winner"]] == result["points"] >= 1
+    assert state["game"] == ("portes" if game == "tavli" else game)
+
+
 def test_the_board_of_a_game_travelling_the_same_way() -> None:
     """Fevga's start: each side on its own 24 point, which is the other's 12."""
     from backgammon.games import rules_for
