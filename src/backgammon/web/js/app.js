@@ -230,6 +230,7 @@ function madeText(state) {
 }
 
 function resultText(state, result) {
+  if (result.reason === "draw") return t("result.draw"); // Plakoto: both mothers pinned
   const key = about(state, result.winner, `result.${result.kind}`);
   const text = plural(key, result.points, { player: playerName(state, result.winner) });
   if (!["claim", "time"].includes(result.reason)) return text;
@@ -260,6 +261,8 @@ function whyText(state, result, game) {
       return t(`end.why.bearOff.${result.kind}`);
     case "drop":
       return t(about(state, loser, "end.why.drop"), { player: playerName(state, loser) });
+    case "mother":
+      return t(about(state, loser, "end.why.mother"), { player: playerName(state, loser) });
     case "resign": {
       const resign = game ? [...game.entries].reverse().find((entry) => entry.kind === "resign") : null;
       const level = t(`resign.level.${resign ? resign.level : { single: 1, gammon: 2, backgammon: 3 }[result.kind]}`);
