@@ -15,7 +15,8 @@ import random
 
 from fastapi import HTTPException, status
 
-from ...bot.games import HeuristicPlayer, Player
+from ...bot import Level
+from ...bot.games import Player, games_player
 from ...errors import BackgammonError
 from ...game import Phase, Rules
 from ...game.board_game import BoardGame
@@ -96,18 +97,18 @@ def refuse_other_games(live: LiveMatch, what: str) -> None:
         )
 
 
-def computer_player(game: BoardGame) -> Player:
-    """The computer's player of ``game``: the one place where it is chosen (the heuristic
-    baseline, until trained players of these games come)."""
-    return HeuristicPlayer()
+def computer_player(game: BoardGame, level: Level) -> Player:
+    """The computer's player of ``game`` at ``level``: the one place where it is chosen (the
+    game's shipped network, :func:`backgammon.bot.games.games_player`, as the terminal's)."""
+    return games_player(game.game.name, level)
 
 
-def act_for(game: BoardGame, seat: int) -> None:
+def act_for(game: BoardGame, seat: int, level: Level) -> None:
     """Make ``seat``'s action in ``game``, which waits for it: roll, play (a step at a time,
     then the confirm, as a person does), name a double after a 1-2, or answer a
     resignation. The same game always gets the same action (its rng is seeded by its
     record's length), so a restarted server plans as the stopped one did."""
-    player = computer_player(game)
+    player = computer_player(game, level)
     rng = random.Random(len(game.events))
     phase = game.phase
     if phase is Phase.MOVE:
