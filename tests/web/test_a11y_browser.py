@@ -134,6 +134,31 @@ def test_the_game_page_passes_the_audit(server: str, page: Any, axe: str, lang: 
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
+def test_another_games_board_and_its_named_double_pass_the_audit(
+    server: str, page: Any, axe: str, lang: str
+) -> None:
+    """Acey-deucey after a 1-2: the checkers waiting to enter, each side's way round, and the
+    six buttons that name the double (tests/web/test_games_browser.py's seed)."""
+    options = {"opponent": "computer", "game": "acey-deucey", "seed": 62}
+    match_id = post(server, "/api/matches", options)["id"]
+    state = fetch_state(server, match_id, 0)
+    while state["phase"] != "name":
+        actions = state["actions"][0]
+        action: dict[str, Any] = {"action": "roll"}
+        if "confirm" in actions:
+            action = {"action": "confirm"}
+        elif "step" in actions:
+            step = state["steps"][0]
+            action = {"action": "step", "from": step["from"], "to": step["to"]}
+        state = post(server, f"/api/matches/{match_id}/actions",
+                     {**action, "seat": 0, "version": state["version"]})
+    page.goto(match_url(server, match_id))
+    page.wait_for_selector(".controls .name-double:not([hidden])")
+    in_language(page, lang)
+    assert audit(page, axe) == []
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_practice_match_passes_the_audit(server: str, page: Any, axe: str, lang: str) -> None:
     created = post(server, "/api/matches", {"opponent": "online", "practice": True})
     # The invitation, saying what joining agrees to.

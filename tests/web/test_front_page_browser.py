@@ -19,9 +19,10 @@ DESKTOP = {"width": 1280, "height": 800}
 
 #: The fields each choice shows (the names of the form's controls), "More options" closed.
 FIELDS = {
-    ("computer", None): {"choice", "level", "length", "colour"},
+    # The other games (Plakoto, Fevga, ...) against the computer and at one screen.
+    ("computer", None): {"choice", "level", "game", "length", "colour"},
     ("friend", "online"): {"choice", "where", "player_name", "length", "colour"},
-    ("friend", "screen"): {"choice", "where", "length"},
+    ("friend", "screen"): {"choice", "where", "game", "length"},
     ("lobby", None): {"choice", "player_name", "length", "colour"},
 }
 #: What "More options" holds, for every choice.

@@ -24,7 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 from starlette.concurrency import run_in_threadpool
 
-from ...game.match import Match
+from ...game.match import BoardMatch, Match
 from ...ratings import rating_change
 from ..db import AnalysisRow, MatchAccountRow, MatchRow, RatedResultRow, UserRow, now
 from ..play.live import LiveMatch
@@ -280,7 +280,7 @@ class Ratings:
             ))
 
     def finish(
-        self, match_id: str, match: Match, connection: Connection | None = None
+        self, match_id: str, match: Match | BoardMatch, connection: Connection | None = None
     ) -> RatedResultRow | None:
         """Count a rated match that is over, in ``connection``'s transaction (the last
         action's) if given: both ratings and experiences change, and the result is written.

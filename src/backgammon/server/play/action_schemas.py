@@ -110,8 +110,15 @@ class Reject(_Action):
     action: Literal["reject"]
 
 
+class Name(_Action):
+    """Acey-deucey, after playing a 1-2: name the double to play (then roll again)."""
+
+    action: Literal["name"]
+    die: StrictInt = Field(ge=1, le=6, description="the number of the double: 1 to 6")
+
+
 ActionRequest = Annotated[
     Roll | Double | Take | Drop | Beaver | Step | Undo | Confirm | Play | Resign | Accept | Reject
-    | Claim,
+    | Claim | Name,
     Field(discriminator="action"),
 ]

@@ -27,8 +27,9 @@ from starlette.concurrency import run_in_threadpool
 from ...bot import Bot, Level, best_play
 from ...bot import act as bot_act
 from ...game import Action, Game, Phase
-from ...game.match import Match
-from .live import LiveMatch, events_in
+from ...game.board_game import BoardGame
+from .board_games import act_for
+from .live import AnyMatch, LiveMatch, events_in
 from .match_rows import UnknownMatchError
 from .saves import MatchChangedError
 from .store import MatchStore
@@ -63,12 +64,16 @@ def consult(level: Level, question: Callable[[Bot], _T]) -> _T:
         return question(_bot(level))
 
 
-def think(shadow: Match, seat: int, level: Level) -> list[dict[str, Any]]:
+def think(shadow: AnyMatch, seat: int, level: Level) -> list[dict[str, Any]]:
     """Let the computer make ``seat``'s action on ``shadow``; the events it added, as
     :meth:`backgammon.game.Event.to_dict` writes them. A play is made as its checker steps
-    and the confirm, as a person makes it, so that it can be shown step by step."""
+    and the confirm, as a person makes it, so that it can be shown step by step. In the
+    other games the player of :func:`.board_games.computer_player` acts."""
     game = shadow.game
     before = len(game.events)
+    if isinstance(game, BoardGame):
+        act_for(game, seat, level)
+        return [event.to_dict() for event in game.events[before:]]
     with _locks[level]:
         if game.phase is Phase.MOVE and game.player_to_act == seat:
             _step_best_play(_bot(level), game, seat)

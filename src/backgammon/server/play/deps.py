@@ -9,6 +9,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.security.utils import get_authorization_scheme_param
 
 from ..settings import Settings
+from .board_games import refuse_other_games
 from .computer import Computer
 from .live import LiveMatch
 from .match_rows import UnknownMatchError
@@ -169,6 +170,7 @@ def no_engine_help(live: LiveMatch, help_name: str) -> None:
     analyses) reaches a player of it until the match is over, as on the sites people play
     on; at one screen and against the computer the help is the player's own business, and
     in a practice match both players agreed to it before the first roll."""
+    refuse_other_games(live, help_name)
     if live.seating.online and not live.seating.practice and not live.match.is_over:
         raise HTTPException(
             status.HTTP_403_FORBIDDEN,

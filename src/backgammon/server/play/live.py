@@ -13,11 +13,14 @@ from typing import Any, Literal
 from ...bot import Level
 from ...dice import DiceSource, SeededDice
 from ...fairdice import FairDice, FairMatchDice
+from ...game.board_game import BoardGame
 from ...game.clock import ClockFold
-from ...game.match import Match
+from ...game.match import BoardMatch, Match
 from .seats import Seating
 
 SeatKind = Literal["human", "computer"]
+#: A match the server plays: backgammon's, or one of the other games' (:class:`BoardMatch`).
+AnyMatch = Match | BoardMatch
 
 
 @dataclass(frozen=True)
@@ -73,7 +76,7 @@ class LiveMatch:
     """A match in play, with what the engine does not keep: seats, dice settings, a lock."""
 
     id: str
-    match: Match
+    match: AnyMatch
     seats: tuple[SeatSettings, SeatSettings]
     seed: int | None
     created_at: datetime
@@ -90,7 +93,7 @@ class LiveMatch:
     #: yet committed, which no reader is shown (:meth:`.store.MatchStore.fresh` waits).
     written: asyncio.Event = field(default_factory=_set_event)
     #: The copy of the match the computer thinks on (:mod:`.computer`), made when first needed.
-    shadow: Match | None = None
+    shadow: AnyMatch | None = None
     #: Each game's record entries as the pages see them, with the number of events they
     #: were made from and the event of each entry (:func:`.views.record_view` makes only
     #: the entries of new events).
@@ -124,11 +127,17 @@ class LiveMatch:
             self._finished = (len(games) - 1, events_in(self.match) - len(games[-1].events))
         return self._finished[1] + len(games[-1].events)
 
-    def synced_shadow(self) -> Match:
+    @property
+    def board_game(self) -> bool:
+        """Whether the match is of one of the other games (:class:`BoardMatch`)."""
+        return isinstance(self.match, BoardMatch)
+
+    def synced_shadow(self) -> AnyMatch:
         """The shadow copy, brought up to date with the match's record (call with the lock
         held: the match must not change meanwhile)."""
         if self.shadow is None:
-            self.shadow = Match.from_dict(self.match.to_dict(), self.match.dice_source)
+            self.shadow = type(self.match).from_dict(self.match.to_dict(),
+                                                     self.match.dice_source)
             return self.shadow
         index = 0
         while index < len(self.match.games):
@@ -200,7 +209,7 @@ def as_it_was(live: LiveMatch, version: int) -> LiveMatch:
         record["dice"] = dice
     record.pop("forfeited", None)  # a claim ends the match: it is past ``version``
     return LiveMatch(
-        live.id, Match.from_dict(record), live.seats, live.seed, live.created_at, live.seating,
+        live.id, match_from_dict(record), live.seats, live.seed, live.created_at, live.seating,
         live.rematch, live.tutor,
     )
 
@@ -210,7 +219,36 @@ _RUNTIME = frozenset(
     {"id", "lock", "written", "computer_queued", "refresh_queued", "stale", "created_at"}
 )
 
-def fair_dice_of(match: Match) -> list[dict[str, Any]] | None:
+def match_from_dict(
+    record: dict[str, Any], dice: DiceSource | None = None, *, resume: bool = False
+) -> AnyMatch:
+    """A saved match rebuilt (``Series.from_dict``): a :class:`BoardMatch` where its rules
+    name one of the other games, a backgammon :class:`Match` otherwise.
+
+    >>> from backgammon.game import Rules
+    >>> type(match_from_dict(BoardMatch(1, Rules.for_game("fevga")).to_dict())).__name__
+    'BoardMatch'
+    >>> type(match_from_dict(Match(1).to_dict())).__name__
+    'Match'
+    """
+    rules = record.get("rules") if isinstance(record, dict) else None
+    board = isinstance(rules, dict) and rules.get("game") is not None
+    return (BoardMatch if board else Match).from_dict(record, dice, resume=resume)
+
+
+def game_name(match: AnyMatch) -> str:
+    """The name of the game in play (:data:`backgammon.games.GAMES`): backgammon's layout,
+    or the other game's.
+
+    >>> from backgammon.game import Rules
+    >>> game_name(Match(1)), game_name(BoardMatch(1, Rules.for_game("plakoto")))
+    ('standard', 'plakoto')
+    """
+    game = match.game
+    return game.game.name if isinstance(game, BoardGame) else game.rules.variant.value
+
+
+def fair_dice_of(match: AnyMatch) -> list[dict[str, Any]] | None:
     """The fair dice of ``match``'s games as its row keeps them (with their server seeds), or
     None for a match without fair dice."""
     fair = [game.dice_source for game in match.games if isinstance(game.dice_source, FairDice)]
@@ -219,7 +257,7 @@ def fair_dice_of(match: Match) -> list[dict[str, Any]] | None:
     return [dice.to_dict(reveal=True) for dice in fair]
 
 
-def events_in(match: Match) -> int:
+def events_in(match: AnyMatch) -> int:
     """The number of events in ``match``'s record (its version)."""
     return sum(len(game.events) for game in match.games)
 

@@ -15,10 +15,9 @@ from sqlalchemy import Connection, Engine, Executable, func, insert, select, upd
 from sqlalchemy.orm import Session
 
 from ...dice import SeededDice
-from ...game.match import Match
 from ..db import MatchRow, autocommitting, now
 from .idempotency import KeptKey
-from .live import LiveMatch, Rematching, SeatSettings
+from .live import AnyMatch, LiveMatch, Rematching, SeatSettings, match_from_dict
 from .saves import (
     RECORD_PAST,
     SAVE,
@@ -149,7 +148,7 @@ class MatchRows:
     def update(
         self,
         match_id: str,
-        match: Match,
+        match: AnyMatch,
         version: int,
         before: int,
         key: KeptKey | None,
@@ -219,7 +218,7 @@ class MatchRows:
         # Seeded dice go on from the rolls the record has drawn, as they would have; fair
         # dice (and an old record's secure ones) come from the record.
         dice = None if seed is None else SeededDice(seed)
-        match = Match.from_dict(record, dice, resume=True)
+        match = match_from_dict(record, dice, resume=True)
         first, second = (SeatSettings.from_dict(seat) for seat in settings["seats"])
         seating = Seating.from_dict(settings.get("seating", {}))
         rematch = Rematching.from_dict(settings.get("rematch", {}))

@@ -18,12 +18,13 @@ adds the accepter's, and each page asks for its own with its own token
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from fastapi import HTTPException, status
 
-from ...game.match import Match
+from ...game.match import BoardMatch, Match
 from ..db import now
-from .live import LiveMatch, Rematching, dice_for
+from .live import AnyMatch, LiveMatch, Rematching, dice_for
 from .match_rows import new_match_id
 from .seats import Key, Seating
 
@@ -90,14 +91,14 @@ def started(live: LiveMatch, keys: list[Key]) -> LiveMatch:
     old = live.match
     order = (seat_in_rematch(live, 0), seat_in_rematch(live, 1))
     players = (old.players[order[0]], old.players[order[1]])
-    match = Match(
-        old.length,
-        old.rules,
-        dice_for(live.seed),
-        players=players,
-        colours=old.colours,
-        crawford=old.crawford_rule,
-    )
+    options: dict[str, Any] = {"players": players, "colours": old.colours,
+                               "crawford": old.crawford_rule}
+    match: AnyMatch
+    if isinstance(old, BoardMatch):
+        match = BoardMatch(old.length, old.rules, dice_for(live.seed), rotation=old.rotation,
+                           **options)
+    else:
+        match = Match(old.length, old.rules, dice_for(live.seed), **options)
     seating = Seating(
         keys,
         online=live.seating.online,

@@ -32,7 +32,8 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql.dml import UpdateBase
 
 from ...game import Game
-from ...game.match import Match
+from ...game.board_game import BoardGame
+from ...game.match import BoardMatch, Match
 from ..db import ActionKeyRow, JSONText, MatchRow, json_text, now
 from .idempotency import KeptKey
 
@@ -107,7 +108,7 @@ def keeping(dialect: str) -> tuple[UpdateBase, UpdateBase | None]:
 
 
 def save_values(
-    match_id: str, match: Match, version: int, before: int, key: KeptKey | None
+    match_id: str, match: Match | BoardMatch, version: int, before: int, key: KeptKey | None
 ) -> dict[str, Any]:
     """The values of a save's statements (:data:`SAVE`, :func:`keeping`)."""
     # The record's text, made mostly of its events' texts, each made once.
@@ -123,10 +124,10 @@ def save_values(
 #: holds, by game (the live match's and the computer's copy's alike; a game no longer used
 #: leaves with it). A match's record is written whole at each action, and a game's events are
 #: only ever added: only the events since are written out.
-_EVENTS: WeakKeyDictionary[Game, tuple[int, str]] = WeakKeyDictionary()
+_EVENTS: WeakKeyDictionary[Game | BoardGame, tuple[int, str]] = WeakKeyDictionary()
 
 
-def events_json(game: Game) -> str:
+def events_json(game: Game | BoardGame) -> str:
     """``game``'s events as a JSON array (:func:`backgammon.game.match.events_json`), extended from
     the one made at its last save with the events since.
 

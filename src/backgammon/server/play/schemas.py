@@ -59,6 +59,11 @@ class CustomClock(RequestBody):
     bank: StrictInt = Field(ge=0, le=MAX_BANK, description="seconds a match point")
 
 
+#: The games other than backgammon a match may be of (:data:`backgammon.games.GAMES` beyond
+#: backgammon's layouts), and ``tavli``: Portes, Plakoto and Fevga in turn.
+OtherGame = Literal["portes", "tavla", "plakoto", "fevga", "long-nardy", "acey-deucey", "tavli"]
+
+
 class CreateMatch(RequestBody):
     """A new match to ``length`` points, or a money session (0), with its options."""
 
@@ -79,6 +84,12 @@ class CreateMatch(RequestBody):
         None, description="the players' names for records (seat 0, seat 1)"
     )
     variant: Variant = Variant.STANDARD
+    game: OtherGame | None = Field(
+        None,
+        description="one of the other games played on the board (None: backgammon, in its "
+        "``variant``): against the computer or at one screen, with its own rules, cube and "
+        "opening; ``tavli`` plays Portes, Plakoto and Fevga in turn",
+    )
     cube: StrictBool = True
     jacoby: StrictBool = Field(False, description="money play only")
     beavers: StrictBool = Field(False, description="money play only")
@@ -194,7 +205,7 @@ class ResultView(BaseModel):
     winner: int
     kind: Literal["single", "gammon", "backgammon"]
     points: int
-    reason: Literal["bear off", "drop", "resign", "claim", "time"]
+    reason: Literal["bear off", "drop", "resign", "claim", "time", "mother", "draw"]
 
 
 class PointView(BaseModel):
@@ -215,6 +226,31 @@ class BoardView(BaseModel):
     bar: list[int]
     off: list[int]
     pips: list[int]
+
+
+class PinView(BaseModel):
+    """A checker pinned under a point held by the other side (Plakoto)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    point: int = Field(description="the viewer's point")
+    seat: int = Field(description="whose checker lies pinned there")
+
+
+class GameBoardView(BoardView):
+    """The board of one of the other games (``points`` show who holds each point, and how
+    many checkers, above any pinned one), with what backgammon's lacks."""
+
+    travel: Literal["opposite", "same"] = Field(
+        description="opposite: the opponent moves from the viewer's point 1 to 24, as in "
+        "backgammon; same: both move the same way round (Fevga, Long Nardy), the opponent "
+        "from the viewer's point 12 down to 1, then from 24 to 13"
+    )
+    pinned: list[PinView] = Field(description="the checkers pinned under other points")
+    waiting: list[int] = Field(
+        description="by seat: the checkers still to enter the board (Acey-deucey), counted "
+        "in ``bar`` too"
+    )
 
 
 class StepView(BaseModel):
@@ -253,12 +289,14 @@ class EntryView(BaseModel):
     ``kind`` is ``opening`` (``dice`` are seat 0's die and seat 1's), ``play`` (``dice`` and
     ``play`` in notation, None for no move, and its ``steps`` one by one, for a page to say
     them in words), ``double``, ``beaver`` (``value``), ``take``, ``drop``, ``resign``
-    (``level``), ``accept`` or ``reject``. ``auto``: the game made it.
+    (``level``), ``accept``, ``reject`` or, in Acey-deucey after a 1-2, ``name`` (the double
+    named: ``value``, its number). ``auto``: the game made it.
     """
 
     seat: int
     kind: Literal[
-        "opening", "play", "double", "beaver", "take", "drop", "resign", "accept", "reject"
+        "opening", "play", "double", "beaver", "take", "drop", "resign", "accept", "reject",
+        "name",
     ]
     dice: list[int] | None = None
     play: str | None = None
@@ -366,7 +404,9 @@ class SharedState(BaseModel):
     winner: int | None
     game_number: int
     crawford: bool = Field(description="this game is the Crawford game: no doubling")
-    phase: Literal["opening", "roll", "cube", "move", "confirm", "resign", "over"]
+    phase: Literal["opening", "roll", "cube", "move", "confirm", "resign", "name", "over"] = (
+        Field(description="name: Acey-deucey, after a 1-2 the player names a double to play")
+    )
     on_roll: int
     to_act: int | None = Field(description="the seat the game waits for (None: either)")
     dice: list[DieView] = Field(description="the roll being played, empty otherwise")
@@ -395,6 +435,14 @@ class SharedState(BaseModel):
     gnubg_id: str | None
     xgid: str | None
     rules: dict[str, object]
+    game: str = Field(
+        "standard",
+        description="the game in play: backgammon's layout (standard, nackgammon, "
+        "hypergammon) or one of the other games (backgammon.games.GAMES)",
+    )
+    rotation: list[str] | None = Field(
+        None, description="a match of several games in turn (Tavli): their names, in order"
+    )
     online: bool = Field(description="the seats are played from two places")
     practice: bool = Field(
         False,
@@ -424,7 +472,7 @@ class State(SharedState):
     """Everything a client needs to show the match and offer the next action."""
 
     view: int = Field(description="the seat whose side the board is drawn from")
-    board: BoardView
+    board: GameBoardView | BoardView
     steps: list[StepView] = Field(description="the checker steps that may come next")
     made: list[StepView] = Field(description="the steps made so far this turn")
 

@@ -33,11 +33,11 @@ from ...game.match import Match
 from ...position import WinKind
 from ..accounts.ratings import RatedMatchError, Ratings
 from ..accounts.users import Account
-from .action_schemas import ActionRequest, Claim, Play, Resign, Step
+from .action_schemas import ActionRequest, Claim, Name, Play, Resign, Step
 from .clocks import out_of_time
 from .computer import Computer
 from .idempotency import ActionKeys, KeptKey, digest
-from .live import LiveMatch, as_it_was
+from .live import AnyMatch, LiveMatch, as_it_was
 from .rematches import (
     answered,
     check_answer,
@@ -178,6 +178,9 @@ class MatchService:
             return None
         seat, when = out
         before = live.version
+        # A clock is refused to the other games' matches (routes.matches), so this is one of
+        # backgammon's.
+        assert isinstance(live.match, Match)
         time_out(live.match, seat, when)
         shown = Shown(live)
         await self.save(live, before, None, self.ratings.counting(live))
@@ -463,7 +466,7 @@ def _replayed(live: LiveMatch, version: int, side: int, since: int | None) -> Re
     return answer
 
 
-def apply(match: Match, action: ActionRequest) -> None:
+def apply(match: AnyMatch, action: ActionRequest) -> None:
     """Make ``action`` in ``match``; BackgammonError, and no change, when it is not allowed."""
     if isinstance(action, Claim):
         match.claim(action.seat, action.level, whole=action.match)
@@ -475,6 +478,8 @@ def apply(match: Match, action: ActionRequest) -> None:
         act = Act(Action.PLAY, play=action.play)
     elif isinstance(action, Resign):
         act = Act(Action.RESIGN, level=WinKind(action.level))
+    elif isinstance(action, Name):
+        act = Act(Action.NAME, die=action.die)
     else:
         act = Act(Action(action.action))
     game.act(action.seat, act)

@@ -27,11 +27,10 @@ from typing import Any
 from sqlalchemy import Connection, Engine, Executable, insert
 from starlette.concurrency import run_in_threadpool
 
-from ...game.match import Match
 from ..db import SAVING_CONNECTIONS, MatchRow, now
 from .copies import catch_up
 from .idempotency import KeptKey
-from .live import LiveMatch, Rematching, SeatSettings, events_in
+from .live import AnyMatch, LiveMatch, Rematching, SeatSettings, events_in
 from .match_rows import MatchRows, UnknownMatchError, new_match_id, row_values
 from .saves import AsyncDriverSaves, save_values
 from .seats import Seating
@@ -89,7 +88,7 @@ class MatchStore:
 
     async def add(
         self,
-        match: Match,
+        match: AnyMatch,
         seats: tuple[SeatSettings, SeatSettings],
         seed: int | None,
         seating: Seating,
@@ -289,7 +288,7 @@ class MatchStore:
         self,
         live: LiveMatch,
         before: int,
-        match: Match | None = None,
+        match: AnyMatch | None = None,
         key: KeptKey | None = None,
         also: Callable[[Connection], None] | None = None,
     ) -> None:
@@ -399,7 +398,7 @@ class MatchStore:
         return await run_in_threadpool(self.table.rows, statement, values)
 
     async def _saved_alone(
-        self, match_id: str, match: Match, version: int, before: int, key: KeptKey | None
+        self, match_id: str, match: AnyMatch, version: int, before: int, key: KeptKey | None
     ) -> None:
         """:meth:`.MatchRows.update`, without ``also``, from the event loop (:meth:`open`)."""
         assert self._saves is not None  # opened: PostgreSQL's

@@ -36,11 +36,13 @@ from ...game import (
     TurnPlayed,
     begun,
 )
-from ...game.match import Match
+from ...game.board_game import BoardGame
+from ...game.match import BoardMatch, Match
 from ...position import BAR, OFF, Position, WinKind
 from ..db import now
+from .board_views import game_dice, game_entries, game_opening_tie, game_sided, game_sided_text
 from .clocks import clock_view
-from .live import LiveMatch, SeatKind
+from .live import LiveMatch, SeatKind, game_name
 from .schemas import (
     BoardView,
     ClaimView,
@@ -70,6 +72,7 @@ _PHASES = {
     Phase.MOVE: "move",
     Phase.CONFIRM: "confirm",
     Phase.RESIGN: "resign",
+    Phase.NAME: "name",
     Phase.OVER: "over",
 }
 #: How many of each kind of view are kept made (boards, fair dice, seats): a few for each
@@ -82,7 +85,9 @@ def state_of(live: LiveMatch, view: int, since: int | None = None) -> State:
     """The whole state of ``live`` with the board drawn from seat ``view``'s side; its
     record only what changed after version ``since`` where one is given (see
     :attr:`.schemas.State.record_since`)."""
-    return State(**_shared(live, since), **_sided(live.match.game, view))
+    game = live.match.game
+    sided = game_sided(game, view) if isinstance(game, BoardGame) else _sided(game, view)
+    return State(**_shared(live, since), **sided)
 
 
 def _shared(live: LiveMatch, since: int | None) -> dict[str, Any]:
@@ -134,6 +139,9 @@ def _shared(live: LiveMatch, since: int | None) -> dict[str, Any]:
         gnubg_id=ids[0],
         xgid=ids[1],
         rules=game.rules.to_dict(),
+        game=game_name(match),
+        rotation=list(match.rotation) if isinstance(match, BoardMatch) and match.rotation
+        else None,
         online=live.seating.online,
         practice=live.seating.practice,
         waiting_for_opponent=live.seating.invite is not None,
@@ -228,7 +236,11 @@ class Shown:
     def _side_text(self, view: int) -> str:
         side = self._sides.get(view)
         if side is None:
-            side = self._sides[view] = _sided_text(self.live.match.game, view)
+            game = self.live.match.game
+            side = self._sides[view] = (
+                game_sided_text(game, view) if isinstance(game, BoardGame)
+                else _sided_text(game, view)
+            )
         return side
 
     def response(self, view: int, since: int | None = None) -> Response:
@@ -359,7 +371,7 @@ def _game_view(live: LiveMatch, number: int, entries: list[EntryView], first: in
     )
 
 
-def fair_dice_view(game: Game) -> FairDiceView | None:
+def fair_dice_view(game: Game | BoardGame) -> FairDiceView | None:
     """The fair dice of ``game``, their server seed only once it is over; None for others."""
     dice = game.dice_source
     if not isinstance(dice, FairDice):
@@ -386,7 +398,7 @@ def _seat_view(kind: SeatKind, level: Level | None, name: str, colour: str) -> S
     return SeatView(kind=kind, level=level, name=name, colour=colour)
 
 
-def _offer(game: Game) -> OfferView | None:
+def _offer(game: Game | BoardGame) -> OfferView | None:
     offer = game.offer
     if offer is None:
         return None
@@ -403,6 +415,8 @@ def _ids(live: LiveMatch) -> tuple[str | None, str | None]:
     express), made again only after an event that may change them (most of a turn's
     actions are steps)."""
     game = live.match.game
+    if isinstance(game, BoardGame):
+        return None, None  # GNU Backgammon's formats have no such games
     events = game.events
     kept = live.ids
     if (
@@ -416,6 +430,7 @@ def _ids(live: LiveMatch) -> tuple[str | None, str | None]:
 
 
 def _identifier(encode: Callable[[Match], str], live: LiveMatch) -> str | None:
+    assert isinstance(live.match, Match)
     try:
         return encode(live.match)
     except BackgammonError:
@@ -486,8 +501,10 @@ def _step_text(from_point: int, to_point: int, mover: int, view: int) -> str:
     return step_view(from_point, to_point, mover, view).model_dump_json(by_alias=True)
 
 
-def _dice(game: Game) -> list[DieView]:
+def _dice(game: Game | BoardGame) -> list[DieView]:
     """The dice of the roll being played, each marked when a step has used it."""
+    if isinstance(game, BoardGame):
+        return [_die(face, used) for face, used in game_dice(game)]
     if game.turn is None or game.phase not in (Phase.MOVE, Phase.CONFIRM):
         return []
     return [_die(face, used) for face, used in game.turn.dice_faces()]
@@ -499,8 +516,10 @@ def _die(face: int, used: bool) -> DieView:
     return DieView(value=face, used=used)
 
 
-def _opening_tie(game: Game) -> list[int] | None:
+def _opening_tie(game: Game | BoardGame) -> list[int] | None:
     """The dice of the opening roll's last tie, while the opening roll goes on."""
+    if isinstance(game, BoardGame):
+        return game_opening_tie(game)
     if game.phase is not Phase.OPENING or not game.rolls_drawn:
         return None
     *_, last = game.history()
@@ -520,10 +539,13 @@ def _result(result: GameResult | None, *, timed: bool = False) -> ResultView | N
     )
 
 
-def _entries(game: Game, start: int = 0) -> Iterator[tuple[int, EntryView]]:
+def _entries(game: Game | BoardGame, start: int = 0) -> Iterator[tuple[int, EntryView]]:
     """The record of ``game`` as entries, in the order they were made (the game's history;
     a roll's dice are written with its play), from event ``start`` on, each with the index
     of the event that made it."""
+    if isinstance(game, BoardGame):
+        yield from game_entries(game, start)
+        return
     for entry in game.history(start):
         view = _entry_view(entry)
         if view is not None:

@@ -8,6 +8,7 @@
 // turned round for the other side's, as the server turns its steps (server/views.py).
 
 import { t } from "./i18n.js";
+import { viewerPoint } from "./moves.js";
 
 const KEPT = 20; // announcements kept in the log: a screen reader's user may read back a few
 
@@ -72,10 +73,6 @@ function list(items, or = false) {
   return t(or ? "say.or" : "say.and", { first: items.slice(0, -1).join(t("say.separator")), last: items.at(-1) });
 }
 
-/** The viewer's number of a point given on `mover`'s numbers (the bar 25 and off 0 stay). */
-function seenPoint(point, mover) {
-  return point === 25 || point === 0 || mover === hooks.view ? point : 25 - point;
-}
 
 /** One step in words: {from, to} on the viewer's numbers, and whether it hit. */
 function stepText(from, to, hit) {
@@ -86,11 +83,10 @@ function stepText(from, to, hit) {
   return hit ? t("say.hitting", { step: text }) : text;
 }
 
-/** A record's play in words, on the viewer's numbers. */
-function playText(entry) {
-  return list(entry.steps.map((step) => (
-    stepText(seenPoint(step.from, entry.seat), seenPoint(step.to, entry.seat), step.hit)
-  )));
+/** A record's play in words, on the viewer's numbers (the way round `state`'s board says). */
+function playText(state, entry) {
+  const seen = (point) => viewerPoint(point, entry.seat, hooks.view, state.board.travel);
+  return list(entry.steps.map((step) => stepText(seen(step.from), seen(step.to), step.hit)));
 }
 
 function entryText(state, entry) {
@@ -105,13 +101,15 @@ function entryText(state, entry) {
     case "play": {
       const dice = { player, first: entry.dice[0], second: entry.dice[1] };
       if (entry.play === null) return t(key("say.dance"), dice);
-      return t(key(entry.auto ? "say.forced" : "say.played"), { ...dice, steps: playText(entry) });
+      return t(key(entry.auto ? "say.forced" : "say.played"), { ...dice, steps: playText(state, entry) });
     }
     case "double":
     case "beaver":
       return t(key(`record.${entry.kind}`), { player, value: entry.value });
     case "resign":
       return t(key("record.resign"), { player, level: t(`resign.level.${entry.level}`) });
+    case "name":
+      return t(key("record.name"), { player, value: entry.value });
     default:
       return t(key(`record.${entry.kind}`), { player });
   }

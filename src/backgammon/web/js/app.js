@@ -81,6 +81,19 @@ function allowed(state, action) {
   return seat !== null && state.actions[seat].includes(action);
 }
 
+/** Whether `state` is a match of one of the other games (Plakoto, Fevga, ...): its board
+ * says their way round. Hints, the tutor, analyses and GNU Backgammon's IDs and files are
+ * backgammon's alone. */
+function otherGame(state) {
+  return Boolean(state?.board.travel);
+}
+
+/** The name of the game in play, and of a Tavli match's ("Tavli · Plakoto"). */
+function gameTitle(state) {
+  const game = t(`game.${state.game}`);
+  return state.rotation ? `${t("game.tavli")} · ${game}` : game;
+}
+
 function boardModel(state) {
   const names = [0, 1].map((seat) => playerName(state, seat));
   const mover = state.on_roll;
@@ -108,6 +121,10 @@ function boardModel(state) {
     targets,
     selected,
     canRoll: allowed(state, "roll"),
+    ...(otherGame(state) ? {
+      travel: state.board.travel, pinned: state.board.pinned, waiting: state.board.waiting,
+      gameName: t(`game.${state.game}`),
+    } : {}),
   };
 }
 
@@ -177,6 +194,9 @@ function statusParts(state) {
         player: name(state.cube.offer.by), value: state.cube.offer.value, other: name(waiting),
       });
       break;
+    case "name":
+      parts.now = t(about(state, waiting, "status.name"), { player: name(waiting) });
+      break;
     case "resign":
       parts.now = t(about(state, waiting, "status.resign"), {
         player: name(state.resignation.by), level: t(`resign.level.${state.resignation.level}`),
@@ -210,6 +230,7 @@ function madeText(state) {
 }
 
 function resultText(state, result) {
+  if (result.reason === "draw") return t("result.draw"); // Plakoto: both mothers pinned
   const key = about(state, result.winner, `result.${result.kind}`);
   const text = plural(key, result.points, { player: playerName(state, result.winner) });
   if (!["claim", "time"].includes(result.reason)) return text;
@@ -240,6 +261,8 @@ function whyText(state, result, game) {
       return t(`end.why.bearOff.${result.kind}`);
     case "drop":
       return t(about(state, loser, "end.why.drop"), { player: playerName(state, loser) });
+    case "mother":
+      return t(about(state, loser, "end.why.mother"), { player: playerName(state, loser) });
     case "resign": {
       const resign = game ? [...game.entries].reverse().find((entry) => entry.kind === "resign") : null;
       const level = t(`resign.level.${resign ? resign.level : { single: 1, gammon: 2, backgammon: 3 }[result.kind]}`);
@@ -293,7 +316,7 @@ function renderGameEnd(state) {
   $("#game-end-crawford").textContent = lines.crawford;
   $("#game-end-crawford").hidden = !lines.crawford;
   $("#next-game").hidden = over;
-  $("#game-end-analyse").hidden = !over || !seatsHeld(state.id).length;
+  $("#game-end-analyse").hidden = !over || !seatsHeld(state.id).length || otherGame(state);
   renderRematch(state);
   panel.dataset.kind = over ? "match" : "game";
   // The result and, at the match's end, its score are said with the news (announce.js).
@@ -328,6 +351,8 @@ function entryText(state, entry) {
       return t(key(entry.kind), { player, value: entry.value });
     case "resign":
       return t(key("resign"), { player, level: t(`resign.level.${entry.level}`) });
+    case "name":
+      return t(key("name"), { player, value: entry.value });
     default:
       return t(key(entry.kind), { player });
   }
@@ -402,16 +427,23 @@ function render() {
     if (button.dataset.action !== "resign") button.hidden = !allowed(state, button.dataset.action);
   }
   $(".controls .resign").hidden = !allowed(state, "resign");
+  // Acey-deucey, after a 1-2: the double to play, named with one of six buttons.
+  $(".controls .name-double").hidden = !allowed(state, "name");
+  for (const button of document.querySelectorAll(".controls [data-name]")) {
+    button.textContent = t("button.nameDouble", { value: Number(button.dataset.name) });
+  }
   // Once a game has ended there is something to look back on (for its players); online
   // between people, once the match has (no engine help while it is played), unless both
   // agreed to a practice match.
   const helped = !state.online || state.practice;
   const ended = state.match_over || (helped && state.record.some((game) => game.result));
-  $("#analyse-button").hidden = !ended || !seatsHeld(state.id).length;
+  $("#analyse-button").hidden = !ended || !seatsHeld(state.id).length || otherGame(state);
+  $(".ids").hidden = otherGame(state);
   $("#practice-note").hidden = !(state.online && state.practice);
   $("#watching").hidden = seatsHeld(state.id).length > 0;
   renderOnline(state);
   $("#match-info").textContent = [
+    otherGame(state) ? gameTitle(state) : "",
     state.length ? t("info.match", { length: state.length }) : t("info.money"),
     state.crawford ? t("info.crawford") : "",
   ].filter(Boolean).join(" · ");
@@ -427,7 +459,7 @@ function render() {
   updateHints(state);
   updateTutor(state);
   // Hints are for the seats this screen plays.
-  if (actingSeat(state) === null) $("#hint-button").hidden = true;
+  if (actingSeat(state) === null || otherGame(state)) $("#hint-button").hidden = true;
   return ending;
 }
 
@@ -833,6 +865,9 @@ async function main() {
       if (action === "resign") confirmResignation();
       else sendThroughTutor(action);
     });
+  }
+  for (const button of document.querySelectorAll(".controls [data-name]")) {
+    button.addEventListener("click", () => send({ action: "name", die: Number(button.dataset.name) }));
   }
   // Resigning is asked once more (it may end the game), keeping playing the default.
   $("#resign-dialog").addEventListener("close", () => {

@@ -11,8 +11,14 @@
 // No highlight is told by colour alone: a checker that can move has a solid outline, a point
 // it may go to a dashed one and a dashed ring where it would land, the picked-up checker a
 // thick rim, and one side's checkers carry an inner ring.
+//
+// The other games (a model with a `travel`) add: a checker pinned under a point drawn at its
+// edge, under the pinner's (Plakoto); the checkers waiting to enter drawn as slabs at the far
+// end of their bar (Acey-deucey); and each side's way round the board, an arrow where its
+// checkers go from one row to the other (Fevga and Long Nardy: both sides the same way).
 
 import { formatNumber, t, plural } from "./i18n.js";
+import { viewerPoint } from "./moves.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const R = 17; // checker radius
@@ -122,16 +128,25 @@ function drawPoint(layer, n, model, handlers) {
   }, group);
   const point = model.points[n - 1];
   const colour = point.seat === null ? null : model.colours[point.seat];
-  if (point.count) {
-    const y0 = bottom ? BOTTOM - R : TOP + R;
-    stackedCheckers(group, point.count, colour, x, y0, bottom ? -2 * R : 2 * R, STACK);
+  // A checker pinned here lies at the edge, under the pinner's.
+  const pinned = model.pinnedAt?.get(n);
+  const under = pinned === undefined ? 0 : 1;
+  const y0 = bottom ? BOTTOM - R : TOP + R;
+  const dy = bottom ? -2 * R : 2 * R;
+  if (under) {
+    checker(group, x, y0, model.colours[pinned], null);
+    group.lastChild.classList.add("is-pinned");
   }
-  if (model.selected === `p${n}`) ring(group, `p${n}`, point.count - 1, model, "lifted");
+  if (point.count) stackedCheckers(group, point.count, colour, x, y0 + dy * under, dy, STACK - under);
+  if (model.selected === `p${n}`) ring(group, `p${n}`, point.count - 1 + under, model, "lifted");
   // Where the checker would land: on top of the mover's own, or over the blot it hits.
-  if (model.targets.has(`p${n}`)) ring(group, `p${n}`, point.seat === model.mover ? point.count : 0, model, "landing");
+  if (model.targets.has(`p${n}`)) ring(group, `p${n}`, point.seat === model.mover ? point.count + under : 0, model, "landing");
   group.setAttribute("data-count", String(point.count));
   group.setAttribute("data-seat", point.seat === null ? "" : String(point.seat));
-  interactive(group, `p${n}`, model, handlers, checkersLabel("point", point.count, colour, { n }));
+  if (under) group.setAttribute("data-pinned", String(pinned));
+  const label = [checkersLabel("point", point.count, colour, { n })];
+  if (under) label.push(t("point.pinned", { colour: t(`colour.${model.colours[pinned]}`) }));
+  interactive(group, `p${n}`, model, handlers, label.join(", "));
   const number = el("text", { x, y: bottom ? 434 : 14, class: "point-number", "aria-hidden": "true" }, layer);
   number.textContent = formatNumber(n);
 }
@@ -143,14 +158,22 @@ function drawBar(layer, seat, model, handlers) {
     x: BAR_X - 20, y: mine ? MIDDLE : TOP, width: 40, height: mine ? BOTTOM - MIDDLE : MIDDLE - TOP,
     class: "bar-area",
   }, group);
-  const count = model.bar[seat];
+  // Checkers still to enter (Acey-deucey) are counted on the bar too: drawn apart, as slabs
+  // at its far end, the checkers sent back there above them.
+  const waiting = model.waiting ? model.waiting[seat] : 0;
+  const count = model.bar[seat] - waiting;
   const colour = model.colours[seat];
-  stackedCheckers(group, count, colour, BAR_X, mine ? MIDDLE + 50 : MIDDLE - 50, mine ? 2 * R : -2 * R, 4);
-  if (model.selected === `bar${seat}`) ring(group, `bar${seat}`, count - 1, model, "lifted");
+  stackedCheckers(group, count, colour, BAR_X, mine ? MIDDLE + 50 : MIDDLE - 50, mine ? 2 * R : -2 * R, waiting ? 2 : 4);
+  for (let i = 0; i < waiting; i += 1) {
+    const y = mine ? BOTTOM - 7 * (i + 1) : TOP + 7 * i + 1;
+    el("rect", { x: BAR_X - 16, y, width: 32, height: 6, rx: 2, class: `slab is-waiting checker--${colour}` }, group);
+  }
+  if (model.selected === `bar${seat}`) ring(group, `bar${seat}`, Math.max(count - 1, 0), model, "lifted");
   group.setAttribute("data-count", String(count));
-  interactive(group, `bar${seat}`, model, handlers, checkersLabel("bar", count, colour, {
-    player: model.names[seat],
-  }));
+  group.setAttribute("data-waiting", String(waiting));
+  const label = [checkersLabel("bar", count, colour, { player: model.names[seat] })];
+  if (waiting) label.push(t("bar.waiting", { count: waiting }));
+  interactive(group, `bar${seat}`, model, handlers, label.join(", "));
 }
 
 function drawTray(layer, seat, model, handlers) {
@@ -270,25 +293,61 @@ function drawCube(layer, model) {
   group.setAttribute("data-cube", `${value},${owner === null ? "" : owner}`);
 }
 
+/** Each side's way round the board, where its checkers go from one row to the other: the
+ * viewer's down at the left; the opponent's up at the left (against the viewer) or at the
+ * right (the same way round). Drawn only for the other games; screen readers hear the way in
+ * the board's name. */
+function drawTravel(layer, model) {
+  const group = el("g", { class: "travel", "aria-hidden": "true" }, layer);
+  const defs = el("defs", {}, group);
+  const ways = [
+    { seat: model.view, d: "M 92 200 Q 48 220 92 240" },
+    {
+      seat: 1 - model.view,
+      d: model.travel === "same" ? "M 538 240 Q 582 220 538 200" : "M 94 232 Q 72 220 94 208",
+    },
+  ];
+  for (const { seat, d } of ways) {
+    const colour = model.colours[seat];
+    const marker = el("marker", {
+      id: `travel-arrow-${seat}`, viewBox: "0 0 10 10", refX: 7, refY: 5,
+      markerWidth: 4, markerHeight: 4, orient: "auto",
+    }, defs);
+    el("path", { d: "M 0 0 L 10 5 L 0 10 z", class: `travel-head travel--${colour}` }, marker);
+    el("path", { d, class: `travel-way travel--${colour}`, "marker-end": `url(#travel-arrow-${seat})`, "data-seat": seat }, group);
+  }
+}
+
+/** The board's name for screen readers: the game's, and its way round where both sides go
+ * the same way. */
+function boardLabel(model) {
+  if (!model.travel) return t(model.canRoll ? "board.labelRoll" : "board.label");
+  const name = t(model.canRoll ? "board.labelGameRoll" : "board.labelGame", { game: model.gameName });
+  return model.travel === "same" ? `${name}. ${t("board.travelSame")}` : name;
+}
+
 /**
  * Draw `model` into the <svg> element `svg`, replacing what was there.
  *
  * model: {view, mover, points: [{seat, count}] (24), bar, off (by seat), colours, names
  * (by seat), dice: [{value, used}], openingTie, thrown (an opening die thrown alone: {seat,
  * die}, or absent), cube, sources, targets (Sets of places), selected (a place or null),
- * canRoll}. handlers: {onPlace(place), onBoard()}.
+ * canRoll}; the other games' add travel ("opposite" or "same"), pinned ([{point, seat}]),
+ * waiting (by seat) and gameName. handlers: {onPlace(place), onBoard()}.
  */
 export function renderBoard(svg, model, handlers) {
   svg.replaceChildren();
   svg.setAttribute("viewBox", VIEWBOX);
   svg.setAttribute("role", "group");
-  svg.setAttribute("aria-label", t(model.canRoll ? "board.labelRoll" : "board.label"));
+  svg.setAttribute("aria-label", boardLabel(model));
+  model.pinnedAt = new Map((model.pinned || []).map((pin) => [pin.point, pin.seat]));
   svg.classList.toggle("can-roll", model.canRoll);
   el("rect", { x: 50, y: TOP - 4, width: 530, height: BOTTOM - TOP + 8, rx: 6, class: "frame" }, svg);
   el("rect", { x: 55, y: TOP, width: 240, height: BOTTOM - TOP, class: "felt" }, svg);
   el("rect", { x: 335, y: TOP, width: 240, height: BOTTOM - TOP, class: "felt" }, svg);
   // The places never overlap, so the order they are drawn in is free to be the focus order.
-  for (const place of travelOrder(model.mover ?? model.view, model.view)) {
+  if (model.travel) drawTravel(svg, model);
+  for (const place of travelOrder(model.mover ?? model.view, model.view, model.travel)) {
     if (place.startsWith("p")) drawPoint(svg, Number(place.slice(1)), model, handlers);
     else if (place.startsWith("bar")) drawBar(svg, Number(place.slice(3)), model, handlers);
     else drawTray(svg, Number(place.slice(3)), model, handlers);
@@ -302,10 +361,11 @@ export function renderBoard(svg, model, handlers) {
  * The places in the order `seat`'s checkers travel, on `view`'s board: from its bar over the
  * points from its 24 to its 1 into its tray; the other side's bar and tray last. The keyboard's
  * focus and a screen reader's reading follow it: on seat 0's board, seat 0's run "bar0", "p24",
- * "p23", ... "p1", "off0", and seat 1's "bar1", "p1", "p2", ... "p24", "off1".
+ * "p23", ... "p1", "off0", and seat 1's "bar1", "p1", "p2", ... "p24", "off1"; where both go
+ * the same way round (`travel` "same"), seat 1's "p12", ... "p1", "p24", ... "p13".
  */
-export function travelOrder(seat, view) {
-  const points = Array.from({ length: 24 }, (_, i) => `p${seat === view ? 24 - i : i + 1}`);
+export function travelOrder(seat, view, travel = "opposite") {
+  const points = Array.from({ length: 24 }, (_, i) => `p${viewerPoint(24 - i, seat, view, travel)}`);
   return [`bar${seat}`, ...points, `off${seat}`, `bar${1 - seat}`, `off${1 - seat}`];
 }
 

@@ -2,6 +2,7 @@
 // checker left from and where it landed, numbered, as a hint's play is (drawPlayMarks).
 
 import { drawPlayMarks } from "./board.js";
+import { viewerPoint } from "./moves.js";
 
 /**
  * The last play of the game in play, while nothing has happened since but its being over
@@ -38,7 +39,7 @@ export function lastPlayOnBoard(state) {
   const place = (point) => {
     if (point === 25) return `bar${seat}`;
     if (point === 0) return `off${seat}`;
-    return `p${seat === view ? point : 25 - point}`;
+    return `p${viewerPoint(point, seat, view, state.board.travel)}`;
   };
   const marks = steps.map((step, index) => ({
     from: place(step.from), to: place(step.to), hit: step.hit, number: index + 1,

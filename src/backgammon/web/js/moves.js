@@ -4,6 +4,17 @@
 // A step is the server's {from, to, board_from, board_to}: from/to on the mover's numbers (what
 // an action sends), board_from/board_to on the viewer's board (25 the bar, 0 the tray).
 
+/**
+ * The viewer's number of a point given on `mover`'s numbers (the bar 25 and off 0 stay): the
+ * opponent's point p is the viewer's 25 - p, or, where both sides go the same way round the
+ * board (`travel` "same": Fevga, Long Nardy), p - 12 or p + 12.
+ */
+export function viewerPoint(point, mover, view, travel = "opposite") {
+  if (point === 25 || point === 0 || mover === view) return point;
+  if (travel === "same") return point > 12 ? point - 12 : point + 12;
+  return 25 - point;
+}
+
 /** The place on the board of a step's end: a point, or the mover's bar or tray. */
 export function placeOf(location, mover) {
   if (location === 25) return `bar${mover}`;

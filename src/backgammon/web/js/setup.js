@@ -88,6 +88,13 @@ export function matchOptions(form) {
   const data = new FormData(form);
   const [choice, friend] = modes(form);
   const opponent = choice === "computer" ? "computer" : friend === "friend-screen" ? "human" : "online";
+  const game = form.elements.namedItem("game");
+  // Another game (shown against the computer and at one screen) has its own layout and cube.
+  if (!game.closest("[data-for]").hidden && game.value !== "backgammon") {
+    const options = { opponent, game: game.value, length: Number(data.get("length")) || 0 };
+    if (opponent === "computer") Object.assign(options, { level: data.get("level"), colour: data.get("colour") });
+    return { ...options, auto_forced: data.has("auto_forced"), crawford: data.has("crawford") };
+  }
   const options = {
     opponent,
     length: Number(data.get("length")) || 0,

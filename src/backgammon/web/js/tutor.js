@@ -54,16 +54,19 @@ function syncMenus() {
   for (const menu of document.querySelectorAll('#tutor-level, [name="tutor"]')) menu.value = tutorLevel();
 }
 
-/** Whether the tutor may judge in `state`: not online, a person to act at this screen. */
+/** Whether the tutor may judge in `state`: backgammon, not online, a person to act at this
+ * screen. */
 export function tutorable(state) {
   const seat = state.to_act;
-  return !state.online && !state.match_over && seat !== null && state.seats[seat].kind === "human";
+  return !state.online && !state.match_over && seat !== null && state.seats[seat].kind === "human"
+    && !state.board.travel;
 }
 
 /** After each drawing of the board: the menu is shown where the tutor may judge, and a
  * warning the game has moved past is dropped. */
 export function updateTutor(state) {
-  $("#tutor-option").hidden = !state || state.online;
+  // The tutor judges backgammon alone (the other games' boards say their travel).
+  $("#tutor-option").hidden = !state || state.online || Boolean(state.board.travel);
   const shown = $("#tutor").dataset.version;
   if (shown && (!state || String(state.version) !== shown || state.id !== $("#tutor").dataset.match)) hide();
 }

@@ -91,6 +91,7 @@ def _question(live: LiveMatch, view: int, lang: str, held: frozenset[int]) -> _Q
     when the seat asked for is not one of the ``held``."""
     match, game = live.match, live.match.game
     no_engine_help(live, "Hints")
+    assert isinstance(game, Game)  # the other games' are refused (no_engine_help)
     if match.is_over:
         raise _refuse("The match is over.")
     seat = game.player_to_act

@@ -17,8 +17,9 @@ from ....game.match import Match
 from ...accounts.ratings import RatingsDep, refuse_unratable
 from ...accounts.sessions import Viewer
 from ...http.guards import rate_limited
+from ..board_games import new_board_match, refuse_other_games
 from ..deps import ComputerDep, Live, MatchServiceDep, RecordSince, SettingsDep, StoreDep
-from ..live import SeatSettings, dice_for
+from ..live import AnyMatch, SeatSettings, dice_for
 from ..schemas import Created, CreateMatch, State
 from ..seats import Invite, Key, Seating, digest_of, new_secret
 from ..views import state_of
@@ -60,7 +61,10 @@ async def create_match(
     online = request.opponent not in ("computer", "human")
     _refuse_unfit_practice(request, online)
     refuse_unratable(request.rated, account, request.length, online, bool(request.position))
-    match = _new_match(request)
+    if request.game is None:
+        match: AnyMatch = _new_match(request)
+    else:
+        match = new_board_match(request, *_players(request))
     against = request.opponent == "computer"
     seats = (
         SeatSettings("human"),
@@ -139,9 +143,7 @@ def _new_match(request: CreateMatch) -> Match:
             auto_forced=request.auto_forced,
             auto_race_roll=request.auto_race_roll,
         )
-        colours = ("white", "black") if request.colour == "white" else ("black", "white")
-        against = request.opponent == "computer"
-        names = request.names or (("Player", "Computer") if against else _names(colours))
+        names, colours = _players(request)
         return Match(
             length,
             rules,
@@ -157,8 +159,15 @@ def _new_match(request: CreateMatch) -> Match:
         raise HTTPException(422, str(exc)) from None
 
 
-def _names(colours: tuple[str, str]) -> tuple[str, str]:
-    return (colours[0].capitalize(), colours[1].capitalize())
+def _players(request: CreateMatch) -> tuple[tuple[str, str], tuple[str, str]]:
+    """The players' names and colours, by seat: as asked, or Player and Computer against the
+    computer, each colour's name at one screen."""
+    colours = ("white", "black") if request.colour == "white" else ("black", "white")
+    if request.names:
+        return request.names, colours
+    if request.opponent == "computer":
+        return ("Player", "Computer"), colours
+    return (colours[0].capitalize(), colours[1].capitalize()), colours
 
 
 @router.get("/{match_id}", response_model=State)
@@ -180,7 +189,10 @@ async def get_state(
 
 @router.get("/{match_id}/mat", response_class=PlainTextResponse)
 async def export(live: Live) -> PlainTextResponse:
-    """The match as a ``.mat`` file (Jellyfish / GNU Backgammon text)."""
+    """The match as a ``.mat`` file (Jellyfish / GNU Backgammon text): backgammon's alone
+    (409 for the other games)."""
+    refuse_other_games(live, ".mat files")
+    assert isinstance(live.match, Match)
     try:
         text = export_mat(live.match)
     except BackgammonError as exc:

@@ -25,9 +25,10 @@ from ....analysis import Analyser
 from ....analysis.analyser import answer_values, double_loss
 from ....analysis.decisions import SKILL_THRESHOLDS, skill_mark
 from ....bot import Bot, CubeMoment, CubeQuestion
-from ....game import Phase
+from ....game import Game, Phase
 from ...http.guards import BoundedPool, rate_limited
 from .. import computer
+from ..board_games import refuse_other_games
 from ..deps import Held, Live, StoreDep, check_holds
 from ..hint_schemas import HintView, TutorAsk, TutorNote, TutorNotes, TutorView
 from ..live import LiveMatch
@@ -106,7 +107,9 @@ def _question(
             "The tutor is off in an online match between people: each player plays on "
             "their own judgement.",
         )
+    refuse_other_games(live, "The tutor's warnings")
     game = live.match.game
+    assert isinstance(game, Game)
     seat = game.player_to_act
     if live.match.is_over or seat is None or ask.version != live.version:
         raise _refuse("The game has moved on since; judge the action as it stands now.")
@@ -123,6 +126,7 @@ def _refuse(sentence: str) -> HTTPException:
 
 def _checker(live: LiveMatch, seat: int, ask: TutorAsk) -> Callable[[Bot], _Judged]:
     game = live.match.game
+    assert isinstance(game, Game)  # the other games' are refused (_question)
     if game.phase is not Phase.CONFIRM or game.turn is None or game.dice is None:
         raise _refuse("No play waits to be confirmed: make every step of the roll first.")
     position, dice, cube = game.position, game.dice, game.cube_context(seat)
@@ -139,7 +143,9 @@ def _checker(live: LiveMatch, seat: int, ask: TutorAsk) -> Callable[[Bot], _Judg
 
 
 def _cube(live: LiveMatch, seat: int, ask: TutorAsk) -> Callable[[Bot], _Judged]:
-    question = CubeQuestion.of(live.match.game, seat)
+    game = live.match.game
+    assert isinstance(game, Game)  # the other games' are refused (_question)
+    question = CubeQuestion.of(game, seat)
     doubling = ask.action == "double"
     wanted = (CubeMoment.ROLL,) if doubling else (CubeMoment.ANSWER, CubeMoment.BEAVER_ANSWER)
     if question is None or question.moment not in wanted or (

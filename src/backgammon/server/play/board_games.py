@@ -1,0 +1,157 @@
+"""The matches of the other games played on the board (:mod:`backgammon.games`: Portes, Tavla,
+Plakoto, Fevga, Long Nardy, Acey-deucey, and Tavli's three in turn): made from a request,
+what they refuse, and the computer's actions in them.
+
+They are played against the computer and at one screen, through the same routes, store and
+state as backgammon's matches (their record is the :class:`~backgammon.game.match.BoardMatch`'s
+JSON). What has a meaning in backgammon alone is refused with a sentence: online play (for
+now), a position ID, a clock, hints, the tutor, analyses and exports to GNU Backgammon's
+formats.
+"""
+
+from __future__ import annotations
+
+import random
+
+from fastapi import HTTPException, status
+
+from ...bot import Level
+from ...bot.games import Player, games_player
+from ...errors import BackgammonError
+from ...game import Phase, Rules
+from ...game.board_game import BoardGame
+from ...game.match import BoardMatch
+from ...games import TAVLI, Ending
+from ...position import OFF
+from ...variants import Variant
+from .live import LiveMatch, dice_for, game_name
+from .schemas import CreateMatch
+
+#: The games' names as people write them, for sentences.
+TITLES = {
+    "portes": "Portes", "tavla": "Tavla", "plakoto": "Plakoto", "fevga": "Fevga",
+    "long-nardy": "Long Nardy", "acey-deucey": "Acey-deucey", "tavli": "Tavli",
+}
+
+
+def new_board_match(
+    request: CreateMatch, players: tuple[str, str], colours: tuple[str, str]
+) -> BoardMatch:
+    """The match of another game ``request`` asks for (its ``game``), waiting for its
+    opening roll; 422 with the reason for what such a match cannot be."""
+    assert request.game is not None
+    title = TITLES[request.game]
+    why = _refusal(request, title)
+    if why is not None:
+        raise HTTPException(422, why)
+    tavli = request.game == "tavli"
+    try:
+        rules = Rules.for_game(
+            TAVLI[0] if tavli else request.game,
+            auto_forced=request.auto_forced,
+            auto_race_roll=request.auto_race_roll,
+        )
+        return BoardMatch(
+            request.length,
+            rules,
+            dice_for(request.seed),
+            rotation=TAVLI if tavli else (),
+            players=players,
+            colours=colours,
+            crawford=request.crawford,
+        )
+    except BackgammonError as exc:
+        raise HTTPException(422, str(exc)) from None
+
+
+def _refusal(request: CreateMatch, title: str) -> str | None:
+    """Why a match of ``title`` cannot be made as ``request`` asks (None: it can)."""
+    if request.opponent == "online":
+        return (
+            f"{title} is played against the computer or at one screen for now: online "
+            "matches between people are backgammon's."
+        )
+    if request.position is not None:
+        return (
+            f"A match of {title} starts from its opening: a position ID is backgammon's "
+            "(GNU Backgammon's formats have no such games)."
+        )
+    if request.clock is not None:
+        return f"A match of {title} is played without a clock for now."
+    if request.variant is not Variant.STANDARD:
+        return f"{title} has its own starting layout: leave out the variant."
+    if request.jacoby or request.beavers or request.automatic_doubles or request.max_cube:
+        return f"{title} is played without the cube, so it has no cube options."
+    return None
+
+
+def refuse_other_games(live: LiveMatch, what: str) -> None:
+    """409 with a sentence where ``live`` is a match of another game, which ``what`` (the
+    plural of a help or a file: "Hints", "Analyses", ".mat files") are not made for."""
+    if live.board_game:
+        title = TITLES.get(game_name(live.match), game_name(live.match))
+        raise HTTPException(
+            status.HTTP_409_CONFLICT,
+            f"{what} are for backgammon alone: the engine has no judgement of {title} yet, "
+            "and GNU Backgammon's formats have no such games.",
+        )
+
+
+def computer_player(game: BoardGame, level: Level) -> Player:
+    """The computer's player of ``game`` at ``level``: the one place where it is chosen (the
+    game's shipped network, :func:`backgammon.bot.games.games_player`, as the terminal's)."""
+    return games_player(game.game.name, level)
+
+
+def act_for(game: BoardGame, seat: int, level: Level) -> None:
+    """Make ``seat``'s action in ``game``, which waits for it: roll, play (a step at a time,
+    then the confirm, as a person does), name a double after a 1-2, or answer a
+    resignation. The same game always gets the same action (its rng is seeded by its
+    record's length), so a restarted server plans as the stopped one did."""
+    player = computer_player(game, level)
+    rng = random.Random(len(game.events))
+    phase = game.phase
+    if phase is Phase.MOVE:
+        assert game.turn is not None
+        # Steps saved without their confirm are taken back: the play is planned afresh.
+        while game.turn is not None and game.turn.made:
+            game.undo(seat)
+        assert game.turn is not None
+        play = player.choose(game.game, game.turn.plays, rng)
+        for step in play.steps:
+            game.step(seat, step.from_point, step.to_point)
+        if game.phase is Phase.CONFIRM:
+            game.confirm(seat)
+    elif phase is Phase.CONFIRM:
+        game.confirm(seat)
+    elif phase is Phase.NAME:
+        game.name(seat, player.name_double(game.game, game.position, rng))
+    elif phase is Phase.RESIGN:
+        if accepts(game, seat):
+            game.accept(seat)
+        else:
+            game.reject(seat)
+    else:
+        game.roll(seat)
+
+
+def accepts(game: BoardGame, seat: int) -> bool:
+    """Whether the computer in ``seat`` accepts the resignation offered: where it gives the
+    most the game can score, or the resigner has borne off a checker (a single game is all
+    that is left to win, Plakoto's mother aside, which the computer does not count on).
+
+    >>> from backgammon.dice import ManualDice
+    >>> game = BoardGame(Rules.for_game("plakoto"), ManualDice(["6 5"]))
+    >>> game.roll(0); game.resign(0, 1)
+    >>> accepts(game, 1)
+    False
+    >>> game.reject(1); game.resign(0, 2)
+    >>> accepts(game, 1)
+    True
+    """
+    assert game.resignation is not None
+    offered = game.points_for(game.resignation.level)
+    most = game.cube_value * max(game.game.points[ending] for ending in game.game.points
+                                 if ending in (Ending.SINGLE, Ending.GAMMON, Ending.BACKGAMMON))
+    resigner = game.position_for(1 - seat)
+    return offered >= most or resigner.mine[OFF] > 0
