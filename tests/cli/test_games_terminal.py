@@ -16,10 +16,10 @@ import pytest
 from support import feed, said
 
 from backgammon.bot import Level
-from backgammon.bot.games import games_player
+from backgammon.bot.games import accepts_resignation, games_player
 from backgammon.cli import main
 from backgammon.cli.display import game_board_text
-from backgammon.cli.games import OTHER_GAMES, TableMatch, accepts, new_game, title
+from backgammon.cli.games import OTHER_GAMES, TableMatch, new_game, title
 from backgammon.cli.interactive import Session
 from backgammon.cli.setup import SessionOptions
 from backgammon.dice import DiceSource, ManualDice, SeededDice
@@ -274,10 +274,10 @@ def test_accepting_depends_on_what_the_loser_can_still_lose() -> None:
     game = new_game("acey-deucey", ManualDice(["6 5"]))
     game.roll(0)
     game.resign(0, 2)
-    assert not accepts(game)  # every checker still waits: a backgammon is possible
+    assert not accepts_resignation(game)  # every checker still waits: a backgammon is possible
     game.reject(1)
     game.resign(0, 3)
-    assert accepts(game)
+    assert accepts_resignation(game)
 
 
 def test_a_game_is_saved_and_loaded_as_json(tmp_path: Path) -> None:

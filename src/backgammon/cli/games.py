@@ -5,14 +5,14 @@ the computer does in them.
 A game is :class:`~backgammon.game.BoardGame`, the rules' state machine, as
 :class:`~backgammon.game.Game` is backgammon's, and a match or money session of them
 :class:`~backgammon.game.BoardMatch`; the table reads a game's record through the same typed
-walk as backgammon's (:mod:`backgammon.game.history`). The computer is one of
-:mod:`backgammon.bot.games`' players, chosen by :func:`computer_player` alone, so that a
-stronger one replaces it there.
+walk as backgammon's (:mod:`backgammon.game.history`). The computer is each game's
+network at the table's level (:func:`backgammon.bot.games.games_player`).
 
+>>> from backgammon.bot.games import games_player
 >>> from backgammon.dice import ManualDice
 >>> game = new_game("plakoto", ManualDice(["6 5", "4 2"]))
 >>> game.roll(0); game.roll(0)
->>> computer_act(computer_player("plakoto"), game, 0, random.Random(0))
+>>> computer_act(games_player("plakoto"), game, 0, random.Random(0))
 Act(action=<Action.PLAY: 'play'>, step=None, play='24/20 20/18', level=None, seed=None, die=None)
 """
 
@@ -20,16 +20,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from functools import cache
 from typing import Any
 
-from ..bot import Level
-from ..bot.games import Player, games_player
+from ..bot.games import Player, accepts_resignation
 from ..dice import DiceSource
 from ..game import Act, Action, BoardGame, BoardMatch, Phase, Rules
 from ..game import history as _history
-from ..games import GAMES, Ending, rules_for
-from ..position import BAR, OFF, WinKind
+from ..games import GAMES
 from ..variants import Variant
 
 #: The games the table plays besides backgammon's layouts, by the names ``--game`` takes.
@@ -96,14 +93,6 @@ def title(name: str) -> str:
     return "Long Nardy" if name == "long-nardy" else name.capitalize()
 
 
-@cache
-def computer_player(name: str, level: Level = Level.ADVANCED) -> Player:
-    """The computer's player of the game ``name`` at ``level``: the game's shipped network
-    (:func:`~backgammon.bot.games.games_player`; made once a game and level)."""
-    rules_for(name)  # a name no game has is refused here, not at the computer's first turn
-    return games_player(name, level)
-
-
 def computer_act(player: Player, game: BoardGame, seat: int,
                  rng: random.Random) -> Act | None:
     """What the computer does for ``seat`` when the game waits for it: it rolls, plays,
@@ -116,38 +105,10 @@ def computer_act(player: Player, game: BoardGame, seat: int,
     if game.phase is Phase.NAME:
         return Act(Action.NAME, die=player.name_double(game.game, game.position, rng))
     if game.phase is Phase.RESIGN:
-        return Act(Action.ACCEPT if accepts(game) else Action.REJECT)
+        return Act(Action.ACCEPT if accepts_resignation(game) else Action.REJECT)
     if game.phase in (Phase.MOVE, Phase.CONFIRM) and game.turn is not None:
         plays = game.turn.plays
         if not plays:
             return None  # the game passes a roll with no move itself
         return Act(Action.PLAY, play=str(player.choose(game.game, plays, rng)))
     return None
-
-
-def accepts(game: BoardGame) -> bool:
-    """Whether the computer accepts the resignation waiting for its answer: when it gives up
-    as much as the game could still score (:func:`most_at_stake`). No evaluation judges
-    these games yet, so the computer takes no less than the board can still give it."""
-    offer = game.resignation
-    assert offer is not None  # asked only while a resignation waits
-    return offer.level >= most_at_stake(game, offer.player)
-
-
-def most_at_stake(game: BoardGame, loser: int) -> WinKind:
-    """The most ``loser`` can still lose by the game's rules on the board now: a gammon
-    while they have borne off no checker (in Plakoto, a pinned mother scores as much), a
-    backgammon where the game has one and they also have a checker on the bar, waiting to
-    enter, or in the winner's home board.
-
-    >>> game = new_game("acey-deucey")
-    >>> most_at_stake(game, 0), most_at_stake(new_game("fevga"), 1)
-    (<WinKind.BACKGAMMON: 3>, <WinKind.GAMMON: 2>)
-    """
-    side = game.position_for(loser).mine
-    scores = game.game.points
-    if side[OFF]:
-        return WinKind.SINGLE
-    if Ending.BACKGAMMON in scores and any(side[19:BAR + 1]):
-        return WinKind.BACKGAMMON
-    return WinKind.GAMMON if Ending.GAMMON in scores else WinKind.SINGLE

@@ -37,6 +37,7 @@ from collections.abc import Callable
 from typing import TextIO
 
 from ..bot import Bot, decide
+from ..bot.games import games_player, most_at_stake
 from ..dice import Dice, DiceSource, ManualDice, SecureDice, parse_dice
 from ..errors import BackgammonError
 from ..formats.ids import gnubg_id_of, xgid_of
@@ -65,7 +66,7 @@ from .display import (
     waiting_text,
     what_now,
 )
-from .games import TableGame, TableMatch, computer_act, computer_player, most_at_stake, title
+from .games import TableGame, TableMatch, computer_act, title
 from .hints import Hinter
 from .setup import COMPUTER_NAME, SessionOptions
 
@@ -271,7 +272,7 @@ class Session:
         """Let the computer make one action for ``seat``; False when it waits for its dice."""
         game = self.game
         if isinstance(game, BoardGame):
-            move = computer_act(computer_player(game.game.name, self.options.level), game, seat,
+            move = computer_act(games_player(game.game.name, self.options.level), game, seat,
                                     self._rng)
         else:
             bot = self._bots.get(seat)

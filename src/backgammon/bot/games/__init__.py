@@ -13,6 +13,7 @@ The figures are in docs/lab/game-baselines.md, and ``bench/bot/games_baselines.p
 them.
 """
 
+from .answers import accepts_resignation, most_at_stake
 from .match import DiceStream, GameScore, MatchResult, play_game, play_match, score_for_starter
 from .players import (
     DEFAULT_WEIGHTS,
@@ -35,8 +36,10 @@ __all__ = [
     "MatchResult",
     "Player",
     "RandomPlayer",
+    "accepts_resignation",
     "features",
     "games_player",
+    "most_at_stake",
     "play_game",
     "play_match",
     "score_for_starter",

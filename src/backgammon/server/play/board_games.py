@@ -16,13 +16,12 @@ import random
 from fastapi import HTTPException, status
 
 from ...bot import Level
-from ...bot.games import Player, games_player
+from ...bot.games import accepts_resignation, games_player
 from ...errors import BackgammonError
 from ...game import Phase, Rules
 from ...game.board_game import BoardGame
 from ...game.match import BoardMatch
-from ...games import TAVLI, Ending
-from ...position import OFF
+from ...games import TAVLI
 from ...variants import Variant
 from .live import LiveMatch, dice_for, game_name
 from .schemas import CreateMatch
@@ -97,18 +96,12 @@ def refuse_other_games(live: LiveMatch, what: str) -> None:
         )
 
 
-def computer_player(game: BoardGame, level: Level) -> Player:
-    """The computer's player of ``game`` at ``level``: the one place where it is chosen (the
-    game's shipped network, :func:`backgammon.bot.games.games_player`, as the terminal's)."""
-    return games_player(game.game.name, level)
-
-
 def act_for(game: BoardGame, seat: int, level: Level) -> None:
     """Make ``seat``'s action in ``game``, which waits for it: roll, play (a step at a time,
     then the confirm, as a person does), name a double after a 1-2, or answer a
     resignation. The same game always gets the same action (its rng is seeded by its
     record's length), so a restarted server plans as the stopped one did."""
-    player = computer_player(game, level)
+    player = games_player(game.game.name, level)
     rng = random.Random(len(game.events))
     phase = game.phase
     if phase is Phase.MOVE:
@@ -127,31 +120,9 @@ def act_for(game: BoardGame, seat: int, level: Level) -> None:
     elif phase is Phase.NAME:
         game.name(seat, player.name_double(game.game, game.position, rng))
     elif phase is Phase.RESIGN:
-        if accepts(game, seat):
+        if accepts_resignation(game):
             game.accept(seat)
         else:
             game.reject(seat)
     else:
         game.roll(seat)
-
-
-def accepts(game: BoardGame, seat: int) -> bool:
-    """Whether the computer in ``seat`` accepts the resignation offered: where it gives the
-    most the game can score, or the resigner has borne off a checker (a single game is all
-    that is left to win, Plakoto's mother aside, which the computer does not count on).
-
-    >>> from backgammon.dice import ManualDice
-    >>> game = BoardGame(Rules.for_game("plakoto"), ManualDice(["6 5"]))
-    >>> game.roll(0); game.resign(0, 1)
-    >>> accepts(game, 1)
-    False
-    >>> game.reject(1); game.resign(0, 2)
-    >>> accepts(game, 1)
-    True
-    """
-    assert game.resignation is not None
-    offered = game.points_for(game.resignation.level)
-    most = game.cube_value * max(game.game.points[ending] for ending in game.game.points
-                                 if ending in (Ending.SINGLE, Ending.GAMMON, Ending.BACKGAMMON))
-    resigner = game.position_for(1 - seat)
-    return offered >= most or resigner.mine[OFF] > 0

@@ -68,7 +68,7 @@ def think(shadow: AnyMatch, seat: int, level: Level) -> list[dict[str, Any]]:
     """Let the computer make ``seat``'s action on ``shadow``; the events it added, as
     :meth:`backgammon.game.Event.to_dict` writes them. A play is made as its checker steps
     and the confirm, as a person makes it, so that it can be shown step by step. In the
-    other games the player of :func:`.board_games.computer_player` acts."""
+    other games each game's network acts (:func:`.board_games.act_for`)."""
     game = shadow.game
     before = len(game.events)
     if isinstance(game, BoardGame):
