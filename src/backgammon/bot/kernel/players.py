@@ -206,6 +206,91 @@ def _throw(state: np.ndarray) -> tuple[int, int]:
 
 
 @njit(cache=True, nogil=True)
+def _opening(game: int, state: np.ndarray) -> tuple[int, int]:
+    """The first throw, thrown again while a double where the game's opening allows none."""
+    d1, d2 = _throw(state)
+    while not OPENING_DOUBLE[game] and d1 == d2:
+        d1, d2 = _throw(state)
+    return d1, d2
+
+
+@njit(cache=True, nogil=True)
+def _play(game: int, ws: tuple, count: int, best: int, board: np.ndarray,  # type: ignore[type-arg]
+                turned: np.ndarray, d1: int, d2: int, named: bool) -> tuple[bool, int, int]:
+    """Play result ``best`` of the ``count`` in ``ws[7]`` (none: the board is only turned)
+    onto ``board``; returns whether the game is over, its points for the player on roll
+    now (the mover's opponent), and what follows: 0 the turn passes, 1 the mover names a
+    double (Acey-deucey's 1-2), 2 the mover throws again (after the named double)."""
+    if count == 0:
+        flip(board, turned)
+        board[:] = turned
+        return False, 0, 0
+    used = ws[9][2]
+    board[:] = ws[7][best]
+    over, points = outcome(game, board)
+    if over:
+        return True, points, 0
+    if game == ACEY_DEUCEY:
+        if not named and used == 2 and min(d1, d2) == 1 and max(d1, d2) == 2:
+            return False, 0, 1
+        if named and used == 4:
+            return False, 0, 2
+    return False, 0, 0
+
+
+@njit(cache=True, nogil=True)
+def _stage(board: np.ndarray, turned: np.ndarray, state: np.ndarray,
+           again: int) -> tuple[int, int]:
+    """The next throw after :func:`_play`'s ``again``; when the mover goes on, the
+    board is turned back to them first. After a 1-2 (``again`` 1) the dice are the
+    double the mover names: (0, 0) here."""
+    if again == 0:
+        return _throw(state)
+    flip(board, turned)
+    board[:] = turned
+    if again == 1:
+        return 0, 0
+    return _throw(state)
+
+
+@njit(cache=True, nogil=True)
+def _td_update(w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
+               t1: np.ndarray, tb1: np.ndarray, tw2: np.ndarray, tb2: float,
+               d_hidden: np.ndarray, cur_index: np.ndarray, cur_value: np.ndarray,
+               cur_n: int, cur_hidden: np.ndarray, cur_v: float, cur_sign: float,
+               target: float, alpha: float, lam: float) -> float:
+    """One TD(λ) step from the current board (its inputs, hidden layer and value ``cur_v``,
+    seen from player 0 through ``cur_sign``) towards ``target``: the traces become λ ×
+    trace + the current board's gradient, the weights move by α × (target - value) along
+    them. Returns the output bias's trace (the others are updated in place)."""
+    size = b1.shape[0]
+    grad_out = cur_sign * (1.0 - cur_v * cur_v)
+    for h in range(size):
+        d_hidden[h] = grad_out * w2[h] * cur_hidden[h] * (1.0 - cur_hidden[h])
+    for row in range(INPUTS):
+        for h in range(size):
+            t1[row, h] *= lam
+    for k in range(cur_n):
+        row = cur_index[k]
+        x = cur_value[k]
+        for h in range(size):
+            t1[row, h] += x * d_hidden[h]
+    for h in range(size):
+        tb1[h] = lam * tb1[h] + d_hidden[h]
+        tw2[h] = lam * tw2[h] + grad_out * cur_hidden[h]
+    tb2 = lam * tb2 + grad_out
+    delta = alpha * (target - cur_sign * cur_v)
+    for row in range(INPUTS):
+        for h in range(size):
+            w1[row, h] += delta * t1[row, h]
+    for h in range(size):
+        b1[h] += delta * tb1[h]
+        w2[h] += delta * tw2[h]
+    b2[0] += delta * tb2
+    return tb2
+
+
+@njit(cache=True, nogil=True)
 def train(game: int, start: np.ndarray, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray,
           b2: np.ndarray, games: int, seed: int, first: int, alpha: float,
           lam: float) -> tuple[np.ndarray, np.ndarray]:
@@ -214,129 +299,84 @@ def train(game: int, start: np.ndarray, w1: np.ndarray, b1: np.ndarray, w2: np.n
     game's score for player 0 (the points, over the largest score) and its throws."""
     ws = boards_workspace()
     size = b1.shape[0]
-    index = np.zeros(INPUTS, dtype=np.int64)
-    value = np.zeros(INPUTS, dtype=np.float64)
-    hidden = np.zeros(size, dtype=np.float64)
-    # The current board's inputs and gradient factors, kept for the trace.
-    cur_index = np.zeros(INPUTS, dtype=np.int64)
-    cur_value = np.zeros(INPUTS, dtype=np.float64)
-    cur_hidden = np.zeros(size, dtype=np.float64)
-    t1 = np.zeros((INPUTS, size), dtype=np.float64)
-    tb1 = np.zeros(size, dtype=np.float64)
-    tw2 = np.zeros(size, dtype=np.float64)
-    d_hidden = np.zeros(size, dtype=np.float64)
+    # A board's inputs and hidden layer, and the current board's, kept for the trace.
+    scratch = (np.zeros(INPUTS, dtype=np.int64), np.zeros(INPUTS, dtype=np.float64),
+               np.zeros(size, dtype=np.float64))
+    current = (np.zeros(INPUTS, dtype=np.int64), np.zeros(INPUTS, dtype=np.float64),
+               np.zeros(size, dtype=np.float64))
+    # The traces of w1, b1 and w2, and the gradient's hidden factors.
+    traces = (np.zeros((INPUTS, size), dtype=np.float64), np.zeros(size, dtype=np.float64),
+              np.zeros(size, dtype=np.float64), np.zeros(size, dtype=np.float64))
     scores = np.zeros(games, dtype=np.float64)
     throws = np.zeros(games, dtype=np.int64)
-    top = TOP[game]
     board = np.empty_like(start)
     turned = np.empty_like(start)
     for g in range(games):
-        state = seed_state(seed, first + g)
-        t1[:] = 0.0
-        tb1[:] = 0.0
-        tw2[:] = 0.0
-        tb2 = 0.0
         board[:] = start
-        on_roll = 0
-        # This board's value for player 0, and its encoding (for the gradient).
-        cur_n = _encode(game, board, cur_index, cur_value)
-        v = _forward(w1, b1, w2, b2, cur_index, cur_value, cur_n, cur_hidden)
-        cur_sign = 1.0
-        cur_v = v
-        d1, d2 = _throw(state)
-        while not OPENING_DOUBLE[game] and d1 == d2:
-            d1, d2 = _throw(state)
-        named = False
-        turn = 0
-        final = 0.0
-        ended = False
-        n = 0
-        nv = 0.0
-        while True:
-            turn += 1
-            if turn > MOST_THROWS:
-                raise RuntimeError("a training game did not end")
-            count = generate(ws, game, board, d1, d2)
-            used = ws[9][2]
-            again = 0  # 0: the turn passes; 1: a named double; 2: a throw again
-            if count:
-                best, _ = _best(game, ws, count, w1, b1, w2, b2, index, value, hidden)
-                board[:] = ws[7][best]
-                over, points = outcome(game, board)
-                if over:
-                    # ``board`` is the opponent's to play: the mover's points are -points.
-                    mover = -points
-                    final = (mover if on_roll == 0 else -mover) / top
-                    ended = True
-                elif game == ACEY_DEUCEY:
-                    if not named and used == 2 and min(d1, d2) == 1 and max(d1, d2) == 2:
-                        again = 1
-                    elif named and used == 4:
-                        again = 2
-            else:
-                flip(board, turned)
-                board[:] = turned
-            if not ended:
-                if again == 0:
-                    on_roll = 1 - on_roll
-                    named = False
-                    d1, d2 = _throw(state)
-                else:
-                    flip(board, turned)  # the same player goes on
-                    board[:] = turned
-                    if again == 1:
-                        named = True
-                        die = _named_double(game, ws, board, w1, b1, w2, b2, index, value,
-                                            hidden)
-                        d1, d2 = die, die
-                    else:
-                        named = False
-                        d1, d2 = _throw(state)
-            # The TD step from the current board to this one (or to the game's score).
-            if ended:
-                target = final
-            else:
-                n = _encode(game, board, index, value)
-                nv = _forward(w1, b1, w2, b2, index, value, n, hidden)
-                target = nv if on_roll == 0 else -nv
-            # The trace: λ × trace + the current board's gradient (for player 0's view).
-            grad_out = cur_sign * (1.0 - cur_v * cur_v)
-            for h in range(size):
-                d_hidden[h] = grad_out * w2[h] * cur_hidden[h] * (1.0 - cur_hidden[h])
-            for row in range(INPUTS):
-                for h in range(size):
-                    t1[row, h] *= lam
-            for k in range(cur_n):
-                row = cur_index[k]
-                x = cur_value[k]
-                for h in range(size):
-                    t1[row, h] += x * d_hidden[h]
-            for h in range(size):
-                tb1[h] = lam * tb1[h] + d_hidden[h]
-                tw2[h] = lam * tw2[h] + grad_out * cur_hidden[h]
-            tb2 = lam * tb2 + grad_out
-            delta = alpha * (target - cur_sign * cur_v)
-            for row in range(INPUTS):
-                for h in range(size):
-                    w1[row, h] += delta * t1[row, h]
-            for h in range(size):
-                b1[h] += delta * tb1[h]
-                w2[h] += delta * tw2[h]
-            b2[0] += delta * tb2
-            if ended:
-                break
-            # The new board becomes the current one (its gradient from the weights before
-            # this step's change, as td.py's).
-            for k in range(n):
-                cur_index[k] = index[k]
-                cur_value[k] = value[k]
-            cur_n = n
-            cur_hidden[:] = hidden
-            cur_v = nv
-            cur_sign = 1.0 if on_roll == 0 else -1.0
-        scores[g] = final
-        throws[g] = turn
+        scores[g], throws[g] = _train_game(game, ws, board, turned, w1, b1, w2, b2,
+                                           seed_state(seed, first + g), alpha, lam,
+                                           scratch, current, traces)
     return scores, throws
+
+
+@njit(cache=True, nogil=True)
+def _train_game(game: int, ws: tuple, board: np.ndarray, turned: np.ndarray,  # type: ignore[type-arg]
+                w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
+                state: np.ndarray, alpha: float, lam: float, scratch: tuple,  # type: ignore[type-arg]
+                current: tuple, traces: tuple) -> tuple[float, int]:  # type: ignore[type-arg]
+    """One self-play game of :func:`train` from ``board``, with the dice of ``state``:
+    its score for player 0 and its throws."""
+    index, value, hidden = scratch
+    cur_index, cur_value, cur_hidden = current
+    t1, tb1, tw2, d_hidden = traces
+    t1[:] = 0.0
+    tb1[:] = 0.0
+    tw2[:] = 0.0
+    tb2 = 0.0
+    on_roll = 0
+    # This board's value for player 0, and its encoding (for the gradient).
+    cur_n = _encode(game, board, cur_index, cur_value)
+    cur_v = _forward(w1, b1, w2, b2, cur_index, cur_value, cur_n, cur_hidden)
+    cur_sign = 1.0
+    d1, d2 = _opening(game, state)
+    named = False
+    turn, n, nv = 0, 0, 0.0
+    while True:
+        turn += 1
+        if turn > MOST_THROWS:
+            raise RuntimeError("a training game did not end")
+        count = generate(ws, game, board, d1, d2)
+        best = 0
+        if count:
+            best, _ = _best(game, ws, count, w1, b1, w2, b2, index, value, hidden)
+        over, points, again = _play(game, ws, count, best, board, turned, d1, d2, named)
+        if over:
+            # ``points`` are for the mover's opponent; the score is player 0's.
+            target = (-points if on_roll == 0 else points) / TOP[game]
+        else:
+            if again == 0:
+                on_roll = 1 - on_roll
+            named = again == 1
+            d1, d2 = _stage(board, turned, state, again)
+            if named:
+                d1 = d2 = _named_double(game, ws, board, w1, b1, w2, b2, index, value,
+                                        hidden)
+            n = _encode(game, board, index, value)
+            nv = _forward(w1, b1, w2, b2, index, value, n, hidden)
+            target = nv if on_roll == 0 else -nv
+        # The TD step from the current board to this one (or to the game's score).
+        tb2 = _td_update(w1, b1, w2, b2, t1, tb1, tw2, tb2, d_hidden, cur_index, cur_value,
+                         cur_n, cur_hidden, cur_v, cur_sign, target, alpha, lam)
+        if over:
+            return target, turn
+        # The new board becomes the current one (its gradient from the weights before
+        # this step's change, as td.py's).
+        cur_index[:n] = index[:n]
+        cur_value[:n] = value[:n]
+        cur_n = n
+        cur_hidden[:] = hidden
+        cur_v = nv
+        cur_sign = 1.0 if on_roll == 0 else -1.0
 
 
 #: The heuristic's counts, in the order of its weights' array (players.Features).
@@ -498,55 +538,54 @@ def duel(game: int, start: np.ndarray, kinds: np.ndarray, nets: tuple,  # type: 
             chance = seed_state(seed + 1, 2 * g + seat)
             board[:] = start
             mover = seat  # the player on roll: 0 the first
-            d1, d2 = _throw(state)
-            while not OPENING_DOUBLE[game] and d1 == d2:
-                d1, d2 = _throw(state)
+            d1, d2 = _opening(game, state)
             named = False
             throw = 0
             while True:
                 throw += 1
                 if throw > MOST_THROWS:
                     raise RuntimeError("a game did not end")
-                kind = kinds[mover]
-                w1, b1, w2, b2 = (nets[0], nets[1], nets[2], nets[3]) if mover == 0 else \
-                    (nets[4], nets[5], nets[6], nets[7])
-                count = generate(ws, game, board, d1, d2)
-                used = ws[9][2]
-                again = 0
-                if count:
-                    best, _ = _pick(kind, game, ws, count, w1, b1, w2, b2, weights, chance,
-                                    index, value, hidden, turned)
-                    board[:] = ws[7][best]
-                    over, result = outcome(game, board)
-                    if over:
-                        # ``result`` is for the player on roll now: the mover's opponent.
-                        points[2 * g + seat] = -result if mover == 0 else result
-                        throws[2 * g + seat] = throw
-                        ends[2 * g + seat] = abs(result)
-                        if result and game == PLAKOTO and (board[2, 24] or board[3, 24]):
-                            ends[2 * g + seat] = 4  # a pinned mother
-                        break
-                    if game == ACEY_DEUCEY:
-                        if not named and used == 2 and min(d1, d2) == 1 and max(d1, d2) == 2:
-                            again = 1
-                        elif named and used == 4:
-                            again = 2
-                else:
-                    flip(board, turned)
-                    board[:] = turned
+                over, result, again = _duel_turn(game, ws, board, turned, d1, d2, named,
+                                                 kinds[mover], mover, nets, weights, chance,
+                                                 index, value, hidden)
+                if over:
+                    # ``result`` is for the player on roll now: the mover's opponent.
+                    points[2 * g + seat] = -result if mover == 0 else result
+                    throws[2 * g + seat] = throw
+                    ends[2 * g + seat] = abs(result)
+                    if result and game == PLAKOTO and (board[2, 24] or board[3, 24]):
+                        ends[2 * g + seat] = 4  # a pinned mother
+                    break
                 if again == 0:
                     mover = 1 - mover
-                    named = False
-                    d1, d2 = _throw(state)
-                else:
-                    flip(board, turned)
-                    board[:] = turned
-                    if again == 1:
-                        named = True
-                        die = _double_of(kind, game, ws, board, w1, b1, w2, b2, weights,
-                                         chance, index, value, hidden, turned)
-                        d1, d2 = die, die
-                    else:
-                        named = False
-                        d1, d2 = _throw(state)
+                named = again == 1
+                d1, d2 = _stage(board, turned, state, again)
+                if named:
+                    w1, b1, w2, b2 = _net(nets, mover)
+                    d1 = d2 = _double_of(kinds[mover], game, ws, board, w1, b1, w2, b2,
+                                         weights, chance, index, value, hidden, turned)
     return points, throws, ends
+
+
+@njit(cache=True, nogil=True)
+def _net(nets: tuple, player: int) -> tuple:  # type: ignore[type-arg]
+    """The network (w1, b1, w2, b2) of ``player`` (0 the first) in :func:`duel`'s ``nets``."""
+    if player == 0:
+        return nets[0], nets[1], nets[2], nets[3]
+    return nets[4], nets[5], nets[6], nets[7]
+
+
+@njit(cache=True, nogil=True)
+def _duel_turn(game: int, ws: tuple, board: np.ndarray, turned: np.ndarray,  # type: ignore[type-arg]
+               d1: int, d2: int, named: bool, kind: int, mover: int, nets: tuple,  # type: ignore[type-arg]
+               weights: np.ndarray, chance: np.ndarray, index: np.ndarray,
+               value: np.ndarray, hidden: np.ndarray) -> tuple[bool, int, int]:
+    """The play of (``d1``, ``d2``) by ``mover``, a player of ``kind``, as
+    :func:`_play` makes and returns it."""
+    w1, b1, w2, b2 = _net(nets, mover)
+    count = generate(ws, game, board, d1, d2)
+    best = 0
+    if count:
+        best, _ = _pick(kind, game, ws, count, w1, b1, w2, b2, weights, chance, index,
+                        value, hidden, turned)
+    return _play(game, ws, count, best, board, turned, d1, d2, named)
