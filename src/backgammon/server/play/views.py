@@ -120,8 +120,7 @@ def _shared(live: LiveMatch, since: int | None) -> dict[str, Any]:
         to_act=game.player_to_act,
         dice=_dice(game),
         opening_tie=_opening_tie(game),
-        thrown=None if game.thrown is None else ThrownView(seat=game.thrown[0],
-                                                           die=game.thrown[1]),
+        thrown=None if game.thrown is None else ThrownView(seat=game.thrown[0], die=game.thrown[1]),
         cube=CubeView(
             value=game.cube_value,
             owner=game.cube_owner,
