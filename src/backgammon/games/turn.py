@@ -22,7 +22,6 @@ from typing import Any
 
 from ..dice import Dice, check_dice
 from ..errors import IllegalPlayError
-from ..moves import Step
 from ..position import BAR, OFF
 from .base import GamePlay, SearchedRules
 from .board import Board
@@ -56,11 +55,6 @@ class GameTurn:
             node = node[move][0]
         turn._node = node
         return turn
-
-    @property
-    def position(self) -> Board:
-        """The board the turn was rolled on (the name :class:`~backgammon.Turn` gives it)."""
-        return self.board
 
     def legal_steps(self) -> list[tuple[int, int]]:
         """The (from, to) steps that may come next; empty when the turn is complete."""
@@ -105,16 +99,6 @@ class GameTurn:
         for move in self.made:
             node, board = node[move]
         return board
-
-    def steps_made(self) -> tuple[Step, ...]:
-        """The steps made so far, each marked where it hit or pinned."""
-        node, board, steps = self._root, self.board, []
-        for move in self.made:
-            node, after = node[move]
-            touched = (after.theirs, after.theirs_pinned) != (board.theirs, board.theirs_pinned)
-            steps.append(Step(move[0], move[1], touched))
-            board = after
-        return tuple(steps)
 
     def parse(self, text: str) -> GamePlay:
         """The play written as its steps, ``24/18 18/13`` (``bar``, ``off``; ``*`` marks
