@@ -18,8 +18,12 @@ SAME_AS_ENGLISH = {
     "variant.nackgammon", "variant.hypergammon", "notation.bar", "notation.off",
     "say.separator", "lobby.separator", "chat.separator", "record.play", "analysis.entry.checker",
     "analysis.entry.action", "lobby.entry", "hint.cube.none", "ids.xgid", "rollout.withSe",
+    "button.nameDouble",
 }
 TITLE_AS_IT_IS = {"vi", "mt"}  # "Backgammon" is the game's name in Vietnamese and Maltese
+#: The other games' names, which the languages in Latin letters write as they are.
+GAME_NAMES = {f"game.{name}" for name in ("backgammon", "portes", "tavla", "plakoto", "fevga",
+                                          "acey-deucey", "tavli")}
 #: Terms a language takes from English as they are, as its glossary (web/help/glossary) says.
 LOANWORDS = {"mt": {"button.beaver", "pips"}}
 
@@ -33,7 +37,7 @@ def test_the_catalogues_leave_no_english() -> None:
     english = messages("en")
     for language in ("vi", "mt", "fa", "km"):
         allowed = SAME_AS_ENGLISH | LOANWORDS.get(language, set())
-        allowed |= {"app.title"} if language in TITLE_AS_IT_IS else set()
+        allowed |= {"app.title", *GAME_NAMES} if language in TITLE_AS_IT_IS else set()
         same = {key for key, text in messages(language).items()
                 if english.get(key) == text and key not in allowed}
         assert same == set(), (language, sorted(same))
