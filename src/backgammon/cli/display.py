@@ -411,3 +411,9 @@ def what_now(game: Game | BoardGame) -> str:
     if isinstance(game, BoardGame):
         return "Type save FILE or quit."
     return "Type save FILE, export FILE.mat or quit."
+
+
+#: What ``resign`` may be followed by: nothing (a single game), a level's name or number.
+RESIGN_LEVELS = {"": WinKind.SINGLE} | {
+    word: kind for kind in WinKind for word in (kind.name.lower(), str(int(kind)))
+}

@@ -46,10 +46,11 @@ from ..game.actions import NamedActions
 from ..game.match import Match
 from ..games import Board, GamePlay
 from ..moves import Play
-from ..position import Position, WinKind
+from ..position import Position
 from . import files
 from .display import (
     HELP,
+    RESIGN_LEVELS,
     SEAT_LETTERS,
     WIN_NAMES,
     answers_text,
@@ -78,11 +79,6 @@ Series = Match | TableMatch
 # A bound on the actions the computer makes in a row, against a loop that never gives the
 # turn back (a whole game of the computer's alone is a few hundred).
 _MOST_COMPUTER_ACTIONS = 10_000
-
-#: What ``resign`` may be followed by: nothing (a single game), a level's name or number.
-_LEVELS = {"": WinKind.SINGLE} | {
-    word: kind for kind in WinKind for word in (kind.name.lower(), str(int(kind)))
-}
 
 
 class Session:
@@ -365,7 +361,7 @@ class Session:
         self._act(lambda game, seat: game.play(seat, chosen))
 
     def _resign(self, argument: str) -> None:
-        level = _LEVELS.get(argument.lower())
+        level = RESIGN_LEVELS.get(argument.lower())
         if level is None:
             self._say("Resign what? Type resign, resign gammon or resign backgammon.")
             return

@@ -8,7 +8,8 @@ numbered 0 and 1; the position is always seen from the player on roll.
 
 The package: :mod:`.rules` (the options, the phases and what each allows), :mod:`.record`
 (events, actions as values, results, and the JSON of a game), :mod:`.setup` (a game set up in
-mid-play), :mod:`.machine` (the state machine every game shares), :mod:`.backgammon`
+mid-play), :mod:`.machine` (the state machine every game shares; :mod:`.boards`, the boards,
+turns and plays it takes), :mod:`.backgammon`
 (:class:`Game`, backgammon's), :mod:`.board_game` (:class:`BoardGame`, the other games'),
 :mod:`.match` (:class:`Match`, :class:`BoardMatch`: a Tavli match changes game each game),
 :mod:`.history` (the typed walk over a record) and :mod:`.clock` (a match's clocks, worked

@@ -43,21 +43,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple
 
 from ..cube import CubeContext
 from ..dice import Dice
-from ..games import Board
 from ..moves import Play
 from ..position import Position, WinKind
 from ..turns import dice_of_steps
+from .boards import P
 from .rules import Action, Offer, Phase, cube_context_for
 
 if TYPE_CHECKING:
     from .backgammon import Game
     from .record import Event
 
-P = TypeVar("P", Position, Board)
 
 
 class Moment(NamedTuple, Generic[P]):

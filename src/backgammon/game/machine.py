@@ -15,18 +15,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from typing import Any, Generic, Protocol, Self, TypeVar
+from typing import Any, Generic, Self
 
 from ..cube import CubeContext, MatchScore, jacoby_applies
 from ..dice import Dice, DiceSource, SecureDice, SeededDice
 from ..errors import BackgammonError, IllegalPlayError, InvalidDiceError
 from ..fairdice import FairDice
-from ..games import Board
-from ..moves import Step
-from ..position import Position, WinKind
+from ..position import WinKind
 from . import history as _history
 from . import opening
 from .actions import NamedActions
+from .boards import P, PlayOn, TurnOn
 from .record import Act, Event, GameResult, game_from_dict, game_to_dict, load_json, path_of
 from .refusals import refusal
 from .rules import (
@@ -53,44 +52,6 @@ _PROBED: dict[Phase, tuple[Action, ...]] = {
     )
     for phase in Phase
 }
-
-
-#: The board a game is played on: backgammon's Position, or any game's Board.
-P = TypeVar("P", Position, Board)
-B = TypeVar("B", Position, Board, covariant=True)
-
-
-class PlayOn(Protocol[B]):
-    """A whole turn's play on a board of type ``B``: its steps and the board it leaves (the
-    opponent on roll): :class:`~backgammon.Play`, :class:`~backgammon.games.GamePlay`."""
-
-    @property
-    def steps(self) -> tuple[Step, ...]: ...
-
-    @property
-    def result(self) -> B: ...
-
-
-class TurnOn(Protocol[B]):
-    """A turn made step by step on a board of type ``B``: :class:`~backgammon.Turn`,
-    :class:`~backgammon.games.turn.GameTurn`."""
-
-    @property
-    def made(self) -> tuple[tuple[int, int], ...]: ...
-
-    @property
-    def plays(self) -> Sequence[PlayOn[B]]: ...
-
-    @property
-    def is_complete(self) -> bool: ...
-
-    def step(self, from_point: int, to_point: int) -> Self: ...
-
-    def undo(self) -> Self: ...
-
-    def restarted(self) -> Self: ...
-
-    def play(self) -> PlayOn[B]: ...
 
 
 def _check_match(rules: Rules, in_match: bool, crawford: bool, score: MatchScore | None) -> None:
