@@ -34,6 +34,8 @@ GAMES: tuple[str, ...] = (*(v.value for v in Variant), *_OTHERS)
 #: The games of a Tavli match in the order they are played, then again from the first, until
 #: a player reaches the match's length (5 or 7 points, usually; Wikipedia, "Tavli").
 TAVLI: tuple[str, ...] = ("portes", "plakoto", "fevga")
+#: The name of a match of :data:`TAVLI`'s games in turn (the lobby's and the ratings').
+TAVLI_MATCH = "tavli"
 
 
 def rules_for(name: str) -> GameRules:
@@ -57,6 +59,7 @@ nackgammon, hypergammon, portes, tavla, plakoto, fevga, long-nardy, acey-deucey.
 __all__ = [
     "GAMES",
     "TAVLI",
+    "TAVLI_MATCH",
     "AceyDeucey",
     "Backgammon",
     "Board",

@@ -2,11 +2,12 @@
 Plakoto, Fevga, Long Nardy, Acey-deucey, and Tavli's three in turn): made from a request,
 what they refuse, and the computer's actions in them.
 
-They are played against the computer and at one screen, through the same routes, store and
-state as backgammon's matches (their record is the :class:`~backgammon.game.match.BoardMatch`'s
-JSON). What has a meaning in backgammon alone is refused with a sentence: online play (for
-now), a position ID, a clock, hints, the tutor, analyses and exports to GNU Backgammon's
-formats.
+They are played against the computer, at one screen and online between people, through the
+same routes, store and state as backgammon's matches (their record is the
+:class:`~backgammon.game.match.BoardMatch`'s JSON; their ratings are kept per game,
+:mod:`..accounts.ratings`). What has a meaning in backgammon alone is refused with a
+sentence: a position ID, the cube's options, hints, the tutor, analyses and exports to GNU
+Backgammon's formats.
 """
 
 from __future__ import annotations
@@ -65,18 +66,11 @@ def new_board_match(
 
 def _refusal(request: CreateMatch, title: str) -> str | None:
     """Why a match of ``title`` cannot be made as ``request`` asks (None: it can)."""
-    if request.opponent == "online":
-        return (
-            f"{title} is played against the computer or at one screen for now: online "
-            "matches between people are backgammon's."
-        )
     if request.position is not None:
         return (
             f"A match of {title} starts from its opening: a position ID is backgammon's "
             "(GNU Backgammon's formats have no such games)."
         )
-    if request.clock is not None:
-        return f"A match of {title} is played without a clock for now."
     if request.variant is not Variant.STANDARD:
         return f"{title} has its own starting layout: leave out the variant."
     if request.jacoby or request.beavers or request.automatic_doubles or request.max_cube:
