@@ -21,16 +21,10 @@ from ...errors import BackgammonError
 from ...game import Phase, Rules
 from ...game.board_game import BoardGame
 from ...game.match import BoardMatch
-from ...games import TAVLI
+from ...games import TAVLI, TITLES
 from ...variants import Variant
 from .live import LiveMatch, dice_for, game_name
 from .schemas import CreateMatch
-
-#: The games' names as people write them, for sentences.
-TITLES = {
-    "portes": "Portes", "tavla": "Tavla", "plakoto": "Plakoto", "fevga": "Fevga",
-    "long-nardy": "Long Nardy", "acey-deucey": "Acey-deucey", "tavli": "Tavli",
-}
 
 
 def new_board_match(
