@@ -132,8 +132,8 @@ FORMS = (
 #: The refusals the account page's script says, each a data attribute of the forms.
 REFUSALS = ("wrong", "taken", "invalid", "busy", "failed")
 #: The columns of a player's results.
-HEADS = ("player.date", "player.game", "player.opponent", "player.length", "player.result", "player.change",
-         "player.after")
+HEADS = ("player.date", "player.game", "player.opponent", "player.length", "player.result",
+         "player.change", "player.after")
 #: The columns of how well they played each analysed match.
 PLAY_HEADS = ("player.date", "player.game", "player.opponent", "player.length", "player.result",
               "player.checker", "player.cube", "player.overall", "player.pr")

@@ -22,16 +22,10 @@ from ...errors import BackgammonError
 from ...game import Phase, Rules
 from ...game.board_game import BoardGame
 from ...game.match import BoardMatch
-from ...games import TAVLI
+from ...games import TAVLI, TAVLI_MATCH, TITLES
 from ...variants import Variant
 from .live import LiveMatch, dice_for, game_name
 from .schemas import CreateMatch
-
-#: The games' names as people write them, for sentences.
-TITLES = {
-    "portes": "Portes", "tavla": "Tavla", "plakoto": "Plakoto", "fevga": "Fevga",
-    "long-nardy": "Long Nardy", "acey-deucey": "Acey-deucey", "tavli": "Tavli",
-}
 
 
 def new_board_match(
@@ -44,7 +38,7 @@ def new_board_match(
     why = _refusal(request, title)
     if why is not None:
         raise HTTPException(422, why)
-    tavli = request.game == "tavli"
+    tavli = request.game == TAVLI_MATCH
     try:
         rules = Rules.for_game(
             TAVLI[0] if tavli else request.game,
