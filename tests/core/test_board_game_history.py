@@ -13,6 +13,7 @@ import random
 from collections import Counter
 
 import pytest
+from support import play_board_game_at_random
 
 from backgammon.cube import CubeContext
 from backgammon.dice import ManualDice, SeededDice
@@ -24,7 +25,6 @@ from backgammon.game import (
     EndReason,
     GameEnded,
     OpeningRoll,
-    Phase,
     ResignationAccepted,
     ResignationOffered,
     ResignationRejected,
@@ -40,29 +40,6 @@ OTHER_GAMES = GAMES[3:]
 #: The entries a game without the cube can make.
 KINDS = (OpeningRoll, Rolled, TurnPlayed, DoubleNamed, ResignationOffered, ResignationAccepted,
          ResignationRejected, GameEnded)
-
-
-def play_at_random(game: BoardGame, rng: random.Random) -> None:
-    """Play ``game`` to its end at random: whole plays or steps, any double named, and now and
-    then a resignation offered at a level the game scores, accepted or rejected."""
-    while game.phase is not Phase.OVER:
-        seat = game.player_to_act if game.player_to_act is not None else rng.randint(0, 1)
-        if game.phase is Phase.RESIGN:
-            (game.accept if rng.random() < 0.2 else game.reject)(seat)
-        elif game.phase is Phase.ROLL and rng.random() < 0.02:
-            game.resign(seat, rng.choice((WinKind.SINGLE, WinKind.GAMMON)))
-        elif game.phase in (Phase.OPENING, Phase.ROLL):
-            game.roll(seat)
-        elif game.phase is Phase.NAME:
-            game.name(seat, rng.randint(1, 6))
-        elif game.phase is Phase.MOVE and rng.random() < 0.5:
-            assert game.turn is not None
-            game.play(seat, str(rng.choice(game.turn.plays)))
-        elif game.phase is Phase.MOVE:
-            assert game.turn is not None
-            game.step(seat, *rng.choice(game.turn.legal_steps()))
-        else:
-            game.confirm(seat)
 
 
 def check_entry(game: BoardGame, entry: BoardEntry) -> None:
@@ -107,7 +84,7 @@ def test_each_game_walked_to_its_end_has_typed_entries_and_replays_them(name: st
     kinds: Counter[str] = Counter()
     for seed in range(6):
         game = BoardGame(Rules.for_game(name), SeededDice(seed))
-        play_at_random(game, rng)
+        play_board_game_at_random(game, rng, resign=0.02)
         entries = list(game.history())
         for entry in entries:
             check_entry(game, entry)
@@ -137,7 +114,7 @@ def test_pins_are_told_from_hits() -> None:
         seen[name] = Counter()
         for seed in range(3):
             game = BoardGame(Rules.for_game(name), SeededDice(seed))
-            play_at_random(game, rng)
+            play_board_game_at_random(game, rng, resign=0.02)
             for entry in game.history():
                 if isinstance(entry, TurnPlayed):
                     seen[name].update(hits=len(entry.hits), pins=len(entry.pins))
