@@ -256,6 +256,60 @@ def test_the_computer_names_its_double_after_a_1_2() -> None:
     assert board_game(table).on_roll == 1
 
 
+# Hints
+
+
+def test_a_hint_ranks_the_plays_with_equities_and_reasons() -> None:
+    table = session("portes")
+    feed(table, "65\n31")  # White won the opening, threw 3-1: White to move
+    game = board_game(table)
+    events, prompt = len(game.events), table.prompt()
+    lines = feed(table, "hint").splitlines()
+    assert lines[0] == "Hint for White's 3-1 (the computer at 1-ply), the best play first:"
+    numbers = {str(play): n for n, play in enumerate(game.turn.plays, 1)}
+    best = re.match(r"^ +(\d+)\. 8/5 6/5 +\+\d\.\d{3}$", lines[1])
+    assert best is not None and int(best[1]) == numbers["8/5 6/5"]
+    assert lines[2].startswith("       Why: makes your 5-point; fewer blots in direct reach")
+    assert re.match(r"^ +\d+\. \S.* [+-]\d\.\d{3}  \(\d\.\d{3} behind\)$", lines[3])
+    assert lines[-2:] == ["Numbers as in the list of legal plays. Equity: points a game, "
+                          "without the cube.", "Type a play (like 8/5 6/5) or its number."]
+    assert len(game.events) == events and table.prompt() == prompt  # nothing changed
+
+
+def test_a_hint_ranks_the_doubles_to_name_after_a_1_2() -> None:
+    table = session("acey-deucey")
+    feed(table, "65\n21\n1")  # White plays a 1-2 and names a double
+    lines = feed(table, "hint").splitlines()
+    assert lines[0] == ("Hint for White's double to name (the computer at 1-ply), the best "
+                        "first:")
+    dice = [int(line.split("-")[0]) for line in lines[1:7]]
+    assert sorted(dice) == [1, 2, 3, 4, 5, 6] and "behind" not in lines[1]
+    assert lines[-1] == f"Type name {dice[0]} to name the best."
+    named = games_player("acey-deucey", Level.WORLD_CLASS).name_double(
+        rules_for("acey-deucey"), board_game(table).position, random.Random(0))
+    assert dice[0] == named
+
+
+@pytest.mark.parametrize(("lines", "answer"), [
+    ("", "No hint now: the opening roll needs no decision; type roll."),
+    ("65\n31\n1", "No hint now: Black has nothing to decide before the roll; ask again "
+     "once the dice are in."),
+])
+def test_no_hint_where_there_is_nothing_to_decide(lines: str, answer: str) -> None:
+    table = session("plakoto")
+    feed(table, lines)
+    assert feed(table, "hint") == answer + "\n"
+
+
+def test_a_hint_says_whether_to_accept_a_resignation() -> None:
+    table = session("plakoto")
+    feed(table, "65\n31\nresign")
+    lines = feed(table, "hint").splitlines()
+    assert lines == ["Resignation hint for Black:",
+                     "  The offer gives a single game; the board can still give a gammon.",
+                     "Best now: reject and play on."]
+
+
 # Resignations, save and load
 
 
@@ -318,7 +372,6 @@ def test_a_lone_game_saved_from_python_is_loaded_and_played(tmp_path: Path) -> N
         ("frobnicate", "Unknown command 'frobnicate': type a play (like 8/5 6/5), its number, "
          "or help."),
         ("name 3", "A double is named only in Acey-deucey, after playing a 1-2."),
-        ("hint", "No hint now: the computer gives no advice in Plakoto yet."),
         ("id", "Plakoto has no position ID: GNU Backgammon's IDs and XGIDs describe "
          "backgammon. save FILE keeps the game as JSON."),
         ("export game.mat", "A .mat file holds backgammon only; GNU Backgammon's formats have "
