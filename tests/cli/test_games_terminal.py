@@ -5,6 +5,7 @@ Acey-deucey's named double, and every bad input answered with a sentence."""
 from __future__ import annotations
 
 import io
+import json
 import random
 import re
 import sys
@@ -15,8 +16,9 @@ from typing import Any
 import pytest
 from support import feed, said
 
+from backgammon.analysis.board_games import analyse_board_games
 from backgammon.bot import Level
-from backgammon.bot.games import accepts_resignation, games_player
+from backgammon.bot.games import accepts_resignation, games_player, judge_doubles
 from backgammon.cli import main
 from backgammon.cli.display import game_board_text
 from backgammon.cli.games import OTHER_GAMES, TableMatch, new_game, title
@@ -308,6 +310,57 @@ def test_a_hint_says_whether_to_accept_a_resignation() -> None:
     assert lines == ["Resignation hint for Black:",
                      "  The offer gives a single game; the board can still give a gammon.",
                      "Best now: reject and play on."]
+
+
+# Analysis
+
+
+def test_a_saved_match_is_analysed_by_the_games_engine(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A 1-point Plakoto match, a person (the first legal play each turn) against the
+    computer, saved and analysed: every decision of the person's judged, the computer's
+    own choices (at its level, 0-ply) all the best at 0-ply."""
+    table = session("plakoto", SeededDice(11), **AGAINST_THE_COMPUTER, seed=11, length=1,
+                    level=Level.ADVANCED)
+    match = table.match
+    assert match is not None
+    play_out(table, lambda: match.is_over)
+    path, out = tmp_path / "plakoto.json", tmp_path / "analysis.json"
+    feed(table, f"save {path}")
+    assert main(["analyse", str(path), "--plies", "0", "--json", str(out)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[:2] == ["Analysis at 0-ply: losses in points a game, without the cube.",
+                         "Error rates: thousandths of a point a decision."]
+    data = json.loads(out.read_text())
+    computer = data["players"][1]
+    assert computer["decisions"] > 10 and computer["loss"] == 0
+    person = data["players"][0]
+    assert person["decisions"] > 10 and person["loss"] > 0
+    assert person["error_rate"] == pytest.approx(1000 * person["loss"] / person["decisions"])
+    marked = [d for d in data["decisions"] if d["mark"]]
+    assert all(d["seat"] == 0 and d["played"] != d["best"] for d in marked)
+    assert lines[-2].startswith(f"White: {person['decisions']} decisions, ")
+    assert lines[-1].startswith(f"Computer: {computer['decisions']} decisions, 0.000 points")
+    assert len(lines) == 4 + len(marked)
+
+
+def test_analysis_of_a_1_2_judges_the_double_named() -> None:
+    game = new_game("acey-deucey", ManualDice(["6 5", "2 1"]))
+    game.roll(0)
+    game.roll(0)
+    assert game.turn is not None
+    game.play(0, str(game.turn.plays[0]))
+    assert game.phase is Phase.NAME
+    board = game.position  # the namer's
+    game.name(0, 1)
+    assert game.turn is not None
+    game.play(0, str(game.turn.plays[0]))
+    analysis = analyse_board_games([game], plies=1)
+    named = [d for d in analysis.decisions if d.kind == "name"]
+    best = judge_doubles(game.game, board, plies=1)[0]
+    assert [(d.seat, d.played, d.best) for d in named] == [(0, "1-1", f"{best.die}-{best.die}")]
+    assert named[0].loss == pytest.approx(best.equity - named[0].played_equity)
 
 
 # Resignations, save and load

@@ -17,7 +17,7 @@ them.
 """
 
 from .answers import accepts_resignation, most_at_stake
-from .judge import JudgedDouble, JudgedPlay, judge_doubles, judge_plays
+from .judge import JudgedDouble, JudgedPlay, equity_of, judge_doubles, judge_plays
 from .match import DiceStream, GameScore, MatchResult, play_game, play_match, score_for_starter
 from .players import (
     DEFAULT_WEIGHTS,
@@ -45,6 +45,7 @@ __all__ = [
     "Player",
     "RandomPlayer",
     "accepts_resignation",
+    "equity_of",
     "features",
     "games_player",
     "held_points",

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from ...games import Board, GamePlay, GameRules
 from .shipped import shipped_network
-from .td import Network, encode, rank
+from .td import Network, encode, rank, reply_values
 
 
 @dataclass(frozen=True)
@@ -68,6 +68,26 @@ def judge_plays(rules: GameRules, plays: Sequence[GamePlay], network: Network | 
     best = ranked[0].value * top
     return [JudgedPlay(plays[r.index], r.value * top, max(0.0, best - r.value * top), r.plies)
             for r in ranked]
+
+
+def equity_of(rules: GameRules, play: GamePlay, network: Network | None = None,
+              plies: int = 0) -> float:
+    """The equity of one ``play`` for the player who makes it, at ``plies`` (a play that
+    ends the game: its points): what :func:`judge_plays` gives it where searched that deep
+    (the analysis judges a play made as deep as the best).
+
+    >>> from backgammon.games import rules_for
+    >>> rules = rules_for("portes")
+    >>> plays = rules.legal_plays(rules.initial(), (3, 1))
+    >>> best = judge_plays(rules, plays, plies=1)[0]
+    >>> equity_of(rules, best.play, plies=1) == best.equity
+    True
+    """
+    net = shipped_network(rules.name) if network is None else network
+    top = max(rules.points.values())
+    if plies and rules.outcome(play.result) is None:
+        return -float(reply_values(rules, net, [play.result])[0]) * top
+    return rank(rules, net, [play])[0].value * top
 
 
 def judge_doubles(rules: GameRules, board: Board, network: Network | None = None,
