@@ -128,3 +128,19 @@ def test_no_hint_without_the_seats_token(client: Any) -> None:
     assert response.status_code == 403, response.text
     client.headers["Authorization"] = token
     assert hint(client, match_id).status_code == 200
+
+
+def test_no_hint_in_an_online_match_between_people_until_it_is_over(client: Any) -> None:
+    """Fair play: the refusal backgammon's online matches get holds for these games'
+    (their online play is being added; here a match at one screen is marked online, as a
+    match between two people would be)."""
+    match_id, _ = to_move(client, "plakoto")
+    live = client.app.state.store.cached(match_id)
+    assert live is not None and live.board_game
+    live.seating.online = True
+    response = hint(client, match_id)
+    assert response.status_code == 403, response.text
+    assert response.json()["detail"].startswith(
+        "Hints are off in an online match between people until the match is over")
+    live.seating.practice = True  # both players agreed to a practice match
+    assert hint(client, match_id).status_code == 200
