@@ -5,8 +5,8 @@ what they refuse, and the computer's actions in them.
 They are played against the computer and at one screen, through the same routes, store and
 state as backgammon's matches (their record is the :class:`~backgammon.game.match.BoardMatch`'s
 JSON). What has a meaning in backgammon alone is refused with a sentence: online play (for
-now), a position ID, a clock, hints, the tutor, analyses and exports to GNU Backgammon's
-formats.
+now), a position ID, a clock, the tutor, analyses and exports to GNU Backgammon's formats.
+Hints judge their plays in points (:mod:`.board_hints`).
 """
 
 from __future__ import annotations
@@ -91,8 +91,8 @@ def refuse_other_games(live: LiveMatch, what: str) -> None:
         title = TITLES.get(game_name(live.match), game_name(live.match))
         raise HTTPException(
             status.HTTP_409_CONFLICT,
-            f"{what} are for backgammon alone: the engine has no judgement of {title} yet, "
-            "and GNU Backgammon's formats have no such games.",
+            f"{what} are for backgammon alone: {title} has hints only, and GNU "
+            "Backgammon's formats have no such games.",
         )
 
 
