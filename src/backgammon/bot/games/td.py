@@ -133,6 +133,24 @@ def reply_values(rules: GameRules, network: Network, boards: Sequence[Board]) ->
         network.b1, network.w2, np.array([network.b2])))
 
 
+def _values(rules: GameRules, network: Network,
+            plays: Sequence[GamePlay]) -> tuple[Array, Array]:
+    """Each play's value for its maker by the network (the board it leaves valued for the
+    opponent, negated; a play that ends the game: its points), over the game's largest
+    score, and 1 where the play ends the game (else 0)."""
+    top = max(rules.points.values())
+    values = -network.values(encode(rules, [p.result for p in plays]))
+    ends = np.zeros(len(plays))
+    for index, play in enumerate(plays):
+        result = rules.outcome(play.result)
+        if result is not None:
+            # The board is the opponent's to play: the mover won unless they lost.
+            won = result.winner is not None and result.winner.value != "on roll"
+            values[index] = (result.points if won else -result.points) / top
+            ends[index] = 1
+    return values, ends
+
+
 @dataclass(frozen=True)
 class Ranked:
     """One play of a ranking (:func:`rank`): its index in the plays, its value for the
@@ -150,7 +168,8 @@ def rank(rules: GameRules, network: Network, plays: Sequence[GamePlay],
     by the network's value of the board each leaves (a play that ends the game first by its
     points); with ``plies`` 1, the :data:`WIDTH` best of those valued again one ply ahead
     (:func:`reply_values`) and ranked first, the others after them by their own value.
-    Equal values keep the plays' order.
+    Equal values keep the plays' order. (After an Acey-deucey 1-2 the same player goes on:
+    every play of the 1-2 is valued alike, as the board left to the opponent.)
 
     >>> from backgammon.games import rules_for
     >>> rules = rules_for("portes")
@@ -158,16 +177,7 @@ def rank(rules: GameRules, network: Network, plays: Sequence[GamePlay],
     >>> [str(plays[r.index]) for r in rank(rules, Network.fresh(hidden=4), plays)][:1]
     ['24/21 24/23']
     """
-    top = max(rules.points.values())
-    values = -network.values(encode(rules, [p.result for p in plays]))
-    ends = np.zeros(len(plays))
-    for index, play in enumerate(plays):
-        result = rules.outcome(play.result)
-        if result is not None:
-            # The board is the opponent's to play: the mover won unless they lost.
-            won = result.winner is not None and result.winner.value != "on roll"
-            values[index] = (result.points if won else -result.points) / top
-            ends[index] = 1
+    values, ends = _values(rules, network, plays)
     # A play that ends the game ranks by twice its value: above any the network gives.
     order = sorted(range(len(plays)), key=lambda i: -values[i] * (1 + ends[i]))
     if not plies or len(plays) < 2:
@@ -200,15 +210,9 @@ class TDPlayer:
         self.plies = plies
 
     def _scores(self, rules: GameRules, plays: Sequence[GamePlay]) -> Array:
-        top = max(rules.points.values())
-        scores = -self.network.values(encode(rules, [p.result for p in plays]))
-        for index, play in enumerate(plays):
-            result = rules.outcome(play.result)
-            if result is not None:
-                # The board is the opponent's to play: the mover won unless they lost.
-                won = result.winner is not None and result.winner.value != "on roll"
-                scores[index] = (result.points if won else -result.points) / top * 2
-        return scores
+        """Each play's value, twice it for a play that ends the game (as :func:`rank`)."""
+        values, ends = _values(rules, self.network, plays)
+        return values * (1 + ends)
 
     def choose(self, rules: GameRules, plays: Sequence[GamePlay],
                rng: random.Random) -> GamePlay:
