@@ -345,6 +345,27 @@ def test_a_saved_match_is_analysed_by_the_games_engine(
     assert len(lines) == 4 + len(marked)
 
 
+def test_what_the_other_games_analysis_refuses(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = new_game("tavla", ManualDice(["6 5"]))
+    game.roll(0)
+    path = tmp_path / "tavla.json"
+    path.write_text(game.to_json())
+    with pytest.raises(SystemExit) as exited:
+        main(["analyse", str(path), "--html", str(tmp_path / "out.html")])
+    assert exited.value.code == 2
+    assert capsys.readouterr().err.endswith(
+        "The HTML report and rollouts are backgammon's: the other games' analysis is written "
+        "as text and --json.\n")
+    assert not (tmp_path / "out.html").exists()
+    assert main(["analyse", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines()[-2:] == [
+        "White: 0 decisions, 0.000 points lost, error rate 0.0; 0 doubtful, 0 bad, 0 very bad.",
+        "Black: 0 decisions, 0.000 points lost, error rate 0.0; 0 doubtful, 0 bad, 0 very bad.",
+    ]
+
+
 def test_analysis_of_a_1_2_judges_the_double_named() -> None:
     game = new_game("acey-deucey", ManualDice(["6 5", "2 1"]))
     game.roll(0)

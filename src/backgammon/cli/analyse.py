@@ -161,20 +161,22 @@ def _board_command(args: argparse.Namespace) -> int:
     # Imported here: the table's reader, and the other games' engine, only for such a file.
     from ..analysis.board_games import analyse_board_games, board_text_report
     from ..bot.games import MOST_PLIES
+    from ..game import BoardGame, BoardMatch
     from .files import load
-    from .games import TableGame, TableMatch
 
     record = load(args.file)
-    if not isinstance(record, TableMatch | TableGame):
+    if not isinstance(record, BoardMatch | BoardGame):
         raise BackgammonError(f"{args.file} holds backgammon: analyse reads backgammon from "
                               "a .mat file (export FILE.mat at the table).")
     if args.html is not None or args.rollout:
         raise BackgammonError("The HTML report and rollouts are backgammon's: the other "
                               "games' analysis is written as text and --json.")
-    games = record.games if isinstance(record, TableMatch) else [record]
+    games = record.games if isinstance(record, BoardMatch) else [record]
     analysis = analyse_board_games(games, plies=min(args.plies, MOST_PLIES))
-    names = record.players if isinstance(record, TableMatch) else record.colours
-    print(board_text_report(analysis, (str(names[0]), str(names[1]))), end="")
+    # A match names its players; a lone game its colours ("white": White).
+    names = (record.players if isinstance(record, BoardMatch)
+             else (record.colours[0].capitalize(), record.colours[1].capitalize()))
+    print(board_text_report(analysis, names), end="")
     if args.json is not None:
         data = {"plies": analysis.plies,
                 "decisions": [{**vars(d), "dice": list(d.dice),
