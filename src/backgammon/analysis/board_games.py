@@ -28,7 +28,8 @@ Definitions, as backgammon's analysis has them where they apply (:mod:`backgammo
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from typing import Any
 
 from ..bot.games import equity_of, judge_doubles, judge_plays
 from ..dice import Dice
@@ -177,3 +178,20 @@ def board_text_report(analysis: BoardAnalysis, names: tuple[str, str]) -> str:
                      f"error rate {t.error_rate:.1f}; {t.doubtful} doubtful, {t.bad} bad, "
                      f"{t.very_bad} very bad.")
     return "\n".join(lines) + "\n"
+
+
+def board_to_json(analysis: BoardAnalysis) -> dict[str, Any]:
+    """The analysis as plain values (``backgammon analyse FILE.json --json``): the depth,
+    every decision, and each player's totals with their error rate.
+
+    >>> board_to_json(BoardAnalysis(1, ()))["players"][0]["error_rate"]
+    0.0
+    """
+    return {
+        "plies": analysis.plies,
+        "decisions": [{**asdict(d), "dice": list(d.dice),
+                       "mark": None if d.mark is None else d.mark.value}
+                      for d in analysis.decisions],
+        "players": [{**asdict(analysis.totals(seat)),
+                     "error_rate": analysis.totals(seat).error_rate} for seat in (0, 1)],
+    }

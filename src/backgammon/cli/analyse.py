@@ -159,7 +159,7 @@ def _json(analysis: Any) -> str:
 def _board_command(args: argparse.Namespace) -> int:
     """Analyse a game or match of the other games saved as JSON at the table."""
     # Imported here: the table's reader, and the other games' engine, only for such a file.
-    from ..analysis.board_games import analyse_board_games, board_text_report
+    from ..analysis.board_games import analyse_board_games, board_text_report, board_to_json
     from ..bot.games import MOST_PLIES
     from ..game import BoardGame, BoardMatch
     from .files import load
@@ -178,15 +178,9 @@ def _board_command(args: argparse.Namespace) -> int:
              else (record.colours[0].capitalize(), record.colours[1].capitalize()))
     print(board_text_report(analysis, names), end="")
     if args.json is not None:
-        data = {"plies": analysis.plies,
-                "decisions": [{**vars(d), "dice": list(d.dice),
-                               "mark": None if d.mark is None else d.mark.value}
-                              for d in analysis.decisions],
-                "players": [{**vars(analysis.totals(seat)),
-                             "error_rate": analysis.totals(seat).error_rate}
-                            for seat in (0, 1)]}
         try:
-            Path(args.json).write_text(json.dumps(data, indent=1), encoding="utf-8")
+            Path(args.json).write_text(json.dumps(board_to_json(analysis), indent=1),
+                                       encoding="utf-8")
         except OSError as exc:
             raise BackgammonError(f"Cannot write {args.json}: {exc.strerror or exc}.") from exc
     return 0
