@@ -13,6 +13,8 @@ import gnubg_nn
 from backgammon import Position, Variant
 from backgammon.analysis import Analyser
 from backgammon.cli.interactive import Session
+from backgammon.game import BoardGame, Phase
+from backgammon.position import WinKind
 
 Dice = tuple[int, int]
 
@@ -108,3 +110,32 @@ def feed(table: Session, script: str) -> str:
     for line in script.splitlines():
         table.handle(line)
     return said(table)[before:]
+
+
+def play_board_game_at_random(
+    game: BoardGame, rng: random.Random, undo: float = 0.0, resign: float = 0.0
+) -> None:
+    """Play one of the other games to its end at random: whole plays written out half the
+    time, else step by step (each step taken back with the chance ``undo``); any double
+    named; and with the chance ``resign`` at a roll, a resignation at a level the game
+    scores, accepted one time in five."""
+    while game.phase is not Phase.OVER:
+        seat = game.player_to_act if game.player_to_act is not None else rng.randint(0, 1)
+        if game.phase is Phase.RESIGN:
+            (game.accept if rng.random() < 0.2 else game.reject)(seat)
+        elif game.phase is Phase.ROLL and resign and rng.random() < resign:
+            game.resign(seat, rng.choice((WinKind.SINGLE, WinKind.GAMMON)))
+        elif game.phase in (Phase.OPENING, Phase.ROLL):
+            game.roll(seat)
+        elif game.phase is Phase.NAME:
+            game.name(seat, rng.randint(1, 6))
+        elif game.phase is Phase.MOVE and rng.random() < 0.5:
+            assert game.turn is not None
+            game.play(seat, str(rng.choice(game.turn.plays)))
+        elif game.phase is Phase.MOVE:
+            assert game.turn is not None
+            game.step(seat, *rng.choice(game.turn.legal_steps()))
+            if undo and rng.random() < undo:
+                game.undo(seat)
+        else:
+            game.confirm(seat)

@@ -8,9 +8,12 @@ against the heuristic as it goes, then against both baselines (docs/lab/game-bas
 Training stops after ``--games`` games or ``--minutes``, whichever comes first, in chunks of
 ``--chunk`` games (the same seed and the same chunks give the same network); after each
 chunk the network plays ``--check-games`` duplicate-dice games against the heuristic in the
-kernel. Then it is saved (as the package ships it: float32, compressed), loaded back, and
-plays ``--eval-games`` against the heuristic and the random player in the kernel; the points
-a game with their standard errors are printed.
+kernel, and is saved to ``--save`` (as the package ships it: float32, compressed; the games
+it was trained on beside it, in ``<save>.trained``), so that a run cut short goes on from its
+last chunk (``--load`` it with ``--trained`` that count). Then it is loaded back as saved and
+plays ``--eval-games`` against the heuristic, the random player and ``--against`` (a
+network, such as the shipped one) in the kernel; the points a game with their standard
+errors are printed.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import argparse
 import time
 from pathlib import Path
 
-from backgammon.bot.games import HeuristicPlayer, RandomPlayer
+from backgammon.bot.games import HeuristicPlayer, Player, RandomPlayer
 from backgammon.bot.games.compiled import compiled_match
 from backgammon.bot.games.td import Network, TDPlayer, train
 from backgammon.games import rules_for
@@ -41,6 +44,7 @@ def main() -> None:
     parser.add_argument("--load", type=Path, help="go on training this network")
     parser.add_argument("--trained", type=int, default=0,
                         help="the games --load was trained on (for the seeds and the lines)")
+    parser.add_argument("--against", type=Path, help="a network to measure the result against")
     args = parser.parse_args()
     rules = rules_for(args.game)
     network = Network.load(args.load) if args.load else Network.fresh(args.hidden, args.seed)
@@ -62,11 +66,15 @@ def main() -> None:
               f"{done / training_s:.0f} games a second, {throws / done:.0f} throws a game; "
               f"against the heuristic {check.points_per_game:+.3f} ± "
               f"{check.standard_error:.3f}", flush=True)
+        if args.save:
+            checkpoint(network, args.save, trained)
     if args.save:
-        network.save(args.save)
         network = Network.load(args.save)  # measure what is shipped: float32 weights
     player = TDPlayer(network)
-    for opponent in (heuristic, random_player):
+    opponents: list[Player] = [heuristic, random_player]
+    if args.against:
+        opponents.append(TDPlayer(Network.load(args.against), name=args.against.stem))
+    for opponent in opponents:
         started = time.perf_counter()
         match = compiled_match(rules, player, opponent, args.eval_games, seed=1)
         print(f"{args.game}: td ({trained} games) against {opponent.name}: "
@@ -74,6 +82,18 @@ def main() -> None:
               f"{100 * match.wins:.1f}% wins, {match.games} games, {dict(match.endings)}, "
               f"{match.games / (time.perf_counter() - started):.0f} games a second",
               flush=True)
+
+
+def checkpoint(network: Network, path: Path, trained: int) -> None:
+    """Save ``network`` to ``path`` and the games it was trained on beside it, each written
+    whole before it replaces the last (a run killed mid-save leaves the previous chunk's)."""
+    partial = path.with_name(path.name + ".partial.npz")
+    network.save(partial)
+    partial.replace(path)
+    count = path.with_name(path.name + ".trained")
+    partial_count = count.with_name(count.name + ".partial")
+    partial_count.write_text(f"{trained}\n")
+    partial_count.replace(count)
 
 
 if __name__ == "__main__":

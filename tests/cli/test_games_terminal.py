@@ -21,13 +21,13 @@ from backgammon.bot import Level
 from backgammon.bot.games import accepts_resignation, games_player, judge_doubles
 from backgammon.cli import main
 from backgammon.cli.display import game_board_text
-from backgammon.cli.games import OTHER_GAMES, TableMatch, new_game, title
+from backgammon.cli.games import OTHER_GAMES, new_game, title
 from backgammon.cli.interactive import Session
 from backgammon.cli.setup import SessionOptions
 from backgammon.dice import DiceSource, ManualDice, SeededDice
 from backgammon.errors import BackgammonError
 from backgammon.formats.ids import setup_from_id
-from backgammon.game import BoardGame, Phase, Rules
+from backgammon.game import BoardGame, BoardMatch, Phase, Rules
 from backgammon.games import TAVLI, Board, rules_for
 
 AGAINST_THE_COMPUTER: dict[str, Any] = {
@@ -209,7 +209,7 @@ def test_a_tavli_match_plays_portes_plakoto_and_fevga_in_turn() -> None:
     table = session("portes", SeededDice(8), **AGAINST_THE_COMPUTER, seed=8, length=5,
                     rotation=TAVLI)
     match = table.match
-    assert isinstance(match, TableMatch)
+    assert isinstance(match, BoardMatch)
     play_out(table, lambda: match.is_over)
     output = said(table)
     assert output.startswith("Tavli (Portes, Plakoto and Fevga in turn): a 5-point match, "

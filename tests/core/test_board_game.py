@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from support import play_board_game_at_random
 
 from backgammon.dice import ManualDice, SeededDice
 from backgammon.errors import BackgammonError, IllegalPlayError
@@ -19,34 +20,13 @@ from backgammon.position import WinKind
 OTHER_GAMES = GAMES[3:]
 
 
-def play_at_random(game: BoardGame, rng: random.Random) -> None:
-    """Play ``game`` to its end: whole plays written out half the time, else step by step
-    with an undo now and then; any double named."""
-    while game.phase is not Phase.OVER:
-        seat = game.player_to_act if game.player_to_act is not None else rng.randint(0, 1)
-        if game.phase in (Phase.OPENING, Phase.ROLL):
-            game.roll(seat)
-        elif game.phase is Phase.NAME:
-            game.name(seat, rng.randint(1, 6))
-        elif game.phase is Phase.MOVE and rng.random() < 0.5:
-            assert game.turn is not None
-            game.play(seat, str(rng.choice(game.turn.plays)))
-        elif game.phase is Phase.MOVE:
-            assert game.turn is not None
-            game.step(seat, *rng.choice(game.turn.legal_steps()))
-            if rng.random() < 0.2:
-                game.undo(seat)
-        else:
-            game.confirm(seat)
-
-
 @pytest.mark.parametrize("name", OTHER_GAMES)
 def test_each_game_plays_to_its_end_and_its_record_replays(name: str) -> None:
     rng = random.Random(name)
     endings = set()
     for seed in range(8):
         game = BoardGame(Rules.for_game(name), SeededDice(seed))
-        play_at_random(game, rng)
+        play_board_game_at_random(game, rng, undo=0.2)
         result = game.result
         assert result is not None and result.points in rules_for(name).points.values()
         endings.add(result.reason)
@@ -195,7 +175,7 @@ def test_a_tavli_match_plays_portes_plakoto_and_fevga_in_turn_to_its_end() -> No
     rng = random.Random(3)
     match = BoardMatch(5, rotation=TAVLI, dice=SeededDice(11))
     while not match.is_over:
-        play_at_random(match.game, rng)
+        play_board_game_at_random(match.game, rng, undo=0.2)
     names = [game.game.name for game in match.games]
     assert names == [TAVLI[i % 3] for i in range(len(names))] and len(names) >= 3
     assert max(match.score) >= 5 and match.winner == match.score.index(max(match.score))

@@ -433,7 +433,8 @@ def test_a_rated_match_that_ends_moves_both_ratings_once(app: FastAPI, client: T
     assert won["results"] == [
         {"match": match_id, "opponent": names[1 - winner], "length": 1, "won": True,
          "rating_before": 1500.0, "change": 10.0, "rating_after": 1510.0,
-         "finished": won["results"][0]["finished"], "opponent_hidden": False}
+         "finished": won["results"][0]["finished"], "opponent_hidden": False,
+         "game": "backgammon"}
     ]
     assert lost["results"][0]["change"] == -10.0 and not lost["results"][0]["won"]
     assert won["results"][0]["finished"].endswith("+00:00")

@@ -169,9 +169,7 @@ def test_a_tavli_match_at_one_screen_plays_its_games_in_turn(client: Any) -> Non
 
 def test_what_the_other_games_refuse(client: Any) -> None:
     for options, phrase in (
-        ({"opponent": "online"}, "online matches between people are backgammon's"),
         ({"position": "4HPwATDgc/ABMA"}, "GNU Backgammon's formats have no such games"),
-        ({"clock": "fast"}, "without a clock"),
         ({"variant": "nackgammon"}, "its own starting layout"),
         ({"jacoby": True}, "without the cube"),
         ({"auto_race_roll": True}, "no race roll"),

@@ -131,9 +131,8 @@ def test_no_hint_without_the_seats_token(client: Any) -> None:
 
 
 def test_no_hint_in_an_online_match_between_people_until_it_is_over(client: Any) -> None:
-    """Fair play: the refusal backgammon's online matches get holds for these games'
-    (their online play is being added; here a match at one screen is marked online, as a
-    match between two people would be)."""
+    """Fair play: the refusal backgammon's online matches get holds for these games' (here
+    a match at one screen is marked online, as a match between two people is)."""
     match_id, _ = to_move(client, "plakoto")
     live = client.app.state.store.cached(match_id)
     assert live is not None and live.board_game

@@ -109,7 +109,9 @@ def test_only_public_online_matches_both_players_have_come_to_are_live(
                private["invite"], waiting["invite"]]
     for secret in secrets:
         assert secret not in text and digest_of(secret) not in text
-    assert set(entry) == {"id", "players", "score", "length", "rated", "clock", "updated_at"}
+    assert set(entry) == {"id", "players", "score", "length", "rated", "clock", "updated_at",
+                          "game"}
+    assert entry["game"] == "backgammon"
 
 
 def test_a_live_match_shows_its_score_and_leaves_the_list_when_over(client: TestClient) -> None:

@@ -328,8 +328,8 @@ class _GameJudge:
         self.decisions: list[Decision] = []
         self.turn = 1
         self.reroll = False
-        self.rolled: Rolled | None = None
-        self.offer: tuple[Doubled, tuple[float, float, float]] | None = None
+        self.rolled: Rolled[Position] | None = None
+        self.offer: tuple[Doubled[Position], tuple[float, float, float]] | None = None
         self.beavered = False
 
     def judge(self) -> GameAnalysis:
@@ -375,7 +375,7 @@ class _GameJudge:
             )
         return cube
 
-    def _turn(self, entry: TurnPlayed) -> None:
+    def _turn(self, entry: TurnPlayed[Position, Play]) -> None:
         cube = self._cube(entry.cube)
         rolled, self.rolled = self.rolled, None
         opening = rolled is not None and rolled.opening
@@ -396,7 +396,7 @@ class _GameJudge:
         self.turn += 1
         self.tick()
 
-    def _double(self, entry: Doubled) -> None:
+    def _double(self, entry: Doubled[Position]) -> None:
         cube = self._cube(entry.cube)
         equities = self.analyser.cube(entry.position, cube)
         self._cube_decision(entry.seat, entry.position, cube, equities, doubled=True)
@@ -451,7 +451,7 @@ class _GameJudge:
             close=True, cube_error=error if loss > 0 else None,
         )
 
-    def _resignation(self, entry: ResignationOffered) -> None:
+    def _resignation(self, entry: ResignationOffered[Position]) -> None:
         self.tick()
         # The board and cube of the player on roll at the offer, a take just before included.
         position, cube, on_roll = entry.position, self._cube(entry.cube), entry.on_roll

@@ -59,7 +59,7 @@ from ..dice import DiceSource, ManualDice, SecureDice, SeededDice, parse_dice
 from ..errors import BackgammonError
 from ..formats.ids import setup_from_id
 from ..game import Rules
-from ..games import TAVLI
+from ..games import TAVLI, TAVLI_MATCH
 from ..position import MAX_CHECKERS, Position
 from ..variants import Variant
 from . import analyse as _analyse
@@ -71,7 +71,7 @@ from . import truth as _truth
 from . import verify as _verify
 from .arguments import Argument, arg
 from .display import format_plays, outcome_text
-from .games import OTHER_GAMES, TAVLI_MATCH
+from .games import OTHER_GAMES
 from .interactive import run
 from .setup import PlayerKind, SessionOptions, default_names
 

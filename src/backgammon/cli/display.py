@@ -26,12 +26,14 @@ from ..drawing import draw
 from ..game import (
     Action,
     Beavered,
+    BoardEntry,
     BoardGame,
     Doubled,
+    DoubleNamed,
     Dropped,
-    Entry,
     Game,
     GameEnded,
+    GameEntry,
     GameResult,
     OpeningRoll,
     Phase,
@@ -47,7 +49,6 @@ from ..game.match import BoardMatch, Match
 from ..games import Board, GamePlay, GameRules, LoneChecker, Travel
 from ..moves import Play
 from ..position import BAR, OFF, Outcome, Position, Side, WinKind
-from .games import TableGame
 from .setup import COMPUTER_NAME
 
 Letter = str
@@ -317,26 +318,18 @@ def waiting_text(
     return f"{name} on roll: type roll (or just Enter){double}."
 
 
-def event_lines(game: Game | TableGame, start: int, names: tuple[str, str]) -> list[str]:
+def event_lines(game: Game | BoardGame, start: int, names: tuple[str, str]) -> list[str]:
     """Sentences for what happened in ``game`` from event ``start`` on (the result is said
     apart, with the score)."""
-    said = [
-        (entry.index, line)
+    return [
+        line
         for entry in game.history()
         if entry.index >= start
         for line in _entry_lines(entry, names)
     ]
-    # A double named after Acey-deucey's 1-2 makes no entry of the history: its play says
-    # the dice, and this sentence who chose them.
-    said += [
-        (index, f"{names[event.player]} names {event.die}-{event.die}.")
-        for index, event in enumerate(game.events[start:], start)
-        if event.action is Action.NAME
-    ]
-    return [line for _, line in sorted(said, key=lambda item: item[0])]
 
 
-def _entry_lines(entry: Entry, names: tuple[str, str]) -> list[str]:
+def _entry_lines(entry: GameEntry | BoardEntry, names: tuple[str, str]) -> list[str]:
     name = names[entry.seat]
     match entry:
         case OpeningRoll():
@@ -365,6 +358,8 @@ def _entry_lines(entry: Entry, names: tuple[str, str]) -> list[str]:
             return [f"{name} accepts the resignation."]
         case ResignationRejected():
             return [f"{name} rejects the resignation: the game goes on."]
+        case DoubleNamed():
+            return [f"{name} names {entry.die}-{entry.die}."]
         case GameEnded():
             return []  # the result is said apart, with the score
         case _:

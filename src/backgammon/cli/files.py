@@ -21,23 +21,22 @@ from pathlib import Path
 
 from ..dice import DiceSource
 from ..errors import BackgammonError
-from ..game import Game, load_json
-from ..game.match import Match
-from .games import TableGame, TableMatch
+from ..game import BoardGame, Game, load_json
+from ..game.match import BoardMatch, Match
 
 
 class TableFileError(BackgammonError):
     """A file the table cannot read or write, or that holds no saved match."""
 
 
-def save(record: Match | Game | TableMatch | TableGame, name: str) -> None:
+def save(record: Match | Game | BoardMatch | BoardGame, name: str) -> None:
     """Write ``record`` to the file ``name`` as JSON."""
     _write(name, record.to_json() + "\n")
 
 
 def load(
     name: str, dice: DiceSource | None = None
-) -> Match | Game | TableMatch | TableGame:
+) -> Match | Game | BoardMatch | BoardGame:
     """The match (or lone game), of backgammon or of the other games, saved in the file
     ``name``, rolling on with ``dice``."""
     try:
@@ -52,9 +51,9 @@ def load(
     rules = data.get("rules")
     other = isinstance(rules, dict) and rules.get("game") is not None  # not backgammon
     if "games" in data:
-        return TableMatch.from_dict(data, dice) if other else Match.from_dict(data, dice)
+        return BoardMatch.from_dict(data, dice) if other else Match.from_dict(data, dice)
     if "events" in data:
-        return TableGame.from_dict(data, dice) if other else Game.from_dict(data, dice)
+        return BoardGame.from_dict(data, dice) if other else Game.from_dict(data, dice)
     raise TableFileError(f"{name} holds no saved match or game.")
 
 

@@ -5,7 +5,8 @@ the computer does in them.
 A game is :class:`~backgammon.game.BoardGame`, the rules' state machine, as
 :class:`~backgammon.game.Game` is backgammon's, and a match or money session of them
 :class:`~backgammon.game.BoardMatch`; the table reads a game's record through the same typed
-walk as backgammon's (:mod:`backgammon.game.history`). The computer is each game's
+walk as backgammon's (:meth:`BoardGame.history <backgammon.game.BoardGame.history>`), and
+names the games as the core does (:data:`backgammon.games.TITLES`). The computer is each game's
 network at the table's level (:func:`backgammon.bot.games.games_player`).
 
 >>> from backgammon.bot.games import games_player
@@ -19,78 +20,46 @@ Act(action=<Action.PLAY: 'play'>, step=None, play='24/20 20/18', level=None, see
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from typing import Any
 
 from ..bot.games import Player, accepts_resignation
 from ..dice import DiceSource
 from ..game import Act, Action, BoardGame, BoardMatch, Phase, Rules
-from ..game import history as _history
-from ..games import GAMES
+from ..games import GAMES, TITLES
 from ..variants import Variant
 
 #: The games the table plays besides backgammon's layouts, by the names ``--game`` takes.
 OTHER_GAMES: tuple[str, ...] = tuple(
     name for name in GAMES if name not in {variant.value for variant in Variant}
 )
-#: The name of the Tavli match: :data:`backgammon.games.TAVLI`'s games in turn.
-TAVLI_MATCH = "tavli"
-
-
-class TableGame(BoardGame):
-    """A game of the other games as the table plays it: :class:`BoardGame` with the typed
-    walk over its record that :meth:`Game.history <backgammon.game.Game.history>` gives."""
-
-    def history(self, start: int = 0) -> Iterator[_history.Entry]:
-        """The game's record as typed entries (a named double makes none: its play says
-        it), from event ``start`` on."""
-        # BoardGame has no history() of its own yet (Game's is this one line): once it has,
-        # TableGame and TableMatch give way to BoardGame and BoardMatch.
-        moments = [*self._moments, self._moment()]
-        return _history.walk(self, moments, start)  # type: ignore[arg-type]
-
-
-class TableMatch(BoardMatch):
-    """A match or money session of the other games as the table plays it: each game a
-    :class:`TableGame`."""
-
-    def _new_game(self, index: int, **options: Any) -> TableGame:
-        return TableGame(self.rules_of(index), **options)
-
-    @property
-    def game(self) -> TableGame:
-        """The game being played (the last one, once the match is over)."""
-        game = self.games[-1]
-        assert isinstance(game, TableGame)  # every game of the match is made here
-        return game
-
-    def what(self) -> str:
-        """What is played, for a greeting: ``Plakoto``, or the Tavli match's games in turn.
-
-        >>> from backgammon.games import TAVLI
-        >>> TableMatch(5, rotation=TAVLI).what()
-        'Tavli (Portes, Plakoto and Fevga in turn)'
-        """
-        if not self.rotation:
-            return title(str(self.rules.game))
-        *first, last = (title(name) for name in self.rotation)
-        return f"Tavli ({', '.join(first)} and {last} in turn)"
 
 
 def new_game(name: str, dice: DiceSource | None = None,
-             colours: tuple[str, str] = ("white", "black")) -> TableGame:
+             colours: tuple[str, str] = ("white", "black")) -> BoardGame:
     """A new game of ``name`` by its own rules (its cube, its opening), waiting for the
     opening roll."""
-    return TableGame(Rules.for_game(name), dice, colours=colours)
+    return BoardGame(Rules.for_game(name), dice, colours=colours)
+
+
+def match_title(match: BoardMatch) -> str:
+    """What ``match`` plays, for a greeting: ``Plakoto``, or the Tavli match's games in turn.
+
+    >>> from backgammon.games import TAVLI
+    >>> match_title(BoardMatch(5, rotation=TAVLI))
+    'Tavli (Portes, Plakoto and Fevga in turn)'
+    """
+    if not match.rotation:
+        return title(str(match.rules.game))
+    *first, last = (title(name) for name in match.rotation)
+    return f"Tavli ({', '.join(first)} and {last} in turn)"
 
 
 def title(name: str) -> str:
-    """A game's name as a sentence begins with it.
+    """A game's name as a sentence begins with it (the core's :data:`~backgammon.games.TITLES`).
 
     >>> title("long-nardy"), title("acey-deucey"), title("plakoto")
     ('Long Nardy', 'Acey-deucey', 'Plakoto')
     """
-    return "Long Nardy" if name == "long-nardy" else name.capitalize()
+    return TITLES[name]
 
 
 def computer_act(player: Player, game: BoardGame, seat: int,

@@ -2,7 +2,7 @@
 computer.
 
 The game (:class:`~backgammon.game.match.Match`, :class:`~backgammon.game.Game`, or of the
-other games :class:`~.games.TableMatch`, :class:`~.games.TableGame`: the rules' state
+other games :class:`~backgammon.game.BoardMatch`, :class:`BoardGame`: the rules' state
 machines) keeps the state and decides what is allowed; the session reads a line, turns it
 into one action of the seat the game waits for, and says what happened. Every refused action
 leaves the game as it was and prints the game's one-line reason. Whenever the game waits for
@@ -43,7 +43,7 @@ from ..errors import BackgammonError
 from ..formats.ids import gnubg_id_of, xgid_of
 from ..game import Action, BoardGame, Game, Phase
 from ..game.actions import NamedActions
-from ..game.match import Match
+from ..game.match import BoardMatch, Match
 from ..games import Board, GamePlay
 from ..moves import Play
 from ..position import Position
@@ -67,14 +67,14 @@ from .display import (
     waiting_text,
     what_now,
 )
-from .games import TableGame, TableMatch, computer_act, title
+from .games import computer_act, match_title, title
 from .hints import Hinter, board_hint_lines, board_refusal
 from .setup import COMPUTER_NAME, SessionOptions
 
 #: A game at the table: backgammon's, or one of the other games.
-Played = Game | TableGame
+Played = Game | BoardGame
 #: A match or money session at the table, of backgammon or of the other games.
-Series = Match | TableMatch
+Series = Match | BoardMatch
 
 # A bound on the actions the computer makes in a row, against a loop that never gives the
 # turn back (a whole game of the computer's alone is a few hundred).
@@ -136,18 +136,18 @@ class Session:
     @property
     def match(self) -> Series | None:
         """The match or money session, or None for a lone game (loaded from a file)."""
-        return self.record if isinstance(self.record, (Match, TableMatch)) else None
+        return self.record if isinstance(self.record, (Match, BoardMatch)) else None
 
     @property
     def game(self) -> Played:
         """The game being played (the last one, once the match is over)."""
-        return self.record.game if isinstance(self.record, (Match, TableMatch)) else self.record
+        return self.record.game if isinstance(self.record, (Match, BoardMatch)) else self.record
 
     @property
     def names(self) -> tuple[str, str]:
         """The players' names, seat 0's first."""
         record = self.record
-        return record.players if isinstance(record, (Match, TableMatch)) else self.options.names
+        return record.players if isinstance(record, (Match, BoardMatch)) else self.options.names
 
     # The loop's side
 
@@ -156,8 +156,8 @@ class Session:
         match = self.match
         assert match is not None  # a session starts with a match
         what = f"a {match.length}-point match" if match.length else "money play"
-        if isinstance(match, TableMatch):
-            what = f"{match.what()}: {what}"
+        if isinstance(match, BoardMatch):
+            what = f"{match_title(match)}: {what}"
         else:
             if match.setup is not None:
                 what += f" from {gnubg_id_of(match)}"
@@ -417,7 +417,7 @@ class Session:
 
     def _id(self, _: str) -> None:
         record = self.record
-        if isinstance(record, (TableMatch, TableGame)):
+        if isinstance(record, (BoardMatch, BoardGame)):
             self._say(f"{title(self._game_name())} has no position ID: GNU Backgammon's IDs "
                       "and XGIDs describe backgammon. save FILE keeps the game as JSON.")
             return
@@ -460,7 +460,7 @@ class Session:
             self._say("Usage: export FILE.mat, the file to write the match to.")
             return
         record = self.record
-        if isinstance(record, (TableMatch, TableGame)):
+        if isinstance(record, (BoardMatch, BoardGame)):
             self._say(f"A .mat file holds backgammon only; GNU Backgammon's formats have no "
                       f"{title(self._game_name())}. save FILE keeps the match as JSON.")
             return
@@ -500,7 +500,7 @@ class Session:
         if match.winner is not None:
             return  # what follows says who won the match
         next_game = match.game
-        if isinstance(match, TableMatch) and match.rotation:
+        if isinstance(match, BoardMatch) and match.rotation:
             kind = f": {title(self._game_name())}"  # a Tavli match's game in turn
         else:
             kind = ""

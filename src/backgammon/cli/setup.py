@@ -12,8 +12,8 @@ from ..dice import DiceSource
 from ..errors import BackgammonError
 from ..formats.ids import IdSetting
 from ..game import Rules
-from ..game.match import Match
-from .games import TableMatch, title
+from ..game.match import BoardMatch, Match
+from .games import title
 
 #: Who sits in a seat: a person, who types, or the computer, which the session lets act
 #: whenever the game waits for its seat.
@@ -90,10 +90,10 @@ class SessionOptions:
         """The seats the computer plays."""
         return tuple(seat for seat, kind in enumerate(self.players) if kind == "computer")
 
-    def new_match(self, dice: DiceSource) -> Match | TableMatch:
+    def new_match(self, dice: DiceSource) -> Match | BoardMatch:
         """The match (or money session) this set-up starts."""
         if self.rules.game is not None:
-            return TableMatch(self.length, self.rules, dice, players=self.names,
+            return BoardMatch(self.length, self.rules, dice, players=self.names,
                               crawford=self.crawford, rotation=self.rotation)
         if self.start is not None:
             return self.start.match(

@@ -3,7 +3,8 @@
 Every action (roll, double, take, drop, beaver, step, undo, confirm, play, resign, accept,
 reject) is checked against the phase of the game and the player who makes it, then written to
 the record as an :class:`Event` and applied. The record is the single source of truth: replaying
-it rebuilds the game exactly, and :meth:`Game.history` reads it as typed entries. Seats are
+it rebuilds the game exactly, and :meth:`Game.history` (:meth:`BoardGame.history` in the other
+games) reads it as typed entries. Seats are
 numbered 0 and 1; the position is always seen from the player on roll.
 
 The package: :mod:`.rules` (the options, the phases and what each allows), :mod:`.record`
@@ -35,10 +36,14 @@ from .backgammon import Game
 from .board_game import BoardGame
 from .history import (
     Beavered,
+    BoardEntry,
     Doubled,
+    DoubleNamed,
     Dropped,
+    EndReason,
     Entry,
     GameEnded,
+    GameEntry,
     OpeningRoll,
     ResignationAccepted,
     ResignationOffered,
@@ -60,14 +65,18 @@ __all__ = [
     "Act",
     "Action",
     "Beavered",
+    "BoardEntry",
     "BoardGame",
     "BoardMatch",
+    "DoubleNamed",
     "Doubled",
     "Dropped",
+    "EndReason",
     "Entry",
     "Event",
     "Game",
     "GameEnded",
+    "GameEntry",
     "GameResult",
     "IllegalActionError",
     "Match",

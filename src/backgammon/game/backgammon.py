@@ -126,7 +126,7 @@ class Game(Machine[Position]):
     def _is_race(self) -> bool:
         return self.position.is_race()
 
-    def history(self, start: int = 0) -> Iterator[_history.Entry]:
+    def history(self, start: int = 0) -> Iterator[_history.GameEntry]:
         """The game's record as typed entries, in the order they were made (see
         :mod:`backgammon.game.history`); from ``start``, those of events ``start`` on.
 
@@ -139,7 +139,8 @@ class Game(Machine[Position]):
         >>> [type(entry).__name__ for entry in game.history(start=1)]
         ['TurnPlayed']
         """
-        return _history.walk(self, [*self._moments, self._moment()], start)
+        return _history.walk(self, [*self._moments, self._moment()], self.plays, Play.empty,
+                             start)
 
     def _options(self) -> dict[str, Any]:
         return {**super()._options(), "start": None if self.setup else self.start,

@@ -21,7 +21,7 @@ A Plakoto draw (both mothers pinned) ends the game with no points (reason ``"dra
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..cube import MatchScore
@@ -31,6 +31,7 @@ from ..games import Board, Ending, GamePlay, Result, Stage
 from ..games.base import SearchedRules
 from ..games.turn import GameTurn
 from ..position import Side, WinKind
+from . import history as _history
 from .machine import Machine
 from .record import Act, GameResult
 from .rules import Action, IllegalActionError, Phase, Rules
@@ -104,7 +105,7 @@ class BoardGame(Machine[Board]):
         return self.turn.parse(text)
 
     def _no_play(self) -> GamePlay:
-        return GamePlay(self.position, (), self.position.flip())
+        return _empty(self.position)
 
     def _ended(self) -> GameResult | None:
         result: Result | None = self.game.outcome(self.position)
@@ -123,9 +124,30 @@ class BoardGame(Machine[Board]):
         self.stage = Stage.THROW
         return None if stage is None else Phase.ROLL
 
+    def history(self, start: int = 0) -> Iterator[_history.BoardEntry]:
+        """The game's record as typed entries, in the order they were made (see
+        :mod:`backgammon.game.history`), as backgammon's: Acey-deucey's named double and
+        Plakoto's pins and endings have their own; from ``start``, those of events
+        ``start`` on.
+
+        >>> from backgammon.dice import ManualDice
+        >>> game = BoardGame(Rules.for_game("acey-deucey"), ManualDice(["2 1", "2 1", "3 3"]))
+        >>> game.roll(0); game.roll(0); game.play(0, "bar/24 bar/23")
+        >>> game.name(0, 6); game.play(0, "bar/19(2) 24/18 23/17"); game.roll(0)
+        >>> [type(entry).__name__ for entry in game.history()]
+        ['OpeningRoll', 'Rolled', 'TurnPlayed', 'DoubleNamed', 'TurnPlayed', 'Rolled']
+        """
+        return _history.walk(self, [*self._moments, self._moment()], self.plays, _empty,
+                             start)
+
     def _start_to_dict(self) -> dict[str, Any]:
         return {"start": {"board": self.start.to_dict()}}
 
     @classmethod
     def _start_from_dict(cls, data: dict[str, Any]) -> dict[str, Any]:
         return {"start": Board.from_dict(data["start"]["board"])}
+
+
+def _empty(board: Board) -> GamePlay:
+    """The empty play of a turn with no legal move from ``board``."""
+    return GamePlay(board, (), board.flip())

@@ -1,6 +1,7 @@
 """What the state machine (:mod:`.machine`) plays on: the type of board (``P``: backgammon's
-:class:`~backgammon.Position` or any game's :class:`~backgammon.games.Board`), and the
-turns and plays made on it, as protocols both kinds meet.
+:class:`~backgammon.Position` or any game's :class:`~backgammon.games.Board`), the type of a
+play as each game keeps it (``X``, for its history), and the turns and plays made on it, as
+protocols both kinds meet.
 """
 
 from __future__ import annotations
@@ -8,12 +9,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, Self, TypeVar
 
-from ..games import Board
-from ..moves import Step
+from ..games import Board, GamePlay
+from ..moves import Play, Step
 from ..position import Position
 
 #: The board a game is played on: backgammon's Position, or any game's Board.
 P = TypeVar("P", Position, Board)
+#: A whole turn's play on it, as the game keeps it: backgammon's Play, or any game's GamePlay.
+X = TypeVar("X", Play, GamePlay)
 B = TypeVar("B", Position, Board, covariant=True)
 
 

@@ -18,6 +18,7 @@ leaves the bank at zero.
 
 >>> from datetime import datetime, timedelta, UTC
 >>> from backgammon.dice import ManualDice
+>>> from backgammon.game import Match
 >>> t0 = datetime(2026, 12, 7, 12, 0, tzinfo=UTC)
 >>> match = Match(3, dice=ManualDice(["6 1"]))
 >>> match.game.roll(0)
@@ -40,8 +41,8 @@ from typing import Any
 
 from ..errors import BackgammonError
 from ..position import WinKind
-from .backgammon import Game
-from .match import Match
+from .machine import Machine
+from .match import Series
 from .rules import Action
 
 #: The points' worth of bank each game of a money session gives each seat.
@@ -137,13 +138,14 @@ class Clocks:
     ran_out: datetime | None = None
 
 
-def clocks(match: Match, control: TimeControl, start: datetime, now: datetime) -> Clocks:
+def clocks(match: Series[Any], control: TimeControl, start: datetime, now: datetime) -> Clocks:
     """Each seat's clock in ``match`` at ``now`` under ``control``, from its record's times;
     ``start`` is when the clocks started (the match's creation: its first wait starts there
     unless an event of the record came since). One :class:`ClockFold`'s read.
 
     >>> from datetime import datetime, timedelta, UTC
     >>> from backgammon.dice import ManualDice
+    >>> from backgammon.game import Match
     >>> t0 = datetime(2026, 12, 7, 12, 0, tzinfo=UTC)
     >>> money = Match(0, dice=ManualDice(["6 1"]))
     >>> clocks(money, TimeControl(10, 5), t0, t0 + timedelta(seconds=12))   # both at the opening
@@ -162,6 +164,7 @@ class ClockFold:
 
     >>> from datetime import datetime, timedelta, UTC
     >>> from backgammon.dice import ManualDice
+    >>> from backgammon.game import Match
     >>> t0 = datetime(2026, 12, 7, 12, 0, tzinfo=UTC)
     >>> match = Match(1, dice=ManualDice(["6 1"]))
     >>> fold = ClockFold(match, TimeControl(10, 30), t0)
@@ -173,7 +176,7 @@ class ClockFold:
     True
     """
 
-    def __init__(self, match: Match, control: TimeControl, start: datetime) -> None:
+    def __init__(self, match: Series[Any], control: TimeControl, start: datetime) -> None:
         self.match = match
         self.control = control
         self._full = control.bank_for(match.length)
@@ -234,7 +237,7 @@ def _charge(banks: list[float], seats: tuple[int, ...], spent: float) -> None:
             banks[seat] = max(0.0, banks[seat] - spent)
 
 
-def _awaited(game: Game) -> tuple[int, ...]:
+def _awaited(game: Machine[Any]) -> tuple[int, ...]:
     """The seats ``game`` waits for now: both at the opening roll."""
     seat = game.player_to_act
     return (0, 1) if seat is None else (seat,)
@@ -248,7 +251,7 @@ def _time(text: str) -> datetime:
         raise BackgammonError(f"A recorded event's time is not a time: {text[:40]!r}.") from None
 
 
-def stamp(game: Game, index: int, when: datetime) -> None:
+def stamp(game: Machine[Any], index: int, when: datetime) -> None:
     """Give event ``index`` of ``game``'s record the time ``when`` (for examples and tests,
     which set the record's times rather than wait for them)."""
     game.events[index] = replace(
@@ -256,7 +259,7 @@ def stamp(game: Game, index: int, when: datetime) -> None:
     )
 
 
-def time_out(match: Match, seat: int, when: datetime) -> None:
+def time_out(match: Series[Any], seat: int, when: datetime) -> None:
     """Record that ``seat``'s time ran out at ``when`` (:attr:`Clocks.out` and
     :attr:`Clocks.ran_out`): the other seat claims the game at the highest level the position
     allows (RULES.md, Leaving a game), and in a match the whole match, which ends there; a
@@ -266,6 +269,7 @@ def time_out(match: Match, seat: int, when: datetime) -> None:
 
     >>> from datetime import UTC
     >>> from backgammon.dice import ManualDice
+    >>> from backgammon.game import Match
     >>> match = Match(5, dice=ManualDice(["6 1"]))
     >>> match.game.roll(0)                  # seat 0 is to move, and its time runs out
     >>> time_out(match, 0, datetime(2026, 12, 7, 12, 0, tzinfo=UTC))

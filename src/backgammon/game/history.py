@@ -1,18 +1,29 @@
 """One typed walk over a game's record, for every reader of it (the server's record view, the
-``.mat`` writer, the terminal, the analysis), as python-chess's one PGN visitor serves many.
+``.mat`` writer, the terminal, the analysis), as python-chess's one PGN visitor serves many,
+in backgammon and in the other games on its board alike.
 
-:meth:`Game.history() <backgammon.game.Game.history>` yields one frozen entry for each thing
-that happened, in order. Every entry has ``index``, the place in ``game.events`` of the event
-that made it, and ``seat``, the seat that made it (for :class:`GameEnded`, the winner). What
-the rules decided (who won the opening roll, the cube after a tie or a take, the points) is
-read from the game's own state before and after each event, never worked out again here.
+:meth:`Game.history() <backgammon.game.Game.history>` and :meth:`BoardGame.history()
+<backgammon.game.BoardGame.history>` yield one frozen entry for each thing that happened, in
+order. The entries that carry a board are generic over it (``P``: backgammon's
+:class:`~backgammon.Position` or the other games' :class:`~backgammon.games.Board`), and a
+turn's entry over its play too (``X``: :class:`~backgammon.Play` or
+:class:`~backgammon.games.GamePlay`): ``Entry[Position, Play]`` is backgammon's
+(:data:`GameEntry`), and ``Entry[Board, GamePlay]``, with Acey-deucey's :class:`DoubleNamed`,
+the other games' (:data:`BoardEntry`). Every entry has ``index``, the place in ``game.events``
+of the event that made it, and ``seat``, the seat that made it (for :class:`GameEnded`, the
+winner). What the rules decided (who won the opening roll, the cube after a tie or a take, the
+points) is read from the game's own state before and after each event, never worked out again
+here.
 
 The entries: :class:`OpeningRoll` (each roll of the opening, ties included), :class:`Rolled`
 (the dice a player is to play: a roll, or the opening roll's dice for its winner),
 :class:`TurnPlayed` (the play of a roll, the empty play for a roll with no move),
 :class:`Doubled`, :class:`Beavered`, :class:`Taken`, :class:`Dropped`,
-:class:`ResignationOffered`, :class:`ResignationAccepted`, :class:`ResignationRejected` and
-:class:`GameEnded`. A turn's single steps and their undos make no entry: the turn is its play.
+:class:`ResignationOffered`, :class:`ResignationAccepted`, :class:`ResignationRejected`,
+:class:`DoubleNamed` (Acey-deucey: the double named after a 1-2, to play at once) and
+:class:`GameEnded` (its :class:`EndReason` says Plakoto's mother and draw too). A play that
+pins (Plakoto) says so (:attr:`TurnPlayed.pins`), apart from one that hits. A turn's single
+steps and their undos make no entry: the turn is its play.
 
 >>> from backgammon.dice import ManualDice
 >>> from backgammon.game import Game, Rules
@@ -41,22 +52,23 @@ GameEnded 7 0
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, NamedTuple
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeAlias, overload
 
 from ..cube import CubeContext
 from ..dice import Dice
-from ..moves import Play
+from ..games import Board, GamePlay, LoneChecker
+from ..moves import Play, Step
 from ..position import Position, WinKind
 from ..turns import dice_of_steps
-from .boards import P
+from .boards import P, X
 from .rules import Action, Offer, Phase, cube_context_for
 
 if TYPE_CHECKING:
-    from .backgammon import Game
+    from .machine import Machine
     from .record import Event
-
 
 
 class Moment(NamedTuple, Generic[P]):
@@ -97,7 +109,7 @@ class OpeningRoll:
 
 
 @dataclass(frozen=True)
-class Rolled:
+class Rolled(Generic[P]):
     """The dice ``seat`` is to play, from ``position`` (their view) with the ``cube`` as
     they see it: a roll of theirs (``auto``: rolled for them in a race), or, ``opening``,
     the opening roll's two dice for its winner (high die first). ``cube`` is None only for a
@@ -106,7 +118,7 @@ class Rolled:
     index: int
     seat: int
     dice: Dice
-    position: Position
+    position: P
     cube: CubeContext | None
     auto: bool = False
     opening: bool = False
@@ -114,44 +126,57 @@ class Rolled:
 
 
 @dataclass(frozen=True)
-class TurnPlayed:
+class TurnPlayed(Generic[P, X]):
     """``seat``'s turn with ``dice``: the ``play`` (no steps: no checker could move), made
-    from ``play.position`` (the mover's view) with the ``cube`` as the mover saw it.
-    ``auto``: the game made it (a forced play with ``auto_forced``, or a roll with no move)."""
+    from ``position`` (the mover's view, the play's own) with the ``cube`` as the mover saw
+    it. ``auto``: the game made it (a forced play with ``auto_forced``, or a roll with no
+    move). ``lone_checker`` is what landing on a lone opposing checker did in this game: a
+    step marked ``hit`` sent it to the bar, or, in Plakoto, pinned it (:attr:`hits`,
+    :attr:`pins`)."""
 
     index: int
     seat: int
     dice: Dice
-    play: Play
+    position: P
+    play: X
     cube: CubeContext | None
     auto: bool = False
+    lone_checker: LoneChecker = LoneChecker.HIT
 
     @property
-    def position(self) -> Position:
-        """The position the play was made from, the mover's view."""
-        return self.play.position
-
-    @property
-    def forced(self) -> bool:
-        """Whether the roll left no choice: one legal play, or none."""
-        return len(self.play.position.legal_plays(self.dice)) <= 1
+    def forced(self: TurnPlayed[Position, Play]) -> bool:
+        """Whether the roll left no choice: one legal play, or none (backgammon's)."""
+        return len(self.position.legal_plays(self.dice)) <= 1
 
     @property
     def dice_used(self) -> tuple[int, ...]:
         """The die each step of ``play.steps`` used, in order."""
         return dice_of_steps(self.dice, self.play.steps)
 
+    @property
+    def hits(self) -> tuple[Step, ...]:
+        """The steps that sent a lone opposing checker to the bar."""
+        if self.lone_checker is not LoneChecker.HIT:
+            return ()
+        return tuple(step for step in self.play.steps if step.hit)
+
+    @property
+    def pins(self) -> tuple[Step, ...]:
+        """The steps that pinned a lone opposing checker where it stood (Plakoto)."""
+        if self.lone_checker is not LoneChecker.PIN:
+            return ()
+        return tuple(step for step in self.play.steps if step.hit)
 
 
 @dataclass(frozen=True)
-class Doubled:
+class Doubled(Generic[P]):
     """``seat`` doubled, offering the cube at ``value``, from ``position`` (their view) with
     the ``cube`` as they saw it before doubling."""
 
     index: int
     seat: int
     value: int
-    position: Position
+    position: P
     cube: CubeContext | None
 
 
@@ -186,7 +211,7 @@ class Dropped:
 
 
 @dataclass(frozen=True)
-class ResignationOffered:
+class ResignationOffered(Generic[P]):
     """``seat`` offered to resign at ``level``; ``accepted`` says what became of it (None:
     no answer yet). ``on_roll`` is the player on roll at the offer (the resigner or not),
     ``position`` the board from their side and ``cube`` the cube as they saw it: what the
@@ -197,7 +222,7 @@ class ResignationOffered:
     level: WinKind
     accepted: bool | None
     on_roll: int
-    position: Position
+    position: P
     cube: CubeContext | None
 
 
@@ -220,76 +245,145 @@ class ResignationRejected:
 
 
 @dataclass(frozen=True)
+class DoubleNamed:
+    """Acey-deucey: ``seat``, having played a 1-2, named the double ``die``-``die``, which
+    they play now (then they roll again)."""
+
+    index: int
+    seat: int
+    die: int
+
+    @property
+    def dice(self) -> Dice:
+        """The dice the named double gives to play."""
+        return (self.die, self.die)
+
+
+class EndReason(StrEnum):
+    """Why a game ended."""
+
+    BEAR_OFF = "bear off"  # the winner bore off their last checker
+    DROP = "drop"  # the loser refused the cube
+    RESIGN = "resign"  # the loser's resignation was accepted
+    CLAIM = "claim"  # the other side had left (or, with a clock, ran out of time)
+    MOTHER = "mother"  # Plakoto: the loser's last checker on its starting point was pinned
+    DRAW = "draw"  # Plakoto: both mothers pinned; nobody won
+
+
+@dataclass(frozen=True)
 class GameEnded:
-    """The game's end: ``winner`` won ``kind`` for ``points``, by ``reason`` ("bear off",
-    "drop", "resign", or "claim": the other side had left); ``index`` is the event that ended it."""
+    """The game's end: ``winner`` won ``kind`` for ``points``, by ``reason``; ``index`` is
+    the event that ended it. A Plakoto draw (:attr:`drawn`) scores nothing, and its
+    ``winner`` is the player who made its last move."""
 
     index: int
     winner: int
     kind: WinKind
     points: int
-    reason: str
+    reason: EndReason
 
     @property
     def seat(self) -> int:
         """The winner."""
         return self.winner
 
+    @property
+    def drawn(self) -> bool:
+        """Whether nobody won (Plakoto's both mothers pinned)."""
+        return self.reason is EndReason.DRAW
 
-Entry = (
+
+#: An entry of the history of any game on boards of type ``P`` played with plays ``X``.
+Entry: TypeAlias = (
     OpeningRoll
-    | Rolled
-    | TurnPlayed
-    | Doubled
+    | Rolled[P]
+    | TurnPlayed[P, X]
+    | Doubled[P]
     | Beavered
     | Taken
     | Dropped
-    | ResignationOffered
+    | ResignationOffered[P]
     | ResignationAccepted
     | ResignationRejected
     | GameEnded
 )
+#: An entry of backgammon's history (:meth:`Game.history <backgammon.game.Game.history>`).
+GameEntry: TypeAlias = Entry[Position, Play]
+#: An entry of the other games' (:meth:`BoardGame.history
+#: <backgammon.game.BoardGame.history>`): Acey-deucey's named double is theirs alone.
+BoardEntry: TypeAlias = Entry[Board, GamePlay] | DoubleNamed
 
 
-#: The actions that end a turn, each with its entry in ``Game.plays``.
+#: The actions that end a turn, each with its entry in the game's ``plays``.
 _PLAYED = frozenset({Action.PLAY, Action.PASS, Action.CONFIRM})
 
 
-def walk(game: Game, moments: Sequence[Moment[Position]], start: int = 0) -> Iterator[Entry]:
+@overload
+def walk(
+    game: Machine[Position],
+    moments: Sequence[Moment[Position]],
+    plays: Sequence[tuple[int, Dice, Play | None]],
+    empty: Callable[[Position], Play],
+    start: int = 0,
+) -> Iterator[GameEntry]: ...
+@overload
+def walk(
+    game: Machine[Board],
+    moments: Sequence[Moment[Board]],
+    plays: Sequence[tuple[int, Dice, GamePlay | None]],
+    empty: Callable[[Board], GamePlay],
+    start: int = 0,
+) -> Iterator[BoardEntry]: ...
+def walk(
+    game: Machine[P],
+    moments: Sequence[Moment[P]],
+    plays: Sequence[tuple[int, Dice, X | None]],
+    empty: Callable[[P], X],
+    start: int = 0,
+) -> Iterator[Entry[P, X] | DoubleNamed]:
     """The entries of ``game``'s record; ``moments[i]`` is the state before event ``i``, and
-    the last one the state now. From ``start`` on, only the entries of events ``start`` and
-    later (each entry depends only on its own event and the moments around it, so a record
-    shown so far is extended, not rebuilt)."""
+    the last one the state now. ``plays`` are the game's plays (``game.plays``, typed as the
+    game has them; None for a roll with no move, whose play ``empty`` makes from the board).
+    From ``start`` on, only the entries of events ``start`` and later (each entry depends
+    only on its own event and the moments around it, so a record shown so far is extended,
+    not rebuilt)."""
     events = game.events
-    # ``game.plays`` has an entry for each event that ended a turn: those from ``start`` on
-    # are its last ones (counted from the end: a record's changes are its last few events).
+    lone_checker = game.rules.game_rules.lone_checker
+    # ``plays`` has an entry for each event that ended a turn: those from ``start`` on are
+    # its last ones (counted from the end: a record's changes are its last few events).
     later = sum(event.action in _PLAYED for event in events[start:])
-    plays = iter(game.plays[len(game.plays) - later :])
+    made = iter(plays[len(plays) - later :])
     for index in range(start, len(events)):
         event = events[index]
         before, after = moments[index], moments[index + 1]
         if event.action is Action.ROLL:
             yield from _roll_entries(game, index, event, before, after)
         elif event.action in _PLAYED:
-            mover, dice, play = next(plays)
+            mover, dice, play = next(made)
             yield TurnPlayed(
                 index,
                 mover,
                 dice,
-                play if play is not None else Play.empty(before.position),
+                before.position,
+                play if play is not None else empty(before.position),
                 _cube(game, before, mover),
                 auto=event.auto,
+                lone_checker=lone_checker,
             )
+        elif event.action is Action.NAME:  # Acey-deucey's alone (backgammon refuses it)
+            assert event.die is not None
+            yield DoubleNamed(index, event.player, event.die)
         else:
             entry = _offer_entry(game, index, before, after)
             if entry is not None:
                 yield entry
     result = game.result
     if result is not None and (start == 0 or start < len(events)):
-        yield GameEnded(len(events) - 1, result.winner, result.kind, result.points, result.reason)
+        yield GameEnded(len(events) - 1, result.winner, result.kind, result.points,
+                        EndReason(result.reason))
 
 
-def _cube(game: Game, moment: Moment[Position], seat: int) -> CubeContext | None:
+def _cube(game: Machine[P], moment: Moment[P], seat: int) -> CubeContext | None:
     """The cube as ``seat`` saw it at ``moment``; None in a match game without its score."""
     if game.in_match and game.score is None:
         return None
@@ -305,8 +399,8 @@ def _cube(game: Game, moment: Moment[Position], seat: int) -> CubeContext | None
 
 
 def _roll_entries(
-    game: Game, index: int, event: Event, before: Moment[Position], after: Moment[Position]
-) -> Iterator[Entry]:
+    game: Machine[P], index: int, event: Event, before: Moment[P], after: Moment[P]
+) -> Iterator[OpeningRoll | Rolled[P]]:
     """The entries of a roll: an opening roll's own (a tie, or the winner's dice to play,
     unless the winner rolls afresh), a later roll's dice to play."""
     assert event.dice is not None
@@ -337,8 +431,9 @@ def _roll_entries(
 
 
 def _offer_entry(
-    game: Game, index: int, before: Moment[Position], after: Moment[Position]
-) -> Entry | None:
+    game: Machine[P], index: int, before: Moment[P], after: Moment[P]
+) -> Doubled[P] | Beavered | Taken | Dropped | ResignationOffered[P] | ResignationAccepted \
+        | ResignationRejected | None:
     """The entry of an offer of the cube or of a resignation, or of its answer; None for the
     events that make none (a turn's single steps and their undos)."""
     events = game.events

@@ -29,6 +29,7 @@ from ..cube import MAX_MATCH_LENGTH, MatchScore, is_whole
 from ..dice import DiceSource, SecureDice, SeededDice
 from ..errors import BackgammonError
 from ..fairdice import FairDice, FairMatchDice
+from ..games import TAVLI, TAVLI_MATCH
 from ..position import WinKind
 from .backgammon import Game
 from .board_game import BoardGame
@@ -339,6 +340,10 @@ class Series(Generic[G]):
 class Match(Series[Game]):
     """A match of backgammon to ``length`` points (0: a money session) between two seats."""
 
+    #: What the match plays, as the lobby, the ratings and the players' pages name it:
+    #: backgammon, in any layout (:attr:`BoardMatch.plays` names the other games).
+    plays = "backgammon"
+
     def _new_game(self, index: int, **options: Any) -> Game:
         return Game(self.rules, setup=None if index else self.setup, **options)
 
@@ -376,6 +381,19 @@ class BoardMatch(Series[BoardGame]):
             raise BackgammonError("A board match plays one of the other games: make its "
                                   "rules with Rules.for_game(name), or name its rotation.")
         super().__init__(length, rules, dice, **options)
+
+    @property
+    def plays(self) -> str:
+        """What the match plays, as the lobby, the ratings and the players' pages name it:
+        its game, or ``tavli`` for Tavli's games in turn (other games in turn: their names
+        joined by ``+``).
+
+        >>> BoardMatch(1, Rules.for_game("fevga")).plays, BoardMatch(1, rotation=TAVLI).plays
+        ('fevga', 'tavli')
+        """
+        if not self.rotation:
+            return str(self.rules.game)
+        return TAVLI_MATCH if self.rotation == TAVLI else "+".join(self.rotation)
 
     def rules_of(self, index: int) -> Rules:
         """The rules of game ``index`` (from 0): the match's, or those of its game in turn."""

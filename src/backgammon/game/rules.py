@@ -29,7 +29,7 @@ from ..cube import (
     jacoby_applies,
 )
 from ..errors import BackgammonError
-from ..games import Backgammon, GameRules, Portes, rules_for
+from ..games import TITLES, Backgammon, GameRules, Portes, rules_for
 from ..position import WinKind
 from ..variants import Variant
 
@@ -209,9 +209,9 @@ class Rules:
                                   "the variant.")
         object.__setattr__(self, "game", game.name)
         if self.cube and not game.cube:
-            raise BackgammonError(f"{_title(game.name)} is played without the cube.")
+            raise BackgammonError(f"{TITLES[game.name]} is played without the cube.")
         if self.variant is not Variant.STANDARD or self.auto_race_roll:
-            raise BackgammonError(f"{_title(game.name)} has no layouts and no race roll.")
+            raise BackgammonError(f"{TITLES[game.name]} has no layouts and no race roll.")
 
     @property
     def game_rules(self) -> GameRules:
@@ -389,12 +389,6 @@ def why_no_double(rules: Rules, crawford: bool, cube_owner: int | None, player: 
 @lru_cache(maxsize=16)
 def _game_rules(name: str) -> GameRules:
     return rules_for(name)
-
-
-def _title(name: str) -> str:
-    """A game's name as a sentence begins with it: ``Long Nardy``, ``Acey-deucey``."""
-    name = name.replace("long-nardy", "long Nardy")
-    return name[0].upper() + name[1:]
 
 
 @lru_cache(maxsize=64)

@@ -11,9 +11,14 @@ is where the other games' rules live until they are wired in.
 ('portes', 'tavla', 'plakoto', 'fevga', 'long-nardy', 'acey-deucey')
 >>> rules_for("Long-Nardy").travel
 <Travel.SAME: 'same'>
+>>> TITLES["long-nardy"], TITLES["acey-deucey"]
+('Long Nardy', 'Acey-deucey')
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
 
 from ..errors import BackgammonError
 from ..variants import Variant
@@ -34,6 +39,14 @@ GAMES: tuple[str, ...] = (*(v.value for v in Variant), *_OTHERS)
 #: The games of a Tavli match in the order they are played, then again from the first, until
 #: a player reaches the match's length (5 or 7 points, usually; Wikipedia, "Tavli").
 TAVLI: tuple[str, ...] = ("portes", "plakoto", "fevga")
+#: The name of a match of :data:`TAVLI`'s games in turn (the lobby's and the ratings').
+TAVLI_MATCH = "tavli"
+#: The other games' names as people write them (a sentence may begin with one), and the
+#: Tavli match's: for the sentences of the game, the terminal and the server.
+TITLES: Mapping[str, str] = MappingProxyType({
+    "portes": "Portes", "tavla": "Tavla", "plakoto": "Plakoto", "fevga": "Fevga",
+    "long-nardy": "Long Nardy", "acey-deucey": "Acey-deucey", TAVLI_MATCH: "Tavli",
+})
 
 
 def rules_for(name: str) -> GameRules:
@@ -57,6 +70,8 @@ nackgammon, hypergammon, portes, tavla, plakoto, fevga, long-nardy, acey-deucey.
 __all__ = [
     "GAMES",
     "TAVLI",
+    "TAVLI_MATCH",
+    "TITLES",
     "AceyDeucey",
     "Backgammon",
     "Board",

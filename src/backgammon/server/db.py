@@ -40,6 +40,8 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 log = logging.getLogger(__name__)
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+#: What a match of backgammon plays, in any layout (:attr:`.Match.plays`).
+BACKGAMMON = "backgammon"
 
 
 class Base(DeclarativeBase):
@@ -68,6 +70,8 @@ class MatchRow(Base):
     )
     waiting: Mapped[bool] = mapped_column(Boolean, server_default=false())
     listed: Mapped[bool] = mapped_column(Boolean, server_default=false(), index=True)
+    #: What the match plays (:attr:`.Match.plays`): the game its ratings are kept in.
+    game: Mapped[str] = mapped_column(String(16), server_default=BACKGAMMON)
 
 
 class ActionKeyRow(Base):
@@ -128,6 +132,19 @@ class UserRow(Base):
     hidden: Mapped[bool] = mapped_column(Boolean, server_default=false())
 
 
+class GameRatingRow(Base):
+    """An account's rating and experience in one of the other games (:attr:`.BoardMatch.
+    plays`), from its first rated match of that game on; backgammon's are the account's own
+    (:class:`UserRow`)."""
+
+    __tablename__ = "game_ratings"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(16), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    experience: Mapped[int] = mapped_column(Integer)
+
+
 class SessionRow(Base):
     """A signed-in browser: the SHA-256 of its cookie's secret (the secret itself is never
     stored), whose account it is, and until when."""
@@ -170,6 +187,8 @@ class RatedResultRow(Base):
     change0: Mapped[float] = mapped_column(Float)
     change1: Mapped[float] = mapped_column(Float)
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: The game the ratings changed in (:attr:`MatchRow.game`).
+    game: Mapped[str] = mapped_column(String(16), server_default=BACKGAMMON)
 
 
 class ChatMessageRow(Base):

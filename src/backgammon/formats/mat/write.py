@@ -10,9 +10,9 @@ from ...game import (
     Beavered,
     Doubled,
     Dropped,
-    Entry,
     Game,
     GameEnded,
+    GameEntry,
     OpeningRoll,
     ResignationAccepted,
     ResignationOffered,
@@ -143,7 +143,7 @@ def _entries(game: Game, number: int) -> list[_Entry]:
     history = _kept(game)
     entries: list[_Entry] = []
     # The roll whose play is still to be written, and its entry.
-    rolled: tuple[Rolled, _Entry] | None = None
+    rolled: tuple[Rolled[Position], _Entry] | None = None
     for index, entry in enumerate(history):
         match entry:
             case OpeningRoll(automatic_double=True):
@@ -186,7 +186,7 @@ def _entries(game: Game, number: int) -> list[_Entry]:
     return entries
 
 
-def _kept(game: Game) -> list[Entry]:
+def _kept(game: Game) -> list[GameEntry]:
     """The history a .mat file keeps: no resignation that was rejected (or is still pending),
     and of a turn only its play."""
     return [
@@ -197,7 +197,7 @@ def _kept(game: Game) -> list[Entry]:
     ]
 
 
-def _cube_entry(history: list[Entry], index: int) -> _Entry | None:
+def _cube_entry(history: list[GameEntry], index: int) -> _Entry | None:
     """The entry of the double, beaver, take or drop ``history[index]``; None for a take
     that a beaver's entry says already."""
     entry = history[index]

@@ -19,14 +19,23 @@ from datetime import datetime
 from typing import Annotated, Any
 
 from fastapi import Depends, HTTPException, Request
-from sqlalchemy import Connection, Engine, Select, SQLColumnExpression, select
+from sqlalchemy import Connection, Engine, Select, SQLColumnExpression, case, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 from starlette.concurrency import run_in_threadpool
 
 from ...game.match import BoardMatch, Match
-from ...ratings import rating_change
-from ..db import AnalysisRow, MatchAccountRow, MatchRow, RatedResultRow, UserRow, now
+from ...ratings import START_EXPERIENCE, START_RATING, rating_change
+from ..db import (
+    BACKGAMMON,
+    AnalysisRow,
+    GameRatingRow,
+    MatchAccountRow,
+    MatchRow,
+    RatedResultRow,
+    UserRow,
+    now,
+)
 from ..play.live import LiveMatch
 from .users import Account, AccountError
 
@@ -61,6 +70,8 @@ class Result:
     finished_at: datetime
     #: Whether the opponent hid their page (their name is shown, not linked).
     opponent_hidden: bool = False
+    #: The game the ratings changed in (:attr:`.Match.plays`).
+    game: str = BACKGAMMON
 
     @property
     def rating_after(self) -> float:
@@ -96,27 +107,41 @@ class Seated:
     rated: bool
 
 
-#: The users at a match's two seats, joined by :func:`with_accounts`.
+#: The users at a match's two seats, and their ratings in the other games, joined by
+#: :func:`with_accounts`.
 _SEAT0, _SEAT1 = aliased(UserRow, name="seat0"), aliased(UserRow, name="seat1")
+_GAME0, _GAME1 = aliased(GameRatingRow, name="game0"), aliased(GameRatingRow, name="game1")
 
 
-def with_accounts(
-    query: Select[*tuple[Any, ...]], match_id: SQLColumnExpression[str]
-) -> Select[*tuple[Any, ...]]:
-    """``query`` with seven more columns, which :func:`seated` reads: whether the match whose
-    id is ``match_id`` (a column of ``query``'s) is rated, and the name, rating and experience
-    of the account at each of its seats, each None where there is none. They are left joins
-    on keys, so that each row of ``query`` stays one row (a ``LIMIT`` still counts matches)."""
+def with_accounts(query: Select[*tuple[Any, ...]]) -> Select[*tuple[Any, ...]]:
+    """``query`` (of the matches table) with seven more columns, which :func:`seated` reads:
+    whether each match is rated, and the name, rating and experience in its game of the
+    account at each of its seats, each None where there is none. They are left joins on
+    keys, so that each row of ``query`` stays one row (a ``LIMIT`` still counts matches)."""
     # Columns, not the rows: a list anyone may read has no use for the password hashes.
     return (
         query.add_columns(
             MatchAccountRow.rated,
-            _SEAT0.name, _SEAT0.rating, _SEAT0.experience,
-            _SEAT1.name, _SEAT1.rating, _SEAT1.experience,
+            _SEAT0.name, *_in_game(_SEAT0, _GAME0), _SEAT1.name, *_in_game(_SEAT1, _GAME1),
         )
-        .outerjoin(MatchAccountRow, MatchAccountRow.match_id == match_id)
+        .outerjoin(MatchAccountRow, MatchAccountRow.match_id == MatchRow.id)
         .outerjoin(_SEAT0, _SEAT0.id == MatchAccountRow.user0)
         .outerjoin(_SEAT1, _SEAT1.id == MatchAccountRow.user1)
+        .outerjoin(_GAME0, (_GAME0.user_id == _SEAT0.id) & (_GAME0.game == MatchRow.game))
+        .outerjoin(_GAME1, (_GAME1.user_id == _SEAT1.id) & (_GAME1.game == MatchRow.game))
+    )
+
+
+def _in_game(user: type[UserRow], game: type[GameRatingRow]) -> tuple[Any, Any]:
+    """The rating and experience of the ``user`` at a seat in the game of the match:
+    backgammon's are the account's own; another game's start where a player's first rated
+    match of it starts them. None where no account sits there."""
+    backgammon = MatchRow.game == BACKGAMMON
+    return (
+        case((user.id.is_(None), None), (backgammon, user.rating),
+             else_=func.coalesce(game.rating, START_RATING)),
+        case((user.id.is_(None), None), (backgammon, user.experience),
+             else_=func.coalesce(game.experience, START_EXPERIENCE)),
     )
 
 
@@ -309,7 +334,8 @@ class Ratings:
                     )
                 }
                 players = (users[seats.user0], users[seats.user1])
-                won, lost = players[winner], players[1 - winner]
+                standings = _standings(session, match.plays, players)
+                won, lost = standings[winner], standings[1 - winner]
                 change = rating_change(
                     won.rating, lost.rating, match.length, won.experience, lost.experience
                 )
@@ -322,16 +348,17 @@ class Ratings:
                     user1=players[1].id,
                     length=match.length,
                     winner=winner,
-                    rating0=players[0].rating,
-                    rating1=players[1].rating,
+                    rating0=standings[0].rating,
+                    rating1=standings[1].rating,
                     change0=changes[0],
                     change1=changes[1],
                     finished_at=now(),
+                    game=match.plays,
                 )
                 session.add(result)
-                for player, delta in zip(players, changes, strict=True):
-                    player.rating += delta
-                    player.experience += match.length
+                for standing, delta in zip(standings, changes, strict=True):
+                    standing.rating += delta
+                    standing.experience += match.length
         except IntegrityError:  # counted meanwhile by another request or process
             return None
         return result
@@ -385,9 +412,21 @@ class Ratings:
                     change=row.change0 if seat == 0 else row.change1,
                     finished_at=row.finished_at,
                     opponent_hidden=opponent_hidden,
+                    game=row.game,
                 )
             )
         return results
+
+    def in_games(self, account: Account) -> list[tuple[str, float, int]]:
+        """``account``'s rating and experience in each of the other games it has played
+        rated, by the games' names (backgammon's are the account's own)."""
+        with Session(self.engine) as session:
+            rows = session.execute(
+                select(GameRatingRow.game, GameRatingRow.rating, GameRatingRow.experience)
+                .where(GameRatingRow.user_id == account.id)
+                .order_by(GameRatingRow.game)
+            ).all()
+        return [(game, rating, experience) for game, rating, experience in rows]
 
     def analysed(self, account: Account, most: int = 50) -> list[Analysed]:
         """How ``account`` played their rated matches that have a finished analysis of the
@@ -407,6 +446,32 @@ class Ratings:
                 .limit(most)
             ).all()
         return [_analysed(account, *row) for row in rows]
+
+
+def _standings(
+    session: Session, game: str, players: tuple[UserRow, UserRow]
+) -> tuple[UserRow | GameRatingRow, UserRow | GameRatingRow]:
+    """What holds each of ``players``' rating and experience in ``game``: their account for
+    backgammon; for another game their row of it, locked, made at the start rating where this
+    is their first rated match of it (their accounts are locked already, so that two matches
+    ending at once cannot both make it)."""
+    if game == BACKGAMMON:
+        return players
+    rows = {
+        row.user_id: row
+        for row in session.scalars(
+            select(GameRatingRow)
+            .where(GameRatingRow.game == game,
+                   GameRatingRow.user_id.in_([player.id for player in players]))
+            .with_for_update()
+        )
+    }
+    for player in players:
+        if player.id not in rows:
+            rows[player.id] = GameRatingRow(user_id=player.id, game=game,
+                                            rating=START_RATING, experience=START_EXPERIENCE)
+            session.add(rows[player.id])
+    return rows[players[0].id], rows[players[1].id]
 
 
 def _against(account: Account, opponent: type[UserRow]) -> SQLColumnExpression[bool]:

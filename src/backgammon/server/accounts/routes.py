@@ -74,6 +74,15 @@ class ResultView(BaseModel):
     rating_after: float
     finished: str = Field(description="when it ended, ISO 8601 in UTC")
     opponent_hidden: bool = Field(description="the opponent hid their page")
+    game: str = Field(description="the game rated: backgammon, tavli or another game's name")
+
+
+class GameStanding(BaseModel):
+    """A player's rating in one of the other games (backgammon's is the account's own)."""
+
+    game: str = Field(description="tavli or another game's name, as a match's game says")
+    rating: float = Field(description="the FIBS rating in this game, 1500 to start with")
+    experience: int = Field(description="the points of the rated matches of it finished")
 
 
 class AnalysedView(BaseModel):
@@ -101,6 +110,9 @@ class PlayerView(AccountView):
     hidden: bool = Field(description="the player hid their page: only they see this")
     results: list[ResultView]
     analysed: list[AnalysedView]
+    games: list[GameStanding] = Field(
+        description="the ratings in the other games played rated (rating and experience "
+        "above are backgammon's)")
 
 
 class Privacy(RequestBody):
@@ -250,6 +262,8 @@ def player_view(
         hidden=account.hidden,
         results=[_result(result) for result in ratings.results(account)],
         analysed=[_analysed(played) for played in ratings.analysed(account)],
+        games=[GameStanding(game=game, rating=rating, experience=experience)
+               for game, rating, experience in ratings.in_games(account)],
     )
 
 
@@ -265,6 +279,7 @@ def _result(result: Result) -> ResultView:
         rating_after=result.rating_after,
         finished=utc(result.finished_at).isoformat(),
         opponent_hidden=result.opponent_hidden,
+        game=result.game,
     )
 
 

@@ -40,22 +40,23 @@ def open_matches(engine: Engine, most: int) -> list[LobbyEntry]:
     signed-in creator's name and rating (one query: the accounts are joined to the
     matches)."""
     matches = (
-        select(MatchRow.id, MatchRow.created_at, MatchRow.settings, MatchRow.record)
+        select(MatchRow.id, MatchRow.created_at, MatchRow.settings, MatchRow.record,
+               MatchRow.game)
         .where(MatchRow.listed)
         .order_by(MatchRow.created_at.desc())
         .limit(most)
     )
     with Session(engine) as session:
-        rows = session.execute(with_accounts(matches, MatchRow.id)).all()
-    return [_entry(match_id, created, settings, record, seated(*accounts))
-            for match_id, created, settings, record, *accounts in rows]
+        rows = session.execute(with_accounts(matches)).all()
+    return [_entry(match_id, created, settings, record, game, seated(*accounts))
+            for match_id, created, settings, record, game, *accounts in rows]
 
 
 def _entry(
-    match_id: str, created: Any, settings: dict[str, Any], record: dict[str, Any],
+    match_id: str, created: Any, settings: dict[str, Any], record: dict[str, Any], game: str,
     accounts: Seated | None,
 ) -> LobbyEntry:
-    offer = _offer(settings, record, accounts)
+    offer = _offer(settings, record, game, accounts)
     return LobbyEntry(
         **offer.model_dump(),
         id=match_id,
@@ -68,21 +69,20 @@ def invite_offer(engine: Engine, digest: str) -> InviteView | None:
     """What the open invite whose digest is ``digest`` offers, None where no open invite has
     it (one query: the accounts are joined to the match)."""
     query = with_accounts(
-        select(MatchRow.settings, MatchRow.record).where(
+        select(MatchRow.settings, MatchRow.record, MatchRow.game).where(
             MatchRow.invite_digest == digest, MatchRow.waiting
         ),
-        MatchRow.id,
     )
     with Session(engine) as session:
         row = session.execute(query).first()
     if row is None:
         return None
-    settings, record, *accounts = row
-    return _offer(settings, record, seated(*accounts))
+    settings, record, game, *accounts = row
+    return _offer(settings, record, game, seated(*accounts))
 
 
 def _offer(
-    settings: dict[str, Any], record: dict[str, Any], accounts: Seated | None
+    settings: dict[str, Any], record: dict[str, Any], game: str, accounts: Seated | None
 ) -> InviteView:
     """What a match's open invite offers, read from its row's settings and record."""
     seating = settings["seating"]
@@ -99,6 +99,7 @@ def _offer(
         crawford=record["crawford"],
         rules=record["rules"],
         clock=seating.get("clock"),
+        game=game,
     )
 
 
@@ -123,7 +124,7 @@ def live_matches(
         .order_by(MatchRow.updated_at.desc())
         .limit(most)
     )
-    query = with_accounts(matches, MatchRow.id)
+    query = with_accounts(matches)
     with Session(engine) as session:
         return [
             (match_id, updated_at, version, seated(*accounts))

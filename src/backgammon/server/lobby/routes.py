@@ -174,6 +174,7 @@ def _live_entry(live: LiveMatch, updated_at: datetime, accounts: Seated | None
         rated=bool(accounts and accounts.rated),
         clock=None if clock is None else TimeControlView(**clock.to_dict()),
         updated_at=updated_at,
+        game=match.plays,
     )
 
 

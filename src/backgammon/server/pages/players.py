@@ -24,6 +24,7 @@ from ..accounts.ratings import RatingsDep
 from ..accounts.routes import AnalysedView, PlayerName, PlayerView, ResultView, player_view
 from ..accounts.sessions import SESSION_COOKIE, Viewer, set_cookies
 from ..accounts.users import NAME_LENGTHS, PASSWORD_LENGTHS, AccountsDep
+from ..db import BACKGAMMON
 from ..http.assets import PageResponse
 from .languages import LANGUAGES
 from .templates import render as render_template
@@ -131,10 +132,10 @@ FORMS = (
 #: The refusals the account page's script says, each a data attribute of the forms.
 REFUSALS = ("wrong", "taken", "invalid", "busy", "failed")
 #: The columns of a player's results.
-HEADS = ("player.date", "player.opponent", "player.length", "player.result", "player.change",
-         "player.after")
+HEADS = ("player.date", "player.game", "player.opponent", "player.length", "player.result",
+         "player.change", "player.after")
 #: The columns of how well they played each analysed match.
-PLAY_HEADS = ("player.date", "player.opponent", "player.length", "player.result",
+PLAY_HEADS = ("player.date", "player.game", "player.opponent", "player.length", "player.result",
               "player.checker", "player.cube", "player.overall", "player.pr")
 #: How many of the latest analysed matches the trend sets against all of them.
 RECENT = 10
@@ -166,17 +167,24 @@ def _player(player: PlayerView, lang: str) -> dict[str, Any]:
         "experience": number(player.experience, lang, places=0),
         "since": player.created[:10],
     }
+    games = [
+        {"game": words[f"game.{standing.game}"], "rating": number(standing.rating, lang),
+         "experience": number(standing.experience, lang, places=0)}
+        for standing in player.games
+    ]
     results = [
         {
             **_match(result, words, lang),
+            "game": words[f"game.{result.game}"],
             "change": number(result.change, lang, signed=True),
             "after": number(result.rating_after, lang),
         }
         for result in player.results
     ]
-    chart = _chart(player, words, lang) if player.results else None
-    return {"facts": facts, "results": results, "chart": chart, "heads": HEADS,
-            "hidden": player.hidden, **_play(player.analysed, words, lang)}
+    backgammon = [result for result in player.results if result.game == BACKGAMMON]
+    chart = _chart(backgammon, words, lang) if backgammon else None
+    return {"facts": facts, "games": games, "results": results, "chart": chart,
+            "heads": HEADS, "hidden": player.hidden, **_play(player.analysed, words, lang)}
 
 
 def _match(played: ResultView | AnalysedView, words: dict[str, str], lang: str
@@ -224,10 +232,11 @@ def _play(analysed: list[AnalysedView], words: dict[str, str], lang: str) -> dic
     return {"play": rows, "play_heads": PLAY_HEADS, "trend": trend, "play_chart": play_chart}
 
 
-def _chart(player: PlayerView, words: dict[str, str], lang: str) -> dict[str, str]:
-    """The rating before the first rated match and after each, as a line (oldest left); its
-    text alternative says where it starts and ends, and the table below holds every value."""
-    oldest_first = player.results[::-1]
+def _chart(results: list[ResultView], words: dict[str, str], lang: str) -> dict[str, str]:
+    """The backgammon rating before the first of ``results`` (backgammon's, the latest first)
+    and after each, as a line (oldest left); its text alternative says where it starts and
+    ends, and the table below holds every value."""
+    oldest_first = results[::-1]
     ratings = [oldest_first[0].rating_before, *(result.rating_after for result in oldest_first)]
     label = words["player.chart"].format(
         first=number(ratings[0], lang), last=number(ratings[-1], lang)

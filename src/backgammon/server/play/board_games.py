@@ -2,11 +2,13 @@
 Plakoto, Fevga, Long Nardy, Acey-deucey, and Tavli's three in turn): made from a request,
 what they refuse, and the computer's actions in them.
 
-They are played against the computer and at one screen, through the same routes, store and
-state as backgammon's matches (their record is the :class:`~backgammon.game.match.BoardMatch`'s
-JSON). What has a meaning in backgammon alone is refused with a sentence: online play (for
-now), a position ID, a clock, the tutor, analyses and exports to GNU Backgammon's formats.
-Hints judge their plays in points (:mod:`.board_hints`).
+They are played against the computer, at one screen and online between people, through the
+same routes, store and state as backgammon's matches (their record is the
+:class:`~backgammon.game.match.BoardMatch`'s JSON; their ratings are kept per game,
+:mod:`..accounts.ratings`). What has a meaning in backgammon alone is refused with a
+sentence: a position ID, the cube's options, the tutor, analyses and exports to GNU
+Backgammon's formats. Hints judge their plays in points (:mod:`.board_hints`); none reaches
+a player of an online match between people while it is played.
 """
 
 from __future__ import annotations
@@ -21,16 +23,10 @@ from ...errors import BackgammonError
 from ...game import Phase, Rules
 from ...game.board_game import BoardGame
 from ...game.match import BoardMatch
-from ...games import TAVLI
+from ...games import TAVLI, TAVLI_MATCH, TITLES
 from ...variants import Variant
 from .live import LiveMatch, dice_for, game_name
 from .schemas import CreateMatch
-
-#: The games' names as people write them, for sentences.
-TITLES = {
-    "portes": "Portes", "tavla": "Tavla", "plakoto": "Plakoto", "fevga": "Fevga",
-    "long-nardy": "Long Nardy", "acey-deucey": "Acey-deucey", "tavli": "Tavli",
-}
 
 
 def new_board_match(
@@ -43,7 +39,7 @@ def new_board_match(
     why = _refusal(request, title)
     if why is not None:
         raise HTTPException(422, why)
-    tavli = request.game == "tavli"
+    tavli = request.game == TAVLI_MATCH
     try:
         rules = Rules.for_game(
             TAVLI[0] if tavli else request.game,
@@ -65,18 +61,11 @@ def new_board_match(
 
 def _refusal(request: CreateMatch, title: str) -> str | None:
     """Why a match of ``title`` cannot be made as ``request`` asks (None: it can)."""
-    if request.opponent == "online":
-        return (
-            f"{title} is played against the computer or at one screen for now: online "
-            "matches between people are backgammon's."
-        )
     if request.position is not None:
         return (
             f"A match of {title} starts from its opening: a position ID is backgammon's "
             "(GNU Backgammon's formats have no such games)."
         )
-    if request.clock is not None:
-        return f"A match of {title} is played without a clock for now."
     if request.variant is not Variant.STANDARD:
         return f"{title} has its own starting layout: leave out the variant."
     if request.jacoby or request.beavers or request.automatic_doubles or request.max_cube:

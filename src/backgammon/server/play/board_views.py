@@ -1,7 +1,8 @@
 """What a state shows of a game of the other games (:class:`~backgammon.game.BoardGame`): its
 board (:class:`.schemas.GameBoardView`, with the travel, the pinned checkers and those waiting
-to enter), the steps on it, the dice and the record's entries. :mod:`.views` makes the rest
-of the state alike for every game, and backgammon's board on its own path.
+to enter), the steps on it and the dice. :mod:`.views` makes the rest of the state alike for
+every game (the record's entries from the history both games walk), and backgammon's board on
+its own path.
 
 >>> from backgammon.games import rules_for
 >>> view = game_board_view(rules_for("fevga").initial(), 0, Travel.SAME)
@@ -11,20 +12,17 @@ of the state alike for every game, and backgammon's board on its own path.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from functools import cache, lru_cache
 
-from ...game import Action, Phase
+from ...game import Phase
 from ...game.board_game import BoardGame
-from ...games import Board, LoneChecker, Travel
+from ...games import Board, Travel
 from ...position import BAR, OFF
 from ...turns import dice_of_steps
-from .schemas import EntryView, GameBoardView, PinView, PlayedStepView, PointView, StepView
+from .schemas import GameBoardView, PinView, PointView, StepView
 
 #: How many boards are kept made: a few for each match in play.
 KEPT = 1024
-#: The actions that end a turn, each with its entry in ``BoardGame.plays``.
-_PLAYED = frozenset({Action.PLAY, Action.PASS, Action.CONFIRM})
 
 #: A checker's step, from a point to a point, on the mover's point numbers.
 _Step = tuple[int, int]
@@ -151,62 +149,3 @@ def game_dice(game: BoardGame) -> list[tuple[int, bool]]:
             left.remove(face)
         shown.append((face, used))
     return shown
-
-
-def _opening_end(game: BoardGame) -> int | None:
-    """The index of the roll that decided the opening (None: not decided yet): the first
-    whose dice differ (an opening roll's dice are seat 0's die and seat 1's)."""
-    for index, event in enumerate(game.events):
-        if event.action is Action.ROLL and event.dice is not None and \
-                event.dice[0] != event.dice[1]:
-            return index
-    return None
-
-
-def game_opening_tie(game: BoardGame) -> list[int] | None:
-    """The dice of the opening roll's last tie, while the opening roll goes on."""
-    if game.phase is not Phase.OPENING:
-        return None
-    rolls = [event for event in game.events if event.action is Action.ROLL]
-    return list(rolls[-1].dice) if rolls and rolls[-1].dice is not None else None
-
-
-def game_entries(game: BoardGame, start: int = 0) -> Iterator[tuple[int, EntryView]]:
-    """The record of ``game`` as the page lists it, from event ``start`` on, each entry with
-    the index of the event that made it: the opening rolls, the plays (a roll's dice go with
-    its play), Acey-deucey's named doubles, and the resignations and their answers. A step's
-    ``hit`` is a hit, never Plakoto's pin (the checker pinned stays where it was: the
-    notation's ``*`` and the board's ``pinned`` show it)."""
-    hits = game.game.lone_checker is LoneChecker.HIT
-    events = game.events
-    later = sum(event.action in _PLAYED for event in events[start:])
-    plays = iter(game.plays[len(game.plays) - later:])
-    opening_end = _opening_end(game)
-    for index in range(start, len(events)):
-        event = events[index]
-        action, seat = event.action, event.player
-        if action is Action.ROLL:
-            if opening_end is None or index <= opening_end:
-                assert event.dice is not None
-                yield index, EntryView(seat=seat, kind="opening", dice=list(event.dice),
-                                       auto=event.auto)
-        elif action in _PLAYED:
-            mover, dice, play = next(plays)
-            steps = play.steps if play is not None else ()
-            yield index, EntryView(
-                seat=mover, kind="play", dice=list(dice),
-                play=str(play) if steps else None,
-                steps=[PlayedStepView.model_validate(
-                    {"from": step.from_point, "to": step.to_point, "hit": hits and step.hit})
-                    for step in steps],
-                auto=event.auto,
-            )
-        elif action is Action.NAME:
-            yield index, EntryView(seat=seat, kind="name", value=event.die)
-        elif action is Action.RESIGN:
-            assert event.level is not None
-            yield index, EntryView(seat=seat, kind="resign", level=int(event.level))
-        elif action is Action.ACCEPT:
-            yield index, EntryView(seat=seat, kind="accept")
-        elif action is Action.REJECT:
-            yield index, EntryView(seat=seat, kind="reject")

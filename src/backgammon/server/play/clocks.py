@@ -13,7 +13,6 @@ from __future__ import annotations
 from datetime import datetime
 
 from ...game.clock import ClockFold, Clocks
-from ...game.match import Match
 from ..db import now, utc
 from .live import LiveMatch
 from .schemas import ClockView
@@ -51,8 +50,8 @@ def clocks_of(live: LiveMatch, at: datetime) -> Clocks | None:
     """The clocks of ``live`` at ``at``; None for a match without a time control, or whose
     invite is still open (nobody is waited for yet)."""
     control = live.seating.clock
-    if control is None or live.seating.invite is not None or not isinstance(live.match, Match):
-        return None  # the other games' matches have no clock (routes.matches refuses one)
+    if control is None or live.seating.invite is not None:
+        return None
     fold = live.clock_fold
     if fold is None or fold.match is not live.match or fold.control != control:
         fold = live.clock_fold = ClockFold(live.match, control, utc(live.created_at))

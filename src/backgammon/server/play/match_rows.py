@@ -237,4 +237,5 @@ def row_values(live: LiveMatch) -> dict[str, Any]:
         **live.seating.columns(),
         "record": live.match.to_dict(secrets=True),
         "version": live.version,
+        "game": live.match.plays,
     }

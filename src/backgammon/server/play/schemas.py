@@ -525,6 +525,11 @@ class InviteView(BaseModel):
     crawford: bool = Field(description="the Crawford rule applies (a match)")
     rules: dict[str, object]
     clock: TimeControlView | None = Field(None, description="the time control (None: none)")
+    game: str = Field(
+        "backgammon",
+        description="what is played: backgammon (in the rules' layout), tavli (Portes, "
+        "Plakoto and Fevga in turn) or another game's name, as POST /api/matches takes it",
+    )
 
 
 class LobbyEntry(InviteView):
@@ -553,6 +558,7 @@ class LiveMatchEntry(BaseModel):
     rated: bool
     clock: TimeControlView | None = Field(None, description="the time control (None: none)")
     updated_at: datetime = Field(description="the last action")
+    game: str = Field("backgammon", description="what is played, as an invite's game says")
 
 
 class DecisionBoard(BaseModel):

@@ -29,7 +29,6 @@ from ...errors import BackgammonError
 from ...fairdice import FairDice
 from ...game import Act, Action
 from ...game.clock import time_out
-from ...game.match import Match
 from ...position import WinKind
 from ..accounts.ratings import RatedMatchError, Ratings
 from ..accounts.users import Account
@@ -178,9 +177,6 @@ class MatchService:
             return None
         seat, when = out
         before = live.version
-        # A clock is refused to the other games' matches (routes.matches), so this is one of
-        # backgammon's.
-        assert isinstance(live.match, Match)
         time_out(live.match, seat, when)
         shown = Shown(live)
         await self.save(live, before, None, self.ratings.counting(live))

@@ -20,11 +20,13 @@ from ...formats.ids import gnubg_id_of, xgid_of
 from ...game import (
     Action,
     Beavered,
+    BoardEntry,
     Doubled,
+    DoubleNamed,
     Dropped,
-    Entry,
     Game,
     GameEnded,
+    GameEntry,
     GameResult,
     OpeningRoll,
     Phase,
@@ -38,9 +40,10 @@ from ...game import (
 )
 from ...game.board_game import BoardGame
 from ...game.match import BoardMatch, Match
+from ...games import LoneChecker
 from ...position import BAR, OFF, Position, WinKind
 from ..db import now
-from .board_views import game_dice, game_entries, game_opening_tie, game_sided, game_sided_text
+from .board_views import game_dice, game_sided, game_sided_text
 from .clocks import clock_view
 from .live import LiveMatch, SeatKind, game_name
 from .schemas import (
@@ -517,8 +520,6 @@ def _die(face: int, used: bool) -> DieView:
 
 def _opening_tie(game: Game | BoardGame) -> list[int] | None:
     """The dice of the opening roll's last tie, while the opening roll goes on."""
-    if isinstance(game, BoardGame):
-        return game_opening_tie(game)
     if game.phase is not Phase.OPENING or not game.rolls_drawn:
         return None
     *_, last = game.history()
@@ -542,27 +543,27 @@ def _entries(game: Game | BoardGame, start: int = 0) -> Iterator[tuple[int, Entr
     """The record of ``game`` as entries, in the order they were made (the game's history;
     a roll's dice are written with its play), from event ``start`` on, each with the index
     of the event that made it."""
-    if isinstance(game, BoardGame):
-        yield from game_entries(game, start)
-        return
     for entry in game.history(start):
         view = _entry_view(entry)
         if view is not None:
             yield entry.index, view
 
 
-def _entry_view(entry: Entry) -> EntryView | None:
+def _entry_view(entry: GameEntry | BoardEntry) -> EntryView | None:
     """The entry as the page shows it; None for what the page does not list (a roll, whose
-    dice go with its play, and the game's end, which the result says)."""
+    dice go with its play, and the game's end, which the result says). A step's ``hit`` is
+    a hit, never Plakoto's pin (the checker pinned stays where it was: the notation's ``*``
+    and the board's ``pinned`` show it)."""
     seat = entry.seat
     match entry:
         case OpeningRoll():
             return EntryView(seat=seat, kind="opening", dice=list(entry.dice), auto=entry.auto)
         case TurnPlayed():
             play = str(entry.play) if entry.play.steps else None
+            hits = entry.lone_checker is LoneChecker.HIT
             steps = [
                 PlayedStepView.model_validate(
-                    {"from": step.from_point, "to": step.to_point, "hit": step.hit}
+                    {"from": step.from_point, "to": step.to_point, "hit": step.hit and hits}
                 )
                 for step in entry.play.steps
             ]
@@ -584,6 +585,8 @@ def _entry_view(entry: Entry) -> EntryView | None:
             return EntryView(seat=seat, kind="accept")
         case ResignationRejected():
             return EntryView(seat=seat, kind="reject")
+        case DoubleNamed():
+            return EntryView(seat=seat, kind="name", value=entry.die)
         case Rolled() | GameEnded():
             return None
         case _:

@@ -179,7 +179,7 @@ function say(node, text) {
 /** "Ann (rating 1512.40): Match to 5; Crawford rule; Rated", or with "Practice match (hints
  * and analysis allowed)" before whoever joins agrees to it, and the time control, if any. */
 function openText(entry) {
-  const details = [kindText(entry.length), ...optionTexts(entry), entry.rated ? t("lobby.rated") : t("lobby.unrated")];
+  const details = [...gameTexts(entry), kindText(entry.length), ...optionTexts(entry), entry.rated ? t("lobby.rated") : t("lobby.unrated")];
   if (entry.practice) details.push(t("lobby.practice"));
   if (entry.clock) details.push(clockText(entry.clock));
   return t("lobby.entry", { player: playerText(entry.creator, entry.rating), details: details.join(t("lobby.separator")) });
@@ -195,6 +195,7 @@ export function clockText(clock) {
 function liveText(entry) {
   const [first, second] = entry.players.map((player) => playerText(player.name, player.rating));
   const details = [
+    ...gameTexts(entry),
     t("lobby.live.score", { first: formatNumber(entry.score[0]), second: formatNumber(entry.score[1]) }),
     kindText(entry.length),
     entry.rated ? t("lobby.rated") : t("lobby.unrated"),
@@ -215,18 +216,31 @@ function kindText(length) {
   return length ? t("info.match", { length: formatNumber(length) }) : t("info.money");
 }
 
-/** The rules of an open game that differ from the plain game's (RULES.md, the options). */
+/** The game an entry plays, where it is not backgammon: "Plakoto", or Tavli's games in turn
+ * (the ratings shown are in that game). */
+function gameTexts(entry) {
+  return entry.game && entry.game !== "backgammon" ? [gameText(entry.game)] : [];
+}
+
+/** A game's name: "Plakoto", or "Tavli: Portes, Plakoto and Fevga in turn". */
+export function gameText(game) {
+  return t(game === "tavli" ? "game.tavliMatch" : `game.${game}`);
+}
+
+/** The rules of an open game that differ from the plain game's (RULES.md, the options); the
+ * other games have their own layout and cube, and share only the options after those. */
 function optionTexts(entry) {
   const rules = entry.rules;
   const texts = [];
-  if (rules.variant !== "standard") texts.push(t(`variant.${rules.variant}`));
-  if (!rules.cube) texts.push(t("lobby.option.noCube"));
+  const backgammon = !entry.game || entry.game === "backgammon";
+  if (backgammon && rules.variant !== "standard") texts.push(t(`variant.${rules.variant}`));
+  if (backgammon && !rules.cube) texts.push(t("lobby.option.noCube"));
   if (entry.length > 1) texts.push(entry.crawford ? t("lobby.option.crawford") : t("lobby.option.noCrawford"));
   if (rules.jacoby) texts.push(t("lobby.option.jacoby"));
   if (rules.beavers) texts.push(t("lobby.option.beavers"));
   if (rules.automatic_doubles) texts.push(t("lobby.option.automaticDoubles", { count: formatNumber(rules.automatic_doubles) }));
   if (rules.cube && rules.max_cube) texts.push(t("lobby.option.maxCube", { value: formatNumber(rules.max_cube) }));
-  if (rules.opening_reroll) texts.push(t("lobby.option.openingReroll"));
+  if (backgammon && rules.opening_reroll) texts.push(t("lobby.option.openingReroll"));
   if (rules.auto_forced) texts.push(t("lobby.option.autoForced"));
   if (rules.auto_race_roll) texts.push(t("lobby.option.autoRaceRoll"));
   return texts;

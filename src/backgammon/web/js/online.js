@@ -6,7 +6,7 @@ import { ApiError, getInvite, joinMatch, refusal } from "./api.js";
 import { renderClocks } from "./clock.js";
 import { copyField } from "./copy.js";
 import { t } from "./i18n.js";
-import { clockText, setUpLobby, showLobby } from "./lobby.js";
+import { clockText, gameText, setUpLobby, showLobby } from "./lobby.js";
 import { inviteSpent, matchOfInvite, seatOf, seatsHeld } from "./seats.js";
 
 export { showLobby };
@@ -52,12 +52,15 @@ export async function showJoin(invite) {
   }
   $("#setup").hidden = true;
   $("#play").hidden = true;
-  // A practice match and a clock are said before the join button shows: joining is agreeing
+  // A practice match, a clock and another game than backgammon are said before the join button shows: joining is agreeing
   // to them.
   const offer = await offerOf(invite);
   $("#join-practice").hidden = !offer.practice;
   $("#join-clock").hidden = !offer.clock;
   $("#join-clock").textContent = offer.clock ? clockText(offer.clock) : "";
+  const other = offer.game && offer.game !== "backgammon";
+  $("#join-game").hidden = !other;
+  $("#join-game").textContent = other ? gameText(offer.game) : "";
   $("#join").hidden = false;
   const form = $("#join-form");
   form.onsubmit = (event) => {

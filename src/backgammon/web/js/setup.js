@@ -89,11 +89,19 @@ export function matchOptions(form) {
   const [choice, friend] = modes(form);
   const opponent = choice === "computer" ? "computer" : friend === "friend-screen" ? "human" : "online";
   const game = form.elements.namedItem("game");
-  // Another game (shown against the computer and at one screen) has its own layout and cube.
-  if (!game.closest("[data-for]").hidden && game.value !== "backgammon") {
-    const options = { opponent, game: game.value, length: Number(data.get("length")) || 0 };
-    if (opponent === "computer") Object.assign(options, { level: data.get("level"), colour: data.get("colour") });
-    return { ...options, auto_forced: data.has("auto_forced"), crawford: data.has("crawford") };
+  // Another game has its own layout and cube: of the options, only those it shares.
+  if (game.value !== "backgammon") {
+    const options = {
+      opponent,
+      game: game.value,
+      length: Number(data.get("length")) || 0,
+      auto_forced: data.has("auto_forced"),
+      crawford: data.has("crawford"),
+    };
+    if (opponent === "computer") options.level = data.get("level");
+    if (opponent !== "human") options.colour = data.get("colour");
+    if (opponent === "online") Object.assign(options, onlineOptions(data, options.colour, choice === "lobby"));
+    return options;
   }
   const options = {
     opponent,

@@ -33,10 +33,10 @@ from ....bot import (
 )
 from ....game import Game, Phase
 from ....game.board_game import BoardGame
+from ....games import TITLES
 from ....moves import Step
 from ...http.guards import BoundedPool, rate_limited
 from .. import computer
-from ..board_games import TITLES
 from ..board_hints import board_question
 from ..deps import Held, Live, check_holds, no_engine_help
 from ..hint_schemas import Chances, CubeHint, HintStepView, HintView, PlayHint, ResignationHint
