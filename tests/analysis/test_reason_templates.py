@@ -52,13 +52,18 @@ TERMS: dict[Code, tuple[str, ...]] = {
     Code.ACCEPT_MATCH: ("match",),
     Code.REJECT_MATCH: ("match",),
     Code.WIN_CHANCES: ("gammon", "backgammon"),
+    Code.PINS: ("pin", "checker"),
+    Code.LEAVES_BLOTS: ("blot",),
+    Code.MOTHER_EXPOSED: ("mother", "pin"),
+    Code.FEWER_BLOTS: ("blot",),
+    Code.MORE_BLOTS: ("blot",),
 }
 
 #: A figure of each name, to fill the templates with.
 SAMPLES: dict[str, Any] = {
     "checkers": 2, "point": 5, "length": 4, "shots": 11, "other": 0.2, "than": "13/8 6/5",
     "gammons": 0.15, "wins": 0.31, "needed": 0.25, "margin": 0.12, "pips": 12, "gets": 0.6,
-    "worth": 0.55, "backgammons": 0.01,
+    "worth": 0.55, "backgammons": 0.01, "blots": 2, "points": 0.153,
 }
 
 
@@ -115,6 +120,12 @@ def test_numbers_as_each_language_writes_them() -> None:
     # A play's notation keeps its order inside Persian's right to left.
     compared = Reason(Code.WINS_MORE, wins=0.5, other=0.4, than="24/14")
     assert "\u206624/14\u2069" in say(compared, "fa")
+
+
+def test_equities_as_the_hints_write_them() -> None:
+    reason = Reason(Code.EXPECTS_MORE, points=0.1534, other=-0.2, than="13/7")
+    assert say(reason, "en") == "expects more points than 13/7: +0.153 against -0.200"
+    assert "+0,153" in say(reason, "vi") and "\u206613/7\u2069" in say(reason, "fa")
 
 
 def test_counted_forms() -> None:

@@ -5,6 +5,7 @@ Acey-deucey's named double, and every bad input answered with a sentence."""
 from __future__ import annotations
 
 import io
+import json
 import random
 import re
 import sys
@@ -15,8 +16,9 @@ from typing import Any
 import pytest
 from support import feed, said
 
+from backgammon.analysis.board_games import analyse_board_games
 from backgammon.bot import Level
-from backgammon.bot.games import accepts_resignation, games_player
+from backgammon.bot.games import accepts_resignation, games_player, judge_doubles
 from backgammon.cli import main
 from backgammon.cli.display import game_board_text
 from backgammon.cli.games import OTHER_GAMES, new_game, title
@@ -256,6 +258,132 @@ def test_the_computer_names_its_double_after_a_1_2() -> None:
     assert board_game(table).on_roll == 1
 
 
+# Hints
+
+
+def test_a_hint_ranks_the_plays_with_equities_and_reasons() -> None:
+    table = session("portes")
+    feed(table, "65\n31")  # White won the opening, threw 3-1: White to move
+    game = board_game(table)
+    events, prompt = len(game.events), table.prompt()
+    lines = feed(table, "hint").splitlines()
+    assert lines[0] == "Hint for White's 3-1 (the computer at 1-ply), the best play first:"
+    numbers = {str(play): n for n, play in enumerate(game.turn.plays, 1)}
+    best = re.match(r"^ +(\d+)\. 8/5 6/5 +\+\d\.\d{3}$", lines[1])
+    assert best is not None and int(best[1]) == numbers["8/5 6/5"]
+    assert lines[2].startswith("       Why: makes your 5-point; fewer blots in direct reach")
+    assert re.match(r"^ +\d+\. \S.* [+-]\d\.\d{3}  \(\d\.\d{3} behind\)$", lines[3])
+    assert lines[-2:] == ["Numbers as in the list of legal plays. Equity: points a game, "
+                          "without the cube.", "Type a play (like 8/5 6/5) or its number."]
+    assert len(game.events) == events and table.prompt() == prompt  # nothing changed
+
+
+def test_a_hint_ranks_the_doubles_to_name_after_a_1_2() -> None:
+    table = session("acey-deucey")
+    feed(table, "65\n21\n1")  # White plays a 1-2 and names a double
+    lines = feed(table, "hint").splitlines()
+    assert lines[0] == ("Hint for White's double to name (the computer at 1-ply), the best "
+                        "first:")
+    dice = [int(line.split("-")[0]) for line in lines[1:7]]
+    assert sorted(dice) == [1, 2, 3, 4, 5, 6] and "behind" not in lines[1]
+    assert lines[-1] == f"Type name {dice[0]} to name the best."
+    named = games_player("acey-deucey", Level.WORLD_CLASS).name_double(
+        rules_for("acey-deucey"), board_game(table).position, random.Random(0))
+    assert dice[0] == named
+
+
+@pytest.mark.parametrize(("lines", "answer"), [
+    ("", "No hint now: the opening roll needs no decision; type roll."),
+    ("65\n31\n1", "No hint now: Black has nothing to decide before the roll; ask again "
+     "once the dice are in."),
+])
+def test_no_hint_where_there_is_nothing_to_decide(lines: str, answer: str) -> None:
+    table = session("plakoto")
+    feed(table, lines)
+    assert feed(table, "hint") == answer + "\n"
+
+
+def test_a_hint_says_whether_to_accept_a_resignation() -> None:
+    table = session("plakoto")
+    feed(table, "65\n31\nresign")
+    lines = feed(table, "hint").splitlines()
+    assert lines == ["Resignation hint for Black:",
+                     "  The offer gives a single game; the board can still give a gammon.",
+                     "Best now: reject and play on."]
+
+
+# Analysis
+
+
+def test_a_saved_match_is_analysed_by_the_games_engine(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A 1-point Plakoto match, a person (the first legal play each turn) against the
+    computer, saved and analysed: every decision of the person's judged, the computer's
+    own choices (at its level, 0-ply) all the best at 0-ply."""
+    table = session("plakoto", SeededDice(11), **AGAINST_THE_COMPUTER, seed=11, length=1,
+                    level=Level.ADVANCED)
+    match = table.match
+    assert match is not None
+    play_out(table, lambda: match.is_over)
+    path, out = tmp_path / "plakoto.json", tmp_path / "analysis.json"
+    feed(table, f"save {path}")
+    assert main(["analyse", str(path), "--plies", "0", "--json", str(out)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[:2] == ["Analysis at 0-ply: losses in points a game, without the cube.",
+                         "Error rates: thousandths of a point a decision."]
+    data = json.loads(out.read_text())
+    computer = data["players"][1]
+    assert computer["decisions"] > 10 and computer["loss"] == 0
+    person = data["players"][0]
+    assert person["decisions"] > 10 and person["loss"] > 0
+    assert person["error_rate"] == pytest.approx(1000 * person["loss"] / person["decisions"])
+    marked = [d for d in data["decisions"] if d["mark"]]
+    assert all(d["seat"] == 0 and d["played"] != d["best"] for d in marked)
+    assert lines[-2].startswith(f"White: {person['decisions']} decisions, ")
+    assert lines[-1].startswith(f"Computer: {computer['decisions']} decisions, 0.000 points")
+    assert len(lines) == 4 + len(marked)
+
+
+def test_what_the_other_games_analysis_refuses(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = new_game("tavla", ManualDice(["6 5"]))
+    game.roll(0)
+    path = tmp_path / "tavla.json"
+    path.write_text(game.to_json())
+    with pytest.raises(SystemExit) as exited:
+        main(["analyse", str(path), "--html", str(tmp_path / "out.html")])
+    assert exited.value.code == 2
+    assert capsys.readouterr().err.endswith(
+        "The HTML report and rollouts are backgammon's: the other games' analysis is written "
+        "as text and --json.\n")
+    assert not (tmp_path / "out.html").exists()
+    assert main(["analyse", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines()[-2:] == [
+        "White: 0 decisions, 0.000 points lost, error rate 0.0; 0 doubtful, 0 bad, 0 very bad.",
+        "Black: 0 decisions, 0.000 points lost, error rate 0.0; 0 doubtful, 0 bad, 0 very bad.",
+    ]
+
+
+def test_analysis_of_a_1_2_judges_the_double_named() -> None:
+    game = new_game("acey-deucey", ManualDice(["6 5", "2 1"]))
+    game.roll(0)
+    game.roll(0)
+    assert game.turn is not None
+    game.play(0, str(game.turn.plays[0]))
+    assert game.phase is Phase.NAME
+    board = game.position  # the namer's
+    game.name(0, 1)
+    assert game.turn is not None
+    game.play(0, str(game.turn.plays[0]))
+    analysis = analyse_board_games([game], plies=1)
+    named = [d for d in analysis.decisions if d.kind == "name"]
+    best = judge_doubles(game.game, board, plies=1)[0]
+    assert [(d.seat, d.played, d.best) for d in named] == [(0, "1-1", f"{best.die}-{best.die}")]
+    assert named[0].loss == pytest.approx(best.equity - named[0].played_equity)
+
+
 # Resignations, save and load
 
 
@@ -318,7 +446,6 @@ def test_a_lone_game_saved_from_python_is_loaded_and_played(tmp_path: Path) -> N
         ("frobnicate", "Unknown command 'frobnicate': type a play (like 8/5 6/5), its number, "
          "or help."),
         ("name 3", "A double is named only in Acey-deucey, after playing a 1-2."),
-        ("hint", "No hint now: the computer gives no advice in Plakoto yet."),
         ("id", "Plakoto has no position ID: GNU Backgammon's IDs and XGIDs describe "
          "backgammon. save FILE keeps the game as JSON."),
         ("export game.mat", "A .mat file holds backgammon only; GNU Backgammon's formats have "

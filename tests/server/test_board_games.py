@@ -186,10 +186,13 @@ def test_what_the_other_games_refuse(client: Any) -> None:
     refused(client, match_id, 409, "cube is not used", {"seat": seat, "action": "double"})
     refused(client, match_id, 409, "no backgammon", {"seat": seat, "action": "resign",
                                                      "level": 3})
-    for path in ("hint?view=0", "mat"):
-        response = client.get(f"/api/matches/{match_id}/{path}")
-        assert response.status_code == 409, response.text
-        assert "GNU Backgammon's formats have no such games" in response.json()["detail"]
+    response = client.get(f"/api/matches/{match_id}/mat")
+    assert response.status_code == 409, response.text
+    assert "GNU Backgammon's formats have no such games" in response.json()["detail"]
+    response = client.get(f"/api/matches/{match_id}/hint")
+    assert response.status_code == 409, response.text
+    assert response.json()["detail"] == ("Plakoto has no decision before the roll; ask again "
+                                         "after the roll for the play.")
     response = client.post(f"/api/matches/{match_id}/analysis")
     assert response.status_code == 409
     assert "Analyses are for backgammon alone" in response.json()["detail"]

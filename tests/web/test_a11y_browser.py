@@ -137,8 +137,9 @@ def test_the_game_page_passes_the_audit(server: str, page: Any, axe: str, lang: 
 def test_another_games_board_and_its_named_double_pass_the_audit(
     server: str, page: Any, axe: str, lang: str
 ) -> None:
-    """Acey-deucey after a 1-2: the checkers waiting to enter, each side's way round, and the
-    six buttons that name the double (tests/web/test_games_browser.py's seed)."""
+    """Acey-deucey after a 1-2: the checkers waiting to enter, each side's way round, the
+    six buttons that name the double (tests/web/test_games_browser.py's seed), and the
+    hint's panel ranking the doubles."""
     options = {"opponent": "computer", "game": "acey-deucey", "seed": 62}
     match_id = post(server, "/api/matches", options)["id"]
     state = fetch_state(server, match_id, 0)
@@ -155,6 +156,8 @@ def test_another_games_board_and_its_named_double_pass_the_audit(
     page.goto(match_url(server, match_id))
     page.wait_for_selector(".controls .name-double:not([hidden])")
     in_language(page, lang)
+    page.click("#hint-button")
+    page.wait_for_selector("#hint-body .hint-equities dt")
     assert audit(page, axe) == []
 
 

@@ -16,6 +16,11 @@ often as wanted) rolls that checker decision out after the analysis
 decision to roll out ends the command with a sentence; what the reader read past (a
 game's points the rules do not give) is told on standard error, with its line.
 
+A game or match of the other games, saved at the table as JSON (``save FILE.json``), is
+analysed by its game's engine (:mod:`backgammon.analysis.board_games`: each decision's loss
+in points, each player's totals; at most 1-ply, their deepest search); ``--json`` writes
+its decisions, and the HTML report and rollouts are backgammon's.
+
 The command is registered by :mod:`backgammon.cli` from :data:`ARGUMENTS` and
 :func:`analyse_command`; :func:`build_parser` makes a parser of its own, for tests.
 
@@ -83,7 +88,8 @@ def _count(least: int, what: str) -> Callable[[str], int]:
 
 #: The subcommand's arguments.
 ARGUMENTS: tuple[Argument, ...] = (
-    arg("file", metavar="FILE.mat", help="the match to analyse (.mat)"),
+    arg("file", metavar="FILE.mat", help="the match to analyse (.mat; or the other games' "
+        "JSON saved at the table)"),
     arg("--plies", type=_plies, default=2, metavar="N",
         help="the depth of the analysis (default 2; 0 is quick)"),
     arg("--workers", type=_workers, default=None, metavar="N",
@@ -111,6 +117,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def analyse_command(args: argparse.Namespace) -> int:
     """Run the subcommand; a file that cannot be read or written raises BackgammonError."""
+    if str(args.file).lower().endswith(".json"):
+        return _board_command(args)
     warnings: list[MatWarning] = []
     try:
         match = read_mat(args.file, warnings)
@@ -146,3 +154,33 @@ def analyse_command(args: argparse.Namespace) -> int:
 
 def _json(analysis: Any) -> str:
     return json.dumps(to_json(analysis), indent=1)
+
+
+def _board_command(args: argparse.Namespace) -> int:
+    """Analyse a game or match of the other games saved as JSON at the table."""
+    # Imported here: the table's reader, and the other games' engine, only for such a file.
+    from ..analysis.board_games import analyse_board_games, board_text_report, board_to_json
+    from ..bot.games import MOST_PLIES
+    from ..game import BoardGame, BoardMatch
+    from .files import load
+
+    record = load(args.file)
+    if not isinstance(record, BoardMatch | BoardGame):
+        raise BackgammonError(f"{args.file} holds backgammon: analyse reads backgammon from "
+                              "a .mat file (export FILE.mat at the table).")
+    if args.html is not None or args.rollout:
+        raise BackgammonError("The HTML report and rollouts are backgammon's: the other "
+                              "games' analysis is written as text and --json.")
+    games = record.games if isinstance(record, BoardMatch) else [record]
+    analysis = analyse_board_games(games, plies=min(args.plies, MOST_PLIES))
+    # A match names its players; a lone game its colours ("white": White).
+    names = (record.players if isinstance(record, BoardMatch)
+             else (record.colours[0].capitalize(), record.colours[1].capitalize()))
+    print(board_text_report(analysis, names), end="")
+    if args.json is not None:
+        try:
+            Path(args.json).write_text(json.dumps(board_to_json(analysis), indent=1),
+                                       encoding="utf-8")
+        except OSError as exc:
+            raise BackgammonError(f"Cannot write {args.json}: {exc.strerror or exc}.") from exc
+    return 0

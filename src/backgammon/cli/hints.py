@@ -3,6 +3,11 @@ the cube decision (before the roll, when doubled, when beavered), or says whethe
 offer to resign, for the seat the game waits for, each with its reasons in words
 (:mod:`backgammon.analysis.reasons`). The bot thinks at :data:`HINT_LEVEL`, as the web app's
 hints do; nothing here reads input or changes the game.
+
+In the other games (:class:`~backgammon.game.BoardGame`) the hint ranks the plays by the
+game's network one ply ahead (:func:`backgammon.bot.games.judge_plays`), with their
+equities in points and their reasons, ranks the doubles to name after an Acey-deucey 1-2,
+and answers a resignation as the computer does (:func:`board_hint_lines`).
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from collections.abc import Sequence
 
 from ..analysis.reasons import (
     answerer_chances,
+    board_hints_reasons,
     cube_reasons,
     hints_reasons,
     resignation_reasons,
@@ -29,17 +35,30 @@ from ..bot import (
     ResignationAnswer,
     ResignationQuestion,
 )
+from ..bot.games import (
+    MOST_PLIES,
+    JudgedPlay,
+    accepts_resignation,
+    judge_doubles,
+    judge_plays,
+    most_at_stake,
+)
 from ..dice import Dice
-from ..game import Action, Game, Phase
+from ..game import Action, BoardGame, Game, Phase
+from ..games import GamePlay
 from ..moves import Play
 from ..position import WinKind
 from .display import WIN_NAMES
+from .games import title
 
 #: The strength hints think at, as in the web app: 2-ply, under a second a play.
 HINT_LEVEL = Level.STRONGEST
 HINT_PLIES = LEVELS[HINT_LEVEL][0]
 #: The most plays a hint ranks.
 HINT_PLAYS = 5
+#: The depth of the other games' hints: their deepest search, one ply ahead (about 10 to
+#: 30 ms a decision, docs/lab/game-baselines.md).
+BOARD_HINT_PLIES = MOST_PLIES
 
 
 class Hinter:
@@ -118,6 +137,77 @@ class Hinter:
         return cube_hint_lines(
             decision, names[question.doubler], match_play, advice, HINT_PLIES, reasons
         )
+
+
+def board_refusal(game: BoardGame, names: tuple[str, str]) -> str:
+    """Why the other game ``game`` holds nothing to hint for the seat it waits for, or ''
+    when it does (the game going on: whether it is over is the table's to say)."""
+    seat = game.player_to_act
+    if seat is None:
+        return "the opening roll needs no decision; type roll."
+    if game.phase is Phase.ROLL:
+        if game.may_double():
+            return (f"the computer does not weigh the cube in {title(game.game.name)}; ask "
+                    "again once the dice are in.")
+        return (f"{names[seat]} has nothing to decide before the roll; ask again once the "
+                "dice are in.")
+    return ""
+
+
+def board_hint_lines(game: BoardGame, names: tuple[str, str], lang: str = "en") -> list[str]:
+    """The hint for the seat the other game ``game`` waits for (where :func:`board_refusal`
+    finds one): its best plays, the doubles to name after a 1-2, or the answer to an offer
+    to resign; reasons in ``lang``."""
+    seat = game.player_to_act
+    assert seat is not None  # board_refusal() refuses the opening roll
+    name = names[seat]
+    if game.phase is Phase.NAME:
+        doubles = judge_doubles(game.game, game.position, plies=BOARD_HINT_PLIES)
+        lines = [f"Hint for {name}'s double to name (the computer at {BOARD_HINT_PLIES}-ply), "
+                 "the best first:"]
+        for judged in doubles:
+            gap = "" if judged is doubles[0] else f"  ({judged.loss:.3f} behind)"
+            play = str(judged.play) if judged.play is not None else "no move"
+            lines.append(f"  {judged.die}-{judged.die}: {play:<24} {judged.equity:+.3f}{gap}")
+        return [*lines, "Each double by its best play; equity: points a game, without the cube.",
+                f"Type name {doubles[0].die} to name the best."]
+    if game.phase is Phase.RESIGN:
+        offer = game.resignation
+        assert offer is not None  # the phase waits for the answer to an offer
+        most = most_at_stake(game, offer.player)
+        accept = accepts_resignation(game)
+        return [f"Resignation hint for {name}:",
+                f"  The offer gives {WIN_NAMES[offer.level]}; the board can still give "
+                f"{WIN_NAMES[most]}.",
+                f"Best now: {'accept' if accept else 'reject and play on'}."]
+    assert game.turn is not None and game.dice is not None  # a play is awaited
+    plays = game.turn.plays
+    if not plays:
+        return [f"{name} has no legal play of {game.dice[0]}-{game.dice[1]}: the roll passes."]
+    ranked = judge_plays(game.game, plays, plies=BOARD_HINT_PLIES)[:HINT_PLAYS]
+    reasons = [say_all(why, lang) for why in board_hints_reasons(game.game, ranked)]
+    return [*board_play_hint_lines(ranked, plays, game.dice, name, reasons),
+            "Type a play (like 8/5 6/5) or its number."]
+
+
+def board_play_hint_lines(ranked: Sequence[JudgedPlay], legal: Sequence[GamePlay], dice: Dice,
+                          name: str, reasons: Sequence[Sequence[str]] = ()) -> list[str]:
+    """The best plays of ``dice`` in one of the other games for ``name``, best first, each
+    numbered as in the list of ``legal`` plays, with its equity in points, how far it is
+    behind the best, and its ``reasons``."""
+    numbers = {play.result: number for number, play in enumerate(legal, 1)}
+    plies = max(judged.plies for judged in ranked)
+    which = "the only play" if len(ranked) == 1 else "the best play first"
+    lines = [f"Hint for {name}'s {dice[0]}-{dice[1]} (the computer at {plies}-ply), {which}:"]
+    width = max(len(str(judged.play)) for judged in ranked)
+    for index, judged in enumerate(ranked):
+        gap = "" if index == 0 else f"  ({judged.loss:.3f} behind)"
+        number = f"{numbers[judged.play.result]:3d}."
+        lines.append(f"  {number} {judged.play!s:<{width}}  {judged.equity:+.3f}{gap}")
+        lines.extend(_why(reasons[index] if index < len(reasons) else [], "       "))
+    lines.append("Numbers as in the list of legal plays. Equity: points a game, without the "
+                 "cube.")
+    return lines
 
 
 #: The words of the cube hint's advice.

@@ -68,7 +68,7 @@ from .display import (
     what_now,
 )
 from .games import computer_act, match_title, title
-from .hints import Hinter
+from .hints import Hinter, board_hint_lines, board_refusal
 from .setup import COMPUTER_NAME, SessionOptions
 
 #: A game at the table: backgammon's, or one of the other games.
@@ -394,16 +394,15 @@ class Session:
         refusal = self._over()
         if not refusal and game.player_to_act in self._computer:
             refusal = "the game waits for the computer's dice; hints are for a person's turn."
-        if not refusal and isinstance(game, BoardGame):
-            refusal = f"the computer gives no advice in {title(game.game.name)} yet."
-        if refusal or isinstance(game, BoardGame):
-            self._say(f"No hint now: {refusal}")
-            return
-        refusal = self._hinter.refusal(game, self.names)
+        if not refusal:
+            refusal = board_refusal(game, self.names) if isinstance(game, BoardGame) \
+                else self._hinter.refusal(game, self.names)
         if refusal:
             self._say(f"No hint now: {refusal}")
             return
-        for line in self._hinter.lines(game, self.names):
+        lines = board_hint_lines(game, self.names, self._hinter.lang) \
+            if isinstance(game, BoardGame) else self._hinter.lines(game, self.names)
+        for line in lines:
             self._say(line)
 
     # Other commands

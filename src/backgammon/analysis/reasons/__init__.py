@@ -13,7 +13,9 @@ resignation.
 * :func:`hints_reasons`: each ranked play's reasons, the best against the next best, the
   others against the best (:mod:`.plays`);
 * :func:`cube_reasons`: the cube decision's, for the player deciding (:mod:`.decisions`);
-* :func:`resignation_reasons`: the answer to an offer to resign.
+* :func:`resignation_reasons`: the answer to an offer to resign;
+* :func:`board_hints_reasons`: the ranked plays' reasons in the other games, from the
+  counts of their heuristic and the equities their engine judged (:mod:`.board_plays`).
 
 >>> from backgammon import Position
 >>> from backgammon.bot.bot import Hint
@@ -29,6 +31,7 @@ safe: no blot can be hit
 fewer rolls hit you than after 24/21 6/5: 0 in 36 against 36
 """
 
+from .board_plays import board_hints_reasons, board_play_reasons, what_board_play_does
 from .decisions import answerer_chances, cube_reasons, resignation_reasons
 from .features import Features, shots
 from .plays import hints_reasons, play_reasons, what_it_does
@@ -44,6 +47,8 @@ __all__ = [
     "UnknownLanguageError",
     "UnknownReasonError",
     "answerer_chances",
+    "board_hints_reasons",
+    "board_play_reasons",
     "cube_reasons",
     "hints_reasons",
     "play_reasons",
@@ -51,5 +56,6 @@ __all__ = [
     "say",
     "say_all",
     "shots",
+    "what_board_play_does",
     "what_it_does",
 ]

@@ -21,7 +21,8 @@ from enum import StrEnum
 from ...errors import BackgammonError
 
 #: What a reason's figures may be: a count or a point (int), a chance (float, 0 to 1; points
-#: of a game in the money resignation reasons), a play's notation (str).
+#: of a game in the money resignation reasons and the other games' equities), a play's
+#: notation (str).
 Figure = int | float | str
 
 
@@ -49,6 +50,15 @@ class Code(StrEnum):
     LOSES_MORE_GAMMONS = "loses_more_gammons"
     WINS_MORE = "wins_more"
     WINS_LESS = "wins_less"
+    # The other games (:mod:`.board_plays`): pins, lone checkers in direct reach, Plakoto's
+    # mother, and the points expected (``points``: a play's equity, in points).
+    PINS = "pins"
+    LEAVES_BLOTS = "leaves_blots"
+    MOTHER_EXPOSED = "mother_exposed"
+    FEWER_BLOTS = "fewer_blots"
+    MORE_BLOTS = "more_blots"
+    EXPECTS_MORE = "expects_more"
+    EXPECTS_LESS = "expects_less"
     # The cube, for the player who may double.
     DOUBLE = "double"
     NOT_STRONG_ENOUGH = "not_strong_enough"
@@ -97,6 +107,13 @@ FIGURES: dict[Code, tuple[str, ...]] = {
     Code.LOSES_MORE_GAMMONS: ("gammons", "other", "than"),
     Code.WINS_MORE: ("wins", "other", "than"),
     Code.WINS_LESS: ("wins", "other", "than"),
+    Code.PINS: ("checkers",),
+    Code.LEAVES_BLOTS: ("blots",),
+    Code.MOTHER_EXPOSED: (),
+    Code.FEWER_BLOTS: ("blots", "other", "than"),
+    Code.MORE_BLOTS: ("blots", "other", "than"),
+    Code.EXPECTS_MORE: ("points", "other", "than"),
+    Code.EXPECTS_LESS: ("points", "other", "than"),
     Code.DOUBLE: ("wins", "needed"),
     Code.NOT_STRONG_ENOUGH: ("wins", "needed"),
     Code.NO_DOUBLE: ("wins",),

@@ -38,8 +38,10 @@ from .reason import Code, Figure, Reason
 LANGUAGES = ("en", "vi", "mt", "fa", "km")
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
-#: The codes whose float figures are points of a game (the rest are chances).
+#: The codes whose float figures are points of a game (the rest are chances), and of those
+#: the equities, written as the hints write them (a sign, three decimals).
 _IN_POINTS = frozenset({Code.ACCEPT_POINTS, Code.REJECT_POINTS})
+_EQUITIES = frozenset({Code.EXPECTS_MORE, Code.EXPECTS_LESS})
 # Each language's digits, decimal separator and percentage, as Intl.NumberFormat writes them.
 _PERSIAN_DIGITS = str.maketrans("0123456789-", "۰۱۲۳۴۵۶۷۸۹\u2212")
 _DECIMAL = {"en": ".", "vi": ",", "mt": ".", "fa": "٫", "km": "."}
@@ -117,6 +119,8 @@ def _written(code: Code, figures: Mapping[str, Figure], lang: str) -> dict[str, 
             written[name] = _number(str(value), lang)
         elif code in _IN_POINTS:
             written[name] = _number(f"{value:.2f}".rstrip("0").rstrip("."), lang)
+        elif code in _EQUITIES:
+            written[name] = _number(f"{value:+.3f}", lang)
         else:
             percent = _number(f"{100 * value:.{places}f}", lang)
             written[name] = _PERCENT.get(lang, "{}%").format(percent)

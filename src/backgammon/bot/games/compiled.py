@@ -2,7 +2,7 @@
 matches as :func:`~backgammon.bot.games.play_match`, thousands of games a minute.
 
 The players are the kernel's copies of :class:`~backgammon.bot.games.TDPlayer` (without
-noise), :class:`~backgammon.bot.games.HeuristicPlayer` and
+noise; at 0-ply or one ply ahead), :class:`~backgammon.bot.games.HeuristicPlayer` and
 :class:`~backgammon.bot.games.RandomPlayer` (:mod:`backgammon.bot.kernel.players`; the
 tests hold the network's and the heuristic's choices to the Python players'). The dice
 and the random player's choices come from the kernel's generators, so a compiled match
@@ -40,7 +40,8 @@ def _kind(rules: GameRules, player: Player) -> tuple[int, tuple[NDArray[np.float
         if player.noise:
             raise ValueError("The kernel plays the network without noise.")
         net = player.network
-        return players.NETWORK, (net.w1, net.b1, net.w2, np.array([net.b2])), weights
+        kind = players.LOOKAHEAD if player.plies else players.NETWORK
+        return kind, (net.w1, net.b1, net.w2, np.array([net.b2])), weights
     if isinstance(player, HeuristicPlayer):
         chosen = player.weights if player.weights is not None else \
             WEIGHTS.get(rules.name, DEFAULT_WEIGHTS)

@@ -111,17 +111,7 @@ def features(rules: GameRules, board: Board) -> Features:
     holds = lone is LoneChecker.HOLDS
     pins = lone is LoneChecker.PIN
     their_pinned = board.theirs_pinned
-    need = 1 if holds else 2
-    their_point = rules.travel.their_point
-    # The opponent's rearmost checker (their number; the bar 25): a point of mine blocks
-    # only where it still lies on that checker's way.
-    rearmost = max((p for p in range(25, 0, -1) if theirs[p]), default=0)
-    held = [False] * 25
-    for point in range(1, 25):
-        count = mine[point]
-        held[point] = (count >= need or (
-            pins and count == 1 and bool(their_pinned >> (25 - point) & 1))) and \
-            their_point(point) < rearmost
+    held = _held(rules, board)
     points = prime = run = 0
     for point in range(1, 25):
         if held[point]:
@@ -144,6 +134,39 @@ def features(rules: GameRules, board: Board) -> Features:
     pinned = bin(their_pinned).count("1") - bin(board.mine_pinned).count("1") if pins else 0
     return Features(their_pips - my_pips, mine[OFF], points, prime, home, blots, hit, pinned,
                     mother)
+
+
+def held_points(rules: GameRules, board: Board) -> frozenset[int]:
+    """The points that :func:`features` counts as held by the player whose side is
+    ``board.mine``: their numbers.
+
+    >>> from backgammon.games import rules_for
+    >>> sorted(held_points(rules_for("portes"), Board.from_points({6: 2, 8: 1}, {21: 1})))
+    [6]
+    """
+    return frozenset(point for point, held in enumerate(_held(rules, board)) if held)
+
+
+def _held(rules: GameRules, board: Board) -> list[bool]:
+    """Whether each of my points 0..24 is held: two checkers or more where lone checkers
+    can be hit or pinned (in Plakoto, or one pinning an opposing checker), one where one
+    holds a point; and still on the way of the opponent's rearmost checker."""
+    mine, theirs = board.mine, board.theirs
+    lone = rules.lone_checker
+    pins = lone is LoneChecker.PIN
+    need = 1 if lone is LoneChecker.HOLDS else 2
+    their_pinned = board.theirs_pinned
+    their_point = rules.travel.their_point
+    # The opponent's rearmost checker (their number; the bar 25): a point of mine blocks
+    # only where it still lies on that checker's way.
+    rearmost = max((p for p in range(25, 0, -1) if theirs[p]), default=0)
+    held = [False] * 25
+    for point in range(1, 25):
+        count = mine[point]
+        held[point] = (count >= need or (
+            pins and count == 1 and bool(their_pinned >> (25 - point) & 1))) and \
+            their_point(point) < rearmost
+    return held
 
 
 def _direct_shot(theirs: bytes, their_pinned: int, point: int) -> bool:

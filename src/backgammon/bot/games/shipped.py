@@ -29,6 +29,9 @@ from ..bot import LEVELS, Level
 from .players import Player
 from .td import Network, TDPlayer
 
+#: The deepest search of these games' levels: one ply ahead, for every level above
+#: ``advanced`` (a deeper search is not written yet).
+MOST_PLIES = 1
 #: The games with a shipped network, and its file in ``backgammon/bot/weights``.
 SHIPPED = {name: f"games-{name}.npz" for name in GAMES[3:]}
 
@@ -46,7 +49,9 @@ def shipped_network(name: str) -> Network:
 
 def games_player(name: str, level: Level | str = Level.ADVANCED) -> Player:
     """The computer player of a game at a level: the shipped network, with the level's
-    noise on its choices (:data:`~backgammon.bot.LEVELS`, in points). The levels above
-    ``advanced`` search in backgammon; here they play as ``advanced`` (no search yet)."""
-    noise = LEVELS[Level(level)][1]
-    return TDPlayer(shipped_network(name), name=f"td-{Level(level).value}", noise=noise)
+    noise on its choices (:data:`~backgammon.bot.LEVELS`, in points); the levels above
+    ``advanced`` (which search deeper in backgammon) look one ply ahead (:func:`.td.rank`:
+    measured in docs/lab/game-baselines.md)."""
+    plies, noise = LEVELS[Level(level)]
+    return TDPlayer(shipped_network(name), name=f"td-{Level(level).value}", noise=noise,
+                    plies=min(plies, MOST_PLIES))

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
@@ -108,31 +109,115 @@ class Network:
                        data["w2"].astype(np.float64), float(data["b2"]))
 
 
+#: The most plays searched one ply ahead a decision: the best by the network alone (the
+#: kernel's ``WIDTH``).
+WIDTH = 8
+
+
+def reply_values(rules: GameRules, network: Network, boards: Sequence[Board]) -> Array:
+    """The value of each board for its player on roll one ply ahead, over the game's largest
+    score: the mean over the 21 rolls of their best play's value by the network (the
+    kernel's ``reply_value``; an Acey-deucey 1-2 valued by its own play).
+
+    >>> from backgammon.games import rules_for
+    >>> rules = rules_for("fevga")
+    >>> value = reply_values(rules, Network.fresh(hidden=4), [rules.initial()])
+    >>> value.shape, bool(-1 < value[0] < 1)
+    ((1,), True)
+    """
+    from ..kernel import boards as kernel_boards
+    from ..kernel import players
+
+    return np.asarray(players.lookahead_values(
+        kernel_boards.game_code(rules.name), kernel_boards.boards_array(boards), network.w1,
+        network.b1, network.w2, np.array([network.b2])))
+
+
+def _values(rules: GameRules, network: Network,
+            plays: Sequence[GamePlay]) -> tuple[Array, Array]:
+    """Each play's value for its maker by the network (the board it leaves valued for the
+    opponent, negated; a play that ends the game: its points), over the game's largest
+    score, and 1 where the play ends the game (else 0)."""
+    top = max(rules.points.values())
+    values = -network.values(encode(rules, [p.result for p in plays]))
+    ends = np.zeros(len(plays))
+    for index, play in enumerate(plays):
+        result = rules.outcome(play.result)
+        if result is not None:
+            # The board is the opponent's to play: the mover won unless they lost.
+            won = result.winner is not None and result.winner.value != "on roll"
+            values[index] = (result.points if won else -result.points) / top
+            ends[index] = 1
+    return values, ends
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """One play of a ranking (:func:`rank`): its index in the plays, its value for the
+    player who makes it over the game's largest score (a play that ends the game: its real
+    points), and the depth it was valued at."""
+
+    index: int
+    value: float
+    plies: int
+
+
+def rank(rules: GameRules, network: Network, plays: Sequence[GamePlay],
+         plies: int = 0) -> list[Ranked]:
+    """``plays`` (all from one board and dice) best first for the player who makes them:
+    by the network's value of the board each leaves (a play that ends the game first by its
+    points); with ``plies`` 1, the :data:`WIDTH` best of those valued again one ply ahead
+    (:func:`reply_values`) and ranked first, the others after them by their own value.
+    Equal values keep the plays' order. (After an Acey-deucey 1-2 the same player goes on:
+    every play of the 1-2 is valued alike, as the board left to the opponent.)
+
+    >>> from backgammon.games import rules_for
+    >>> rules = rules_for("portes")
+    >>> plays = rules.legal_plays(rules.initial(), (3, 1))
+    >>> [str(plays[r.index]) for r in rank(rules, Network.fresh(hidden=4), plays)][:1]
+    ['24/21 24/23']
+    """
+    values, ends = _values(rules, network, plays)
+    # A play that ends the game ranks by twice its value: above any the network gives.
+    order = sorted(range(len(plays)), key=lambda i: -values[i] * (1 + ends[i]))
+    if not plies or len(plays) < 2:
+        return [Ranked(i, float(values[i]), 0) for i in order]
+    searched = [i for i in order[:WIDTH] if not ends[i]]
+    deeper = dict(zip(searched, -reply_values(rules, network, [plays[i].result for i in searched]),
+                      strict=True))
+    first = sorted(order[:WIDTH], key=lambda i: -(deeper[i] if i in deeper else 2 * values[i]))
+    return [*(Ranked(i, float(deeper.get(i, values[i])), 1) for i in first),
+            *(Ranked(i, float(values[i]), 0) for i in order[WIDTH:])]
+
+
 class TDPlayer:
     """The play whose resulting board the network values lowest for the opponent (a play
     that ends the game scores its points); after a 1-2, the double with the best such play.
+    With ``plies`` 1, the best plays so found are valued again one ply ahead (:func:`rank`).
 
     ``noise`` (points, 0 by default) is the standard deviation of a normal error added to
-    each play's value before choosing, to play weaker, as the backgammon bot's levels do."""
+    each play's value before choosing, to play weaker, as the backgammon bot's levels do
+    (at 0-ply only)."""
 
-    def __init__(self, network: Network, name: str = "td", noise: float = 0.0) -> None:
+    def __init__(self, network: Network, name: str = "td", noise: float = 0.0,
+                 plies: int = 0) -> None:
+        if plies not in (0, 1) or (plies and noise):
+            raise ValueError("The network plays at 0-ply, with or without noise, or 1-ply "
+                             "without.")
         self.network = network
         self.name = name
         self.noise = noise
+        self.plies = plies
 
     def _scores(self, rules: GameRules, plays: Sequence[GamePlay]) -> Array:
-        top = max(rules.points.values())
-        scores = -self.network.values(encode(rules, [p.result for p in plays]))
-        for index, play in enumerate(plays):
-            result = rules.outcome(play.result)
-            if result is not None:
-                # The board is the opponent's to play: the mover won unless they lost.
-                won = result.winner is not None and result.winner.value != "on roll"
-                scores[index] = (result.points if won else -result.points) / top * 2
-        return scores
+        """Each play's value, twice it for a play that ends the game (as :func:`rank`)."""
+        values, ends = _values(rules, self.network, plays)
+        return values * (1 + ends)
 
     def choose(self, rules: GameRules, plays: Sequence[GamePlay],
                rng: random.Random) -> GamePlay:
+        if self.plies:
+            return plays[rank(rules, self.network, plays, self.plies)[0].index]
         scores = self._scores(rules, plays)
         if self.noise:
             top = max(rules.points.values())
@@ -144,7 +229,12 @@ class TDPlayer:
         for die in range(1, 7):
             plays = rules.legal_plays(board, (die, die))
             if plays:
-                top = float(self._scores(rules, plays).max())
+                if self.plies:
+                    ranked = rank(rules, self.network, plays, self.plies)[0]
+                    ends = rules.outcome(plays[ranked.index].result) is not None
+                    top = ranked.value * (2 if ends else 1)
+                else:
+                    top = float(self._scores(rules, plays).max())
                 if top > best_score:
                     best, best_score = die, top
         return best

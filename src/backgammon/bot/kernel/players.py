@@ -381,8 +381,11 @@ def _train_game(game: int, ws: tuple, board: np.ndarray, turned: np.ndarray,  # 
 
 #: The heuristic's counts, in the order of its weights' array (players.Features).
 FEATURES = ("pips", "off", "points", "prime", "home", "blots", "hit", "pinned", "mother")
-#: The kinds of player :func:`duel` plays.
-NETWORK, HEURISTIC, RANDOM = 0, 1, 2
+#: The kinds of player :func:`duel` plays: LOOKAHEAD is the network searching one ply ahead
+#: (:func:`_lookahead_best`).
+NETWORK, HEURISTIC, RANDOM, LOOKAHEAD = 0, 1, 2, 3
+#: The most plays the lookahead searches a decision: the best by the network alone.
+WIDTH = 8
 #: The heuristic's score of a play that wins the game, a point (players.WON).
 WON = 1e6
 
@@ -473,6 +476,97 @@ def _heuristic_best(game: int, ws: tuple, count: int, weights: np.ndarray,  # ty
 
 
 @njit(cache=True, nogil=True)
+def reply_value(game: int, ws: tuple, board: np.ndarray, w1: np.ndarray,  # type: ignore[type-arg]
+                b1: np.ndarray, w2: np.ndarray, b2: np.ndarray, index: np.ndarray,
+                value: np.ndarray, hidden: np.ndarray, turned: np.ndarray) -> float:
+    """The value of ``board`` for its player on roll one ply ahead, over the game's largest
+    score: the mean over the 21 rolls, each by its chance, of the value of their best play
+    by the network (:func:`_best`; a play that ends the game is worth its points; a roll
+    that cannot be played leaves the board to the other player). An Acey-deucey 1-2 is
+    valued by its own play, without the double and the throw that follow."""
+    top = TOP[game]
+    over, points = outcome(game, board)
+    if over:
+        return float(points / top)
+    total = 0.0
+    for d1 in range(1, 7):
+        for d2 in range(d1, 7):
+            count = generate(ws, game, board, d1, d2)
+            if count == 0:
+                flip(board, turned)
+                n = _encode(game, turned, index, value)
+                reply = -_forward(w1, b1, w2, b2, index, value, n, hidden)
+            else:
+                best, reply = _best(game, ws, count, w1, b1, w2, b2, index, value, hidden)
+                over, points = outcome(game, ws[7][best])
+                if over:
+                    reply = -points / top
+            total += reply if d1 == d2 else 2.0 * reply
+    return total / 36.0
+
+
+@njit(cache=True, nogil=True)
+def _zero_ply_scores(game: int, ws: tuple, count: int, w1: np.ndarray,  # type: ignore[type-arg]
+                     b1: np.ndarray, w2: np.ndarray, b2: np.ndarray, index: np.ndarray,
+                     value: np.ndarray, hidden: np.ndarray) -> np.ndarray:
+    """:func:`_best`'s score of each of the ``count`` results in ``ws[7]``."""
+    results = ws[7]
+    top = TOP[game]
+    scores = np.empty(count, dtype=np.float64)
+    for i in range(count):
+        over, points = outcome(game, results[i])
+        if over:
+            scores[i] = -points / top * 2.0
+        else:
+            n = _encode(game, results[i], index, value)
+            scores[i] = -_forward(w1, b1, w2, b2, index, value, n, hidden)
+    return scores
+
+
+@njit(cache=True, nogil=True)
+def _lookahead_best(game: int, ws: tuple, inner: tuple, count: int,  # type: ignore[type-arg]
+                    w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
+                    index: np.ndarray, value: np.ndarray, hidden: np.ndarray,
+                    turned: np.ndarray) -> tuple[int, float]:
+    """Of the ``count`` results in ``ws[7]``, the best one ply ahead: the :data:`WIDTH`
+    best by :func:`_best`'s scores (the first of equal ones first), each valued by the
+    opponent's :func:`reply_value` (searched in the workspace ``inner``); a result that
+    ends the game scores as in :func:`_best`. Returns its index and score."""
+    results = ws[7]
+    top = TOP[game]
+    order = np.argsort(-_zero_ply_scores(game, ws, count, w1, b1, w2, b2, index, value,
+                                         hidden), kind="mergesort")
+    best, best_score = 0, -1e300
+    for k in range(min(WIDTH, count)):
+        i = order[k]
+        over, points = outcome(game, results[i])
+        if over:
+            score = -points / top * 2.0
+        else:
+            score = -reply_value(game, inner, results[i], w1, b1, w2, b2, index, value,
+                                 hidden, turned)
+        if score > best_score:
+            best, best_score = i, score
+    return best, best_score
+
+
+@njit(cache=True, nogil=True)
+def lookahead_values(game: int, boards: np.ndarray, w1: np.ndarray, b1: np.ndarray,
+                     w2: np.ndarray, b2: np.ndarray) -> np.ndarray:
+    """:func:`reply_value` of each board ``(n, 4, 26)``, for its player on roll."""
+    ws = boards_workspace()
+    index = np.zeros(INPUTS, dtype=np.int64)
+    value = np.zeros(INPUTS, dtype=np.float64)
+    hidden = np.zeros(b1.shape[0], dtype=np.float64)
+    turned = np.empty((4, 26), dtype=np.int8)
+    out = np.zeros(boards.shape[0], dtype=np.float64)
+    for i in range(boards.shape[0]):
+        out[i] = reply_value(game, ws, boards[i], w1, b1, w2, b2, index, value, hidden,
+                             turned)
+    return out
+
+
+@njit(cache=True, nogil=True)
 def _next_random(state: np.ndarray, count: int) -> int:
     """One of ``count`` choices, each with the same chance, from the generator ``state``."""
     r = roll(state)  # 0..35, then more bits for a wider choice
@@ -480,20 +574,25 @@ def _next_random(state: np.ndarray, count: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _pick(kind: int, game: int, ws: tuple, count: int, w1: np.ndarray,  # type: ignore[type-arg]
-          b1: np.ndarray, w2: np.ndarray, b2: np.ndarray, weights: np.ndarray,
+def _pick(kind: int, game: int, ws: tuple, inner: tuple, count: int,  # type: ignore[type-arg]
+          w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray, weights: np.ndarray,
           state: np.ndarray, index: np.ndarray, value: np.ndarray, hidden: np.ndarray,
           turned: np.ndarray) -> tuple[int, float]:
-    """The choice of a player of ``kind`` among the ``count`` results in ``ws[7]``."""
+    """The choice of a player of ``kind`` among the ``count`` results in ``ws[7]`` (a
+    lookahead searches in ``inner``)."""
     if kind == NETWORK:
         return _best(game, ws, count, w1, b1, w2, b2, index, value, hidden)
+    if kind == LOOKAHEAD:
+        return _lookahead_best(game, ws, inner, count, w1, b1, w2, b2, index, value,
+                               hidden, turned)
     if kind == HEURISTIC:
         return _heuristic_best(game, ws, count, weights, turned)
     return _next_random(state, count), 0.0
 
 
 @njit(cache=True, nogil=True)
-def _double_of(kind: int, game: int, ws: tuple, board: np.ndarray,  # type: ignore[type-arg]
+def _double_of(kind: int, game: int, ws: tuple, inner: tuple,  # type: ignore[type-arg]
+               board: np.ndarray,
                w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
                weights: np.ndarray, state: np.ndarray, index: np.ndarray,
                value: np.ndarray, hidden: np.ndarray, turned: np.ndarray) -> int:
@@ -504,8 +603,8 @@ def _double_of(kind: int, game: int, ws: tuple, board: np.ndarray,  # type: igno
     for die in range(1, 7):
         count = generate(ws, game, board, die, die)
         if count:
-            _, score = _pick(kind, game, ws, count, w1, b1, w2, b2, weights, state, index,
-                             value, hidden, turned)
+            _, score = _pick(kind, game, ws, inner, count, w1, b1, w2, b2, weights, state,
+                             index, value, hidden, turned)
             if score > best_score:
                 best, best_score = die, score
     return best
@@ -515,13 +614,14 @@ def _double_of(kind: int, game: int, ws: tuple, board: np.ndarray,  # type: igno
 def duel(game: int, start: np.ndarray, kinds: np.ndarray, nets: tuple,  # type: ignore[type-arg]
          weights: np.ndarray, pairs: int,
          seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Duplicate-dice games between two players (``kinds``: NETWORK, HEURISTIC or RANDOM;
-    ``nets``: w1, b1, w2, b2 of the first, then of the second, for a network): each dice
-    stream played twice, each player starting once, as match.play_match does. Returns the
+    """Duplicate-dice games between two players (``kinds``: NETWORK, LOOKAHEAD, HEURISTIC or
+    RANDOM; ``nets``: w1, b1, w2, b2 of the first, then of the second, for a network): each
+    dice stream played twice, each player starting once, as match.play_match does. Returns the
     first player's points in each game (each pair in turn), each game's throws, and how
     each ended (its points: 0 a draw, 1 single, 2 gammon, 3 backgammon; 4 a pinned
     mother)."""
     ws = boards_workspace()
+    inner = boards_workspace()
     size = max(nets[1].shape[0], nets[5].shape[0])
     index = np.zeros(INPUTS, dtype=np.int64)
     value = np.zeros(INPUTS, dtype=np.float64)
@@ -545,9 +645,9 @@ def duel(game: int, start: np.ndarray, kinds: np.ndarray, nets: tuple,  # type: 
                 throw += 1
                 if throw > MOST_THROWS:
                     raise RuntimeError("a game did not end")
-                over, result, again = _duel_turn(game, ws, board, turned, d1, d2, named,
-                                                 kinds[mover], mover, nets, weights, chance,
-                                                 index, value, hidden)
+                over, result, again = _duel_turn(game, ws, inner, board, turned, d1, d2,
+                                                 named, kinds[mover], mover, nets, weights,
+                                                 chance, index, value, hidden)
                 if over:
                     # ``result`` is for the player on roll now: the mover's opponent.
                     points[2 * g + seat] = -result if mover == 0 else result
@@ -562,8 +662,8 @@ def duel(game: int, start: np.ndarray, kinds: np.ndarray, nets: tuple,  # type: 
                 d1, d2 = _stage(board, turned, state, again)
                 if named:
                     w1, b1, w2, b2 = _net(nets, mover)
-                    d1 = d2 = _double_of(kinds[mover], game, ws, board, w1, b1, w2, b2,
-                                         weights, chance, index, value, hidden, turned)
+                    d1 = d2 = _double_of(kinds[mover], game, ws, inner, board, w1, b1, w2,
+                                         b2, weights, chance, index, value, hidden, turned)
     return points, throws, ends
 
 
@@ -576,7 +676,8 @@ def _net(nets: tuple, player: int) -> tuple:  # type: ignore[type-arg]
 
 
 @njit(cache=True, nogil=True)
-def _duel_turn(game: int, ws: tuple, board: np.ndarray, turned: np.ndarray,  # type: ignore[type-arg]
+def _duel_turn(game: int, ws: tuple, inner: tuple,  # type: ignore[type-arg]
+               board: np.ndarray, turned: np.ndarray,
                d1: int, d2: int, named: bool, kind: int, mover: int, nets: tuple,  # type: ignore[type-arg]
                weights: np.ndarray, chance: np.ndarray, index: np.ndarray,
                value: np.ndarray, hidden: np.ndarray) -> tuple[bool, int, int]:
@@ -586,6 +687,6 @@ def _duel_turn(game: int, ws: tuple, board: np.ndarray, turned: np.ndarray,  # t
     count = generate(ws, game, board, d1, d2)
     best = 0
     if count:
-        best, _ = _pick(kind, game, ws, count, w1, b1, w2, b2, weights, chance, index,
+        best, _ = _pick(kind, game, ws, inner, count, w1, b1, w2, b2, weights, chance, index,
                         value, hidden, turned)
     return _play(game, ws, count, best, board, turned, d1, d2, named)

@@ -165,12 +165,14 @@ def check_holds(held: frozenset[int], seat: int) -> None:
         )
 
 
-def no_engine_help(live: LiveMatch, help_name: str) -> None:
+def no_engine_help(live: LiveMatch, help_name: str, *, other_games: bool = False) -> None:
     """403 while an online match between people is in play: no help of the engine (hints,
     analyses) reaches a player of it until the match is over, as on the sites people play
     on; at one screen and against the computer the help is the player's own business, and
-    in a practice match both players agreed to it before the first roll."""
-    refuse_other_games(live, help_name)
+    in a practice match both players agreed to it before the first roll. A help the other
+    games do not have (``other_games`` False) is refused in them with 409."""
+    if not other_games:
+        refuse_other_games(live, help_name)
     if live.seating.online and not live.seating.practice and not live.match.is_over:
         raise HTTPException(
             status.HTTP_403_FORBIDDEN,

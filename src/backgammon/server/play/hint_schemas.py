@@ -1,7 +1,9 @@
 """The shapes of the hints' answers (``GET /api/matches/{id}/hint``), as /docs shows them:
 the best plays of a roll, a cube decision or the answer to an offer to resign, each with the
 bot's chances and its reasons (kept apart from :mod:`.schemas`, the game's states and
-actions)."""
+actions). In the other games (Portes, Tavla, Plakoto, Fevga, Long Nardy, Acey-deucey) a
+play's equity is the points its maker can expect, without chances, and after an
+Acey-deucey 1-2 the doubles to name are ranked."""
 
 from __future__ import annotations
 
@@ -34,9 +36,16 @@ class PlayHint(BaseModel):
     """A candidate play of the roll, with the bot's judgement of it."""
 
     play: str = Field(description="in GNU Backgammon's notation, on the mover's point numbers")
-    equity: float = Field(description="cubeless money equity for the mover, after the play")
+    equity: float = Field(
+        description="cubeless money equity for the mover, after the play; in the other "
+        "games, the points the mover can expect from the game (a play that ends it: its "
+        "points)"
+    )
     difference: float = Field(description="the equity less the best play's: 0 or below")
-    chances: Chances = Field(description="the mover's, after the play")
+    chances: Chances | None = Field(
+        description="the mover's, after the play; null in the other games (their engine "
+        "judges points only)"
+    )
     steps: list[HintStepView] = Field(description="its checker steps, in an order they can go")
     remaining: list[HintStepView] | None = Field(
         description="the steps still to make after those made this turn (all of ``steps`` "
@@ -45,6 +54,15 @@ class PlayHint(BaseModel):
     reasons: list[str] = Field(
         description="why, in short sentences in the language asked (``lang``)"
     )
+
+
+class DoubleHint(BaseModel):
+    """A double that may be named after an Acey-deucey 1-2, judged by its best play."""
+
+    die: int = Field(ge=1, le=6, description="the double named: this die four times")
+    play: str | None = Field(description="its best play; null where no checker can move")
+    equity: float = Field(description="the points the namer can expect after that play")
+    difference: float = Field(description="the equity less the best double's: 0 or below")
 
 
 class CubeHint(BaseModel):
@@ -100,11 +118,13 @@ class HintView(BaseModel):
     when steps of the turn have been made (``from_turn_start``): a player asks how the roll
     is best played, not how to go on from a step that may be the mistake. Each play's
     ``remaining`` steps say how to finish it from the steps made, where they lead to it.
+    In the other games a move's plays are judged in points (``chances`` null), and after
+    an Acey-deucey 1-2 the hint is the doubles to name (``kind`` "double").
     """
 
     version: int = Field(description="the state's version the hint is for")
     seat: int = Field(description="the seat the hint is for")
-    kind: Literal["move", "cube", "resign"]
+    kind: Literal["move", "cube", "resign", "double"]
     level: Level = Field(description="the strength the bot thought at")
     dice: list[int] | None = Field(description="the roll of a move hint")
     from_turn_start: bool = Field(description="steps were made: the plays start before them")
@@ -112,6 +132,10 @@ class HintView(BaseModel):
     plays: list[PlayHint] = Field(description="a move's best plays, best first")
     cube: CubeHint | None = Field(description="a cube decision")
     resignation: ResignationHint | None = Field(description="the answer to an offer to resign")
+    doubles: list[DoubleHint] = Field(
+        default_factory=list,
+        description="after an Acey-deucey 1-2, the six doubles to name, best first",
+    )
 
 
 class TutorAsk(RequestBody):

@@ -82,8 +82,8 @@ function allowed(state, action) {
 }
 
 /** Whether `state` is a match of one of the other games (Plakoto, Fevga, ...): its board
- * says their way round. Hints, the tutor, analyses and GNU Backgammon's IDs and files are
- * backgammon's alone. */
+ * says their way round. The tutor, analyses and GNU Backgammon's IDs and files are
+ * backgammon's alone; hints judge their plays in points. */
 function otherGame(state) {
   return Boolean(state?.board.travel);
 }
@@ -459,7 +459,7 @@ function render() {
   updateHints(state);
   updateTutor(state);
   // Hints are for the seats this screen plays.
-  if (actingSeat(state) === null || otherGame(state)) $("#hint-button").hidden = true;
+  if (actingSeat(state) === null) $("#hint-button").hidden = true;
   return ending;
 }
 

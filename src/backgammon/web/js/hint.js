@@ -7,7 +7,9 @@
 // play until the pointer or the focus leaves) and its reasons below the list; for the cube, the
 // right action, its three equities and its reasons. The reasons come in words from the server,
 // in the page's language (asked again when the language changes). A hint is for one version
-// of the game: the panel closes when the state moves on.
+// of the game: the panel closes when the state moves on. In the other games (Portes, Plakoto,
+// Long Nardy, ...) a play's equity is in points, without chances, and after an Acey-deucey
+// 1-2 the panel ranks the doubles to name.
 
 import { getHint, refusal } from "./api.js";
 import { drawPlayMarks } from "./board.js";
@@ -33,6 +35,8 @@ function hintable(state) {
   // refuses), unless both players agreed to a practice match before its first roll.
   if (state.online && !state.practice) return false;
   if (state.phase === "roll") return state.actions[seat].includes("double");
+  // The other games (their board says its way round) have no cube and no resignation hint.
+  if (state.board.travel) return ["move", "confirm", "name"].includes(state.phase);
   return ["move", "confirm", "cube", "resign"].includes(state.phase);
 }
 
@@ -161,6 +165,7 @@ function renderPanel() {
   const body = $("#hint-body");
   body.replaceChildren();
   if (data.kind === "move") renderPlays(body, data);
+  else if (data.kind === "double") renderDoubles(body, data);
   else if (data.kind === "resign") renderResignation(body, data);
   else renderCube(body, data);
 }
@@ -192,8 +197,9 @@ function renderPlays(body, data) {
     row.classList.toggle("needs-undo", undoFirst);
     row.setAttribute("aria-pressed", String(index === hint.chosen));
     const difference = index === 0 ? "" : signed(play.difference);
-    const chances = chancesText(play.chances);
-    const spoken = chancesText(play.chances, "hint.chancesLabel");
+    // The other games' engine judges points only: no chances.
+    const chances = play.chances ? chancesText(play.chances) : "";
+    const spoken = play.chances ? chancesText(play.chances, "hint.chancesLabel") : "";
     row.append(
       span("hint-rank", formatNumber(index + 1)),
       span("hint-notation", play.play),
@@ -219,7 +225,27 @@ function renderPlays(body, data) {
     list.appendChild(item);
   });
   body.append(columns, list, reasonsList());
+  if (data.plays.some((play) => !play.chances)) body.append(pointsUnit(data));
   showPlayReasons();
+}
+
+/** The unit of the other games' equities: the points the player can expect. */
+function pointsUnit(data) {
+  const unit = document.createElement("p");
+  unit.className = "hint-unit";
+  unit.textContent = t("hint.pointsUnit", { player: hint.nameOf(hint.state, data.seat) });
+  return unit;
+}
+
+/** After an Acey-deucey 1-2: the six doubles to name, each by its best play. */
+function renderDoubles(body, data) {
+  $("#hint-note").textContent = t("hint.doubles");
+  const rows = data.doubles.map((double) => [
+    String(double.die),
+    `${t("button.nameDouble", { value: formatNumber(double.die) })}: ${double.play === null ? t("hint.noMove") : isolate(double.play)}`,
+    signed(double.equity),
+  ]);
+  body.append(valueList(rows, String(data.doubles[0].die)), pointsUnit(data));
 }
 
 /** The place of a hint's reasons: a heading and a list, filled by showReasons. */

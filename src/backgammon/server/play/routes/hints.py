@@ -32,9 +32,12 @@ from ....bot import (
     ResignationQuestion,
 )
 from ....game import Game, Phase
+from ....game.board_game import BoardGame
+from ....games import TITLES
 from ....moves import Step
 from ...http.guards import BoundedPool, rate_limited
 from .. import computer
+from ..board_hints import board_question
 from ..deps import Held, Live, check_holds, no_engine_help
 from ..hint_schemas import Chances, CubeHint, HintStepView, HintView, PlayHint, ResignationHint
 from ..live import LiveMatch
@@ -78,20 +81,26 @@ async def get_hint(
 ) -> HintView:
     """The computer's advice to the seat whose turn it is (a person's): the best plays of
     its roll (up to five), or its cube decision when it may double or must answer a
-    double, each with its reasons in words, in ``lang``. The bot thinks for up to about a
-    second, in a pool of a few threads. Only the token of that seat gets it
-    (``Authorization: Bearer <token>``)."""
-    question = _question(live, view, lang, held)
+    double, each with its reasons in words, in ``lang``; in the other games the plays by
+    their equity in points, or after an Acey-deucey 1-2 the doubles to name. The bot
+    thinks for up to about a second, in a pool of a few threads. Only the token of that
+    seat gets it (``Authorization: Bearer <token>``)."""
     pool: BoundedPool = request.app.state.hint_pool
+    seat = _seat_asking(live, held)
+    game = live.match.game
+    if isinstance(game, BoardGame):
+        title = TITLES.get(game.game.name, game.game.name)
+        judge = board_question(game, title, seat, view, live.version, lang)
+        return await pool.run(judge)
+    question = _question(live, seat, view, lang)
     return await pool.run(computer.consult, LEVEL, question)
 
 
-def _question(live: LiveMatch, view: int, lang: str, held: frozenset[int]) -> _Question:
-    """What to ask the bot now, read from the match; 409 when there is nothing to ask, 403
-    when the seat asked for is not one of the ``held``."""
+def _seat_asking(live: LiveMatch, held: frozenset[int]) -> int:
+    """The seat the game waits for, a person's whose token asks; 409 when there is nothing
+    to ask, 403 when the seat is not one of the ``held`` or the engine may not help."""
     match, game = live.match, live.match.game
-    no_engine_help(live, "Hints")
-    assert isinstance(game, Game)  # the other games' are refused (no_engine_help)
+    no_engine_help(live, "Hints", other_games=True)
     if match.is_over:
         raise _refuse("The match is over.")
     seat = game.player_to_act
@@ -102,6 +111,13 @@ def _question(live: LiveMatch, view: int, lang: str, held: frozenset[int]) -> _Q
     if live.seats[seat].kind == "computer":
         raise _refuse(f"The game waits for the computer (seat {seat}), which needs no hint.")
     check_holds(held, seat)
+    return seat
+
+
+def _question(live: LiveMatch, seat: int, view: int, lang: str) -> _Question:
+    """What to ask backgammon's bot now, read from the match."""
+    game = live.match.game
+    assert isinstance(game, Game)  # the other games' are judged apart (get_hint)
     version = live.version
     if game.phase in (Phase.MOVE, Phase.CONFIRM):
         return move_question(game, seat, view, version, lang)

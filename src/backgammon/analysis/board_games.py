@@ -1,0 +1,197 @@
+"""The analysis of a finished game or match of the other games (Portes, Tavla, Plakoto,
+Fevga, Long Nardy, Acey-deucey, a Tavli match): each decision judged by the game's engine
+(:func:`backgammon.bot.games.judge_plays`, :func:`~backgammon.bot.games.judge_doubles`),
+its loss in points against the best, and each player's totals.
+
+Definitions, as backgammon's analysis has them where they apply (:mod:`backgammon.analysis`):
+
+* **Decisions**: a play of a roll that had two legal plays or more (forced plays and rolls
+  with no play are not decisions), and the double named after an Acey-deucey 1-2. These
+  games have no cube (Acey-deucey's, where used, is not judged).
+* **Loss**: the best choice's equity less the one made, in points a game for the player who
+  made it, without the cube (0 when the choice was the best); the played play is judged as
+  deep as the best (at 1-ply it is valued one ply ahead even where the search did not keep
+  it). **Marks** are backgammon's: more than 0.04 doubtful, 0.08 bad, 0.16 very bad.
+* **Error rate**: a player's total loss over their decisions, in thousandths of a point.
+
+>>> from backgammon.dice import ManualDice
+>>> from backgammon.game import BoardGame, Rules
+>>> game = BoardGame(Rules.for_game("portes"), ManualDice(["6 5", "3 1"]))
+>>> game.roll(0); game.roll(0); game.play(0, "24/21 24/23")
+>>> analysis = analyse_board_games([game])
+>>> [(d.seat, d.played, d.best, d.mark) for d in analysis.decisions]
+[(0, '24/21 24/23', '8/5 6/5', <Mark.BAD: 'bad'>)]
+>>> analysis.totals(0).decisions, analysis.totals(1).decisions
+(1, 0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from ..bot.games import equity_of, judge_doubles, judge_plays
+from ..dice import Dice
+from ..game import BoardGame
+from ..games import Board, GamePlay, GameRules
+from .decisions import Mark, skill_mark
+
+
+@dataclass(frozen=True)
+class BoardDecision:
+    """One decision of a game judged: where it was (the game and the turn, from 1), whose,
+    what was chosen and what was best, and what it lost."""
+
+    game: int
+    turn: int
+    seat: int
+    #: "play", or "name" for the double named after a 1-2.
+    kind: str
+    dice: Dice
+    played: str
+    best: str
+    #: The equities (points for the player deciding) of the choice made and of the best.
+    played_equity: float
+    best_equity: float
+    loss: float
+    mark: Mark | None
+
+
+@dataclass(frozen=True)
+class PlayerTotals:
+    """A player's decisions, their total loss in points, and its marks."""
+
+    decisions: int
+    loss: float
+    doubtful: int
+    bad: int
+    very_bad: int
+
+    @property
+    def error_rate(self) -> float:
+        """The total loss over the decisions, in thousandths of a point (0 with none)."""
+        return 1000 * self.loss / self.decisions if self.decisions else 0.0
+
+
+@dataclass(frozen=True)
+class BoardAnalysis:
+    """The judged decisions of one or more games, in order, at ``plies``."""
+
+    plies: int
+    decisions: tuple[BoardDecision, ...]
+
+    def totals(self, seat: int) -> PlayerTotals:
+        """The totals of the player in ``seat``."""
+        own = [d for d in self.decisions if d.seat == seat]
+        marks = [d.mark for d in own]
+        return PlayerTotals(len(own), sum(d.loss for d in own), marks.count(Mark.DOUBTFUL),
+                            marks.count(Mark.BAD), marks.count(Mark.VERY_BAD))
+
+
+def analyse_board_games(games: Sequence[BoardGame], plies: int = 0) -> BoardAnalysis:
+    """Every decision of ``games`` (a match's in order, or one game) judged at ``plies``
+    (0 or 1)."""
+    decisions: list[BoardDecision] = []
+    for number, game in enumerate(games, 1):
+        decisions.extend(_game_decisions(game, number, plies))
+    return BoardAnalysis(plies, tuple(decisions))
+
+
+def _game_decisions(game: BoardGame, number: int, plies: int) -> list[BoardDecision]:
+    rules = game.game
+    found = []
+    plays = game.plays
+    for turn, (seat, dice, play) in enumerate(plays, 1):
+        previous = plays[turn - 2] if turn > 1 else None
+        if previous is not None and _names(rules, previous, (seat, dice)):
+            board = play.board if play is not None else _after(previous[2])
+            if board is not None:
+                found.append(_naming(rules, board, number, turn, seat, dice[0], plies))
+        if play is None:
+            continue
+        legal = rules.legal_plays(play.board, dice)
+        if len(legal) > 1:
+            found.append(_judged_play(rules, legal, play, number, turn, seat, dice, plies))
+    return found
+
+
+def _names(rules: GameRules, previous: tuple[int, Dice, GamePlay | None],
+           now: tuple[int, Dice]) -> bool:
+    """Whether the play ``now`` is of a double its player named: after their own 1-2 in
+    Acey-deucey (the only game that names one)."""
+    seat, dice, _ = previous
+    return rules.name == "acey-deucey" and sorted(dice) == [1, 2] and now[0] == seat \
+        and now[1][0] == now[1][1]
+
+
+def _after(play: GamePlay | None) -> Board | None:
+    """The board a play leaves, turned back to its player (who names a double on it)."""
+    return None if play is None else play.result.flip()
+
+
+def _judged_play(rules: GameRules, legal: list[GamePlay], play: GamePlay, number: int,
+                 turn: int, seat: int, dice: Dice, plies: int) -> BoardDecision:
+    ranked = judge_plays(rules, legal, plies=plies)
+    best = ranked[0]
+    made = next(judged for judged in ranked if judged.play.result == play.result)
+    # Judged as deep as the best, where the search left it shallower.
+    equity = made.equity if made.plies == best.plies else equity_of(rules, play, plies=plies)
+    loss = max(0.0, best.equity - equity)
+    return BoardDecision(number, turn, seat, "play", dice, str(play), str(best.play), equity,
+                         best.equity, loss, skill_mark(loss))
+
+
+def _naming(rules: GameRules, board: Board, number: int, turn: int, seat: int, die: int,
+            plies: int) -> BoardDecision:
+    doubles = judge_doubles(rules, board, plies=plies)
+    best = doubles[0]
+    made = next(judged for judged in doubles if judged.die == die)
+    return BoardDecision(number, turn, seat, "name", (die, die), f"{die}-{die}",
+                         f"{best.die}-{best.die}", made.equity, best.equity, made.loss,
+                         skill_mark(made.loss))
+
+
+def board_text_report(analysis: BoardAnalysis, names: tuple[str, str]) -> str:
+    """The analysis in text: each marked decision, then each player's totals.
+
+    >>> print(board_text_report(BoardAnalysis(0, ()), ("White", "Black")), end="")
+    Analysis at 0-ply: losses in points a game, without the cube.
+    Error rates: thousandths of a point a decision.
+    No decision was marked.
+    White: 0 decisions, 0.000 points lost, error rate 0.0; 0 doubtful, 0 bad, 0 very bad.
+    Black: 0 decisions, 0.000 points lost, error rate 0.0; 0 doubtful, 0 bad, 0 very bad.
+    """
+    lines = [f"Analysis at {analysis.plies}-ply: losses in points a game, without the cube.",
+             "Error rates: thousandths of a point a decision."]
+    marked = [d for d in analysis.decisions if d.mark is not None]
+    if not marked:
+        lines.append("No decision was marked.")
+    for d in marked:
+        what = "names" if d.kind == "name" else f"plays {d.dice[0]}-{d.dice[1]}:"
+        lines.append(f"Game {d.game}, turn {d.turn}: {names[d.seat]} {what} {d.played} "
+                     f"({d.played_equity:+.3f}); best {d.best} ({d.best_equity:+.3f}), "
+                     f"{d.loss:.3f} lost, {d.mark}.")
+    for seat in (0, 1):
+        t = analysis.totals(seat)
+        lines.append(f"{names[seat]}: {t.decisions} decisions, {t.loss:.3f} points lost, "
+                     f"error rate {t.error_rate:.1f}; {t.doubtful} doubtful, {t.bad} bad, "
+                     f"{t.very_bad} very bad.")
+    return "\n".join(lines) + "\n"
+
+
+def board_to_json(analysis: BoardAnalysis) -> dict[str, Any]:
+    """The analysis as plain values (``backgammon analyse FILE.json --json``): the depth,
+    every decision, and each player's totals with their error rate.
+
+    >>> board_to_json(BoardAnalysis(1, ()))["players"][0]["error_rate"]
+    0.0
+    """
+    return {
+        "plies": analysis.plies,
+        "decisions": [{**asdict(d), "dice": list(d.dice),
+                       "mark": None if d.mark is None else d.mark.value}
+                      for d in analysis.decisions],
+        "players": [{**asdict(analysis.totals(seat)),
+                     "error_rate": analysis.totals(seat).error_rate} for seat in (0, 1)],
+    }
