@@ -16,6 +16,7 @@ from backgammon.bot.games import WEIGHTS, HeuristicPlayer, RandomPlayer, feature
 from backgammon.bot.games.compiled import compiled_match
 from backgammon.bot.games.td import Network, TDPlayer, encode, train
 from backgammon.bot.kernel import boards as kb
+from backgammon.bot.kernel import duels as kd
 from backgammon.bot.kernel import players as kp
 from backgammon.games import Board, rules_for
 
@@ -67,7 +68,7 @@ def test_the_networks_choices_are_td_players(game: str) -> None:
 
 @pytest.mark.parametrize("game", OTHER_GAMES)
 def test_the_heuristics_counts_and_choices_are_the_python_ones(game: str) -> None:
-    weights = np.array([float(WEIGHTS[game].get(n, 0)) for n in kp.FEATURES])
+    weights = np.array([float(WEIGHTS[game].get(n, 0)) for n in kd.FEATURES])
     code = kb.game_code(game)
     heuristic = HeuristicPlayer()
     turned = np.zeros((4, 26), dtype=np.int8)
@@ -76,10 +77,10 @@ def test_the_heuristics_counts_and_choices_are_the_python_ones(game: str) -> Non
         for play in plays:
             if rules.outcome(play.result) is None:
                 kb.flip(kb.board_array(play.result), turned)
-                assert kp.heuristic_score(code, turned, weights) == \
+                assert kd.heuristic_score(code, turned, weights) == \
                     features(rules, play.result.flip()).score(WEIGHTS[game])
         count = kb.generate(ws, code, kb.board_array(board), *roll)
-        best, score = kp._heuristic_best(code, ws, count, weights, turned)
+        best, score = kd._heuristic_best(code, ws, count, weights, turned)
         expected = heuristic.choose(rules, plays, random.Random(0))
         assert score == heuristic.score(rules, expected)
         if game != "portes":  # the kernel's order is the core's: ties go the same way

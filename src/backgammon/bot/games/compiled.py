@@ -3,7 +3,7 @@ matches as :func:`~backgammon.bot.games.play_match`, thousands of games a minute
 
 The players are the kernel's copies of :class:`~backgammon.bot.games.TDPlayer` (without
 noise; at 0-ply or one ply ahead), :class:`~backgammon.bot.games.HeuristicPlayer` and
-:class:`~backgammon.bot.games.RandomPlayer` (:mod:`backgammon.bot.kernel.players`; the
+:class:`~backgammon.bot.games.RandomPlayer` (:mod:`backgammon.bot.kernel.duels`; the
 tests hold the network's and the heuristic's choices to the Python players'). The dice
 and the random player's choices come from the kernel's generators, so a compiled match
 does not replay a Python one game for game; its figures estimate the same thing.
@@ -23,7 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ...games import GameRules
-from ..kernel import boards, players
+from ..kernel import boards, duels, players
 from .match import MatchResult
 from .players import DEFAULT_WEIGHTS, WEIGHTS, HeuristicPlayer, Player, RandomPlayer
 from .td import TDPlayer
@@ -35,20 +35,20 @@ _ENDINGS = {0: "draw", 1: "single", 2: "gammon", 3: "backgammon"}
 def _kind(rules: GameRules, player: Player) -> tuple[int, tuple[NDArray[np.float64], ...],
                                                      NDArray[np.float64]]:
     """The kernel's kind of ``player``, its network's arrays and its heuristic weights."""
-    weights = np.zeros(len(players.FEATURES))
+    weights = np.zeros(len(duels.FEATURES))
     if isinstance(player, TDPlayer):
         if player.noise:
             raise ValueError("The kernel plays the network without noise.")
         net = player.network
-        kind = players.LOOKAHEAD if player.plies else players.NETWORK
+        kind = duels.LOOKAHEAD if player.plies else duels.NETWORK
         return kind, (net.w1, net.b1, net.w2, np.array([net.b2])), weights
     if isinstance(player, HeuristicPlayer):
         chosen = player.weights if player.weights is not None else \
             WEIGHTS.get(rules.name, DEFAULT_WEIGHTS)
-        weights = np.array([float(chosen.get(name, 0)) for name in players.FEATURES])
-        return players.HEURISTIC, _NO_NETWORK, weights
+        weights = np.array([float(chosen.get(name, 0)) for name in duels.FEATURES])
+        return duels.HEURISTIC, _NO_NETWORK, weights
     if isinstance(player, RandomPlayer):
-        return players.RANDOM, _NO_NETWORK, weights
+        return duels.RANDOM, _NO_NETWORK, weights
     raise ValueError(f"The kernel does not play {type(player).__name__}.")
 
 
@@ -62,10 +62,10 @@ def compiled_match(rules: GameRules, first: Player, second: Player, games: int,
                          "games, 2 or more.")
     kind1, net1, weights1 = _kind(rules, first)
     kind2, net2, weights2 = _kind(rules, second)
-    if kind1 == kind2 == players.HEURISTIC and not np.array_equal(weights1, weights2):
+    if kind1 == kind2 == duels.HEURISTIC and not np.array_equal(weights1, weights2):
         raise ValueError("The kernel plays one heuristic's weights a match.")
-    weights = weights1 if kind1 == players.HEURISTIC else weights2
-    points, throws, ends = players.duel(
+    weights = weights1 if kind1 == duels.HEURISTIC else weights2
+    points, throws, ends = duels.duel(
         boards.game_code(rules.name), boards.board_array(rules.initial()),
         np.array([kind1, kind2]), (*net1, *net2), weights, games // 2, seed)
     endings = Counter("mother" if end == 4 else _ENDINGS[int(end)] for end in ends)

@@ -126,9 +126,9 @@ def reply_values(rules: GameRules, network: Network, boards: Sequence[Board]) ->
     ((1,), True)
     """
     from ..kernel import boards as kernel_boards
-    from ..kernel import players
+    from ..kernel import duels
 
-    return np.asarray(players.lookahead_values(
+    return np.asarray(duels.lookahead_values(
         kernel_boards.game_code(rules.name), kernel_boards.boards_array(boards), network.w1,
         network.b1, network.w2, np.array([network.b2])))
 
