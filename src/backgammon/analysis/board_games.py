@@ -27,7 +27,7 @@ Definitions, as backgammon's analysis has them where they apply (:mod:`backgammo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -89,16 +89,28 @@ class BoardAnalysis:
                             marks.count(Mark.BAD), marks.count(Mark.VERY_BAD))
 
 
-def analyse_board_games(games: Sequence[BoardGame], plies: int = 0) -> BoardAnalysis:
+def analyse_board_games(games: Sequence[BoardGame], plies: int = 0,
+                        progress: Callable[[int, int], None] | None = None) -> BoardAnalysis:
     """Every decision of ``games`` (a match's in order, or one game) judged at ``plies``
-    (0 or 1)."""
+    (0 or 1). ``progress(done, total)``, where given, is called after each turn judged
+    (of all the games' turns): what it raises stops the analysis."""
     decisions: list[BoardDecision] = []
+    total = sum(len(game.plays) for game in games)
+    done = 0
+
+    def turned() -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done, total)
+
     for number, game in enumerate(games, 1):
-        decisions.extend(_game_decisions(game, number, plies))
+        decisions.extend(_game_decisions(game, number, plies, turned))
     return BoardAnalysis(plies, tuple(decisions))
 
 
-def _game_decisions(game: BoardGame, number: int, plies: int) -> list[BoardDecision]:
+def _game_decisions(game: BoardGame, number: int, plies: int,
+                    turned: Callable[[], None]) -> list[BoardDecision]:
     rules = game.game
     found = []
     plays = game.plays
@@ -108,11 +120,11 @@ def _game_decisions(game: BoardGame, number: int, plies: int) -> list[BoardDecis
             board = play.board if play is not None else _after(previous[2])
             if board is not None:
                 found.append(_naming(rules, board, number, turn, seat, dice[0], plies))
-        if play is None:
-            continue
-        legal = rules.legal_plays(play.board, dice)
-        if len(legal) > 1:
-            found.append(_judged_play(rules, legal, play, number, turn, seat, dice, plies))
+        if play is not None:
+            legal = rules.legal_plays(play.board, dice)
+            if len(legal) > 1:
+                found.append(_judged_play(rules, legal, play, number, turn, seat, dice, plies))
+        turned()
     return found
 
 
