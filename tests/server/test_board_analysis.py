@@ -130,7 +130,7 @@ def test_a_match_under_way_is_analysed_as_it_stands(client: Any) -> None:
     assert len(after["decisions"]) > len(before["decisions"])
 
 
-def test_the_progress_counts_the_turns(client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_progress_counts_the_decisions(client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     release = threading.Event()
     real = analyses.analyse_board_games
 

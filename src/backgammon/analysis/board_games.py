@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
+from functools import partial
 from typing import Any
 
 from ..bot.games import equity_of, judge_doubles, judge_plays
@@ -92,39 +93,38 @@ class BoardAnalysis:
 def analyse_board_games(games: Sequence[BoardGame], plies: int = 0,
                         progress: Callable[[int, int], None] | None = None) -> BoardAnalysis:
     """Every decision of ``games`` (a match's in order, or one game) judged at ``plies``
-    (0 or 1). ``progress(done, total)``, where given, is called after each turn judged
-    (of all the games' turns): what it raises stops the analysis."""
-    decisions: list[BoardDecision] = []
-    total = sum(len(game.plays) for game in games)
-    done = 0
-
-    def turned() -> None:
-        nonlocal done
-        done += 1
+    (0 or 1). ``progress(done, total)``, where given, is called after each decision judged
+    (of all the games' decisions, counted first): what it raises stops the analysis."""
+    found = [judge for number, game in enumerate(games, 1)
+             for judge in _game_decisions(game, number)]
+    decisions = []
+    for done, judge in enumerate(found, 1):
+        decisions.append(judge(plies))
         if progress is not None:
-            progress(done, total)
-
-    for number, game in enumerate(games, 1):
-        decisions.extend(_game_decisions(game, number, plies, turned))
+            progress(done, len(found))
     return BoardAnalysis(plies, tuple(decisions))
 
 
-def _game_decisions(game: BoardGame, number: int, plies: int,
-                    turned: Callable[[], None]) -> list[BoardDecision]:
+#: A decision found and not yet judged: given the depth, it judges it.
+_Judge = Callable[[int], BoardDecision]
+
+
+def _game_decisions(game: BoardGame, number: int) -> list[_Judge]:
+    """The decisions of ``game`` (the ``number``-th), in order, each to be judged."""
     rules = game.game
-    found = []
+    found: list[_Judge] = []
     plays = game.plays
     for turn, (seat, dice, play) in enumerate(plays, 1):
         previous = plays[turn - 2] if turn > 1 else None
         if previous is not None and _names(rules, previous, (seat, dice)):
             board = play.board if play is not None else _after(previous[2])
             if board is not None:
-                found.append(_naming(rules, board, number, turn, seat, dice[0], plies))
+                found.append(partial(_naming, rules, board, number, turn, seat, dice[0]))
         if play is not None:
             legal = rules.legal_plays(play.board, dice)
             if len(legal) > 1:
-                found.append(_judged_play(rules, legal, play, number, turn, seat, dice, plies))
-        turned()
+                found.append(partial(_judged_play, rules, legal, play, number, turn, seat,
+                                     dice))
     return found
 
 
