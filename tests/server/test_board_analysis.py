@@ -132,7 +132,7 @@ def test_a_match_under_way_is_analysed_as_it_stands(client: Any) -> None:
 
 def test_the_progress_counts_the_decisions(client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     release = threading.Event()
-    real = analyses.analyse_board_games
+    real = analyse_board_games
 
     def held(games: Any, plies: int, progress: Any) -> Any:
         def after_one(done: int, total: int) -> None:
