@@ -193,9 +193,10 @@ def test_what_the_other_games_refuse(client: Any) -> None:
     assert response.status_code == 409, response.text
     assert response.json()["detail"] == ("Plakoto has no decision before the roll; ask again "
                                          "after the roll for the play.")
-    response = client.post(f"/api/matches/{match_id}/analysis")
-    assert response.status_code == 409
-    assert "Analyses are for backgammon alone" in response.json()["detail"]
+    response = client.post(f"/api/matches/{match_id}/tutor", json={
+        "action": "confirm", "threshold": "doubtful", "version": state["version"], "view": 0})
+    assert response.status_code == 409, response.text
+    assert "The tutor's warnings are for backgammon alone" in response.json()["detail"]
 
 
 def test_a_restart_reloads_a_game_and_plays_on(tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ Fevga, a rematch keeps the game, and no engine help reaches a player during play
 
 from __future__ import annotations
 
+import time
 import warnings
 from collections.abc import Iterator
 from dataclasses import replace
@@ -257,3 +258,42 @@ def test_no_engine_help_reaches_a_player_during_play(
                          params={"view": mover})
     assert response.status_code in (403, 409), response.text
     assert response.json()["detail"].endswith(".")
+
+
+def test_an_analysis_waits_for_the_end_of_an_online_match(
+    pages: tuple[Page, Page],
+) -> None:
+    """During play between people no analysis reaches a player (403); once the rated match
+    is over each player may have it, and the players' pages, whose "how well they play" is
+    in backgammon's mEMG, leave it out (the other games' losses are in points a game)."""
+    first, second = pages
+    created, tokens = online_match(pages, game="plakoto", rated=True)
+    match_id = created["id"]
+    to_move(pages, match_id, tokens)
+    path = f"/api/matches/{match_id}/analysis"
+    for seat in (0, 1):
+        response = pages[seat].post(path, headers={"Authorization": f"Bearer {tokens[seat]}"})
+        assert response.status_code == 403, response.text
+        assert response.json()["detail"].startswith("Analyses are off in an online match")
+    assert resign_game(pages, match_id, tokens)["match_over"]
+    headers = {"Authorization": f"Bearer {tokens[1]}"}
+    deadline = time.monotonic() + 60
+    while (answer := second.get(path, headers=headers)).status_code == 202:
+        assert time.monotonic() < deadline, "the analysis did not end"
+        time.sleep(0.05)
+    assert answer.status_code == 200, answer.text
+    report = answer.json()
+    assert report["kind"] == "board" and report["game"] == "plakoto"
+    for name in ("Alice", "Bobby"):
+        assert player(first, name)["analysed"] == []
+        page = first.get(f"/players/{name}?lang=en")
+        assert page.status_code == 200 and "No analysed rated matches yet." in page.text
+
+
+def test_a_practice_match_may_be_analysed_during_play(pages: tuple[Page, Page]) -> None:
+    created, tokens = online_match(pages, signed_in=False, game="fevga", practice=True)
+    match_id = created["id"]
+    to_move(pages, match_id, tokens)
+    response = pages[0].post(f"/api/matches/{match_id}/analysis",
+                             headers={"Authorization": f"Bearer {tokens[0]}"})
+    assert response.status_code in (200, 202), response.text

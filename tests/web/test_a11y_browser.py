@@ -29,6 +29,7 @@ from browser_support import (
     version,
     wait_version,
 )
+from test_board_analysis_browser import a_finished_board_match, open_board_analysis
 from test_tournament_browser import running_tournament
 
 from backgammon.server.pages.help import HELP, LANGUAGES, TOPICS
@@ -158,6 +159,19 @@ def test_another_games_board_and_its_named_double_pass_the_audit(
     in_language(page, lang)
     page.click("#hint-button")
     page.wait_for_selector("#hint-body .hint-equities dt")
+    assert audit(page, axe) == []
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_another_games_analysis_passes_the_audit(
+    server: str, page: Any, axe: str, lang: str
+) -> None:
+    """The analysis of a match of Plakoto: each player's totals and the marked decisions
+    (tests/web/test_board_analysis_browser.py's match)."""
+    match_id = a_finished_board_match(server)
+    open_board_analysis(server, page, match_id)
+    in_language(page, lang)
+    page.wait_for_selector("#analysis-games-marked tbody tr")
     assert audit(page, axe) == []
 
 

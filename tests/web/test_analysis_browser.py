@@ -46,7 +46,9 @@ def test_the_analysis_view_names_only_known_messages() -> None:
         assert found is not None, name
         keys = re.findall(r':\s*"(\w+)"', found.group(1))
         assert keys and {f"analysis.{prefix}.{key}" for key in keys} <= set(messages), name
-    statistics = re.findall(r'\["(\w+)", \(p\)', source)
+    table = re.search(r"const STATISTICS = \[(.*?)\n\];", source, re.S)
+    assert table is not None
+    statistics = re.findall(r'\["(\w+)", \(p\)', table.group(1))
     assert len(statistics) == 11
     assert {f"analysis.stat.{key}" for key in statistics} <= set(messages)
     assert {"analysis.graphMatch", "analysis.graphMoney"} <= set(messages)

@@ -84,7 +84,7 @@ def test_a_game_of_plakoto_against_the_computer_to_its_end(server: str, page: An
     assert state["match_over"]
     page.wait_for_selector("#game-end:not([hidden])")
     assert page.inner_text("#game-end-heading") == "Match over"
-    assert page.is_hidden("#game-end-analyse")
+    assert page.is_visible("#game-end-analyse")  # their engine's analysis
     entries = state["record"][0]["entries"]
     assert sum(entry["kind"] == "play" for entry in entries) >= 20
     assert page.locator("#record li").count() == len(entries) + 1  # and the result

@@ -27,8 +27,9 @@ Definitions, as backgammon's analysis has them where they apply (:mod:`backgammo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
+from functools import partial
 from typing import Any
 
 from ..bot.games import equity_of, judge_doubles, judge_plays
@@ -89,30 +90,41 @@ class BoardAnalysis:
                             marks.count(Mark.BAD), marks.count(Mark.VERY_BAD))
 
 
-def analyse_board_games(games: Sequence[BoardGame], plies: int = 0) -> BoardAnalysis:
+def analyse_board_games(games: Sequence[BoardGame], plies: int = 0,
+                        progress: Callable[[int, int], None] | None = None) -> BoardAnalysis:
     """Every decision of ``games`` (a match's in order, or one game) judged at ``plies``
-    (0 or 1)."""
-    decisions: list[BoardDecision] = []
-    for number, game in enumerate(games, 1):
-        decisions.extend(_game_decisions(game, number, plies))
+    (0 or 1). ``progress(done, total)``, where given, is called after each decision judged
+    (of all the games' decisions, counted first): what it raises stops the analysis."""
+    found = [judge for number, game in enumerate(games, 1)
+             for judge in _game_decisions(game, number)]
+    decisions = []
+    for done, judge in enumerate(found, 1):
+        decisions.append(judge(plies))
+        if progress is not None:
+            progress(done, len(found))
     return BoardAnalysis(plies, tuple(decisions))
 
 
-def _game_decisions(game: BoardGame, number: int, plies: int) -> list[BoardDecision]:
+#: A decision found and not yet judged: given the depth, it judges it.
+_Judge = Callable[[int], BoardDecision]
+
+
+def _game_decisions(game: BoardGame, number: int) -> list[_Judge]:
+    """The decisions of ``game`` (the ``number``-th), in order, each to be judged."""
     rules = game.game
-    found = []
+    found: list[_Judge] = []
     plays = game.plays
     for turn, (seat, dice, play) in enumerate(plays, 1):
         previous = plays[turn - 2] if turn > 1 else None
         if previous is not None and _names(rules, previous, (seat, dice)):
             board = play.board if play is not None else _after(previous[2])
             if board is not None:
-                found.append(_naming(rules, board, number, turn, seat, dice[0], plies))
-        if play is None:
-            continue
-        legal = rules.legal_plays(play.board, dice)
-        if len(legal) > 1:
-            found.append(_judged_play(rules, legal, play, number, turn, seat, dice, plies))
+                found.append(partial(_naming, rules, board, number, turn, seat, dice[0]))
+        if play is not None:
+            legal = rules.legal_plays(play.board, dice)
+            if len(legal) > 1:
+                found.append(partial(_judged_play, rules, legal, play, number, turn, seat,
+                                     dice))
     return found
 
 

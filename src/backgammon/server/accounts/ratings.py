@@ -429,9 +429,9 @@ class Ratings:
         return [(game, rating, experience) for game, rating, experience in rows]
 
     def analysed(self, account: Account, most: int = 50) -> list[Analysed]:
-        """How ``account`` played their rated matches that have a finished analysis of the
-        whole match, the latest first (at most ``most``): one query, which reads only the
-        reports' statistics of the players, not their decisions."""
+        """How ``account`` played their rated matches of backgammon that have a finished
+        analysis of the whole match, the latest first (at most ``most``): one query, which
+        reads only the reports' statistics of the players, not their decisions."""
         opponent = aliased(UserRow)
         rated = RatedResultRow
         with Session(self.engine) as session:
@@ -440,8 +440,10 @@ class Ratings:
                 .join(opponent, _against(account, opponent))
                 .join(AnalysisRow, AnalysisRow.id == rated.match_id)
                 .join(MatchRow, MatchRow.id == rated.match_id)
-                # An analysis made while the match was played is of part of it only.
-                .where(AnalysisRow.status == "done", AnalysisRow.version == MatchRow.version)
+                # An analysis made while the match was played is of part of it only; the
+                # other games' are in points a game, not backgammon's mEMG: left out.
+                .where(AnalysisRow.status == "done", AnalysisRow.version == MatchRow.version,
+                       rated.game == BACKGAMMON)
                 .order_by(rated.id.desc())
                 .limit(most)
             ).all()

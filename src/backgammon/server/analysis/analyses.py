@@ -32,16 +32,22 @@ from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from ...analysis import Analyser
+from ...analysis.board_games import analyse_board_games, board_to_json
 from ...analysis.report import to_json
+from ...bot.games import MOST_PLIES as BOARD_PLIES
 from ...dice import SecureDice
 from ...errors import BackgammonError
-from ...game.match import Match
+from ...game.match import BoardMatch, Match
 from ..db import AnalysisRow, now
+from ..play.live import match_from_dict
 
 log = logging.getLogger(__name__)
 
 #: What is said when the bot fails for a reason of its own (a bug, not the match's fault).
 FAILED = "The analysis failed on the server; try again later."
+
+#: The ``kind`` of the report of a match of the other games (:func:`board_report`).
+BOARD_REPORT = "board"
 
 
 class _Cancelled(Exception):
@@ -248,11 +254,34 @@ class Analyses:
 
 
 def _analyse(record: dict[str, Any], plies: int, job: Job) -> dict[str, Any]:
-    """The report of the match ``record`` at ``plies`` (in a worker thread)."""
-    match = Match.from_dict(record, SecureDice())
+    """The report of the match ``record`` at ``plies`` (in a worker thread): backgammon's,
+    or, for a match of the other games, :func:`board_report`."""
+    match = match_from_dict(record, SecureDice())
+    if isinstance(match, BoardMatch):
+        return board_report(match, plies, job.progress)
     # One process: forking a server that runs threads could deadlock the child.
     report = to_json(Analyser(plies=plies, workers=1).analyse(match, job.progress))
     return _finite(report)  # type: ignore[no-any-return]
+
+
+def board_report(
+    match: BoardMatch, plies: int, progress: Callable[[int, int], None] | None = None
+) -> dict[str, Any]:
+    """The analysis of a match of the other games (:func:`analyse_board_games`, at most as
+    deep as their engine searches), as :func:`board_to_json` writes it, marked as such:
+    ``kind`` "board" (backgammon's report has no ``kind``), the ``game`` the match plays
+    (``tavli`` for Tavli's three in turn), and each player's ``name``.
+
+    >>> from backgammon.game import Rules
+    >>> report = board_report(BoardMatch(1, Rules.for_game("fevga")), 2)
+    >>> report["kind"], report["game"], report["plies"], report["decisions"]
+    ('board', 'fevga', 1, [])
+    """
+    analysis = analyse_board_games(match.games, min(plies, BOARD_PLIES), progress)
+    report = board_to_json(analysis)
+    for player, name in zip(report["players"], match.players, strict=True):
+        player["name"] = name
+    return {"kind": BOARD_REPORT, "game": match.plays, **report}
 
 
 def _finite(value: Any) -> Any:

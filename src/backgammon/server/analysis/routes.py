@@ -1,10 +1,11 @@
 """Analysis: every decision of a match, or of an uploaded ``.mat`` file, judged by the bot
 in the background (:mod:`..analyses`), and the board of each decision for the page.
 
-Each answer is the report of ``backgammon analyse --json`` once it is done (200), or the
-progress while the bot thinks (202, ``{"status": "running", "done": k, "total": n}``). A
-match's analysis is of the match as it stands: asked again after the match has changed, it
-starts afresh.
+Each answer is the report of ``backgammon analyse --json`` once it is done (200; a match of
+the other games gets their engine's, marked ``"kind": "board"``:
+:func:`.analyses.board_report`), or the progress while the bot thinks (202,
+``{"status": "running", "done": k, "total": n}``). A match's analysis is of the match as it
+stands: asked again after the match has changed, it starts afresh.
 """
 
 from __future__ import annotations
@@ -39,7 +40,9 @@ _ANSWERS: dict[int | str, dict[str, Any]] = {
     401: {"description": "a match's analysis: no seat token"},
     403: {"description": "a match's analysis: the token holds no seat of the match, or the "
           "match is online between people and not over"},
-    200: {"description": "the report, as ``backgammon analyse --json`` writes it"},
+    200: {"description": "the report, as ``backgammon analyse --json`` writes it (for a "
+          "match of the other games: ``kind`` \"board\", its decisions and each player's "
+          "totals)"},
     202: {"description": "the analysis under way: ``status``, ``done``, ``total``"},
     409: {"description": "the match could not be analysed (the reason is said)"},
     503: {"description": "the threads that analyse are all busy"},
@@ -60,14 +63,15 @@ def _answer(response: Response, report: dict[str, Any]) -> dict[str, Any]:
 async def _match_analysis(
     request: Request, live: Live, response: Response, account: Account | None
 ) -> dict[str, Any]:
-    no_engine_help(live, "Analyses")
+    no_engine_help(live, "Analyses", other_games=True)
     try:
         report = await _analyses(request).of(
             live.id, live.version, live.match.to_dict, client_of(request)
         )
     except AnalysisFailedError as exc:
         raise HTTPException(status.HTTP_409_CONFLICT, str(exc)) from None
-    if account is not None and report.get("status") != "running":
+    # The trainer's cards are backgammon's: the other games' mistakes are not dealt.
+    if account is not None and report.get("status") != "running" and not live.board_game:
         await _deal(request, live, account, report)
     return _answer(response, report)
 

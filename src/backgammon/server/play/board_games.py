@@ -6,9 +6,10 @@ They are played against the computer, at one screen and online between people, t
 same routes, store and state as backgammon's matches (their record is the
 :class:`~backgammon.game.match.BoardMatch`'s JSON; their ratings are kept per game,
 :mod:`..accounts.ratings`). What has a meaning in backgammon alone is refused with a
-sentence: a position ID, the cube's options, the tutor, analyses and exports to GNU
-Backgammon's formats. Hints judge their plays in points (:mod:`.board_hints`); none reaches
-a player of an online match between people while it is played.
+sentence: a position ID, the cube's options, the tutor, the trainer's cards and exports to
+GNU Backgammon's formats. Hints judge their plays in points (:mod:`.board_hints`), and the
+analysis of a match its decisions (:func:`backgammon.server.analysis.analyses.board_report`);
+neither reaches a player of an online match between people while it is played.
 """
 
 from __future__ import annotations
@@ -80,8 +81,8 @@ def refuse_other_games(live: LiveMatch, what: str) -> None:
         title = TITLES.get(game_name(live.match), game_name(live.match))
         raise HTTPException(
             status.HTTP_409_CONFLICT,
-            f"{what} are for backgammon alone: {title} has hints only, and GNU "
-            "Backgammon's formats have no such games.",
+            f"{what} are for backgammon alone: {title} has its own hints and analyses, and "
+            "GNU Backgammon's formats have no such games.",
         )
 
 

@@ -23,6 +23,7 @@ from ..analysis.analyses import Analyses
 from ..db import now, utc
 from ..http.guards import BoundedPool, rate_limited
 from ..play import computer
+from ..play.board_games import refuse_other_games
 from ..play.deps import Held, Live
 from ..play.match_rows import UnknownMatchError
 from ..play.routes.hints import Lang
@@ -136,6 +137,7 @@ async def mistakes(request: Request, live: Live, held: Held, least: Least = "dou
                    ) -> LooseCards:
     """The mistakes (marked ``least`` or worse) of the seats the token holds in the
     finished, analysed match, as cards for the page to keep, each new and due now."""
+    refuse_other_games(live, "The trainer's cards")
     if not live.match.is_over:
         raise HTTPException(status.HTTP_409_CONFLICT,
                             "The match is not over: its mistakes are for after it.")

@@ -26,6 +26,7 @@ from ..db import TrainerCardRow, utc
 from ..http.assets import PageResponse
 from ..http.guards import BoundedPool
 from ..pages.templates import own_page
+from ..play.board_games import refuse_other_games
 from ..play.deps import Live
 from ..play.routes.hints import Lang
 from .cards import NotAChoiceError, choices
@@ -170,6 +171,7 @@ async def practise_match(
 ) -> CardsView:
     """Add the finished, analysed match's mistakes of the signed-in player (marked ``least``
     or worse) to their deck, and give its cards that are due."""
+    refuse_other_games(live, "The trainer's cards")
     deck = _deck(request)
     if not await run_in_threadpool(seats_of, deck, live.id, account.id):
         raise HTTPException(

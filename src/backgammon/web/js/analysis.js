@@ -3,7 +3,9 @@
 // button that shows its move; the move list with marks; at the decision shown, its board (the
 // page's own renderer, from GET /api/board), the choices weighed with their equities, and what
 // was played; each player's statistics. While the server thinks, its progress is shown and
-// asked again until the report comes.
+// asked again until the report comes. A match of the other games (Plakoto, Long Nardy, ...)
+// has a report of its own ("kind": "board"): each player's totals and the marked decisions,
+// shown in a panel of their own.
 
 import { ApiError, analysisOf, boardOf, matchMistakes, refusal, uploadMat } from "./api.js";
 import { renderBoard } from "./board.js";
@@ -80,6 +82,7 @@ export async function openAnalysis(source, colours = ["white", "black"]) {
   for (const id of ["#setup", "#play"]) $(id).hidden = true;
   $("#analysis").hidden = false;
   $("#analysis-body").hidden = true;
+  $("#analysis-games").hidden = true;
   showProgress({ done: 0, total: 0 });
   for (;;) {
     let answer;
@@ -105,6 +108,11 @@ export async function openAnalysis(source, colours = ["white", "black"]) {
   }
   $("#analysis-progress").hidden = true;
   $("#analysis-status").textContent = "";
+  if (view.report.kind === "board") {
+    renderGames();
+    $("#analysis-games").hidden = false;
+    return;
+  }
   showPractise(source);
   $("#analysis-body").hidden = false;
   const first = view.report.graph.length ? view.report.graph[0].decision : 0;
@@ -151,7 +159,8 @@ function showProgress({ done, total }) {
 /** Every text of the view again (the language changed). */
 export function relabelAnalysis() {
   numberTrials();
-  if (view.report) {
+  if (view.report?.kind === "board") renderGames();
+  else if (view.report) {
     renderAnalysis();
     if (view.selected !== null) select(view.selected);
   }
@@ -537,4 +546,54 @@ function renderStatistics() {
     node("th", { scope: "row" }, row, t(`analysis.stat.${key}`));
     for (const player of view.report.players) node("td", { class: "number" }, row, figure(player));
   }
+}
+
+// The analysis of a match of the other games: each player's totals, then the decisions marked
+// (the trainer's cards, the graph and the boards are backgammon's).
+
+const TOTALS = [
+  ["decisions", (p) => formatNumber(p.decisions)],
+  ["lost", (p) => points(p.loss)],
+  ["rate", (p) => rate(p.error_rate)],
+  ["doubtful", (p) => formatNumber(p.doubtful)],
+  ["bad", (p) => formatNumber(p.bad)],
+  ["veryBad", (p) => formatNumber(p.very_bad)],
+];
+
+function points(value) {
+  return new Intl.NumberFormat(document.documentElement.lang, {
+    minimumFractionDigits: 3, maximumFractionDigits: 3,
+  }).format(value);
+}
+
+function renderGames() {
+  const { plies, players, decisions } = view.report;
+  $("#analysis-games-note").textContent = t("analysis.games.note", { plies });
+  const table = $("#analysis-games-totals");
+  table.replaceChildren();
+  const head = node("tr", {}, node("thead", {}, table));
+  node("th", { scope: "col" }, head, t("analysis.stat.heading"));
+  for (const player of players) node("th", { scope: "col" }, head, player.name);
+  const body = node("tbody", {}, table);
+  for (const [key, figure] of TOTALS) {
+    const row = node("tr", { "data-statistic": key }, body);
+    node("th", { scope: "row" }, row, t(`analysis.games.${key}`));
+    for (const player of players) node("td", { class: "number" }, row, figure(player));
+  }
+  const marked = decisions.filter((decision) => decision.mark);
+  const rows = $("#analysis-games-marked tbody");
+  rows.replaceChildren();
+  for (const decision of marked) {
+    const row = node("tr", { "data-game": decision.game, "data-turn": decision.turn }, rows);
+    node("td", { class: "number" }, row, formatNumber(decision.game));
+    node("td", { class: "number" }, row, formatNumber(decision.turn));
+    node("td", {}, row, players[decision.seat].name);
+    node("td", { class: "number" }, row, isolate(decision.dice.map(formatNumber).join("-")));
+    node("td", {}, row, isolate(decision.played));
+    node("td", {}, row, isolate(decision.best));
+    node("td", { class: "number" }, row, points(decision.loss));
+    node("td", {}, row, t(`analysis.mark.${MARKS[decision.mark]}`));
+  }
+  $("#analysis-games-marked").hidden = !marked.length;
+  $("#analysis-games-none").hidden = Boolean(marked.length);
 }

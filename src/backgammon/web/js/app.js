@@ -82,8 +82,8 @@ function allowed(state, action) {
 }
 
 /** Whether `state` is a match of one of the other games (Plakoto, Fevga, ...): its board
- * says their way round. The tutor, analyses and GNU Backgammon's IDs and files are
- * backgammon's alone; hints judge their plays in points. */
+ * says their way round. The tutor and GNU Backgammon's IDs and files are backgammon's alone;
+ * hints judge their plays in points, and the analysis is their engine's. */
 function otherGame(state) {
   return Boolean(state?.board.travel);
 }
@@ -316,7 +316,7 @@ function renderGameEnd(state) {
   $("#game-end-crawford").textContent = lines.crawford;
   $("#game-end-crawford").hidden = !lines.crawford;
   $("#next-game").hidden = over;
-  $("#game-end-analyse").hidden = !over || !seatsHeld(state.id).length || otherGame(state);
+  $("#game-end-analyse").hidden = !over || !seatsHeld(state.id).length;
   renderRematch(state);
   panel.dataset.kind = over ? "match" : "game";
   // The result and, at the match's end, its score are said with the news (announce.js).
@@ -437,7 +437,7 @@ function render() {
   // agreed to a practice match.
   const helped = !state.online || state.practice;
   const ended = state.match_over || (helped && state.record.some((game) => game.result));
-  $("#analyse-button").hidden = !ended || !seatsHeld(state.id).length || otherGame(state);
+  $("#analyse-button").hidden = !ended || !seatsHeld(state.id).length;
   $(".ids").hidden = otherGame(state);
   $("#practice-note").hidden = !(state.online && state.practice);
   $("#watching").hidden = seatsHeld(state.id).length > 0;
