@@ -19,11 +19,11 @@ DESKTOP = {"width": 1280, "height": 800}
 
 #: The fields each choice shows (the names of the form's controls), "More options" closed.
 FIELDS = {
-    # The other games (Plakoto, Fevga, ...) against the computer and at one screen.
+    # The other games (Plakoto, Fevga, ...) in every mode.
     ("computer", None): {"choice", "level", "game", "length", "colour"},
-    ("friend", "online"): {"choice", "where", "player_name", "length", "colour"},
+    ("friend", "online"): {"choice", "where", "player_name", "game", "length", "colour"},
     ("friend", "screen"): {"choice", "where", "game", "length"},
-    ("lobby", None): {"choice", "player_name", "length", "colour"},
+    ("lobby", None): {"choice", "player_name", "game", "length", "colour"},
 }
 #: What "More options" holds, for every choice.
 MORE = {"variant", "home_side", "cube", "auto_forced", "crawford", "jacoby", "beavers",
