@@ -25,7 +25,7 @@ largest score, the network's scale): a tenth of the positions held out, Adam on 
 squared error in full batches from the shipped weights, stopped when the held-out error has
 not improved for ``--patience`` epochs (the best epoch's weights kept), then measures the
 refit against the shipped network in ``compiled_match`` (``--match-games`` duplicate-dice
-games, seed 1) and saves it to ``--save``.
+games, seed 1; none with ``--match-games 0``) and saves it to ``--save``.
 """
 
 from __future__ import annotations
@@ -59,28 +59,45 @@ def _digest(game: str) -> str:
 
 
 def speed(games: list[str], seconds: float) -> None:
-    """Self-play training against rollout trials, in games a second of process time."""
+    """Self-play training against rollout trials, in games a second of process time; and
+    from the positions rolled out, a trial's spread and the shipped network's error."""
     for game in games:
         rules, code, net = rules_for(game), kb.game_code(game), shipped_network(game)
         start = kb.board_array(rules.initial())
-        arrays = _arrays(net)
-        positions, _ = gr.self_play_positions(code, start, *arrays, 20, 7, 0.05)
-        gr.rollouts(code, positions[:1], *arrays, 72, 7, 0)  # compiled before the clock
-        kp.train(code, start, *(a.copy() for a in arrays), 1, 7, 0, 0.0, 0.7)
+        w1, b1, w2, b2 = _arrays(net)
+        positions, _ = kp_positions(code, start, net, 60)
+        gr.rollouts(code, positions[:1], w1, b1, w2, b2, 72, 7, 0)  # compiled first
+        kp.train(code, start, w1.copy(), b1.copy(), w2.copy(), b2.copy(), 1, 7, 0, 0.0, 0.7)
         trained, began = 0, time.process_time()
         while time.process_time() - began < seconds:
-            kp.train(code, start, *(a.copy() for a in arrays), 20, 7, trained, 0.1, 0.7)
+            kp.train(code, start, w1.copy(), b1.copy(), w2.copy(), b2.copy(), 20, 7, trained,
+                     0.1, 0.7)
             trained += 20
         train_rate = trained / (time.process_time() - began)
-        trials, throws, i, began = 0, 0, 0, time.process_time()
-        while time.process_time() - began < seconds:
-            _, _, played = gr.rollouts(code, positions[i % len(positions):][:1], *arrays, 72,
-                                       7, i)
-            trials, throws, i = trials + 72, throws + int(played.sum()), i + 1
-        rate = trials / (time.process_time() - began)
+        means, errors, throws, began = [], [], 0, time.process_time()
+        while time.process_time() - began < 3 * seconds and len(means) < len(positions):
+            i = len(means)
+            mean, error, played = gr.rollouts(code, positions[i:i + 1], w1, b1, w2, b2, 72, 7,
+                                              i)
+            means.append(mean[0])
+            errors.append(error[0])
+            throws += int(played.sum())
+        rate = 72 * len(means) / (time.process_time() - began)
+        top = float(kp.TOP[code])
+        labels, noise = np.array(means) / top, np.array(errors) / top
+        values = kp.values(code, positions[:len(means)], w1, b1, w2, b2)
+        squared = float(np.mean((values - labels) ** 2) - np.mean(noise ** 2))
         print(f"{game}: train {train_rate:.0f} games/s, rollout {rate:.0f} trials/s "
-              f"({throws / trials:.0f} throws a trial, {len(positions)} positions), "
-              f"ratio {rate / train_rate:.2f}", flush=True)
+              f"({throws / 72 / len(means):.0f} throws a trial), ratio "
+              f"{rate / train_rate:.2f}; {len(means)} positions: a trial's spread "
+              f"{np.sqrt(np.mean(noise ** 2) * 72):.3f}, the network's rms error "
+              f"{np.sqrt(max(squared, 0.0)):.3f} (net scale)", flush=True)
+
+
+def kp_positions(code: int, start: np.ndarray, net: Network,
+                 games: int) -> tuple[np.ndarray, np.ndarray]:
+    """Positions of ``games`` self-play games, one board in twenty."""
+    return gr.self_play_positions(code, start, *_arrays(net), games, 7, 0.05)
 
 
 def label(args: argparse.Namespace) -> None:
@@ -212,6 +229,8 @@ def refit(args: argparse.Namespace, boards: np.ndarray, points: np.ndarray,
           f"{np.sqrt(_error(net, inputs[held], targets[held])):.4f}", flush=True)
     save = args.save or Path(f"{args.game}-refit.npz")
     net.save(save)
+    if not args.match_games:
+        return
     refitted = TDPlayer(Network.load(save), name="refit")  # measured as saved: float32
     match = compiled_match(rules, refitted, TDPlayer(shipped, name="shipped"),
                            args.match_games, seed=1)
