@@ -5,13 +5,15 @@
     .venv/bin/python bench/bot/games_rollouts.py label --game fevga [--positions 3000]
         [--trials 72] [--probability 0.05] [--chunk 100] [--minutes 35] [--out DIR]
     .venv/bin/python bench/bot/games_rollouts.py refit --game fevga [--out DIR]
-        [--save refit.npz] [--match-games 4000]
+        [--rate 0.001] [--patience 30] [--epochs 5000] [--save refit.npz] [--match-games 4000]
 
 ``speed`` measures, in one process, the kernel's TD self-play (``players.train``) and its
 rollout trials from self-play positions, each in games a second of process time, and
 prints their ratio (the machine is shared: the ratio is the figure, not the rates).
 
-``label`` samples positions from the shipped network's self-play (every board where a
+``--network`` names the network to label with or to refit, the shipped one by default.
+
+``label`` samples positions from the network's self-play (every board where a
 player is about to throw, after the first throw, kept with ``--probability``; the games
 seeded by ``--seed``), takes the first ``--positions`` of them in order, and rolls each out
 with ``--trials`` trials (the shipped network at 0-ply for both sides), in chunks of
@@ -33,6 +35,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import hashlib
+import io
 import json
 import time
 from importlib import resources
@@ -53,9 +56,15 @@ def _arrays(net: Network) -> tuple[np.ndarray, ...]:
     return net.w1, net.b1, net.w2, np.array([net.b2])
 
 
-def _digest(game: str) -> str:
-    data = (resources.files("backgammon.bot") / "weights" / SHIPPED[game]).read_bytes()
-    return hashlib.sha256(data).hexdigest()[:16]
+def _network(game: str, path: Path | None) -> tuple[Network, str, str]:
+    """The network to label with or to refit (``path``, or the shipped one), its file's
+    name and the first 16 hex digits of the file's sha256."""
+    if path is None:
+        data = (resources.files("backgammon.bot") / "weights" / SHIPPED[game]).read_bytes()
+        name = SHIPPED[game]
+    else:
+        data, name = path.read_bytes(), path.name
+    return Network.load(io.BytesIO(data)), name, hashlib.sha256(data).hexdigest()[:16]
 
 
 def speed(games: list[str], seconds: float) -> None:
@@ -102,10 +111,11 @@ def kp_positions(code: int, start: np.ndarray, net: Network,
 
 def label(args: argparse.Namespace) -> None:
     """Roll out the positions in chunks, skipping the chunks written."""
-    rules, code, net = rules_for(args.game), kb.game_code(args.game), shipped_network(args.game)
+    rules, code = rules_for(args.game), kb.game_code(args.game)
+    net, name, digest = _network(args.game, args.network)
     out: Path = args.out or Path("data/games-labels") / args.game
     out.mkdir(parents=True, exist_ok=True)
-    meta = {"game": args.game, "network": SHIPPED[args.game], "sha256_16": _digest(args.game),
+    meta = {"game": args.game, "network": name, "sha256_16": digest,
             "seed": args.seed, "probability": args.probability, "trials": args.trials,
             "positions": args.positions, "chunk": args.chunk,
             "command": f"python bench/bot/games_rollouts.py label --game {args.game} "
@@ -115,9 +125,10 @@ def label(args: argparse.Namespace) -> None:
     meta_path = out / "meta.json"
     if meta_path.exists():
         written = json.loads(meta_path.read_text())
-        if {k: written[k] for k in meta if k != "command"} != \
-                {k: meta[k] for k in meta if k != "command"}:
+        same = [k for k in meta if k not in ("command", "network")]
+        if {k: written[k] for k in same} != {k: meta[k] for k in same}:
             raise SystemExit(f"{meta_path} was written with other settings: {written}")
+        meta["network"] = written["network"]
     meta_path.write_text(json.dumps(meta, indent=1) + "\n")
     arrays = _arrays(net)
     start = kb.board_array(rules.initial())
@@ -211,8 +222,8 @@ def refit(args: argparse.Namespace, boards: np.ndarray, points: np.ndarray,
           errors: np.ndarray) -> None:
     """Fit the shipped network to the labels, held-out tenth and early stopping; measure it
     against the shipped one in the kernel."""
-    rules, code, shipped = rules_for(args.game), kb.game_code(args.game), \
-        shipped_network(args.game)
+    rules, code = rules_for(args.game), kb.game_code(args.game)
+    shipped = _network(args.game, args.network)[0]
     top = float(kp.TOP[code])
     inputs = np.array([kp.encode_dense(code, b) for b in boards])
     targets, noise = points / top, errors / top
@@ -223,7 +234,7 @@ def refit(args: argparse.Namespace, boards: np.ndarray, points: np.ndarray,
           f"{np.sqrt(_error(shipped, inputs, targets)):.4f}, held out "
           f"{np.sqrt(_error(shipped, inputs[held], targets[held])):.4f}", flush=True)
     net, epoch = fit(shipped, inputs[train_rows], targets[train_rows], inputs[held],
-                     targets[held], args.rate, args.patience)
+                     targets[held], args.rate, args.patience, args.epochs)
     print(f"refit: best epoch {epoch}; rms error train "
           f"{np.sqrt(_error(net, inputs[train_rows], targets[train_rows])):.4f}, held out "
           f"{np.sqrt(_error(net, inputs[held], targets[held])):.4f}", flush=True)
@@ -253,9 +264,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--out", type=Path)
     parser.add_argument("--save", type=Path)
+    parser.add_argument("--network", type=Path,
+                        help="label with or refit this network (by default the shipped one)")
     parser.add_argument("--match-games", type=int, default=4000)
     parser.add_argument("--patience", type=int, default=30)
     parser.add_argument("--rate", type=float, default=1e-3)
+    parser.add_argument("--epochs", type=int, default=5000, help="the most epochs")
     args = parser.parse_args()
     if args.command == "speed":
         speed(args.games, args.seconds)
