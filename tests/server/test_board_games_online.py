@@ -10,6 +10,7 @@ import warnings
 from collections.abc import Iterator
 from dataclasses import replace
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +20,7 @@ from sqlalchemy.orm import Session
 from backgammon.server import Settings, create_app
 from backgammon.server.db import GameRatingRow, MatchRow, RatedResultRow
 from backgammon.server.play.clocks import server_time
+from backgammon.server.settings import sqlite_url
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # Starlette asks for httpx's successor
@@ -26,6 +28,7 @@ with warnings.catch_warnings():
 
 State = dict[str, Any]
 PASSWORD = "correct horse battery"
+GAMES = ("portes", "tavla", "plakoto", "fevga", "long-nardy", "acey-deucey")
 
 
 @pytest.fixture
@@ -40,7 +43,7 @@ class Page:
     """One player's browser on the app: the shared test client with this page's own cookies
     (one client, so that PostgreSQL's and Redis's connections stay on its event loop)."""
 
-    def __init__(self, client: Page) -> None:
+    def __init__(self, client: TestClient) -> None:
         self.client = client
         self.cookies: dict[str, str] = {}
         self.app = client.app
@@ -70,6 +73,15 @@ def pages(app: Any) -> Iterator[tuple[Page, Page]]:
     with TestClient(app) as client:
         yield Page(client), Page(client)
     server_time.set(None)
+
+
+@pytest.fixture
+def sqlite_pages(tmp_path: Path) -> Iterator[tuple[Page, Page]]:
+    """Two players' pages on the app on SQLite alone (for the long games)."""
+    settings = Settings(database_url=sqlite_url(tmp_path / "games.sqlite"), computer_pause=0,
+                        allow_seed=True, create_rate=None, hint_rate=None, action_rate=None)
+    with TestClient(create_app(settings)) as client:
+        yield Page(client), Page(client)
 
 
 def sign_up(page: Page, name: str) -> None:
@@ -132,6 +144,41 @@ def resign_game(pages: tuple[Page, Page], match_id: str, tokens: dict[int, str])
 def player(client: Page, name: str) -> State:
     found: State = client.get(f"/api/players/{name}").json()
     return found
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_game_is_played_online_to_its_end(
+    sqlite_pages: tuple[Page, Page], game: str,
+) -> None:
+    """Two guests, each with their own token, play every action of the game on their own
+    page: the opening throws, each step and confirm, a named double after a 1-2."""
+    pages = sqlite_pages
+    created, tokens = online_match(pages, signed_in=False, game=game)
+    match_id = created["id"]
+    state = pages[0].get(f"/api/matches/{match_id}").json()
+    for _ in range(5000):
+        if state["match_over"]:
+            break
+        seat = state["to_act"]
+        if seat is None:  # the opening roll: each throws their own die
+            seat = next(s for s in (0, 1) if "roll" in state["actions"][s])
+        seen = pages[seat].get(f"/api/matches/{match_id}", params={"view": seat}).json()
+        actions = seen["actions"][seat]
+        if "roll" in actions:
+            action: dict[str, Any] = {"action": "roll"}
+        elif "name" in actions:
+            action = {"action": "name", "die": 6}
+        elif "confirm" in actions:
+            action = {"action": "confirm"}
+        else:
+            step = seen["steps"][0]
+            action = {"action": "step", "from": step["from"], "to": step["to"]}
+        state = act(pages, match_id, tokens, seat, **action)
+    assert state["match_over"] and state["game"] == game
+    result = state["record"][0]["result"]
+    assert result["reason"] in ("bear off", "mother", "draw")
+    players = {entry["seat"] for entry in state["record"][0]["entries"] if entry["kind"] == "play"}
+    assert players == {0, 1}
 
 
 def test_the_lobby_says_the_game_and_the_ratings_in_it(
