@@ -60,8 +60,9 @@ def played(client: TestClient, actions: int, match_id: str | None = None) -> Jso
 
 
 def finished(client: TestClient, path: str) -> Json:
-    """The report at ``path`` once the analysis is done."""
-    deadline = time.monotonic() + 60
+    """The report at ``path`` once the analysis is done (a guard against one that never
+    ends, not a measure)."""
+    deadline = time.monotonic() + 120
     while True:
         answer = client.get(path)
         if answer.status_code == 200:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_analysis_api import finished
 from test_api import act, client_for, create, opening
 from test_board_games import GAMES, next_action
 
@@ -26,19 +27,6 @@ Json = dict[str, Any]
 def client(tmp_path: Path) -> Any:
     with client_for(tmp_path / "games.sqlite") as test_client:
         yield test_client
-
-
-def finished(client: Any, path: str) -> Json:
-    """The report at ``path`` once the analysis is done."""
-    deadline = time.monotonic() + 120
-    while True:
-        answer = client.get(path)
-        if answer.status_code == 200:
-            report: Json = answer.json()
-            return report
-        assert answer.status_code == 202, answer.text
-        assert time.monotonic() < deadline, "the analysis did not end"
-        time.sleep(0.05)
 
 
 def played_to_the_end(client: Any, game: str, length: int = 1,
