@@ -13,8 +13,11 @@ network at the table's level (:func:`backgammon.bot.games.games_player`).
 >>> from backgammon.dice import ManualDice
 >>> game = new_game("plakoto", ManualDice(["6 5", "4 2"]))
 >>> game.roll(0); game.roll(0)
->>> computer_act(games_player("plakoto"), game, 0, random.Random(0))
-Act(action=<Action.PLAY: 'play'>, step=None, play='24/20 20/18', level=None, seed=None, die=None)
+>>> act = computer_act(games_player("plakoto"), game, 0, random.Random(0))
+>>> act.action, act.play in {str(play) for play in game.turn.plays}
+(<Action.PLAY: 'play'>, True)
+>>> computer_act(games_player("plakoto"), game, 1, random.Random(0)) is None  # not its turn
+True
 """
 
 from __future__ import annotations
