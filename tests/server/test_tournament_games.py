@@ -3,10 +3,12 @@ Plakoto elimination of four simulated players played to its winner, every match 
 and its ratings moved in Plakoto alone (backgammon's untouched); a Tavli tournament, whose
 match plays Portes, Plakoto and Fevga in turn with the tournament's length and clock; the
 entrants seeded by their rating in the tournament's game; a game no one plays refused with a
-sentence; and the pages naming the game in each language."""
+sentence; the pages naming the game in each language; and the analysis of a tournament's
+match naming its players."""
 
 from __future__ import annotations
 
+import time
 import warnings
 from collections.abc import Iterator
 from typing import Any, get_args
@@ -15,7 +17,7 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 from test_tournaments import app_for, counts, new_tournament, players
-from tournament_players import Player, play_out
+from tournament_players import PATIENCE, Player, play_out
 
 from backgammon.server import Settings
 from backgammon.server.db import GameRatingRow, MatchRow, RatedResultRow, UserRow
@@ -124,3 +126,20 @@ def test_the_pages_name_the_game_in_each_language(client: TestClient) -> None:
         assert catalogue(lang)["game.tavliMatch"] in listing
         page = two[0].call("GET", f"/tournaments/{started['id']}?lang={lang}").text
         assert f"<dt>{catalogue(lang)['setup.game']}</dt><dd>{name}</dd>" in page
+
+
+def test_the_analysis_of_a_tournament_match_names_its_players(client: TestClient) -> None:
+    """Between people online, the report names each seat's player, as backgammon's does."""
+    started, two = field_of(client, 2, game="fevga")
+    finished, (match_id,) = play_out(started["id"], two)
+    seat = two[1].ok("GET", f"/api/tournaments/{started['id']}/matches/{match_id}/seat")
+    path = f"/api/matches/{match_id}/analysis"
+    deadline = time.monotonic() + PATIENCE  # a guard against a hang, not a measure
+    while (answer := two[1].call("GET", path, token=seat["token"])).status_code == 202:
+        assert time.monotonic() < deadline, "the analysis did not end"
+        time.sleep(0.05)
+    assert answer.status_code == 200, answer.text
+    report = answer.json()
+    assert report["kind"] == "board" and report["game"] == "fevga"
+    assert [player["name"] for player in report["players"]] == \
+        list(finished["draw"][0]["players"])
