@@ -333,6 +333,7 @@ def test_a_saved_match_is_analysed_by_the_games_engine(
     assert lines[:2] == ["Analysis at 0-ply: losses in points a game, without the cube.",
                          "Error rates: thousandths of a point a decision."]
     data = json.loads(out.read_text())
+    assert [player["name"] for player in data["players"]] == ["White", "Computer"]
     computer = data["players"][1]
     assert computer["decisions"] > 10 and computer["loss"] == 0
     person = data["players"][0]

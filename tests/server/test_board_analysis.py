@@ -1,6 +1,6 @@
 """The analysis of the other games' matches in the web app (Portes, Tavla, Plakoto, Fevga, Long
 Nardy, Acey-deucey, a Tavli match): thought out in the background as backgammon's, its
-progress said, its report the CLI's (:func:`analyse_board_games`) marked ``"kind": "board"``
+progress said, its report the CLI's (:func:`analyse_board_record`) marked ``"kind": "board"``
 with the players' names, its failures said; the trainer's cards stay backgammon's."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from test_analysis_api import finished
 from test_api import act, client_for, create, opening
 from test_board_games import GAMES, next_action
 
-from backgammon.analysis.board_games import analyse_board_games, board_to_json
+from backgammon.analysis.board_games import analyse_board_record, board_to_json
 from backgammon.errors import BackgammonError
 from backgammon.game.match import BoardMatch
 from backgammon.server.analysis import analyses
@@ -59,7 +59,7 @@ def played_to_the_end(client: Any, game: str, length: int = 1,
 def expected(client: Any, match_id: str) -> Json:
     """What ``backgammon analyse FILE.json --json`` says of the match, at 0 plies."""
     record = client.get(f"/api/matches/{match_id}/record").json()
-    return board_to_json(analyse_board_games(BoardMatch.from_dict(record).games, 0))
+    return board_to_json(analyse_board_record(BoardMatch.from_dict(record), 0))
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -73,11 +73,10 @@ def test_each_game_is_analysed_to_its_end(client: Any, game: str) -> None:
     assert report["kind"] == "board" and report["game"] == game and report["plies"] == 0
     assert "schema" not in report and "graph" not in report  # not backgammon's shape
     assert [p["name"] for p in report["players"]] == [s["name"] for s in state["seats"]]
-    # The CLI's JSON, with the players' names.
+    # The CLI's JSON, the players named as the record names them (at one screen, the
+    # colours).
     cli = expected(client, state["id"])
-    assert report["decisions"] == cli["decisions"]
-    assert [{k: v for k, v in p.items() if k != "name"} for p in report["players"]] == \
-        cli["players"]
+    assert report["decisions"] == cli["decisions"] and report["players"] == cli["players"]
     # Both players decided something in a game played to its end.
     decisions = report["decisions"]
     assert {d["seat"] for d in decisions} == {0, 1}
@@ -120,17 +119,17 @@ def test_a_match_under_way_is_analysed_as_it_stands(client: Any) -> None:
 
 def test_the_progress_counts_the_decisions(client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     release = threading.Event()
-    real = analyse_board_games
+    real = analyse_board_record
 
-    def held(games: Any, plies: int, progress: Any) -> Any:
+    def held(record: Any, plies: int, progress: Any) -> Any:
         def after_one(done: int, total: int) -> None:
             progress(done, total)
             if done == 1:
                 release.wait(30)
 
-        return real(games, plies, after_one)
+        return real(record, plies, after_one)
 
-    monkeypatch.setattr(analyses, "analyse_board_games", held)
+    monkeypatch.setattr(analyses, "analyse_board_record", held)
     state = played_to_the_end(client, "fevga")
     path = f"/api/matches/{state['id']}/analysis"
     assert client.post(path).json() == {"status": "running", "done": 0, "total": 0}
@@ -154,7 +153,7 @@ def test_a_failed_analysis_says_why(client: Any, monkeypatch: pytest.MonkeyPatch
     def fails(*_: Any) -> Any:
         raise error
 
-    monkeypatch.setattr(analyses, "analyse_board_games", fails)
+    monkeypatch.setattr(analyses, "analyse_board_record", fails)
     state = played_to_the_end(client, "plakoto")
     path = f"/api/matches/{state['id']}/analysis"
     client.post(path)

@@ -50,8 +50,9 @@ class Player:
 
 
 def finish_match(match_id: str, seats: dict[int, tuple[Player, str]]) -> int:
-    """Play the match to its end through the API: each game, after the opening roll (each
-    player throws their own die), the player not to move resigns a single game and the mover
+    """Play the match to its end through the API, of any game: each game, after the opening
+    roll (in backgammon each player throws their own die; in the games whose opening winner
+    rolls afresh, that roll too), the player not to move resigns a single game and the mover
     accepts. The winning seat."""
 
     def act(seat: int, **action: Any) -> dict[str, Any]:
@@ -71,7 +72,7 @@ def finish_match(match_id: str, seats: dict[int, tuple[Player, str]]) -> int:
 
     state = seats[0][0].ok("GET", f"/api/matches/{match_id}")
     while not state["match_over"]:
-        while state["phase"] == "opening":  # each throws their own die (ties: again)
+        while state["phase"] in ("opening", "roll"):  # each throws (ties: again)
             thrower = next(seat for seat in (0, 1) if "roll" in state["actions"][seat])
             state = act(thrower, action="roll")
         mover = state["to_act"]

@@ -1,6 +1,7 @@
 """Tournaments in a real browser: a player creates one with the form, another joins on its
 page, which then shows the draw and the button to play their match, and the page follows the
-match's end to the winner by itself, with no reload.
+match's end to the winner by itself, with no reload; a tournament of Plakoto made with the
+form is played on Plakoto's board.
 
 The server and the browser are tests/web/test_browser.py's fixtures (Debian's chromium; skipped
 without it).
@@ -14,7 +15,7 @@ import secrets
 import urllib.request
 from typing import Any
 
-from browser_support import PASSWORD, sign_up
+from browser_support import PASSWORD, fetch_state, sign_up
 
 
 class Member:
@@ -133,3 +134,38 @@ def test_a_signed_in_player_creates_a_tournament_with_the_form(server: str, page
     assert page.inner_text("h1") == "Form cup"
     page.goto(f"{server}/tournaments?lang=en")
     assert "Form cup" in page.inner_text("#open-list")
+
+
+def test_a_tournament_of_plakoto_is_made_with_the_form_and_played_on_its_board(
+    server: str, page: Any
+) -> None:
+    maker = "Maker" + secrets.token_hex(3)
+    sign_up(page, server, maker)
+    page.goto(f"{server}/tournaments?lang=en")
+    # The form offers the main page's games.
+    offered = page.eval_on_selector_all("#create-tournament select[name=game] option",
+                                        "options => options.map(o => o.value)")
+    assert offered == ["backgammon", "portes", "tavla", "plakoto", "fevga", "long-nardy",
+                       "acey-deucey", "tavli"]
+    page.fill("#create-tournament input[name=name]", "Plakoto cup")
+    page.select_option("#create-tournament select[name=game]", "plakoto")
+    page.fill("#create-tournament input[name=max_players]", "2")
+    page.click("#create-tournament button[type=submit]")
+    page.wait_for_selector("#cancel")
+    facts = page.eval_on_selector_all(".facts dt", "terms => Object.fromEntries(terms.map("
+                                      "t => [t.textContent, t.nextElementSibling.textContent]))")
+    assert facts["Game"] == "Plakoto"
+    tournament_id = page.evaluate("location.pathname.split('/').pop()")
+    made = Member(server, "Host" + secrets.token_hex(3))
+    assert made.call("GET", f"/api/tournaments/{tournament_id}")["game"] == "plakoto"
+    # Another player joins: it starts, and the maker's page, left alone, offers the match.
+    made.call("POST", f"/api/tournaments/{tournament_id}/join")
+    page.wait_for_selector("#play-match")
+    match_id = page.get_attribute("#play-match", "data-match")
+    page.click("#play-match")
+    page.wait_for_url(f"**/?match={match_id}")
+    # Plakoto's board: each side's fifteen on its starting point.
+    page.wait_for_selector('#board [data-place="p24"][data-count="15"]')
+    assert fetch_state(server, match_id)["game"] == "plakoto"
+    page.goto(f"{server}/tournaments?lang=en")
+    assert "Plakoto: Single elimination" in page.inner_text("#running-list")

@@ -34,7 +34,7 @@ from typing import Any
 
 from ..bot.games import equity_of, judge_doubles, judge_plays
 from ..dice import Dice
-from ..game import BoardGame
+from ..game import BoardGame, BoardMatch
 from ..games import Board, GamePlay, GameRules
 from .decisions import Mark, skill_mark
 
@@ -75,12 +75,19 @@ class PlayerTotals:
         return 1000 * self.loss / self.decisions if self.decisions else 0.0
 
 
+#: The players' names where the record gives none: a lone game's colours, as it starts.
+COLOUR_NAMES = ("White", "Black")
+
+
 @dataclass(frozen=True)
 class BoardAnalysis:
-    """The judged decisions of one or more games, in order, at ``plies``."""
+    """The judged decisions of one or more games, in order, at ``plies``, and the players'
+    names (seat 0's first), as backgammon's :class:`~backgammon.analysis.MatchAnalysis`
+    names them."""
 
     plies: int
     decisions: tuple[BoardDecision, ...]
+    players: tuple[str, str] = COLOUR_NAMES
 
     def totals(self, seat: int) -> PlayerTotals:
         """The totals of the player in ``seat``."""
@@ -90,11 +97,41 @@ class BoardAnalysis:
                             marks.count(Mark.BAD), marks.count(Mark.VERY_BAD))
 
 
+def analyse_board_record(record: BoardMatch | BoardGame, plies: int = 0,
+                         progress: Callable[[int, int], None] | None = None) -> BoardAnalysis:
+    """Every decision of a match's games, or of one game, judged at ``plies``, its players
+    named as the record names them (:func:`players_of`).
+
+    >>> from backgammon.game import Rules
+    >>> analyse_board_record(BoardMatch(1, Rules.for_game("fevga"), players=("Ann", "Bo")))
+    BoardAnalysis(plies=0, decisions=(), players=('Ann', 'Bo'))
+    """
+    games = record.games if isinstance(record, BoardMatch) else [record]
+    return analyse_board_games(games, plies, progress, players_of(record))
+
+
+def players_of(record: BoardMatch | BoardGame) -> tuple[str, str]:
+    """The players' names as ``record`` gives them: a match's players (their names online,
+    "Player" and "Computer" against the computer, the colours at one screen); a lone game's
+    colours, capitalised.
+
+    >>> from backgammon.game import Rules
+    >>> players_of(BoardGame(Rules.for_game("plakoto"), colours=("black", "white")))
+    ('Black', 'White')
+    """
+    if isinstance(record, BoardMatch):
+        return record.players
+    first, second = record.colours
+    return first.capitalize(), second.capitalize()
+
+
 def analyse_board_games(games: Sequence[BoardGame], plies: int = 0,
-                        progress: Callable[[int, int], None] | None = None) -> BoardAnalysis:
+                        progress: Callable[[int, int], None] | None = None,
+                        players: tuple[str, str] = COLOUR_NAMES) -> BoardAnalysis:
     """Every decision of ``games`` (a match's in order, or one game) judged at ``plies``
-    (0 or 1). ``progress(done, total)``, where given, is called after each decision judged
-    (of all the games' decisions, counted first): what it raises stops the analysis."""
+    (0 or 1), the players named ``players``. ``progress(done, total)``, where given, is
+    called after each decision judged (of all the games' decisions, counted first): what it
+    raises stops the analysis."""
     found = [judge for number, game in enumerate(games, 1)
              for judge in _game_decisions(game, number)]
     decisions = []
@@ -102,7 +139,7 @@ def analyse_board_games(games: Sequence[BoardGame], plies: int = 0,
         decisions.append(judge(plies))
         if progress is not None:
             progress(done, len(found))
-    return BoardAnalysis(plies, tuple(decisions))
+    return BoardAnalysis(plies, tuple(decisions), players)
 
 
 #: A decision found and not yet judged: given the depth, it judges it.
@@ -164,16 +201,17 @@ def _naming(rules: GameRules, board: Board, number: int, turn: int, seat: int, d
                          skill_mark(made.loss))
 
 
-def board_text_report(analysis: BoardAnalysis, names: tuple[str, str]) -> str:
-    """The analysis in text: each marked decision, then each player's totals.
+def board_text_report(analysis: BoardAnalysis) -> str:
+    """The analysis in text: each marked decision, then each player's totals, by name.
 
-    >>> print(board_text_report(BoardAnalysis(0, ()), ("White", "Black")), end="")
+    >>> print(board_text_report(BoardAnalysis(0, ())), end="")
     Analysis at 0-ply: losses in points a game, without the cube.
     Error rates: thousandths of a point a decision.
     No decision was marked.
     White: 0 decisions, 0.000 points lost, error rate 0.0; 0 doubtful, 0 bad, 0 very bad.
     Black: 0 decisions, 0.000 points lost, error rate 0.0; 0 doubtful, 0 bad, 0 very bad.
     """
+    names = analysis.players
     lines = [f"Analysis at {analysis.plies}-ply: losses in points a game, without the cube.",
              "Error rates: thousandths of a point a decision."]
     marked = [d for d in analysis.decisions if d.mark is not None]
@@ -193,17 +231,19 @@ def board_text_report(analysis: BoardAnalysis, names: tuple[str, str]) -> str:
 
 
 def board_to_json(analysis: BoardAnalysis) -> dict[str, Any]:
-    """The analysis as plain values (``backgammon analyse FILE.json --json``): the depth,
-    every decision, and each player's totals with their error rate.
+    """The analysis as plain values (``backgammon analyse FILE.json --json``, and the
+    server's report): the depth, every decision, and each player's name and totals with
+    their error rate, as backgammon's :func:`~backgammon.analysis.to_json` has them.
 
-    >>> board_to_json(BoardAnalysis(1, ()))["players"][0]["error_rate"]
-    0.0
+    >>> board_to_json(BoardAnalysis(1, (), ("Ann", "Bo")))["players"][0]
+    {'name': 'Ann', 'decisions': 0, 'loss': 0, 'doubtful': 0, 'bad': 0, 'very_bad': 0, \
+'error_rate': 0.0}
     """
     return {
         "plies": analysis.plies,
         "decisions": [{**asdict(d), "dice": list(d.dice),
                        "mark": None if d.mark is None else d.mark.value}
                       for d in analysis.decisions],
-        "players": [{**asdict(analysis.totals(seat)),
+        "players": [{"name": analysis.players[seat], **asdict(analysis.totals(seat)),
                      "error_rate": analysis.totals(seat).error_rate} for seat in (0, 1)],
     }

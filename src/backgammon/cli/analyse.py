@@ -159,7 +159,7 @@ def _json(analysis: Any) -> str:
 def _board_command(args: argparse.Namespace) -> int:
     """Analyse a game or match of the other games saved as JSON at the table."""
     # Imported here: the table's reader, and the other games' engine, only for such a file.
-    from ..analysis.board_games import analyse_board_games, board_text_report, board_to_json
+    from ..analysis.board_games import analyse_board_record, board_text_report, board_to_json
     from ..bot.games import MOST_PLIES
     from ..game import BoardGame, BoardMatch
     from .files import load
@@ -171,12 +171,9 @@ def _board_command(args: argparse.Namespace) -> int:
     if args.html is not None or args.rollout:
         raise BackgammonError("The HTML report and rollouts are backgammon's: the other "
                               "games' analysis is written as text and --json.")
-    games = record.games if isinstance(record, BoardMatch) else [record]
-    analysis = analyse_board_games(games, plies=min(args.plies, MOST_PLIES))
     # A match names its players; a lone game its colours ("white": White).
-    names = (record.players if isinstance(record, BoardMatch)
-             else (record.colours[0].capitalize(), record.colours[1].capitalize()))
-    print(board_text_report(analysis, names), end="")
+    analysis = analyse_board_record(record, plies=min(args.plies, MOST_PLIES))
+    print(board_text_report(analysis), end="")
     if args.json is not None:
         try:
             Path(args.json).write_text(json.dumps(board_to_json(analysis), indent=1),

@@ -260,6 +260,8 @@ class TournamentRow(Base):
     name: Mapped[str] = mapped_column(String(40))
     #: "elimination" or "round_robin".
     kind: Mapped[str] = mapped_column(String(16))
+    #: What each of its matches plays, as :attr:`MatchRow.game` names it.
+    game: Mapped[str] = mapped_column(String(16), server_default=BACKGAMMON)
     creator_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     length: Mapped[int] = mapped_column(Integer)
     #: "none", "fast", "normal" or "casual": the clock each of its matches is to have.

@@ -32,7 +32,7 @@ from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from ...analysis import Analyser
-from ...analysis.board_games import analyse_board_games, board_to_json
+from ...analysis.board_games import analyse_board_record, board_to_json
 from ...analysis.report import to_json
 from ...bot.games import MOST_PLIES as BOARD_PLIES
 from ...dice import SecureDice
@@ -267,7 +267,7 @@ def _analyse(record: dict[str, Any], plies: int, job: Job) -> dict[str, Any]:
 def board_report(
     match: BoardMatch, plies: int, progress: Callable[[int, int], None] | None = None
 ) -> dict[str, Any]:
-    """The analysis of a match of the other games (:func:`analyse_board_games`, at most as
+    """The analysis of a match of the other games (:func:`analyse_board_record`, at most as
     deep as their engine searches), as :func:`board_to_json` writes it, marked as such:
     ``kind`` "board" (backgammon's report has no ``kind``), the ``game`` the match plays
     (``tavli`` for Tavli's three in turn), and each player's ``name``.
@@ -277,11 +277,8 @@ def board_report(
     >>> report["kind"], report["game"], report["plies"], report["decisions"]
     ('board', 'fevga', 1, [])
     """
-    analysis = analyse_board_games(match.games, min(plies, BOARD_PLIES), progress)
-    report = board_to_json(analysis)
-    for player, name in zip(report["players"], match.players, strict=True):
-        player["name"] = name
-    return {"kind": BOARD_REPORT, "game": match.plays, **report}
+    analysis = analyse_board_record(match, min(plies, BOARD_PLIES), progress)
+    return {"kind": BOARD_REPORT, "game": match.plays, **board_to_json(analysis)}
 
 
 def _finite(value: Any) -> Any:

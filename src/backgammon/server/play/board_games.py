@@ -20,7 +20,9 @@ from fastapi import HTTPException, status
 
 from ...bot import Level
 from ...bot.games import accepts_resignation, games_player
+from ...dice import DiceSource
 from ...errors import BackgammonError
+from ...fairdice import FairMatchDice
 from ...game import Phase, Rules
 from ...game.board_game import BoardGame
 from ...game.match import BoardMatch
@@ -36,28 +38,56 @@ def new_board_match(
     """The match of another game ``request`` asks for (its ``game``), waiting for its
     opening roll; 422 with the reason for what such a match cannot be."""
     assert request.game is not None
-    title = TITLES[request.game]
-    why = _refusal(request, title)
+    why = _refusal(request, TITLES[request.game])
     if why is not None:
         raise HTTPException(422, why)
-    tavli = request.game == TAVLI_MATCH
     try:
-        rules = Rules.for_game(
-            TAVLI[0] if tavli else request.game,
-            auto_forced=request.auto_forced,
-            auto_race_roll=request.auto_race_roll,
-        )
-        return BoardMatch(
+        return board_match(
+            request.game,
             request.length,
-            rules,
             dice_for(request.seed),
-            rotation=TAVLI if tavli else (),
             players=players,
             colours=colours,
             crawford=request.crawford,
+            auto_forced=request.auto_forced,
+            auto_race_roll=request.auto_race_roll,
         )
     except BackgammonError as exc:
         raise HTTPException(422, str(exc)) from None
+
+
+def board_match(
+    game: str,
+    length: int,
+    dice: DiceSource | FairMatchDice,
+    *,
+    players: tuple[str, str],
+    colours: tuple[str, str],
+    crawford: bool = True,
+    auto_forced: bool = False,
+    auto_race_roll: bool = False,
+) -> BoardMatch:
+    """A match of ``game`` (one of the other games, or ``tavli``: Portes, Plakoto and Fevga
+    in turn) to ``length`` points, waiting for its opening roll: a new match's, a
+    tournament's. BackgammonError where its rules refuse it.
+
+    >>> board_match("tavli", 5, dice_for(None), players=("A", "B"),
+    ...             colours=("white", "black")).plays
+    'tavli'
+    """
+    tavli = game == TAVLI_MATCH
+    rules = Rules.for_game(
+        TAVLI[0] if tavli else game, auto_forced=auto_forced, auto_race_roll=auto_race_roll
+    )
+    return BoardMatch(
+        length,
+        rules,
+        dice,
+        rotation=TAVLI if tavli else (),
+        players=players,
+        colours=colours,
+        crawford=crawford,
+    )
 
 
 def _refusal(request: CreateMatch, title: str) -> str | None:

@@ -9,20 +9,21 @@ The words are the game's catalogue's (``web/messages/<lang>.json``, the keys
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse
 from starlette.concurrency import run_in_threadpool
 
 from ...cube import MAX_MATCH_LENGTH
+from ...games import TAVLI_MATCH
 from ..accounts.sessions import Viewer
 from ..http.assets import PageResponse
 from ..pages.players import catalogue, number, page_language
 from ..pages.templates import render
 from .draw import MOST_ELIMINATION, MOST_ROUND_ROBIN, elimination_rounds
 from .routes import TournamentId, TournamentsDep
-from .schemas import TournamentView
+from .schemas import Game, TournamentView
 from .views import view_of
 
 router = APIRouter(tags=["tournaments"], include_in_schema=False)
@@ -31,6 +32,19 @@ Lang = Annotated[str | None, Query(max_length=8, description="the page's languag
 Part = Annotated[Literal["live"] | None, Query(description="only the part that changes")]
 #: The clocks offered, in the form's order.
 CLOCKS = ("none", "fast", "normal", "casual")
+#: The games offered, in the form's order (the main page's setup's), each with the key of
+#: its name there: a Tavli match said in full.
+GAMES = tuple((game, "game.tavliMatch" if game == TAVLI_MATCH else f"game.{game}")
+              for game in get_args(Game))
+
+
+def game_title(game: str, words: dict[str, str]) -> str:
+    """The name of ``game`` in the catalogue ``words`` (a Tavli match's short one).
+
+    >>> game_title("long-nardy", catalogue("en")), game_title("tavli", catalogue("en"))
+    ('Long Nardy', 'Tavli')
+    """
+    return words[f"game.{game}"]
 
 
 def _page(template: str, lang: str, title: str, **values: Any) -> str:
@@ -61,6 +75,7 @@ async def list_page(request: Request, tournaments: TournamentsDep, viewer: Viewe
             "href": f"/tournaments/{row.id}?lang={code}",
             "name": row.name,
             "about": words["tournament.summary"].format(
+                game=game_title(row.game, words),
                 kind=words[f"tournament.kind.{row.kind}"],
                 length=number(row.length, code, places=0),
                 players=number(players, code, places=0),
@@ -74,7 +89,7 @@ async def list_page(request: Request, tournaments: TournamentsDep, viewer: Viewe
     ]
     return PageResponse(_page(
         "tournaments.html", code, words["tournament.listTitle"], lists=found, yours=yours,
-        signed_in=viewer is not None, clocks=CLOCKS, longest=MAX_MATCH_LENGTH,
+        signed_in=viewer is not None, clocks=CLOCKS, games=GAMES, longest=MAX_MATCH_LENGTH,
         most=MOST_ELIMINATION, most_round_robin=number(MOST_ROUND_ROBIN, code, places=0),
     ))
 
@@ -127,10 +142,12 @@ def _shown(view: TournamentView, signed_in: bool, creator: bool, lang: str) -> d
     return {
         "id": view.id,
         "kind": view.kind,
+        "game": view.game,
         "version": view.version,
         "status": view.status,
         "status_text": words[f"tournament.status.{view.status}"],
         "facts": [
+            (words["setup.game"], game_title(view.game, words)),
             (words["tournament.kind"], words[f"tournament.kind.{view.kind}"]),
             (words["tournament.length"], number(view.length, lang, places=0)),
             (words["tournament.clock"], words[f"tournament.clock.{view.time_control}"]),

@@ -12,6 +12,7 @@ from fastapi import APIRouter, Depends, HTTPException, Path, Request, Response, 
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.concurrency import run_in_threadpool
 
+from ...errors import BackgammonError
 from ..accounts.sessions import SignedIn, Viewer
 from ..accounts.users import Account
 from ..db import now
@@ -26,7 +27,7 @@ from .schemas import (
     TournamentSummary,
     TournamentView,
 )
-from .service import Tournaments
+from .service import Tournaments, tournament_match
 from .state import NewTournament
 from .views import view_of
 
@@ -75,7 +76,11 @@ async def create(body: CreateTournament, account: SignedIn,
         if not now() < starts_at < now() + timedelta(days=MOST_DAYS_AHEAD):
             raise HTTPException(422, "A start time is in the future, within "
                                 f"{MOST_DAYS_AHEAD} days.")
-    new = NewTournament(body.name.strip() or body.name, body.kind, body.length,
+    try:  # a match of its game, as each of its matches will be made (none is kept)
+        tournament_match(body.game, body.length, ("", ""))
+    except BackgammonError as exc:
+        raise HTTPException(422, str(exc)) from None
+    new = NewTournament(body.name.strip() or body.name, body.kind, body.game, body.length,
                         body.time_control, body.rated, body.max_players, starts_at)
     tournament_id = await run_in_threadpool(tournaments.create, account, new)
     return await _view(tournaments, tournament_id, account)
@@ -87,7 +92,8 @@ async def listing(tournaments: TournamentsDep) -> TournamentList:
     found: dict[str, list[TournamentSummary]] = {"open": [], "running": [], "finished": []}
     for row, players in await run_in_threadpool(tournaments.listing):
         found[row.status].append(TournamentSummary(
-            id=row.id, name=row.name, kind=row.kind, status=row.status, length=row.length,
+            id=row.id, name=row.name, kind=row.kind, game=row.game, status=row.status,
+            length=row.length,
             players=players, max_players=row.max_players,
             starts_at=None if row.starts_at is None else row.starts_at))
     return TournamentList(**found)

@@ -12,17 +12,23 @@ from ..play.schemas import Name, RequestBody
 from .draw import MOST_ELIMINATION, MOST_ROUND_ROBIN, Kind
 
 TimeControl = Literal["none", "fast", "normal", "casual"]
+#: What a tournament's matches play: backgammon, or one of the other games online
+#: (:data:`..play.schemas.OtherGame`: ``tavli`` plays Portes, Plakoto and Fevga in turn).
+Game = Literal["backgammon", "portes", "tavla", "plakoto", "fevga", "long-nardy",
+               "acey-deucey", "tavli"]
 #: How far ahead a start time may be, in days.
 MOST_DAYS_AHEAD = 30
 
 
 class CreateTournament(RequestBody):
-    """A new tournament: its name, its kind, its matches' length and clock, whether they are
-    rated, the most players it takes, and when it starts (None: once full)."""
+    """A new tournament: its name, its kind, its matches' game, length and clock, whether
+    they are rated, the most players it takes, and when it starts (None: once full)."""
 
     name: Name
     kind: Kind = Field(description="single elimination, or round robin (at most "
                        f"{MOST_ROUND_ROBIN} players)")
+    game: Game = Field("backgammon", description="what each match plays, as an online "
+                       "match's ``game`` names it (rated matches move the ratings in it)")
     length: StrictInt = Field(ge=1, le=MAX_MATCH_LENGTH, description="each match's points")
     time_control: TimeControl = Field(
         "none", description="each match's clock (kept for the matches' clocks to come)")
@@ -74,6 +80,7 @@ class TournamentView(BaseModel):
     id: str
     name: str
     kind: Kind
+    game: Game
     status: Literal["open", "running", "finished", "cancelled"]
     version: int
     creator: str
@@ -97,6 +104,7 @@ class TournamentSummary(BaseModel):
     id: str
     name: str
     kind: Kind
+    game: Game
     status: str
     length: int
     players: int

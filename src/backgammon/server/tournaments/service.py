@@ -47,8 +47,11 @@ from starlette.concurrency import run_in_threadpool
 from ...game.clock import TimeControl
 from ...game.match import Match
 from ...game.rules import Rules
+from ...ratings import START_RATING
 from ..accounts.users import Account
 from ..db import (
+    BACKGAMMON,
+    GameRatingRow,
     MatchAccountRow,
     TournamentMatchRow,
     TournamentPlayerRow,
@@ -57,7 +60,8 @@ from ..db import (
     now,
     utc,
 )
-from ..play.live import LiveMatch, SeatSettings, dice_for
+from ..play.board_games import board_match
+from ..play.live import AnyMatch, LiveMatch, SeatSettings, dice_for
 from ..play.match_rows import UnknownMatchError, new_match_id
 from ..play.seats import SECRET_BYTES, Key, Seating, digest_of
 from ..play.store import MatchStore
@@ -109,7 +113,8 @@ class Tournaments:
         stamp = now()
         with self.engine.begin() as connection:
             connection.execute(insert(TournamentRow).values(
-                id=tournament_id, name=new.name, kind=new.kind, creator_id=creator.id,
+                id=tournament_id, name=new.name, kind=new.kind, game=new.game,
+                creator_id=creator.id,
                 length=new.length, time_control=new.time_control, rated=new.rated,
                 max_players=new.max_players, starts_at=new.starts_at, status="open",
                 version=0, secret=secrets.token_hex(32), winner_id=None, created_at=stamp,
@@ -195,12 +200,20 @@ class Tournaments:
             ).one_or_none()
             if row is None:
                 raise HTTPException(status.HTTP_404_NOT_FOUND, "No tournament has this id.")
+            # Each entrant's rating in the tournament's game: backgammon's is the account's
+            # own; another game's, from its first rated match of it on (the start before).
+            in_game = (
+                UserRow.rating if row.game == BACKGAMMON
+                else func.coalesce(GameRatingRow.rating, START_RATING)
+            )
             entrants = [
                 Entrant(user, name, hidden, rating, seed)
                 for user, name, hidden, rating, seed in connection.execute(
-                    select(UserRow.id, UserRow.name, UserRow.hidden, UserRow.rating,
+                    select(UserRow.id, UserRow.name, UserRow.hidden, in_game,
                            TournamentPlayerRow.seed)
                     .join(UserRow, UserRow.id == TournamentPlayerRow.user_id)
+                    .outerjoin(GameRatingRow, (GameRatingRow.user_id == UserRow.id)
+                               & (GameRatingRow.game == row.game))
                     .where(TournamentPlayerRow.tournament_id == tournament_id)
                     .order_by(TournamentPlayerRow.seed, TournamentPlayerRow.joined_at,
                               UserRow.id)
@@ -216,7 +229,7 @@ class Tournaments:
                 )
             ]
         return Tournament(
-            row.id, row.name, row.kind, row.creator_id, row.length, row.time_control,
+            row.id, row.name, row.kind, row.game, row.creator_id, row.length, row.time_control,
             row.rated, row.max_players, None if row.starts_at is None else utc(row.starts_at),
             row.status, row.version, row.winner_id, utc(row.created_at), row.secret,
             entrants, draw,
@@ -233,7 +246,7 @@ class Tournaments:
             for status_ in STATUSES[:3]:
                 found.extend(connection.execute(
                     select(TournamentRow.id, TournamentRow.name, TournamentRow.kind,
-                           TournamentRow.status, TournamentRow.length,
+                           TournamentRow.game, TournamentRow.status, TournamentRow.length,
                            TournamentRow.max_players, TournamentRow.starts_at,
                            TournamentRow.created_at, players.c.players)
                     .join(players, players.c.tournament_id == TournamentRow.id)
@@ -378,17 +391,16 @@ class Tournaments:
 
     def _add_match(self, connection: Connection, tournament: Tournament, pairing: Pairing,
                    names: dict[int, str]) -> str:
-        """Make the online match of ``pairing`` in ``connection``'s transaction: each seat
-        held by its token (:func:`seat_token`), its accounts noted, rated if the tournament
-        is; its id."""
+        """Make the online match of ``pairing`` in ``connection``'s transaction: of the
+        tournament's game (:func:`tournament_match`), each seat held by its token
+        (:func:`seat_token`), its accounts noted, rated if the tournament is; its id."""
         first, second = pairing.players
         assert second is not None
         match_id = new_match_id()
         keys = [Key(digest_of(seat_token(tournament.secret, match_id, seat)), frozenset({seat}))
                 for seat in (0, 1)]
-        # RULES.md, Starting the game: players apart throw their own opening dice.
-        match = Match(tournament.length, Rules(own_opening_dice=True), dice_for(None),
-                      players=(names[first], names[second]), colours=("white", "black"))
+        match = tournament_match(tournament.game, tournament.length,
+                                 (names[first], names[second]))
         clock = (
             None if tournament.time_control == "none"
             else TimeControl.named(tournament.time_control)
@@ -452,6 +464,27 @@ class Tournaments:
             self._tasks.discard(task)
         woken = [task for task in self._woken if task.get_loop() is loop]
         await asyncio.gather(*running, *woken, return_exceptions=True)
+
+
+def tournament_match(game: str, length: int, players: tuple[str, str]) -> AnyMatch:
+    """A new match of a tournament of ``game`` (backgammon, one of the other games, or
+    ``tavli``) to ``length`` points between ``players`` (seat 0 white), with provably fair
+    dice, waiting for its opening roll, as an online match between people is made
+    (``POST /api/matches``). BackgammonError where ``game``'s rules refuse it: the creation
+    of a tournament makes one first (:mod:`.routes`), so that none is made whose matches
+    cannot be.
+
+    >>> tournament_match("plakoto", 3, ("Ann", "Bob")).plays
+    'plakoto'
+    >>> tournament_match("backgammon", 3, ("Ann", "Bob")).rules.own_opening_dice
+    True
+    """
+    colours = ("white", "black")
+    if game != BACKGAMMON:
+        return board_match(game, length, dice_for(None), players=players, colours=colours)
+    # RULES.md, Starting the game: players apart throw their own opening dice.
+    return Match(length, Rules(own_opening_dice=True), dice_for(None), players=players,
+                 colours=colours)
 
 
 def _entered(connection: Connection, tournament_id: str, user: int) -> bool:

@@ -16,6 +16,8 @@ class NewTournament:
 
     name: str
     kind: Kind
+    #: What each match plays (:attr:`..db.TournamentRow.game`).
+    game: str
     length: int
     time_control: str
     rated: bool
@@ -25,8 +27,8 @@ class NewTournament:
 
 @dataclass(frozen=True)
 class Entrant:
-    """A player entered: their account's id, name, whether their page is hidden, rating,
-    and once it starts their seed (0: the top)."""
+    """A player entered: their account's id, name, whether their page is hidden, rating in
+    the tournament's game, and once it starts their seed (0: the top)."""
 
     user: int
     name: str
@@ -51,6 +53,7 @@ class Tournament:
     id: str
     name: str
     kind: Kind
+    game: str
     creator: int
     length: int
     time_control: str
@@ -113,9 +116,9 @@ def plan(tournament: Tournament, results: Results, moment: datetime) -> Plan | N
     (by match id: the winning seat and each seat's points); None: nothing.
 
     >>> from backgammon.server.db import now
-    >>> t = Tournament("t", "T", "elimination", 1, 1, "none", False, 2, None, "open", 0, None,
-    ...                (moment := now()), "k", [Entrant(5, "a", False, 1500.0, None),
-    ...                                        Entrant(6, "b", False, 1600.0, None)])
+    >>> t = Tournament("t", "T", "elimination", "plakoto", 1, 1, "none", False, 2, None, "open",
+    ...                0, None, (moment := now()), "k", [Entrant(5, "a", False, 1500.0, None),
+    ...                                                  Entrant(6, "b", False, 1600.0, None)])
     >>> started = plan(t, {}, moment)
     >>> started.status, started.seeds, [p.players for p in started.new]
     ('running', [6, 5], [(6, 5)])

@@ -17,6 +17,7 @@ def view_of(tournament: Tournament, viewer: Account | None) -> TournamentView:
         id=tournament.id,
         name=tournament.name,
         kind=tournament.kind,
+        game=tournament.game,  # type: ignore[arg-type]  # checked at creation
         status=tournament.status,  # type: ignore[arg-type]  # one of the four, as written
         version=tournament.version,
         creator=names.get(tournament.creator, ""),

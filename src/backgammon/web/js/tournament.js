@@ -43,6 +43,7 @@ async function create(event) {
   const body = {
     name: field("name").value,
     kind: field("kind").value,
+    game: field("game").value,
     length: Number(field("length").value),
     time_control: field("time_control").value,
     rated: field("rated").checked,
