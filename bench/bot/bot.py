@@ -1,4 +1,5 @@
-"""The bot's speed: milliseconds per decision at 0 to 3 ply, and self-play games a second.
+"""The bot's speed: milliseconds per decision at 0 to 3 ply, as a ratio to gnubg-nn's own
+search on the same decisions in the same run, and self-play games a second.
 
     .venv/bin/python bench/bot/bot.py [--positions 200] [--seed 1] [--games 20]
 
@@ -6,7 +7,10 @@ The decisions are a fixed set of (position, roll) pairs from seeded games of the
 against itself at 0-ply, each with at least two legal plays. Every decision starts from an
 empty cache (the figure for a fresh question, not for a game in which the caches are warm);
 the median and the 95th percentile are printed for each depth, on fewer decisions the deeper
-the search. Self-play is money games with the cube at 0-ply through the game engine, as
+the search. Where gnubg-nn is installed (a measuring reference only), its ``bestmove`` is timed
+on the same decisions at 0 to 2 plies (its count and ours agree: 1-ply looks one roll ahead),
+and each depth's median is printed as a ratio to gnubg-nn's, the figure that carries from
+one machine to another. Self-play is money games with the cube at 0-ply through the game engine, as
 ``backgammon selfplay`` plays them. The last line is for machines:
 ``bot ply0_median_ms=... ...``.
 """
@@ -53,6 +57,23 @@ def time_decisions(bot: Bot, chosen: list[Decision]) -> list[float]:
     return times
 
 
+def time_gnubg(plies: int, chosen: list[Decision]) -> list[float] | None:
+    """Milliseconds of gnubg-nn's choice of each decision at ``plies``; None without it."""
+    try:
+        import gnubg_nn
+        from gnubg_judge import gnubg_board
+    except ImportError:
+        return None
+    gnubg_nn.bestmove(gnubg_board(chosen[0][0]), *chosen[0][1], n=plies)  # loaded before
+    times = []
+    for position, (first, second) in chosen:
+        board = gnubg_board(position)
+        start = time.perf_counter()
+        gnubg_nn.bestmove(board, first, second, n=plies)
+        times.append((time.perf_counter() - start) * 1000)
+    return times
+
+
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
@@ -77,6 +98,11 @@ def main() -> None:
         figures[f"ply{plies}_p95_ms"] = p95
         print(f"{plies}-ply: median {median:7.2f} ms, 95th percentile {p95:7.2f} ms "
               f"per decision over {len(sample)} decisions")
+        theirs = time_gnubg(plies, sample) if plies <= 2 else None
+        if theirs:
+            figures[f"ply{plies}_to_gnubg"] = median / statistics.median(theirs)
+            print(f"       gnubg-nn {statistics.median(theirs):7.2f} ms: ours "
+                  f"{figures[f'ply{plies}_to_gnubg']:.2f} times its median")
 
     start = time.perf_counter()
     match = selfplay(games=args.games, seed=args.seed)
