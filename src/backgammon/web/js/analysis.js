@@ -10,6 +10,7 @@
 import { ApiError, analysisOf, boardOf, matchMistakes, refusal, uploadMat } from "./api.js";
 import { renderBoard } from "./board.js";
 import { signedIn } from "./csrf.js";
+import { signed } from "./figures.js";
 import { formatNumber, isolate, t } from "./i18n.js";
 import { addCards } from "./localdeck.js";
 import { followRollout } from "./rollouts.js";
@@ -190,12 +191,6 @@ function playerName(seat) {
 function graphValue(value) {
   if (view.report.length) return `${formatNumber(Math.round(value * 1000) / 10)}%`;
   return signed(value);
-}
-
-function signed(value) {
-  return new Intl.NumberFormat(document.documentElement.lang, {
-    minimumFractionDigits: 3, maximumFractionDigits: 3, signDisplay: "exceptZero",
-  }).format(value);
 }
 
 // The graph: seat 0's chance of winning the match (or equity) after each checker play.
