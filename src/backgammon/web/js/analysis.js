@@ -10,7 +10,7 @@
 import { ApiError, analysisOf, boardOf, matchMistakes, refusal, uploadMat } from "./api.js";
 import { renderBoard } from "./board.js";
 import { signedIn } from "./csrf.js";
-import { signed } from "./figures.js";
+import { lost, signed } from "./figures.js";
 import { formatNumber, isolate, t } from "./i18n.js";
 import { addCards } from "./localdeck.js";
 import { followRollout } from "./rollouts.js";
@@ -548,18 +548,12 @@ function renderStatistics() {
 
 const TOTALS = [
   ["decisions", (p) => formatNumber(p.decisions)],
-  ["lost", (p) => points(p.loss)],
+  ["lost", (p) => lost(p.loss)],
   ["rate", (p) => rate(p.error_rate)],
   ["doubtful", (p) => formatNumber(p.doubtful)],
   ["bad", (p) => formatNumber(p.bad)],
   ["veryBad", (p) => formatNumber(p.very_bad)],
 ];
-
-function points(value) {
-  return new Intl.NumberFormat(document.documentElement.lang, {
-    minimumFractionDigits: 3, maximumFractionDigits: 3,
-  }).format(value);
-}
 
 function renderGames() {
   const { plies, players, decisions } = view.report;
@@ -586,7 +580,7 @@ function renderGames() {
     node("td", { class: "number" }, row, isolate(decision.dice.map(formatNumber).join("-")));
     node("td", {}, row, isolate(decision.played));
     node("td", {}, row, isolate(decision.best));
-    node("td", { class: "number" }, row, points(decision.loss));
+    node("td", { class: "number" }, row, lost(decision.loss));
     node("td", {}, row, t(`analysis.mark.${MARKS[decision.mark]}`));
   }
   $("#analysis-games-marked").hidden = !marked.length;

@@ -1,6 +1,7 @@
 // The engine's figures as the page's language writes them: equities to three places with
-// their sign, chances in percent to one place, and a position's chances of winning and losing
-// in a sentence. The hints (hint.js), the analysis (analysis.js) and the editor's study
+// their sign, what a choice lost to three places, chances in percent to one place, and a
+// position's chances of winning and losing in a sentence. The hints (hint.js), the tutor
+// (tutor.js), the analysis (analysis.js), the trainer (trainer.js) and the editor's study
 // (editor_study.js) write them alike.
 
 import { language, t } from "./i18n.js";
@@ -9,6 +10,13 @@ import { language, t } from "./i18n.js";
 export function signed(value, { always = false } = {}) {
   return new Intl.NumberFormat(language(), {
     minimumFractionDigits: 3, maximumFractionDigits: 3, signDisplay: always ? "always" : "exceptZero",
+  }).format(value);
+}
+
+/** What a choice lost (equity, or for the other games points) to three places, unsigned. */
+export function lost(value) {
+  return new Intl.NumberFormat(language(), {
+    minimumFractionDigits: 3, maximumFractionDigits: 3,
   }).format(value);
 }
 
