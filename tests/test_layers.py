@@ -278,3 +278,20 @@ def test_no_function_is_longer_than_a_screen() -> None:
                 if lines > LONGEST_FUNCTION and f"{name}.{node.name}" not in LONG_KERNELS:
                     long.append(f"{name}.{node.name} ({lines} lines)")
     assert long == []
+
+
+#: The most lines a module of the page's scripts may have (docs: "split past ~600"): a longer
+#: one is split into modules named for what they hold, as app.js and editor.js were.
+LONGEST_PAGE_MODULE = 600
+PAGE_SCRIPTS = PACKAGE / "web" / "js"
+
+
+def test_no_page_module_is_longer_than_the_bar() -> None:
+    scripts = sorted(PAGE_SCRIPTS.glob("*.js"))
+    assert scripts, f"no page scripts found in {PAGE_SCRIPTS}"
+    long = []
+    for path in scripts:
+        lines = len(path.read_text(encoding="utf-8").splitlines())
+        if lines > LONGEST_PAGE_MODULE:
+            long.append(f"{path.name} ({lines} lines)")
+    assert long == []

@@ -10,6 +10,7 @@
 import { ApiError, analysisOf, boardOf, matchMistakes, refusal, uploadMat } from "./api.js";
 import { renderBoard } from "./board.js";
 import { signedIn } from "./csrf.js";
+import { lost, signed } from "./figures.js";
 import { formatNumber, isolate, t } from "./i18n.js";
 import { addCards } from "./localdeck.js";
 import { followRollout } from "./rollouts.js";
@@ -190,12 +191,6 @@ function playerName(seat) {
 function graphValue(value) {
   if (view.report.length) return `${formatNumber(Math.round(value * 1000) / 10)}%`;
   return signed(value);
-}
-
-function signed(value) {
-  return new Intl.NumberFormat(document.documentElement.lang, {
-    minimumFractionDigits: 3, maximumFractionDigits: 3, signDisplay: "exceptZero",
-  }).format(value);
 }
 
 // The graph: seat 0's chance of winning the match (or equity) after each checker play.
@@ -553,18 +548,12 @@ function renderStatistics() {
 
 const TOTALS = [
   ["decisions", (p) => formatNumber(p.decisions)],
-  ["lost", (p) => points(p.loss)],
+  ["lost", (p) => lost(p.loss)],
   ["rate", (p) => rate(p.error_rate)],
   ["doubtful", (p) => formatNumber(p.doubtful)],
   ["bad", (p) => formatNumber(p.bad)],
   ["veryBad", (p) => formatNumber(p.very_bad)],
 ];
-
-function points(value) {
-  return new Intl.NumberFormat(document.documentElement.lang, {
-    minimumFractionDigits: 3, maximumFractionDigits: 3,
-  }).format(value);
-}
 
 function renderGames() {
   const { plies, players, decisions } = view.report;
@@ -591,7 +580,7 @@ function renderGames() {
     node("td", { class: "number" }, row, isolate(decision.dice.map(formatNumber).join("-")));
     node("td", {}, row, isolate(decision.played));
     node("td", {}, row, isolate(decision.best));
-    node("td", { class: "number" }, row, points(decision.loss));
+    node("td", { class: "number" }, row, lost(decision.loss));
     node("td", {}, row, t(`analysis.mark.${MARKS[decision.mark]}`));
   }
   $("#analysis-games-marked").hidden = !marked.length;

@@ -184,6 +184,23 @@ export function cancelRollout(id) {
   return request("DELETE", `/api/rollouts/${encodeURIComponent(id)}`);
 }
 
+/** Check a position set in the editor and write its IDs (POST /api/editor/ids). */
+export function positionIds(position) {
+  return request("POST", "/api/editor/ids", position);
+}
+
+/** Read an ID (GNU Backgammon's or an XGID) of a variant back into a position, or without one
+ * the variant's starting position (POST /api/editor/read). */
+export function readPosition(question) {
+  return request("POST", "/api/editor/read", question);
+}
+
+/** Ask the engine API (/api/v1/engine/) about a position: "eval", "move" (the best plays of
+ * its dice) or "cube". */
+export function askEngine(kind, question) {
+  return request("POST", `/api/v1/engine/${kind}`, question);
+}
+
 /** Start the analysis of a .mat file's text: {id, status, done, total}. */
 export function uploadMat(text) {
   return request("POST", "/api/analyses", { text });

@@ -2,22 +2,22 @@
 // match in the address (?match=ID), so a reload comes back to the same game. The server
 // decides everything; this module only shows the state it sends and sends back one action at
 // a time, for the seats this browser holds a token of (seats.js); a match it holds none of is
-// only watched.
+// only watched. The game is said in words by words.js; the end of a game has its panel
+// (gameend.js), the match its record (record.js) and the board its controls (controls.js).
 
 import { closeAnalysis, openAnalysis, relabelAnalysis, setUpAnalysis } from "./analysis.js";
 import { announceChange, announcePickUp, announcePutBack, say, setUpAnnouncements } from "./announce.js";
 import { ApiError, act, createMatch, getState, matUrl, refusal, takeSeats, watch, withRecord } from "./api.js";
 import { renderBoard, slideSteps } from "./board.js";
 import { chatPushed, openChat, readChat, relabelChat, setUpChat } from "./chat.js";
+import { renderControls, setUpControls } from "./controls.js";
 import { copyField } from "./copy.js";
 import { enableDrag } from "./drag.js";
 import { renderFairDice, setUpFairDice } from "./fair.js";
 import { keepFocus, keyboardFocus } from "./focus.js";
+import { endShown, renderGameEnd, seeEnd } from "./gameend.js";
 import { relabelHints, setUpHints, updateHints } from "./hint.js";
-import {
-  LANGUAGES, applyMessages, browserLanguage, formatNumber, has, isolate, language, loadMessages,
-  plural, t,
-} from "./i18n.js";
+import { LANGUAGES, applyMessages, browserLanguage, language, loadMessages, t } from "./i18n.js";
 import { setUpLanguageMenu } from "./language_menu.js";
 import { lastPlay, lastPlayOnBoard, markLastPlay } from "./lastplay.js";
 import { relabelLobby } from "./lobby.js";
@@ -26,11 +26,13 @@ import { claimSeat, renderOnline, setUpOnline, showJoin, showLobby } from "./onl
 import {
   homeSide, language as chosenLanguage, setHomeSide, setTurnSound, turnSound,
 } from "./prefs.js";
-import { rematchChanged, renderRematch, sameRematch, setUpRematch } from "./rematch.js";
-import { seatOf, seatsHeld, takeSeatFromAddress } from "./seats.js";
+import { renderRecord } from "./record.js";
+import { rematchChanged, sameRematch, setUpRematch } from "./rematch.js";
+import { actingSeat, allowed, seatsHeld, takeSeatFromAddress, waitsForMe } from "./seats.js";
 import { matchOptions, setUpSetup, showChoice } from "./setup.js";
 import { playTurnSound, primeSound } from "./sound.js";
 import { keepTutorChoice, relabelTutor, setUpTutor, throughTutor, updateTutor } from "./tutor.js";
+import { about, gameTitle, otherGame, playerName, resultText, statusParts, statusText } from "./words.js";
 
 const page = {
   // The seat whose side the board is drawn from: seat 0's, unless this browser holds seat 1
@@ -42,57 +44,9 @@ const page = {
   stopWatching: null,
   // A step just dropped where the player dragged it: it does not slide there again.
   dragged: false,
-  // The game whose end's panel the player has closed ("Next game"): "match id:game number".
-  endSeen: null,
 };
 
 const $ = (selector) => document.querySelector(selector);
-
-function playerName(state, seat) {
-  const info = state.seats[seat];
-  if (info.kind === "computer") return t("name.computer");
-  if (isYou(state, seat)) return t("name.you");
-  return state.online ? info.name : t(`name.${info.colour}`);
-}
-
-/** Whether `seat` is this browser's only seat: the person at this screen is "you". */
-function isYou(state, seat) {
-  const held = seatsHeld(state.id);
-  return state.seats[seat].kind === "human" && held.length === 1 && held[0] === seat;
-}
-
-/** The message `key` about `seat`, in the second person ("<key>.you") where that is "you". */
-function about(state, seat, key) {
-  return isYou(state, seat) && has(`${key}.you`) ? `${key}.you` : key;
-}
-
-/** The seat this screen acts for now, or null when the game waits for the computer, for the
- * opponent elsewhere, or for anyone at all where this screen only watches. */
-function actingSeat(state) {
-  if (state.match_over) return null;
-  const held = seatsHeld(state.id);
-  const mine = (seat) => state.seats[seat].kind === "human" && held.includes(seat);
-  if (state.to_act === null) return mine(0) ? 0 : mine(1) ? 1 : null;
-  return mine(state.to_act) ? state.to_act : null;
-}
-
-function allowed(state, action) {
-  const seat = actingSeat(state);
-  return seat !== null && state.actions[seat].includes(action);
-}
-
-/** Whether `state` is a match of one of the other games (Plakoto, Fevga, ...): its board
- * says their way round. The tutor and GNU Backgammon's IDs and files are backgammon's alone;
- * hints judge their plays in points, and the analysis is their engine's. */
-function otherGame(state) {
-  return Boolean(state?.board.travel);
-}
-
-/** The name of the game in play, and of a Tavli match's ("Tavli · Plakoto"). */
-function gameTitle(state) {
-  const game = t(`game.${state.game}`);
-  return state.rotation ? `${t("game.tavli")} · ${game}` : game;
-}
 
 function boardModel(state) {
   const names = [0, 1].map((seat) => playerName(state, seat));
@@ -128,255 +82,16 @@ function boardModel(state) {
   };
 }
 
-/** The status line in parts: what has just happened (`news`: a result, a roll the game
- * played by itself), what is to be done now (`now`), and the steps made so far this turn
- * (`made`). Screen readers hear the news and the steps as they happen (js/announce.js), and
- * `now` whenever it changes. */
-function statusParts(state) {
-  const name = (seat) => playerName(state, seat);
-  const parts = { news: [], now: "", made: "" };
-  if (state.match_over) {
-    parts.now = t(about(state, state.winner, "status.matchOver"), {
-      // The winner's points first, as a result is said ("wins 7–3").
-      player: name(state.winner),
-      score: [state.score[state.winner], state.score[1 - state.winner]].map(formatNumber).join("–"),
-    });
-    return parts;
-  }
-  const waiting = state.to_act;
-  if (state.waiting_for_opponent) {
-    // A game for a friend waits for them; a listed one, for whoever joins from the lobby.
-    const friend = seatsHeld(state.id).length && !seatOf(state.id).listed;
-    parts.now = t(friend ? "status.waitingFriend" : "status.waitingOpponent");
-    return parts;
-  }
-  if (waiting !== null && state.seats[waiting].kind === "computer") {
-    parts.now = t("status.thinking", { player: name(waiting) });
-    return parts;
-  }
-  if (state.phase === "opening" && state.result && !state.thrown) {
-    parts.news.push(resultText(state, state.result));
-  }
-  switch (state.phase) {
-    case "opening":
-      if (state.thrown) {
-        // Online, each player throws their own die: one is thrown, the other's awaited.
-        const { seat, die } = state.thrown;
-        const key = isYou(state, seat) ? "status.thrownByYou" : about(state, waiting, "status.thrown");
-        parts.now = t(key, { player: name(seat), value: die, other: name(waiting) });
-        break;
-      }
-      parts.now = t(state.opening_tie ? "status.openingTie" : "status.opening", {
-        value: state.opening_tie ? state.opening_tie[0] : "",
-      });
-      break;
-    case "roll": {
-      // A roll the game played for the player (no move, or only one): say what happened.
-      const passed = lastAutomatic(state);
-      if (passed) {
-        const key = passed.play === null ? "status.dance" : "status.forced";
-        parts.news.push(t(about(state, passed.seat, key), {
-          player: name(passed.seat), first: passed.dice[0], second: passed.dice[1],
-          play: passed.play === null ? "" : isolate(passed.play),
-        }));
-      }
-      const key = state.actions[waiting].includes("double") ? "status.rollOrDouble" : "status.roll";
-      parts.now = t(about(state, waiting, key), { player: name(waiting) });
-      break;
-    }
-    case "move":
-    case "confirm":
-      parts.now = t(about(state, waiting, `status.${state.phase}`), { player: name(waiting) });
-      if (state.made.length) parts.made = madeText(state);
-      break;
-    case "cube":
-      parts.now = t(about(state, waiting, "status.cube"), {
-        player: name(state.cube.offer.by), value: state.cube.offer.value, other: name(waiting),
-      });
-      break;
-    case "name":
-      parts.now = t(about(state, waiting, "status.name"), { player: name(waiting) });
-      break;
-    case "resign":
-      parts.now = t(about(state, waiting, "status.resign"), {
-        player: name(state.resignation.by), level: t(`resign.level.${state.resignation.level}`),
-        other: name(waiting),
-      });
-      break;
-    default:
-      if (state.result) parts.now = resultText(state, state.result);
-  }
-  return parts;
-}
-
-function statusText(state) {
-  const { news, now, made } = statusParts(state);
-  return [...news, now, made].filter(Boolean).join(" ");
-}
-
-/** The roll the game just played by itself, if the last thing in the game was one: a roll with
- * no legal move, or a forced play (an option); the dice are gone before anyone could see them. */
-function lastAutomatic(state) {
-  const game = state.record[state.record.length - 1];
-  const last = game && !game.result ? game.entries[game.entries.length - 1] : null;
-  return last && last.kind === "play" && (last.play === null || last.auto) ? last : null;
-}
-
-/** The steps made so far this turn, in notation: what a screen reader hears of the board. */
-function madeText(state) {
-  const name = (point) => (point === 25 ? t("notation.bar") : point === 0 ? t("notation.off") : point);
-  const steps = state.made.map((step) => `${name(step.from)}/${name(step.to)}`);
-  return t("status.made", { steps: isolate(steps.join(" ")) });
-}
-
-function resultText(state, result) {
-  if (result.reason === "draw") return t("result.draw"); // Plakoto: both mothers pinned
-  const key = about(state, result.winner, `result.${result.kind}`);
-  const text = plural(key, result.points, { player: playerName(state, result.winner) });
-  if (!["claim", "time"].includes(result.reason)) return text;
-  const absent = 1 - result.winner;
-  const why = result.reason === "time" ? "result.timeout" : "result.claimed";
-  return `${text} ${t(about(state, absent, why), { player: playerName(state, absent) })}`;
-}
-
-/** Whether the end of a game is to be shown in its panel now: the match's end, or a game's
- * until the next one's opening roll (or until the player goes on to it). */
-function endShown(state) {
-  if (!state) return false;
-  if (state.match_over) return true;
-  return Boolean(state.result) && state.phase === "opening" && !state.opening_tie && !state.thrown
-    && page.endSeen !== `${state.id}:${state.game_number}`;
-}
-
-/** The game whose result `state` shows: the last one with a result. */
-function endedGame(state) {
-  return [...state.record].reverse().find((game) => game.result) || null;
-}
-
-/** Why the game ended as it did, in words ("" where the result says it already). */
-function whyText(state, result, game) {
-  const loser = 1 - result.winner;
-  switch (result.reason) {
-    case "bear off":
-      return t(`end.why.bearOff.${result.kind}`);
-    case "drop":
-      return t(about(state, loser, "end.why.drop"), { player: playerName(state, loser) });
-    case "mother":
-      return t(about(state, loser, "end.why.mother"), { player: playerName(state, loser) });
-    case "resign": {
-      const resign = game ? [...game.entries].reverse().find((entry) => entry.kind === "resign") : null;
-      const level = t(`resign.level.${resign ? resign.level : { single: 1, gammon: 2, backgammon: 3 }[result.kind]}`);
-      return t(about(state, loser, "end.why.resign"), { player: playerName(state, loser), level });
-    }
-    default:
-      return ""; // a claim or a time-out: resultText says why
-  }
-}
-
-/** Whether the Jacoby rule made the gammon (or backgammon) of `result` count as a single game:
- * money play under the rule, and no cube turned in the game. */
-function jacobyZeroed(state, result, game) {
-  if (!state.rules?.jacoby || state.length || result.kind === "single") return false;
-  if (!["bear off", "resign"].includes(result.reason)) return false;
-  return !(game?.entries || []).some((entry) => ["double", "beaver", "take"].includes(entry.kind));
-}
-
-/** The score in words, each player named. */
-function scoreText(state) {
-  const params = {
-    first: playerName(state, state.view), firstScore: formatNumber(state.score[state.view]),
-    second: playerName(state, 1 - state.view), secondScore: formatNumber(state.score[1 - state.view]),
-    length: formatNumber(state.length),
-  };
-  return t(state.length ? "end.scoreMatch" : "end.score", params);
-}
-
-/** The end-of-game panel: shown or hidden, its texts; returns the lines a screen reader is
- * to hear when it appears. */
-function renderGameEnd(state) {
-  const panel = $("#game-end");
-  const shown = endShown(state);
-  panel.hidden = !shown;
-  if (!shown) return [];
-  const game = endedGame(state);
-  const result = game ? game.result : state.result;
-  const over = state.match_over;
-  $("#game-end-heading").textContent = t(over ? "end.heading.match" : "end.heading.game");
-  const lines = {
-    result: result ? resultText(state, result) : "",
-    why: [result ? whyText(state, result, game) : "", result && jacobyZeroed(state, result, game) ? t("end.jacoby") : ""]
-      .filter(Boolean).join(" "),
-    score: over ? statusParts(state).now : scoreText(state),
-    crawford: !over && state.crawford ? t("end.crawford") : "",
-  };
-  $("#game-end-result").textContent = lines.result;
-  $("#game-end-why").textContent = lines.why;
-  $("#game-end-why").hidden = !lines.why;
-  $("#game-end-score").textContent = lines.score;
-  $("#game-end-crawford").textContent = lines.crawford;
-  $("#game-end-crawford").hidden = !lines.crawford;
-  $("#next-game").hidden = over;
-  $("#game-end-analyse").hidden = !over || !seatsHeld(state.id).length;
-  renderRematch(state);
-  panel.dataset.kind = over ? "match" : "game";
-  // The result and, at the match's end, its score are said with the news (announce.js).
-  return [lines.why, over ? "" : lines.score, lines.crawford].filter(Boolean);
-}
-
 /** On to the next game: the panel goes, and the opening roll is made where this screen may;
  * the keyboard's focus goes on to what there is to do then (a checker to move, a control). */
 async function nextGame() {
   const { state } = page;
   if (!state) return;
-  page.endSeen = `${state.id}:${state.game_number}`;
+  seeEnd(state);
   render();
   if (allowed(state, "roll")) await send({ action: "roll" });
   const next = $("#board .is-source[tabindex]") || $(".controls button.primary:not([hidden])");
   next?.focus({ preventScroll: true });
-}
-
-function entryText(state, entry) {
-  const player = playerName(state, entry.seat);
-  const dice = entry.dice ? entry.dice.map(formatNumber).join("") : "";
-  const key = (name) => about(state, entry.seat, `record.${name}`);
-  switch (entry.kind) {
-    case "opening":
-      return t("record.opening", { first: entry.dice[0], second: entry.dice[1] });
-    case "play":
-      return entry.play === null
-        ? t(key("dance"), { player, dice })
-        : t(key("play"), { player, dice, play: isolate(entry.play) });
-    case "double":
-    case "beaver":
-      return t(key(entry.kind), { player, value: entry.value });
-    case "resign":
-      return t(key("resign"), { player, level: t(`resign.level.${entry.level}`) });
-    case "name":
-      return t(key("name"), { player, value: entry.value });
-    default:
-      return t(key(entry.kind), { player });
-  }
-}
-
-function renderRecord(state) {
-  const container = $("#record");
-  container.replaceChildren();
-  for (const game of state.record) {
-    const heading = document.createElement("h3");
-    heading.textContent = t("record.game", { number: game.number, first: game.score_before[0], second: game.score_before[1] });
-    const list = document.createElement("ol");
-    for (const entry of game.entries) {
-      const item = document.createElement("li");
-      item.textContent = entryText(state, entry);
-      list.appendChild(item);
-    }
-    if (game.result) {
-      const item = document.createElement("li");
-      item.textContent = resultText(state, game.result);
-      list.appendChild(item);
-    }
-    container.append(heading, list);
-  }
 }
 
 function renderPlayers(state) {
@@ -394,12 +109,6 @@ function renderPlayers(state) {
     panel.querySelector(".pips").textContent = t("pips", { count: state.board.pips[seat] });
     panel.classList.toggle("is-turn", state.to_act === seat);
   }
-}
-
-/** Whether an online game waits for this browser's player. */
-function waitsForMe(state) {
-  return Boolean(state && state.online && !state.match_over && state.to_act !== null
-    && seatsHeld(state.id).includes(state.to_act));
 }
 
 function render() {
@@ -423,21 +132,7 @@ function render() {
   // Online, the tab's title says when the game waits for this browser's player (the page may
   // be behind another tab).
   document.title = waitsForMe(state) ? t("app.titleYourTurn", { title: t("app.title") }) : t("app.title");
-  for (const button of document.querySelectorAll(".controls [data-action]")) {
-    if (button.dataset.action !== "resign") button.hidden = !allowed(state, button.dataset.action);
-  }
-  $(".controls .resign").hidden = !allowed(state, "resign");
-  // Acey-deucey, after a 1-2: the double to play, named with one of six buttons.
-  $(".controls .name-double").hidden = !allowed(state, "name");
-  for (const button of document.querySelectorAll(".controls [data-name]")) {
-    button.textContent = t("button.nameDouble", { value: Number(button.dataset.name) });
-  }
-  // Once a game has ended there is something to look back on (for its players); online
-  // between people, once the match has (no engine help while it is played), unless both
-  // agreed to a practice match.
-  const helped = !state.online || state.practice;
-  const ended = state.match_over || (helped && state.record.some((game) => game.result));
-  $("#analyse-button").hidden = !ended || !seatsHeld(state.id).length;
+  renderControls(state);
   $(".ids").hidden = otherGame(state);
   $("#practice-note").hidden = !(state.online && state.practice);
   $("#watching").hidden = seatsHeld(state.id).length > 0;
@@ -757,14 +452,6 @@ function setUpBoardInput() {
   });
 }
 
-/** Ask before resigning: the level chosen, said in a dialog that keeps playing by default. */
-function confirmResignation() {
-  const level = t(`resign.level.${$("#resign-level").value}`);
-  $("#resign-question").textContent = t("resign.confirm", { level });
-  $("#resign-dialog").returnValue = "";
-  $("#resign-dialog").showModal();
-}
-
 /** What the address names: a match (?match=ID), its analysis (&analyse=1), the analysis of
  * an uploaded file (?analysis=ID), or else the front page. */
 function route() {
@@ -859,22 +546,7 @@ async function main() {
     history.pushState(null, "", location.pathname);
     showSetup();
   });
-  for (const button of document.querySelectorAll(".controls [data-action]")) {
-    button.addEventListener("click", () => {
-      const action = button.dataset.action;
-      if (action === "resign") confirmResignation();
-      else sendThroughTutor(action);
-    });
-  }
-  for (const button of document.querySelectorAll(".controls [data-name]")) {
-    button.addEventListener("click", () => send({ action: "name", die: Number(button.dataset.name) }));
-  }
-  // Resigning is asked once more (it may end the game), keeping playing the default.
-  $("#resign-dialog").addEventListener("close", () => {
-    if ($("#resign-dialog").returnValue === "resign") {
-      send({ action: "resign", level: Number($("#resign-level").value) });
-    }
-  });
+  setUpControls({ act: sendThroughTutor, send });
   for (const button of document.querySelectorAll("[data-copy]")) {
     button.addEventListener("click", () => copyField($(`#${button.dataset.copy}`), button));
   }

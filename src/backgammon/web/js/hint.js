@@ -13,6 +13,7 @@
 
 import { getHint, refusal } from "./api.js";
 import { drawPlayMarks } from "./board.js";
+import { chancesText, percent, signed } from "./figures.js";
 import { formatNumber, isolate, language, plural, t } from "./i18n.js";
 import { placeOf } from "./moves.js";
 
@@ -121,36 +122,6 @@ function close() {
   $("#hint-body").replaceChildren();
   $("#hint-note").textContent = "";
   drawMarks();
-}
-
-// Numbers as the catalogue's language writes them.
-
-function lang() {
-  return document.documentElement.lang || "en";
-}
-
-function signed(value) {
-  return new Intl.NumberFormat(lang(), {
-    minimumFractionDigits: 3, maximumFractionDigits: 3, signDisplay: "exceptZero",
-  }).format(value);
-}
-
-function percent(value) {
-  return new Intl.NumberFormat(lang(), {
-    style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1,
-  }).format(value);
-}
-
-/** The chances in short (`key` "hint.chances") or in words ("hint.chancesLabel"). */
-function chancesText(chances, key = "hint.chances") {
-  return t(key, {
-    win: percent(chances.win),
-    winGammon: percent(chances.win_gammon),
-    winBackgammon: percent(chances.win_backgammon),
-    lose: percent(1 - chances.win),
-    loseGammon: percent(chances.lose_gammon),
-    loseBackgammon: percent(chances.lose_backgammon),
-  });
 }
 
 function span(className, text) {

@@ -1,7 +1,7 @@
 // The seats this browser holds, by match: each one's token (and, for the creator of an online
 // match, its invite and whether the lobby lists it), kept in localStorage so that a reload or
 // a return resumes the game. A match with no token here is watched: the page shows it and
-// acts for nobody.
+// acts for nobody. From the seats held and a state: the seat this screen acts for now.
 
 const KEY = "backgammon.seats";
 
@@ -65,3 +65,26 @@ export function takeSeatFromAddress(id) {
   keepSeat(id, token, seats);
   history.replaceState(null, "", location.pathname + location.search);
 }
+
+/** The seat this screen acts for now, or null when the game waits for the computer, for the
+ * opponent elsewhere, or for anyone at all where this screen only watches. */
+export function actingSeat(state) {
+  if (state.match_over) return null;
+  const ours = seatsHeld(state.id);
+  const mine = (seat) => state.seats[seat].kind === "human" && ours.includes(seat);
+  if (state.to_act === null) return mine(0) ? 0 : mine(1) ? 1 : null;
+  return mine(state.to_act) ? state.to_act : null;
+}
+
+/** Whether the seat this screen acts for now may take `action` ("roll", "double", ...). */
+export function allowed(state, action) {
+  const seat = actingSeat(state);
+  return seat !== null && state.actions[seat].includes(action);
+}
+
+/** Whether an online game waits for this browser's player. */
+export function waitsForMe(state) {
+  return Boolean(state && state.online && !state.match_over && state.to_act !== null
+    && seatsHeld(state.id).includes(state.to_act));
+}
+

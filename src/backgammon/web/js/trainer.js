@@ -14,6 +14,7 @@ import {
 import { renderBoard } from "./board.js";
 import { obviousStep, sourcesOf, stepBetween, targetsOf } from "./moves.js";
 import { signedIn } from "./csrf.js";
+import { lost } from "./figures.js";
 import {
   LANGUAGES, applyMessages, browserLanguage, formatNumber, isolate, language, loadMessages, t,
 } from "./i18n.js";
@@ -45,12 +46,6 @@ const trainer = {
 
 function choiceText(text) {
   return text in CHOICES ? t(`analysis.choice.${CHOICES[text]}`) : isolate(text);
-}
-
-function emg(value) {
-  return new Intl.NumberFormat(document.documentElement.lang, {
-    minimumFractionDigits: 3, maximumFractionDigits: 3,
-  }).format(value);
 }
 
 function failure(error) {
@@ -317,8 +312,8 @@ function showAnswer(judged) {
   verdict.classList.toggle("is-right", judged.right);
   $("#trainer-detail").textContent = [
     t("trainer.best", { best: choiceText(judged.best) }),
-    judged.right ? "" : t("trainer.lost", { loss: emg(judged.loss) }),
-    t("trainer.played", { played: choiceText(judged.played), loss: emg(judged.played_loss) }),
+    judged.right ? "" : t("trainer.lost", { loss: lost(judged.loss) }),
+    t("trainer.played", { played: choiceText(judged.played), loss: lost(judged.played_loss) }),
     t("trainer.due", { when: dueText(judged.due) }),
   ].filter(Boolean).join(" ");
   const reasons = $("#trainer-reasons");

@@ -8,6 +8,7 @@
 
 import { judgeAction } from "./api.js";
 import { say } from "./announce.js";
+import { lost } from "./figures.js";
 import { isolate, language, t } from "./i18n.js";
 import { setTutorLevel, tutorLevel } from "./prefs.js";
 
@@ -102,16 +103,10 @@ export async function throughTutor(state, view, action, { go, takeBack, busy }) 
   return undefined;
 }
 
-function amount(value) {
-  return new Intl.NumberFormat(document.documentElement.lang || "en", {
-    minimumFractionDigits: 3, maximumFractionDigits: 3,
-  }).format(value);
-}
-
 /** The warning's sentences: what the action loses, and what is better. */
 function sentences(verdict) {
   const mark = t(`analysis.mark.${MARKS[verdict.mark]}`);
-  const loss = t(`tutor.loss.${verdict.action}`, { loss: amount(verdict.loss), mark });
+  const loss = t(`tutor.loss.${verdict.action}`, { loss: lost(verdict.loss), mark });
   const better = verdict.action === "confirm"
     ? t("tutor.better.play", { play: isolate(verdict.best) })
     : t(`tutor.better.${CUBE_BEST[verdict.best]}`);
