@@ -115,9 +115,9 @@ async def tournament_page(tournament_id: TournamentId, request: Request,
     return PageResponse(_page("tournament.html", code, view.name, shown=shown))
 
 
-def _shown(view: TournamentView, signed_in: bool, creator: bool, lang: str) -> dict[str, Any]:
-    """What the tournament's page shows, its numbers in ``lang``'s digits."""
-    words = catalogue(lang)
+def _rounds(view: TournamentView, words: dict[str, str], lang: str) -> list[dict[str, Any]]:
+    """The draw's rounds, each titled (the final, the semi-finals, round N) with its
+    pairings as the page shows them."""
     rounds = elimination_rounds(len(view.players)) if view.kind == "elimination" else 0
     by_round: dict[int, list[dict[str, Any]]] = {}
     for pairing in view.draw:
@@ -137,6 +137,12 @@ def _shown(view: TournamentView, signed_in: bool, creator: bool, lang: str) -> d
         else:
             title = words["tournament.round"].format(number=number(round_ + 1, lang, places=0))
         named.append({"title": title, "pairings": pairings})
+    return named
+
+
+def _shown(view: TournamentView, signed_in: bool, creator: bool, lang: str) -> dict[str, Any]:
+    """What the tournament's page shows, its numbers in ``lang``'s digits."""
+    words = catalogue(lang)
     starts = (words["tournament.whenFull"] if view.starts_at is None
               else view.starts_at.strftime("%Y-%m-%d %H:%M UTC"))
     return {
@@ -163,7 +169,7 @@ def _shown(view: TournamentView, signed_in: bool, creator: bool, lang: str) -> d
         "players": [{"name": p.name, "rating": number(p.rating, lang),
                      "seed": None if p.seed is None else number(p.seed, lang, places=0)}
                     for p in view.players],
-        "rounds": named,
+        "rounds": _rounds(view, words, lang),
         "standings": [
             {"place": number(s.place, lang, places=0), "name": s.name,
              "figures": [number(value, lang, places=0)
