@@ -27,10 +27,17 @@ from numpy.typing import NDArray
 
 from ...errors import BackgammonError
 from ...games import Board
-from .boards import board_array, game_code, generate, outcome
+from .boards import board_array, game_code, outcome
 from .boards import workspace as boards_workspace
 from .games import roll, seed_state
-from .players import INPUTS, MOST_THROWS, _best, _named_double, _opening, _play, _stage
+from .players import (
+    INPUTS,
+    MOST_THROWS,
+    _named_double,
+    _network_throw,
+    _opening,
+    _stage,
+)
 
 #: The permutations of the first throw a rollout stratifies over.
 STRATA = 36
@@ -51,11 +58,8 @@ def _trial(game: int, ws: tuple, board: np.ndarray, turned: np.ndarray,  # type:
         throw += 1
         if throw > MOST_THROWS:
             raise RuntimeError("a rollout trial did not end")
-        count = generate(ws, game, board, d1, d2)
-        best = 0
-        if count:
-            best, _ = _best(game, ws, count, w1, b1, w2, b2, index, value, hidden)
-        over, points, again = _play(game, ws, count, best, board, turned, d1, d2, named)
+        over, points, again = _network_throw(game, ws, board, turned, d1, d2, named, w1, b1,
+                                             w2, b2, index, value, hidden)
         if over:
             # ``points`` are for the player on roll now, the mover's opponent.
             return (-points if mover == 0 else points), throw
@@ -152,11 +156,8 @@ def self_play_positions(game: int, start: np.ndarray, w1: np.ndarray, b1: np.nda
             throw += 1
             if throw > MOST_THROWS:
                 raise RuntimeError("a self-play game did not end")
-            count = generate(ws, game, board, d1, d2)
-            best = 0
-            if count:
-                best, _ = _best(game, ws, count, w1, b1, w2, b2, index, value, hidden)
-            over, _, again = _play(game, ws, count, best, board, turned, d1, d2, named)
+            over, _, again = _network_throw(game, ws, board, turned, d1, d2, named, w1, b1,
+                                            w2, b2, index, value, hidden)
             if over:
                 break
             named = again == 1
