@@ -72,7 +72,7 @@ def _roll_value(game: int, ws: tuple, board: np.ndarray, scratch: np.ndarray,  #
         over, points, again = _network_throw(game, ws, scratch, turned, die, die, True, w1,
                                              b1, w2, b2, index, value, hidden)
     if over:
-        return -points / TOP[game]  # ``points`` are the opponent's
+        return -points / float(TOP[game])  # ``points`` are the opponent's
     sign = -1.0  # the opponent on roll on ``scratch``
     if again == 2:
         flip(scratch, turned)
