@@ -2,8 +2,10 @@
 (docs/lab/game-rollouts.md).
 
     .venv/bin/python bench/bot/games_rollouts.py speed [--games fevga ...] [--seconds 20]
+    .venv/bin/python bench/bot/games_rollouts.py luck [--games fevga ...] [--positions 200]
+        [--trials 72]
     .venv/bin/python bench/bot/games_rollouts.py label --game fevga [--positions 3000]
-        [--trials 72] [--probability 0.05] [--chunk 100] [--minutes 35] [--out DIR]
+        [--trials 72] [--probability 0.05] [--chunk 100] [--minutes 35] [--out DIR] [--luck]
     .venv/bin/python bench/bot/games_rollouts.py refit --game fevga [--out DIR]
         [--rate 0.001] [--patience 30] [--epochs 5000] [--save refit.npz] [--match-games 4000]
 
@@ -11,13 +13,19 @@
 rollout trials from self-play positions, each in games a second of process time, and
 prints their ratio (the machine is shared: the ratio is the figure, not the rates).
 
+``luck`` rolls out the same positions of each game's self-play (one board in twenty) with
+the same dice with and without the luck adjustment, and prints a trial's spread (the
+stratified standard error × √trials, rms over the positions) and the process time a trial
+of each, and the means' difference against its standard error (the adjustment is unbiased).
+
 ``--network`` names the network to label with or to refit, the shipped one by default.
 
 ``label`` samples positions from the network's self-play (every board where a
 player is about to throw, after the first throw, kept with ``--probability``; the games
 seeded by ``--seed``), takes the first ``--positions`` of them in order, and rolls each out
-with ``--trials`` trials (the shipped network at 0-ply for both sides), in chunks of
-``--chunk`` positions written as ``chunk-NNNN.jsonl.gz`` under ``--out`` (by default
+with ``--trials`` trials (the shipped network at 0-ply for both sides; with ``--luck``,
+each throw's luck taken out), in chunks of ``--chunk`` positions written as
+``chunk-NNNN.jsonl.gz`` under ``--out`` (by default
 ``data/games-labels/<game>``) with ``meta.json`` (the command's settings and the network's
 digest). A chunk already written is skipped: the command run again goes on where it
 stopped, and gives the same labels (each position's dice come from its number).
@@ -75,7 +83,7 @@ def speed(games: list[str], seconds: float) -> None:
         start = kb.board_array(rules.initial())
         w1, b1, w2, b2 = _arrays(net)
         positions, _ = kp_positions(code, start, net, 60)
-        gr.rollouts(code, positions[:1], w1, b1, w2, b2, 72, 7, 0)  # compiled first
+        gr.rollouts(code, positions[:1], w1, b1, w2, b2, 72, 7, 0, False)  # compiled first
         kp.train(code, start, w1.copy(), b1.copy(), w2.copy(), b2.copy(), 1, 7, 0, 0.0, 0.7)
         trained, began = 0, time.process_time()
         while time.process_time() - began < seconds:
@@ -87,7 +95,7 @@ def speed(games: list[str], seconds: float) -> None:
         while time.process_time() - began < 3 * seconds and len(means) < len(positions):
             i = len(means)
             mean, error, played = gr.rollouts(code, positions[i:i + 1], w1, b1, w2, b2, 72, 7,
-                                              i)
+                                              i, False)
             means.append(mean[0])
             errors.append(error[0])
             throws += int(played.sum())
@@ -101,6 +109,38 @@ def speed(games: list[str], seconds: float) -> None:
               f"{rate / train_rate:.2f}; {len(means)} positions: a trial's spread "
               f"{np.sqrt(np.mean(noise ** 2) * 72):.3f}, the network's rms error "
               f"{np.sqrt(max(squared, 0.0)):.3f} (net scale)", flush=True)
+
+
+def luck(games: list[str], count: int, trials: int) -> None:
+    """A trial's spread and process time with and without the luck adjustment, on the same
+    positions and dice."""
+    for game in games:
+        rules, code, net = rules_for(game), kb.game_code(game), shipped_network(game)
+        start = kb.board_array(rules.initial())
+        arrays = _arrays(net)
+        positions, _ = kp_positions(code, start, net, max(10, count // 2))
+        while len(positions) < count:
+            positions, _ = kp_positions(code, start, net, 2 * len(positions) + 10)
+        positions = positions[:count]
+        gr.rollouts(code, positions[:1], *arrays, 72, 7, 0, True)  # compiled first
+        gr.rollouts(code, positions[:1], *arrays, 72, 7, 0, False)
+        found = {}
+        for adjusted in (False, True):
+            began = time.process_time()
+            means, errors, _ = gr.rollouts(code, positions, *arrays, trials, 7, 0, adjusted)
+            spent = time.process_time() - began
+            found[adjusted] = (means, errors, spent / (count * trials))
+        (plain, plain_e, plain_t), (means, errors, t) = found[False], found[True]
+        spread = float(np.sqrt(np.mean(plain_e ** 2) * trials))
+        adjusted_spread = float(np.sqrt(np.mean(errors ** 2) * trials))
+        difference = float(np.mean(means - plain))
+        error = float(np.sqrt(np.sum(errors ** 2 + plain_e ** 2))) / count
+        print(f"{game}: {count} positions x {trials} trials: a trial's spread "
+              f"{spread:.3f} -> {adjusted_spread:.3f} points ({spread / adjusted_spread:.2f}x"
+              f", trials for one error / {(spread / adjusted_spread) ** 2:.1f}); "
+              f"{1e3 * plain_t:.2f} -> {1e3 * t:.2f} ms a trial ({t / plain_t:.1f}x); "
+              f"mean difference {difference:+.4f} ± {error:.4f}; net gain "
+              f"{(spread / adjusted_spread) ** 2 / (t / plain_t):.2f}x", flush=True)
 
 
 def kp_positions(code: int, start: np.ndarray, net: Network,
@@ -117,14 +157,15 @@ def label(args: argparse.Namespace) -> None:
     out.mkdir(parents=True, exist_ok=True)
     meta = {"game": args.game, "network": name, "sha256_16": digest,
             "seed": args.seed, "probability": args.probability, "trials": args.trials,
-            "positions": args.positions, "chunk": args.chunk,
+            "positions": args.positions, "chunk": args.chunk, "luck": args.luck,
             "command": f"python bench/bot/games_rollouts.py label --game {args.game} "
                        f"--positions {args.positions} --trials {args.trials} "
                        f"--probability {args.probability} --chunk {args.chunk} "
-                       f"--seed {args.seed}"}
+                       f"--seed {args.seed}{' --luck' if args.luck else ''}"}
     meta_path = out / "meta.json"
     if meta_path.exists():
         written = json.loads(meta_path.read_text())
+        written.setdefault("luck", False)  # the sets labelled before the luck adjustment
         same = [k for k in meta if k not in ("command", "network")]
         if {k: written[k] for k in same} != {k: meta[k] for k in same}:
             raise SystemExit(f"{meta_path} was written with other settings: {written}")
@@ -149,7 +190,8 @@ def label(args: argparse.Namespace) -> None:
             return
         block = positions[c:c + args.chunk]
         started = time.process_time()
-        means, errors, throws = gr.rollouts(code, block, *arrays, args.trials, args.seed, c)
+        means, errors, throws = gr.rollouts(code, block, *arrays, args.trials, args.seed, c,
+                                            args.luck)
         spent = time.process_time() - started
         lines = [json.dumps({"i": c + k, "game": int(origin[c + k]),
                              "board": block[k].tolist(), "points": round(float(means[k]), 5),
@@ -252,7 +294,7 @@ def refit(args: argparse.Namespace, boards: np.ndarray, points: np.ndarray,
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("command", choices=("speed", "label", "refit"))
+    parser.add_argument("command", choices=("speed", "luck", "label", "refit"))
     parser.add_argument("--game", default="fevga")
     parser.add_argument("--games", nargs="*", default=list(kb.GAME_CODES))
     parser.add_argument("--seconds", type=float, default=20)
@@ -266,6 +308,9 @@ def main() -> None:
     parser.add_argument("--save", type=Path)
     parser.add_argument("--network", type=Path,
                         help="label with or refit this network (by default the shipped one)")
+    parser.add_argument("--luck", action="store_true",
+                        help="take each throw's luck out of the trials (label; it costs "
+                             "more than it saves)")
     parser.add_argument("--match-games", type=int, default=4000)
     parser.add_argument("--patience", type=int, default=30)
     parser.add_argument("--rate", type=float, default=1e-3)
@@ -273,6 +318,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.command == "speed":
         speed(args.games, args.seconds)
+    elif args.command == "luck":
+        luck(args.games, args.positions, args.trials)
     elif args.command == "label":
         label(args)
     else:

@@ -239,6 +239,21 @@ def _play(game: int, ws: tuple, count: int, best: int, board: np.ndarray,  # typ
 
 
 @njit(cache=True, nogil=True)
+def _network_throw(game: int, ws: tuple, board: np.ndarray, turned: np.ndarray,  # type: ignore[type-arg]
+                   d1: int, d2: int, named: bool, w1: np.ndarray, b1: np.ndarray,
+                   w2: np.ndarray, b2: np.ndarray, index: np.ndarray, value: np.ndarray,
+                   hidden: np.ndarray) -> tuple[bool, int, int]:
+    """The network plays (``d1``, ``d2``) on ``board``: the results generated, the best by
+    :func:`_best` played by :func:`_play`, whose answer it returns. Self-play, the
+    rollouts' trials and the positions to label all throw through it."""
+    count = generate(ws, game, board, d1, d2)
+    best = 0
+    if count:
+        best, _ = _best(game, ws, count, w1, b1, w2, b2, index, value, hidden)
+    return _play(game, ws, count, best, board, turned, d1, d2, named)
+
+
+@njit(cache=True, nogil=True)
 def _stage(board: np.ndarray, turned: np.ndarray, state: np.ndarray,
            again: int) -> tuple[int, int]:
     """The next throw after :func:`_play`'s ``again``; when the mover goes on, the
@@ -345,11 +360,8 @@ def _train_game(game: int, ws: tuple, board: np.ndarray, turned: np.ndarray,  # 
         turn += 1
         if turn > MOST_THROWS:
             raise RuntimeError("a training game did not end")
-        count = generate(ws, game, board, d1, d2)
-        best = 0
-        if count:
-            best, _ = _best(game, ws, count, w1, b1, w2, b2, index, value, hidden)
-        over, points, again = _play(game, ws, count, best, board, turned, d1, d2, named)
+        over, points, again = _network_throw(game, ws, board, turned, d1, d2, named, w1, b1,
+                                             w2, b2, index, value, hidden)
         if over:
             # ``points`` are for the mover's opponent; the score is player 0's.
             target = (-points if on_roll == 0 else points) / TOP[game]
